@@ -1,0 +1,36 @@
+//! The one error type of bad input: names the key, the value and what is allowed.
+
+/// A rejected scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioError {
+    /// Dotted path of the offending key, e.g. `topology.spacing_m` (empty: the whole document).
+    pub key: String,
+    /// Message naming the key, the value and what is allowed.
+    pub message: String,
+}
+
+impl ScenarioError {
+    /// `key` = `value`: `allowed`.
+    pub fn invalid(key: impl Into<String>, value: impl std::fmt::Display, allowed: &str) -> Self {
+        let key = key.into();
+        let message = format!("scenario key `{key}` = {value}: {allowed}");
+        ScenarioError { key, message }
+    }
+
+    pub(crate) fn from_serde(key: String, inner: &str) -> Self {
+        let message = if key.is_empty() {
+            format!("scenario: {inner}")
+        } else {
+            format!("scenario key `{key}`: {inner}")
+        };
+        ScenarioError { key, message }
+    }
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ScenarioError {}

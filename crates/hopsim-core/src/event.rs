@@ -1,0 +1,16 @@
+//! The events of a run. Small and `Copy`: the queue holds them by value (no allocation).
+
+/// Node and flow ids are indices into the world's arenas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// The frame `node` is transmitting leaves the air (at the transmitter).
+    TxEnd { node: u32 },
+    /// The MAC's backoff/access deadline.
+    MacAccess { node: u32, generation: u32 },
+    /// CTS or ACK timeout.
+    MacTimeout { node: u32, generation: u32 },
+    /// Send the frame the MAC prepared SIFS after a reception (CTS, DATA, ACK).
+    MacSifs { node: u32, generation: u32 },
+    /// A paced application source sends its next packet.
+    AppSend { flow: u32 },
+}

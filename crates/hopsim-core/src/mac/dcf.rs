@@ -1,0 +1,537 @@
+//! The 802.11 DCF frame-exchange state machine (802.11-2007 9.2): RTS/CTS/DATA/ACK with an
+//! RTS threshold, NAV from the Duration field, CTS/ACK timeouts, short and long retry counters
+//! with binary exponential backoff, post-backoff after every exchange, and duplicate detection.
+//!
+//! The MAC talks to its neighbours only through [`MacCtx`]: it schedules its own timers and
+//! pushes [`MacOutput`]s (frames to put on the air, packets to hand up, finished packets).
+
+use super::access::Access;
+use super::frame::{Frame, FrameKind, BROADCAST};
+use super::timing::{airtime_ns, Timing, ACK_BYTES, CTS_BYTES, RTS_BYTES};
+use crate::event::Event;
+use crate::net::packet::PacketId;
+use crate::rng::Rng;
+use crate::sched::{Scheduler, Timer};
+use crate::time::SimTime;
+
+/// What the MAC asks of the layers around it.
+#[derive(Debug, Clone, Copy)]
+pub enum MacOutput {
+    /// Start transmitting this frame now; `response` frames (CTS, ACK, DATA after CTS) go out
+    /// SIFS after a reception regardless of carrier sense, the others won the contention.
+    Transmit { frame: Frame, response: bool },
+    /// A data packet arrived for this node (from transmitter `from`); not a duplicate.
+    Received { packet: PacketId, from: u32 },
+    /// The packet in service is finished: acknowledged (or broadcast) or dropped at the
+    /// retry limit (`acked == false`: the link to `next_hop` failed).
+    Done {
+        packet: PacketId,
+        next_hop: u32,
+        acked: bool,
+    },
+}
+
+pub struct MacCtx<'a> {
+    pub now: SimTime,
+    pub sched: &'a mut Scheduler<Event>,
+    /// Outputs tagged with the node that produced them.
+    pub out: &'a mut Vec<(u32, MacOutput)>,
+}
+
+/// Static configuration of one MAC.
+#[derive(Debug, Clone, Copy)]
+pub struct DcfConfig {
+    pub timing: Timing,
+    pub cw_min: u32,
+    pub cw_max: u32,
+    pub rts_threshold_bytes: u32,
+    pub short_retry_limit: u32,
+    pub long_retry_limit: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// No packet in service.
+    Idle,
+    /// Waiting for the backoff to complete.
+    Contend,
+    TxRts,
+    WaitCts,
+    /// CTS received; DATA goes out after SIFS.
+    SifsData,
+    TxData,
+    WaitAck,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Job {
+    packet: PacketId,
+    dst: u32,
+    mpdu_bytes: u32,
+    seq: u16,
+    use_rts: bool,
+    short_retries: u32,
+    long_retries: u32,
+    /// A DATA frame of this job has been sent before (Retry bit).
+    data_sent: bool,
+}
+
+/// Per-node MAC counters (names as in the result document).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MacCounters {
+    pub rts_sent: u64,
+    pub cts_sent: u64,
+    pub data_sent: u64,
+    pub ack_sent: u64,
+    /// RTS and DATA transmissions.
+    pub mac_attempts: u64,
+    /// Failed attempts followed by another attempt (CTS or ACK timeouts below the limit).
+    pub mac_retries: u64,
+    pub retry_limit_drops: u64,
+    /// Unicast packets finished: acknowledged or dropped.
+    pub unicast_done: u64,
+    pub duplicates: u64,
+}
+
+pub struct Dcf {
+    node: u32,
+    cfg: DcfConfig,
+    cw: u32,
+    access: Access,
+    phase: Phase,
+    job: Option<Job>,
+    access_timer: Timer,
+    timeout_timer: Timer,
+    sifs_timer: Timer,
+    sifs_frame: Option<Frame>,
+    nav_until: SimTime,
+    next_seq: u16,
+    /// Last sequence number received from each transmitter (sorted by transmitter).
+    seen: Vec<(u32, u16)>,
+    rng: Rng,
+    pub counters: MacCounters,
+}
+
+impl Dcf {
+    pub fn new(node: u32, cfg: DcfConfig, rng: Rng) -> Dcf {
+        let t = cfg.timing;
+        Dcf {
+            node,
+            cfg,
+            cw: cfg.cw_min,
+            access: Access::new(t.slot, t.difs, t.eifs),
+            phase: Phase::Idle,
+            job: None,
+            access_timer: Timer::default(),
+            timeout_timer: Timer::default(),
+            sifs_timer: Timer::default(),
+            sifs_frame: None,
+            nav_until: 0,
+            next_seq: 0,
+            seen: Vec::new(),
+            rng,
+            counters: MacCounters::default(),
+        }
+    }
+
+    /// Ready to take the next packet from the interface queue.
+    pub fn is_idle(&self) -> bool {
+        self.job.is_none()
+    }
+
+    pub fn nav_until(&self) -> SimTime {
+        self.nav_until
+    }
+
+    /// Start serving `packet` for next hop `dst` (or [`BROADCAST`]); `msdu_bytes` is the
+    /// LLC/SNAP + network-layer length.
+    pub fn offer(&mut self, cx: &mut MacCtx, packet: PacketId, dst: u32, msdu_bytes: u32) {
+        debug_assert!(self.job.is_none());
+        let mpdu_bytes = super::timing::MAC_HEADER_BYTES + msdu_bytes + super::timing::FCS_BYTES;
+        let seq = self.next_seq;
+        self.next_seq = (self.next_seq + 1) & 0x0FFF;
+        self.job = Some(Job {
+            packet,
+            dst,
+            mpdu_bytes,
+            seq,
+            // RTS/CTS for unicast MPDUs longer than the threshold (802.11-2007 9.2.6).
+            use_rts: dst != BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes,
+            short_retries: 0,
+            long_retries: 0,
+            data_sent: false,
+        });
+        self.phase = Phase::Contend;
+        if self.access.backoff().is_none() && !self.access.try_immediate(cx.now) {
+            let slots = self.rng.up_to(self.cw);
+            self.access.start_backoff(cx.now, slots);
+        }
+        self.arm_access(cx);
+    }
+
+    /// (Re)arm the access timer if the deadline moved earlier or none is pending.
+    fn arm_access(&mut self, cx: &mut MacCtx) {
+        if let Some(at) = self.access.access_time() {
+            let at = at.max(cx.now);
+            if self.access_timer.deadline().is_none_or(|d| at < d) {
+                let generation = self.access_timer.arm(at);
+                cx.sched.schedule(
+                    at,
+                    Event::MacAccess {
+                        node: self.node,
+                        generation,
+                    },
+                );
+            }
+        }
+    }
+
+    fn draw_backoff(&mut self, cx: &mut MacCtx) {
+        let slots = self.rng.up_to(self.cw);
+        self.access.start_backoff(cx.now, slots);
+        self.arm_access(cx);
+    }
+
+    pub fn on_access_timer(&mut self, cx: &mut MacCtx, generation: u32) {
+        if !self.access_timer.fire(generation) {
+            return;
+        }
+        let Some(at) = self.access.access_time() else {
+            return;
+        };
+        if at > cx.now {
+            let generation = self.access_timer.arm(at);
+            cx.sched.schedule(
+                at,
+                Event::MacAccess {
+                    node: self.node,
+                    generation,
+                },
+            );
+            return;
+        }
+        self.access.clear_backoff();
+        if self.phase == Phase::Contend {
+            let job = self.job.expect("contending without a job");
+            if job.use_rts {
+                self.send_rts(cx, job);
+            } else {
+                self.send_data(cx, job);
+            }
+        }
+        // Otherwise a post-backoff ended with nothing to send.
+    }
+
+    fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
+        self.access.note_busy(cx.now, cx.now + frame.airtime_ns);
+        cx.out
+            .push((self.node, MacOutput::Transmit { frame, response }));
+    }
+
+    fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
+        let t = &self.cfg.timing;
+        let data_ns = airtime_ns(job.mpdu_bytes, t.data_rate);
+        let frame = Frame {
+            kind: FrameKind::Rts,
+            src: self.node,
+            dst: job.dst,
+            nav_ns: t.rts_nav(data_ns),
+            bytes: RTS_BYTES,
+            rate: t.basic_rate,
+            airtime_ns: t.rts_ns,
+            seq: 0,
+            retry: false,
+            packet: None,
+        };
+        self.counters.rts_sent += 1;
+        self.counters.mac_attempts += 1;
+        self.phase = Phase::TxRts;
+        self.transmit(cx, frame, false);
+    }
+
+    fn data_frame(&self, job: &Job) -> Frame {
+        let t = &self.cfg.timing;
+        let broadcast = job.dst == BROADCAST;
+        // Broadcast data goes at the basic rate (802.11-2007 9.6).
+        let rate = if broadcast { t.basic_rate } else { t.data_rate };
+        Frame {
+            kind: FrameKind::Data,
+            src: self.node,
+            dst: job.dst,
+            nav_ns: if broadcast { 0 } else { t.data_nav() },
+            bytes: job.mpdu_bytes,
+            rate,
+            airtime_ns: airtime_ns(job.mpdu_bytes, rate),
+            seq: job.seq,
+            retry: job.data_sent,
+            packet: Some(job.packet),
+        }
+    }
+
+    fn send_data(&mut self, cx: &mut MacCtx, job: Job) {
+        let frame = self.data_frame(&job);
+        if let Some(j) = self.job.as_mut() {
+            j.data_sent = true;
+        }
+        self.counters.data_sent += 1;
+        self.counters.mac_attempts += 1;
+        self.phase = Phase::TxData;
+        self.transmit(cx, frame, false);
+    }
+
+    /// This node's own frame has left the air.
+    pub fn on_tx_end(&mut self, cx: &mut MacCtx, frame: &Frame) {
+        let t = self.cfg.timing;
+        match (frame.kind, self.phase) {
+            (FrameKind::Rts, Phase::TxRts) => {
+                self.phase = Phase::WaitCts;
+                let at = cx.now + t.response_timeout(t.cts_ns);
+                let generation = self.timeout_timer.arm(at);
+                cx.sched.schedule(
+                    at,
+                    Event::MacTimeout {
+                        node: self.node,
+                        generation,
+                    },
+                );
+            }
+            (FrameKind::Data, Phase::TxData) if frame.dst == BROADCAST => {
+                let job = self.job.take().expect("job");
+                cx.out.push((
+                    self.node,
+                    MacOutput::Done {
+                        packet: job.packet,
+                        next_hop: job.dst,
+                        acked: true,
+                    },
+                ));
+                self.finish(cx);
+            }
+            (FrameKind::Data, Phase::TxData) => {
+                self.phase = Phase::WaitAck;
+                let at = cx.now + t.response_timeout(t.ack_ns);
+                let generation = self.timeout_timer.arm(at);
+                cx.sched.schedule(
+                    at,
+                    Event::MacTimeout {
+                        node: self.node,
+                        generation,
+                    },
+                );
+            }
+            _ => {} // CTS and ACK need nothing after them.
+        }
+    }
+
+    /// End of an exchange (success or drop): reset CW, post-backoff (9.2.5.2).
+    fn finish(&mut self, cx: &mut MacCtx) {
+        self.phase = Phase::Idle;
+        self.cw = self.cfg.cw_min;
+        self.draw_backoff(cx);
+    }
+
+    pub fn on_timeout(&mut self, cx: &mut MacCtx, generation: u32) {
+        if !self.timeout_timer.fire(generation) {
+            return;
+        }
+        let Some(mut job) = self.job else { return };
+        // Which counter: RTS failures and frames not longer than the RTS threshold use the
+        // short retry counter, DATA frames sent after an RTS use the long one (9.2.5.3).
+        let (count, limit) = match self.phase {
+            Phase::WaitCts => {
+                job.short_retries += 1;
+                (job.short_retries, self.cfg.short_retry_limit)
+            }
+            Phase::WaitAck if job.use_rts => {
+                job.long_retries += 1;
+                (job.long_retries, self.cfg.long_retry_limit)
+            }
+            Phase::WaitAck => {
+                job.short_retries += 1;
+                (job.short_retries, self.cfg.short_retry_limit)
+            }
+            _ => return,
+        };
+        if count >= limit {
+            self.counters.retry_limit_drops += 1;
+            self.counters.unicast_done += 1;
+            self.job = None;
+            cx.out.push((
+                self.node,
+                MacOutput::Done {
+                    packet: job.packet,
+                    next_hop: job.dst,
+                    acked: false,
+                },
+            ));
+            self.finish(cx);
+        } else {
+            self.counters.mac_retries += 1;
+            self.job = Some(job);
+            self.cw = (2 * self.cw + 1).min(self.cfg.cw_max);
+            self.phase = Phase::Contend;
+            self.draw_backoff(cx);
+        }
+    }
+
+    pub fn on_sifs_timer(&mut self, cx: &mut MacCtx, generation: u32) {
+        if !self.sifs_timer.fire(generation) {
+            return;
+        }
+        let Some(frame) = self.sifs_frame.take() else {
+            return;
+        };
+        match frame.kind {
+            FrameKind::Cts => self.counters.cts_sent += 1,
+            FrameKind::Ack => self.counters.ack_sent += 1,
+            FrameKind::Data => {
+                self.counters.data_sent += 1;
+                self.counters.mac_attempts += 1;
+                if let Some(j) = self.job.as_mut() {
+                    j.data_sent = true;
+                }
+                self.phase = Phase::TxData;
+            }
+            FrameKind::Rts => unreachable!("RTS is never a response"),
+        }
+        self.transmit(cx, frame, true);
+    }
+
+    fn respond_after_sifs(&mut self, cx: &mut MacCtx, at: SimTime, frame: Frame) {
+        let when = at + self.cfg.timing.sifs;
+        self.sifs_frame = Some(frame);
+        let generation = self.sifs_timer.arm(when);
+        cx.sched.schedule(
+            when,
+            Event::MacSifs {
+                node: self.node,
+                generation,
+            },
+        );
+    }
+
+    /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
+    pub fn on_medium_busy(&mut self, start: SimTime, end: SimTime) {
+        self.access.note_busy(start, end);
+    }
+
+    /// A frame ended at this node at time `at`; `ok` if it was decoded.
+    pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
+        self.access.note_rx_end(at, ok);
+        if !ok {
+            // Retrigger the access timer: EIFS may have moved it.
+            self.arm_access(cx);
+            return;
+        }
+        if frame.dst != self.node && frame.dst != BROADCAST {
+            // Virtual carrier sense (9.2.5.4): NAV from the Duration field.
+            let nav_end = at + frame.nav_ns;
+            if nav_end > self.nav_until {
+                self.nav_until = nav_end;
+                self.access.note_busy(at, nav_end);
+            }
+            return;
+        }
+        let t = self.cfg.timing;
+        match frame.kind {
+            FrameKind::Rts => {
+                // Answer only if NAV is idle and no exchange of our own is under way.
+                let free = matches!(self.phase, Phase::Idle | Phase::Contend);
+                if free && self.nav_until <= at && self.sifs_frame.is_none() {
+                    let cts = Frame {
+                        kind: FrameKind::Cts,
+                        src: self.node,
+                        dst: frame.src,
+                        nav_ns: t.cts_nav(frame.nav_ns),
+                        bytes: CTS_BYTES,
+                        rate: t.basic_rate,
+                        airtime_ns: t.cts_ns,
+                        seq: 0,
+                        retry: false,
+                        packet: None,
+                    };
+                    self.respond_after_sifs(cx, at, cts);
+                }
+            }
+            FrameKind::Cts => {
+                if self.phase == Phase::WaitCts && self.job.is_some_and(|j| j.dst == frame.src) {
+                    self.timeout_timer.cancel();
+                    let mut job = self.job.expect("job");
+                    job.short_retries = 0; // SSRC reset on CTS (9.2.5.3)
+                    self.job = Some(job);
+                    self.phase = Phase::SifsData;
+                    let data = self.data_frame(&job);
+                    self.respond_after_sifs(cx, at, data);
+                }
+            }
+            FrameKind::Data => {
+                let packet = frame.packet.expect("data frame carries a packet");
+                if frame.dst == BROADCAST {
+                    cx.out.push((
+                        self.node,
+                        MacOutput::Received {
+                            packet,
+                            from: frame.src,
+                        },
+                    ));
+                    return;
+                }
+                let ack = Frame {
+                    kind: FrameKind::Ack,
+                    src: self.node,
+                    dst: frame.src,
+                    nav_ns: 0,
+                    bytes: ACK_BYTES,
+                    rate: t.basic_rate,
+                    airtime_ns: t.ack_ns,
+                    seq: 0,
+                    retry: false,
+                    packet: None,
+                };
+                self.respond_after_sifs(cx, at, ack);
+                if self.is_duplicate(frame) {
+                    self.counters.duplicates += 1;
+                } else {
+                    cx.out.push((
+                        self.node,
+                        MacOutput::Received {
+                            packet,
+                            from: frame.src,
+                        },
+                    ));
+                }
+            }
+            FrameKind::Ack => {
+                if self.phase == Phase::WaitAck {
+                    self.timeout_timer.cancel();
+                    let job = self.job.take().expect("job");
+                    self.counters.unicast_done += 1;
+                    cx.out.push((
+                        self.node,
+                        MacOutput::Done {
+                            packet: job.packet,
+                            next_hop: job.dst,
+                            acked: true,
+                        },
+                    ));
+                    self.finish(cx);
+                }
+            }
+        }
+    }
+
+    /// Duplicate detection by (transmitter, sequence number) with the Retry bit (9.2.9).
+    fn is_duplicate(&mut self, frame: &Frame) -> bool {
+        match self.seen.binary_search_by_key(&frame.src, |e| e.0) {
+            Ok(i) => {
+                let dup = frame.retry && self.seen[i].1 == frame.seq;
+                self.seen[i].1 = frame.seq;
+                dup
+            }
+            Err(i) => {
+                self.seen.insert(i, (frame.src, frame.seq));
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! IEEE 802.11 DCF MAC.
+
+pub mod access;
+pub mod dcf;
+pub mod frame;
+pub mod timing;

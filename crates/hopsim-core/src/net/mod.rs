@@ -1,0 +1,4 @@
+//! Network layer: the packet model and routing.
+
+pub mod packet;
+pub mod routing;

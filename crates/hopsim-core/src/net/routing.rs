@@ -1,0 +1,106 @@
+//! Static routing: shortest paths by hop count over the decode-range graph, computed once by
+//! breadth-first search from each destination that traffic uses.
+
+use crate::phy::channel::Channel;
+use std::collections::VecDeque;
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Debug, Clone)]
+pub struct StaticRoutes {
+    /// For each node, the index of its table in `tables`, or NONE.
+    table_of: Vec<u32>,
+    /// Per destination: next hop and hop count for every node (NONE if unreachable).
+    tables: Vec<(Vec<u32>, Vec<u32>)>,
+}
+
+impl StaticRoutes {
+    /// Routes towards each node in `destinations`.
+    pub fn build(channel: &Channel, destinations: &[u32]) -> StaticRoutes {
+        let n = channel.node_count();
+        let mut table_of = vec![NONE; n];
+        let mut tables = Vec::new();
+        for &d in destinations {
+            if table_of[d as usize] != NONE {
+                continue;
+            }
+            table_of[d as usize] = tables.len() as u32;
+            tables.push(bfs_towards(channel, d));
+        }
+        StaticRoutes { table_of, tables }
+    }
+
+    fn table(&self, dst: u32) -> Option<&(Vec<u32>, Vec<u32>)> {
+        let t = *self.table_of.get(dst as usize)?;
+        (t != NONE).then(|| &self.tables[t as usize])
+    }
+
+    /// Next hop from `node` towards `dst`, if `dst` is reachable.
+    pub fn next_hop(&self, node: u32, dst: u32) -> Option<u32> {
+        let hop = self.table(dst)?.0[node as usize];
+        (hop != NONE).then_some(hop)
+    }
+
+    /// Hop count of the route from `node` to `dst`.
+    pub fn hops(&self, node: u32, dst: u32) -> Option<u32> {
+        let h = self.table(dst)?.1[node as usize];
+        (h != NONE).then_some(h)
+    }
+}
+
+/// BFS from `dst` over symmetric decode links; a node's next hop is the neighbour that
+/// discovered it (neighbours are visited in node-id order, so ties break deterministically).
+fn bfs_towards(channel: &Channel, dst: u32) -> (Vec<u32>, Vec<u32>) {
+    let n = channel.node_count();
+    let mut next = vec![NONE; n];
+    let mut hops = vec![NONE; n];
+    let mut queue = VecDeque::with_capacity(n);
+    hops[dst as usize] = 0;
+    next[dst as usize] = dst;
+    queue.push_back(dst);
+    while let Some(v) = queue.pop_front() {
+        for u in channel.decode_neighbours(v) {
+            if hops[u as usize] == NONE {
+                hops[u as usize] = hops[v as usize] + 1;
+                next[u as usize] = v;
+                queue.push_back(u);
+            }
+        }
+    }
+    (next, hops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phy::propagation::{thresholds_w, PathLoss};
+    use crate::scenario::Radio;
+
+    fn channel(pos: &[[f64; 2]]) -> Channel {
+        let radio = Radio::default();
+        let path = PathLoss::new(&radio);
+        let (rx, cs) = thresholds_w(&radio, &path);
+        Channel::build(pos, &path, rx, cs)
+    }
+
+    #[test]
+    fn chain_routes_hop_by_hop() {
+        let pos: Vec<[f64; 2]> = (0..8).map(|i| [i as f64 * 200.0, 0.0]).collect();
+        let r = StaticRoutes::build(&channel(&pos), &[7, 0]);
+        assert_eq!(r.next_hop(0, 7), Some(1));
+        assert_eq!(r.next_hop(6, 7), Some(7));
+        assert_eq!(r.hops(0, 7), Some(7));
+        assert_eq!(r.next_hop(7, 0), Some(6));
+        assert_eq!(r.next_hop(0, 3), None, "no table built for 3");
+    }
+
+    #[test]
+    fn shortcut_is_taken_and_partition_detected() {
+        // 0 - 1 - 2 with 0 and 2 240 m apart: direct; node 3 far away.
+        let pos = [[0.0, 0.0], [120.0, 10.0], [240.0, 0.0], [5000.0, 0.0]];
+        let r = StaticRoutes::build(&channel(&pos), &[2, 3]);
+        assert_eq!(r.next_hop(0, 2), Some(2));
+        assert_eq!(r.hops(0, 2), Some(1));
+        assert_eq!(r.next_hop(0, 3), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! Who hears whom: for each transmitter, the listeners above the carrier-sense threshold with
+//! their received power and propagation delay, precomputed once for a static topology so that
+//! a frame on the air costs no distance work.
+
+use super::propagation::{delay_ns, PathLoss};
+use crate::topology::distance_m;
+
+/// One transmitter -> listener link above the carrier-sense threshold.
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub listener: u32,
+    pub power_w: f64,
+    pub delay_ns: u64,
+    /// Received power reaches the decode threshold.
+    pub decodable: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Channel {
+    /// Per transmitter, its listeners sorted by node id.
+    links: Vec<Vec<Link>>,
+    max_delay_ns: u64,
+}
+
+impl Channel {
+    pub fn build(
+        positions: &[[f64; 2]],
+        path: &PathLoss,
+        rx_threshold_w: f64,
+        cs_threshold_w: f64,
+    ) -> Channel {
+        let n = positions.len();
+        let mut links = vec![Vec::new(); n];
+        let mut max_delay_ns = 0;
+        for (i, list) in links.iter_mut().enumerate() {
+            for j in 0..n {
+                if i == j {
+                    continue;
+                }
+                let d = distance_m(positions[i], positions[j]);
+                let power_w = path.rx_power_w(d);
+                if power_w >= cs_threshold_w {
+                    let delay = delay_ns(d);
+                    max_delay_ns = max_delay_ns.max(delay);
+                    list.push(Link {
+                        listener: j as u32,
+                        power_w,
+                        delay_ns: delay,
+                        decodable: power_w >= rx_threshold_w,
+                    });
+                }
+            }
+        }
+        Channel {
+            links,
+            max_delay_ns,
+        }
+    }
+
+    pub fn listeners(&self, tx: u32) -> &[Link] {
+        &self.links[tx as usize]
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.links.len()
+    }
+
+    /// Largest propagation delay between any two nodes that hear each other.
+    pub fn max_delay_ns(&self) -> u64 {
+        self.max_delay_ns
+    }
+
+    /// Neighbours within decode range (the graph static routing works on).
+    pub fn decode_neighbours(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        self.links[node as usize]
+            .iter()
+            .filter(|l| l.decodable)
+            .map(|l| l.listener)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::phy::propagation::thresholds_w;
+    use crate::scenario::Radio;
+
+    #[test]
+    fn chain_neighbourhoods_at_200m() {
+        let radio = Radio::default();
+        let path = PathLoss::new(&radio);
+        let (rx, cs) = thresholds_w(&radio, &path);
+        let pos: Vec<[f64; 2]> = (0..5).map(|i| [i as f64 * 200.0, 0.0]).collect();
+        let ch = Channel::build(&pos, &path, rx, cs);
+        // Node 2 decodes 1 and 3 (200 m), senses 0 and 4 (400 m < 550 m).
+        let l: Vec<(u32, bool)> = ch
+            .listeners(2)
+            .iter()
+            .map(|l| (l.listener, l.decodable))
+            .collect();
+        assert_eq!(l, vec![(0, false), (1, true), (3, true), (4, false)]);
+        assert_eq!(ch.decode_neighbours(0).collect::<Vec<_>>(), vec![1]);
+        assert_eq!(ch.max_delay_ns(), delay_ns(400.0));
+    }
+}

@@ -1,0 +1,149 @@
+//! Path loss: two-ray ground reflection (Friis below the crossover distance) and free space,
+//! as in ns-2's mobile/tworayground.cc and mobile/propagation.cc (Rappaport, Wireless
+//! Communications, eq. 4.5 and 4.52).
+
+use crate::scenario::{Propagation, Radio};
+
+/// Speed of light in m/s, used for wavelengths and propagation delays.
+/// (ns-2 uses 3e8 for the wavelength; the difference only touches the Friis region < 86 m.)
+pub const SPEED_OF_LIGHT_M_PER_S: f64 = 299_792_458.0;
+
+/// Distances below this are treated as this, so co-located nodes get a finite power.
+const MIN_DISTANCE_M: f64 = 0.01;
+
+#[derive(Debug, Clone)]
+pub struct PathLoss {
+    kind: Propagation,
+    tx_power_w: f64,
+    gain_product: f64,
+    antenna_height_m: f64,
+    wavelength_m: f64,
+    system_loss: f64,
+}
+
+impl PathLoss {
+    pub fn new(radio: &Radio) -> PathLoss {
+        PathLoss {
+            kind: radio.propagation,
+            tx_power_w: radio.tx_power_w,
+            gain_product: radio.antenna_gain * radio.antenna_gain,
+            antenna_height_m: radio.antenna_height_m,
+            wavelength_m: SPEED_OF_LIGHT_M_PER_S / radio.frequency_hz,
+            system_loss: radio.system_loss,
+        }
+    }
+
+    /// Friis free-space received power: Pt Gt Gr lambda^2 / ((4 pi d)^2 L).
+    fn friis_w(&self, d: f64) -> f64 {
+        let four_pi_d = 4.0 * std::f64::consts::PI * d;
+        self.tx_power_w * self.gain_product * self.wavelength_m * self.wavelength_m
+            / (four_pi_d * four_pi_d * self.system_loss)
+    }
+
+    /// Crossover distance of two-ray ground: 4 pi ht hr / lambda.
+    pub fn crossover_m(&self) -> f64 {
+        4.0 * std::f64::consts::PI * self.antenna_height_m * self.antenna_height_m
+            / self.wavelength_m
+    }
+
+    /// Received power in watts at distance `distance_m`.
+    pub fn rx_power_w(&self, distance_m: f64) -> f64 {
+        let d = distance_m.max(MIN_DISTANCE_M);
+        match self.kind {
+            Propagation::FreeSpace => self.friis_w(d),
+            Propagation::TwoRayGround => {
+                if d < self.crossover_m() {
+                    self.friis_w(d)
+                } else {
+                    // Pt Gt Gr ht^2 hr^2 / (d^4 L)
+                    let h2 = self.antenna_height_m * self.antenna_height_m;
+                    self.tx_power_w * self.gain_product * h2 * h2
+                        / (d * d * d * d * self.system_loss)
+                }
+            }
+        }
+    }
+
+    /// Largest distance at which the received power is still >= `threshold_w`
+    /// (power falls monotonically with distance), found by bisection.
+    pub fn range_for_threshold_m(&self, threshold_w: f64) -> f64 {
+        let (mut lo, mut hi) = (MIN_DISTANCE_M, 1.0);
+        while self.rx_power_w(hi) >= threshold_w && hi < 1e9 {
+            hi *= 2.0;
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if self.rx_power_w(mid) >= threshold_w {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}
+
+/// Receive and carrier-sense thresholds in watts: explicit ranges override the thresholds.
+pub fn thresholds_w(radio: &Radio, path: &PathLoss) -> (f64, f64) {
+    let rx = radio
+        .rx_range_m
+        .map_or(radio.rx_threshold_w, |r| path.rx_power_w(r));
+    let cs = radio
+        .cs_range_m
+        .map_or(radio.cs_threshold_w, |r| path.rx_power_w(r));
+    (rx, cs)
+}
+
+/// Propagation delay over `distance_m`, in whole nanoseconds (rounded).
+pub fn delay_ns(distance_m: f64) -> u64 {
+    (distance_m / SPEED_OF_LIGHT_M_PER_S * 1e9).round() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ns2_defaults_give_250m_decode_and_550m_carrier_sense() {
+        let radio = Radio::default();
+        let pl = PathLoss::new(&radio);
+        // crossover 4 pi 1.5^2 / (c / 914 MHz) ~ 86.2 m
+        assert!(
+            (pl.crossover_m() - 86.2).abs() < 0.2,
+            "{}",
+            pl.crossover_m()
+        );
+        let rx = pl.range_for_threshold_m(radio.rx_threshold_w);
+        let cs = pl.range_for_threshold_m(radio.cs_threshold_w);
+        assert!((rx - 250.0).abs() < 0.1, "rx range {rx}");
+        assert!((cs - 550.0).abs() < 0.1, "cs range {cs}");
+        assert!(pl.rx_power_w(250.0) >= radio.rx_threshold_w);
+        assert!(pl.rx_power_w(550.0) >= radio.cs_threshold_w);
+        assert!(pl.rx_power_w(251.0) < radio.rx_threshold_w);
+    }
+
+    #[test]
+    fn two_ray_is_continuous_enough_and_d4() {
+        let pl = PathLoss::new(&Radio::default());
+        let ratio = pl.rx_power_w(200.0) / pl.rx_power_w(400.0);
+        assert!((ratio - 16.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn explicit_ranges_override_thresholds() {
+        let radio = Radio {
+            rx_range_m: Some(100.0),
+            cs_range_m: Some(300.0),
+            ..Radio::default()
+        };
+        let pl = PathLoss::new(&radio);
+        let (rx, cs) = thresholds_w(&radio, &pl);
+        assert!((pl.range_for_threshold_m(rx) - 100.0).abs() < 0.01);
+        assert!((pl.range_for_threshold_m(cs) - 300.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn delay_at_light_speed() {
+        assert_eq!(delay_ns(299.792458), 1000);
+    }
+}

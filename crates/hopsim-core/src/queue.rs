@@ -1,0 +1,106 @@
+//! Interface queue: drop-tail with routing control packets first (ns-2's
+//! Queue/DropTail/PriQueue with Prefer_Routing_Protocols: control goes to the head, and if the
+//! queue then overflows the tail packet is dropped).
+
+use crate::net::packet::PacketId;
+use std::collections::VecDeque;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Queued {
+    pub packet: PacketId,
+    pub next_hop: u32,
+}
+
+#[derive(Debug)]
+pub struct IfQueue {
+    items: VecDeque<Queued>,
+    limit: usize,
+}
+
+impl IfQueue {
+    pub fn new(limit: usize) -> IfQueue {
+        IfQueue {
+            items: VecDeque::with_capacity(limit + 1),
+            limit,
+        }
+    }
+
+    /// Enqueue; returns the packet dropped to make room, if any (the newcomer for data).
+    pub fn push(&mut self, item: Queued, control: bool) -> Option<Queued> {
+        if control {
+            self.items.push_front(item);
+            if self.items.len() > self.limit {
+                return self.items.pop_back();
+            }
+            None
+        } else if self.items.len() >= self.limit {
+            Some(item)
+        } else {
+            self.items.push_back(item);
+            None
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<Queued> {
+        self.items.pop_front()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Queued> {
+        self.items.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{Packet, PacketArena, INITIAL_TTL};
+
+    fn ids(n: usize) -> Vec<PacketId> {
+        let mut a = PacketArena::with_capacity(n);
+        (0..n)
+            .map(|i| {
+                a.alloc(Packet {
+                    flow: 0,
+                    seq: i as u32,
+                    src: 0,
+                    dst: 1,
+                    payload_bytes: 1,
+                    transport_header_bytes: 8,
+                    created_ns: 0,
+                    ttl: INITIAL_TTL,
+                    control: false,
+                    handed_over: false,
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn drop_tail_and_control_first() {
+        let p = ids(4);
+        let q = |i: usize| Queued {
+            packet: p[i],
+            next_hop: 1,
+        };
+        let mut iq = IfQueue::new(2);
+        assert_eq!(iq.push(q(0), false), None);
+        assert_eq!(iq.push(q(1), false), None);
+        assert_eq!(iq.push(q(2), false), Some(q(2)), "full: newcomer dropped");
+        assert_eq!(
+            iq.push(q(3), true),
+            Some(q(1)),
+            "control at head, tail dropped"
+        );
+        assert_eq!(iq.pop(), Some(q(3)));
+        assert_eq!(iq.pop(), Some(q(0)));
+        assert!(iq.is_empty());
+    }
+}

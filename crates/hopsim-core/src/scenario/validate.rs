@@ -1,0 +1,417 @@
+//! Value checks: every rejection names the key, the value and what is allowed.
+//! (Reachability of flows needs the radio graph and is checked when the world is built.)
+
+use super::{Flow, Scenario, Topology, TopologyKind};
+use crate::error::ScenarioError;
+
+type Check = Result<(), ScenarioError>;
+
+fn positive(key: &str, v: f64, what: &str) -> Check {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(ScenarioError::invalid(
+            key,
+            v,
+            &format!("must be a positive number ({what})"),
+        ))
+    }
+}
+
+fn non_negative(key: &str, v: f64, what: &str) -> Check {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(ScenarioError::invalid(
+            key,
+            v,
+            &format!("must be zero or positive ({what})"),
+        ))
+    }
+}
+
+fn required<T: Copy>(key: &str, v: Option<T>, kind: &str) -> Result<T, ScenarioError> {
+    v.ok_or_else(|| ScenarioError {
+        key: key.to_string(),
+        message: format!(
+            "scenario key `{key}` is missing: required when topology.kind = \"{kind}\""
+        ),
+    })
+}
+
+fn unused<T>(key: &str, v: &Option<T>, kind: &str) -> Check {
+    if v.is_some() {
+        Err(ScenarioError {
+            key: key.to_string(),
+            message: format!(
+                "scenario key `{key}` is not used when topology.kind = \"{kind}\"; remove it"
+            ),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Number of nodes the topology describes (assumes `check_topology` passed).
+pub fn node_count(t: &Topology) -> usize {
+    match t.kind {
+        TopologyKind::Chain => t.hops.unwrap_or(0) as usize + 1,
+        TopologyKind::Grid => (t.rows.unwrap_or(0) * t.cols.unwrap_or(0)) as usize,
+        TopologyKind::Positions => t.positions.as_ref().map_or(0, |p| p.len()),
+        TopologyKind::Random => t.nodes.unwrap_or(0) as usize,
+    }
+}
+
+const MAX_NODES: u64 = 100_000;
+
+fn check_topology(t: &Topology) -> Check {
+    let kind = match t.kind {
+        TopologyKind::Chain => "chain",
+        TopologyKind::Grid => "grid",
+        TopologyKind::Positions => "positions",
+        TopologyKind::Random => "random",
+    };
+    let count_ok = |key: &str, v: u64| -> Check {
+        if (1..=MAX_NODES).contains(&v) {
+            Ok(())
+        } else {
+            Err(ScenarioError::invalid(
+                key,
+                v,
+                &format!("must be between 1 and {MAX_NODES}"),
+            ))
+        }
+    };
+    match t.kind {
+        TopologyKind::Chain => {
+            count_ok(
+                "topology.hops",
+                required("topology.hops", t.hops, kind)? as u64,
+            )?;
+            positive(
+                "topology.spacing_m",
+                required("topology.spacing_m", t.spacing_m, kind)?,
+                "metres",
+            )?;
+            unused("topology.rows", &t.rows, kind)?;
+            unused("topology.cols", &t.cols, kind)?;
+            unused("topology.positions", &t.positions, kind)?;
+            unused("topology.nodes", &t.nodes, kind)?;
+            unused("topology.area_m", &t.area_m, kind)?;
+        }
+        TopologyKind::Grid => {
+            let rows = required("topology.rows", t.rows, kind)? as u64;
+            let cols = required("topology.cols", t.cols, kind)? as u64;
+            count_ok("topology.rows", rows)?;
+            count_ok("topology.cols", cols)?;
+            if rows * cols < 2 || rows * cols > MAX_NODES {
+                return Err(ScenarioError::invalid(
+                    "topology.rows",
+                    rows,
+                    &format!("rows x cols must be between 2 and {MAX_NODES} nodes (cols = {cols})"),
+                ));
+            }
+            positive(
+                "topology.spacing_m",
+                required("topology.spacing_m", t.spacing_m, kind)?,
+                "metres",
+            )?;
+            unused("topology.hops", &t.hops, kind)?;
+            unused("topology.positions", &t.positions, kind)?;
+            unused("topology.nodes", &t.nodes, kind)?;
+            unused("topology.area_m", &t.area_m, kind)?;
+        }
+        TopologyKind::Positions => {
+            let p = t.positions.as_ref().ok_or_else(|| ScenarioError {
+                key: "topology.positions".into(),
+                message: "scenario key `topology.positions` is missing: required when topology.kind = \"positions\"".into(),
+            })?;
+            if p.len() < 2 || p.len() as u64 > MAX_NODES {
+                return Err(ScenarioError::invalid(
+                    "topology.positions",
+                    format!("a list of {} positions", p.len()),
+                    &format!("must list between 2 and {MAX_NODES} [x, y] positions in metres"),
+                ));
+            }
+            for (i, xy) in p.iter().enumerate() {
+                if !(xy[0].is_finite() && xy[1].is_finite()) {
+                    return Err(ScenarioError::invalid(
+                        format!("topology.positions.{i}"),
+                        format!("[{}, {}]", xy[0], xy[1]),
+                        "coordinates must be finite numbers of metres",
+                    ));
+                }
+            }
+            unused("topology.hops", &t.hops, kind)?;
+            unused("topology.spacing_m", &t.spacing_m, kind)?;
+            unused("topology.rows", &t.rows, kind)?;
+            unused("topology.cols", &t.cols, kind)?;
+            unused("topology.nodes", &t.nodes, kind)?;
+            unused("topology.area_m", &t.area_m, kind)?;
+        }
+        TopologyKind::Random => {
+            let n = required("topology.nodes", t.nodes, kind)? as u64;
+            if !(2..=MAX_NODES).contains(&n) {
+                return Err(ScenarioError::invalid(
+                    "topology.nodes",
+                    n,
+                    &format!("must be between 2 and {MAX_NODES}"),
+                ));
+            }
+            let [w, h] = required("topology.area_m", t.area_m, kind)?;
+            positive("topology.area_m.0", w, "width in metres")?;
+            positive("topology.area_m.1", h, "height in metres")?;
+            unused("topology.hops", &t.hops, kind)?;
+            unused("topology.spacing_m", &t.spacing_m, kind)?;
+            unused("topology.rows", &t.rows, kind)?;
+            unused("topology.cols", &t.cols, kind)?;
+            unused("topology.positions", &t.positions, kind)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_flow(i: usize, f: &Flow, nodes: usize, s: &Scenario) -> Check {
+    let key = |k: &str| format!("flows.{i}.{k}");
+    if f.src as usize >= nodes {
+        return Err(ScenarioError::invalid(
+            key("src"),
+            f.src,
+            &format!("must be a node id in 0..={}", nodes - 1),
+        ));
+    }
+    if f.dst as usize >= nodes {
+        return Err(ScenarioError::invalid(
+            key("dst"),
+            f.dst,
+            &format!("must be a node id in 0..={}", nodes - 1),
+        ));
+    }
+    if f.src == f.dst {
+        return Err(ScenarioError::invalid(
+            key("dst"),
+            f.dst,
+            "must differ from the flow's src",
+        ));
+    }
+    // 802.11 MSDU at most 2304 B = 8 LLC/SNAP + 20 IP + 8 UDP + payload.
+    if !(1..=2268).contains(&f.payload_bytes) {
+        return Err(ScenarioError::invalid(
+            key("payload_bytes"),
+            f.payload_bytes,
+            "must be between 1 and 2268 bytes (802.11 MSDU limit 2304 B less LLC/SNAP, IP and UDP headers)",
+        ));
+    }
+    non_negative(
+        &key("interval_s"),
+        f.interval_s,
+        "seconds between packets; 0 = saturated",
+    )?;
+    non_negative(&key("start_s"), f.start_s, "seconds")?;
+    if f.start_s >= s.duration_s {
+        return Err(ScenarioError::invalid(
+            key("start_s"),
+            f.start_s,
+            &format!(
+                "must be before the end of the run (duration_s = {})",
+                s.duration_s
+            ),
+        ));
+    }
+    if let Some(stop) = f.stop_s {
+        if !(stop.is_finite() && stop > f.start_s) {
+            return Err(ScenarioError::invalid(
+                key("stop_s"),
+                stop,
+                &format!("must be a time after the flow's start_s = {}", f.start_s),
+            ));
+        }
+    }
+    Ok(())
+}
+
+const RATES_MBPS: [f64; 4] = [1.0, 2.0, 5.5, 11.0];
+
+/// Check every value of a parsed scenario.
+pub fn validate(s: &Scenario) -> Check {
+    positive("duration_s", s.duration_s, "seconds of simulated time")?;
+    if s.duration_s > 1e7 {
+        return Err(ScenarioError::invalid(
+            "duration_s",
+            s.duration_s,
+            "must be at most 1e7 seconds",
+        ));
+    }
+    non_negative("warmup_s", s.warmup_s, "seconds")?;
+    if s.warmup_s >= s.duration_s {
+        return Err(ScenarioError::invalid(
+            "warmup_s",
+            s.warmup_s,
+            &format!("must be less than duration_s = {}", s.duration_s),
+        ));
+    }
+    check_topology(&s.topology)?;
+
+    let r = &s.radio;
+    positive("radio.tx_power_w", r.tx_power_w, "watts")?;
+    positive("radio.frequency_hz", r.frequency_hz, "hertz")?;
+    positive("radio.antenna_height_m", r.antenna_height_m, "metres")?;
+    positive("radio.antenna_gain", r.antenna_gain, "linear gain")?;
+    positive(
+        "radio.system_loss",
+        r.system_loss,
+        "linear loss factor >= 1",
+    )?;
+    positive("radio.rx_threshold_w", r.rx_threshold_w, "watts")?;
+    positive("radio.cs_threshold_w", r.cs_threshold_w, "watts")?;
+    non_negative("radio.capture_threshold_db", r.capture_threshold_db, "dB")?;
+    if let Some(v) = r.rx_range_m {
+        positive("radio.rx_range_m", v, "metres")?;
+    }
+    if let Some(v) = r.cs_range_m {
+        positive("radio.cs_range_m", v, "metres")?;
+    }
+    match (r.rx_range_m, r.cs_range_m) {
+        (Some(rx), Some(cs)) if cs < rx => {
+            return Err(ScenarioError::invalid(
+                "radio.cs_range_m",
+                cs,
+                &format!("must be at least radio.rx_range_m = {rx}"),
+            ))
+        }
+        (None, None) if r.cs_threshold_w > r.rx_threshold_w => {
+            return Err(ScenarioError::invalid(
+                "radio.cs_threshold_w",
+                r.cs_threshold_w,
+                &format!(
+                    "must not exceed radio.rx_threshold_w = {}",
+                    r.rx_threshold_w
+                ),
+            ))
+        }
+        _ => {}
+    }
+
+    let m = &s.mac;
+    if !RATES_MBPS.contains(&m.data_rate_mbps) {
+        return Err(ScenarioError::invalid(
+            "mac.data_rate_mbps",
+            m.data_rate_mbps,
+            "must be one of 1, 2, 5.5, 11 (802.11b)",
+        ));
+    }
+    if !RATES_MBPS.contains(&m.basic_rate_mbps) {
+        return Err(ScenarioError::invalid(
+            "mac.basic_rate_mbps",
+            m.basic_rate_mbps,
+            "must be one of 1, 2, 5.5, 11 (802.11b)",
+        ));
+    }
+    for (key, v) in [
+        ("mac.short_retry_limit", m.short_retry_limit),
+        ("mac.long_retry_limit", m.long_retry_limit),
+    ] {
+        if !(1..=255).contains(&v) {
+            return Err(ScenarioError::invalid(
+                key,
+                v,
+                "must be between 1 and 255 attempts",
+            ));
+        }
+    }
+    if !(1..=1_000_000).contains(&m.queue_packets) {
+        return Err(ScenarioError::invalid(
+            "mac.queue_packets",
+            m.queue_packets,
+            "must be between 1 and 1000000 packets",
+        ));
+    }
+    let cw_ok = |v: u32| (1..=65535).contains(&v) && (v + 1).is_power_of_two();
+    if !cw_ok(m.cw_min) {
+        return Err(ScenarioError::invalid(
+            "mac.cw_min",
+            m.cw_min,
+            "must be 2^k - 1 between 1 and 65535 (802.11b: 31)",
+        ));
+    }
+    if !cw_ok(m.cw_max) || m.cw_max < m.cw_min {
+        return Err(ScenarioError::invalid(
+            "mac.cw_max",
+            m.cw_max,
+            &format!(
+                "must be 2^k - 1, at least mac.cw_min = {} and at most 65535 (802.11b: 1023)",
+                m.cw_min
+            ),
+        ));
+    }
+
+    if s.flows.is_empty() {
+        return Err(ScenarioError {
+            key: "flows".into(),
+            message: "scenario key `flows`: at least one [[flows]] entry is required".into(),
+        });
+    }
+    let nodes = node_count(&s.topology);
+    for (i, f) in s.flows.iter().enumerate() {
+        check_flow(i, f, nodes, s)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::parse_toml;
+
+    fn base() -> String {
+        "duration_s = 10.0\n[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = 200.0\n\
+         [[flows]]\nsrc = 0\ndst = 2\n"
+            .to_string()
+    }
+
+    fn err(extra_top: &str, tail: &str) -> ScenarioError {
+        let text = format!("{extra_top}{}{tail}", base());
+        let s = parse_toml(&text).expect("parses");
+        validate(&s).expect_err("must be rejected")
+    }
+
+    #[test]
+    fn base_is_valid() {
+        validate(&parse_toml(&base()).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn rejections_name_key_and_value() {
+        let e = err("warmup_s = 20.0\n", "");
+        assert_eq!(e.key, "warmup_s");
+        assert!(
+            e.message.contains("20") && e.message.contains("duration_s"),
+            "{}",
+            e.message
+        );
+        let e = err("", "[mac]\ndata_rate_mbps = 3.0\n");
+        assert_eq!(e.key, "mac.data_rate_mbps");
+        let e = err("", "[[flows]]\nsrc = 0\ndst = 9\n");
+        assert_eq!(e.key, "flows.1.dst");
+        assert!(e.message.contains("0..=2"), "{}", e.message);
+        let e = err("", "[[flows]]\nsrc = 1\ndst = 1\n");
+        assert_eq!(e.key, "flows.1.dst");
+    }
+
+    #[test]
+    fn negative_spacing_is_rejected() {
+        let s = parse_toml(
+            "[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = -5.0\n[[flows]]\nsrc=0\ndst=1\n",
+        )
+        .unwrap();
+        let e = validate(&s).unwrap_err();
+        assert_eq!(e.key, "topology.spacing_m");
+        assert!(e.message.contains("-5"));
+    }
+
+    #[test]
+    fn keys_of_another_kind_are_rejected() {
+        let s = parse_toml("[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = 5.0\nnodes = 3\n[[flows]]\nsrc=0\ndst=1\n").unwrap();
+        assert_eq!(validate(&s).unwrap_err().key, "topology.nodes");
+    }
+}

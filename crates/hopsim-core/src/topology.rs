@@ -1,0 +1,99 @@
+//! Node placement from the scenario's `[topology]` table.
+
+use crate::rng::{Purpose, Rng};
+use crate::scenario::{Topology, TopologyKind};
+
+/// Positions (x, y) in metres, one per node, node ids in order. Assumes a validated topology.
+pub fn positions_m(topology: &Topology, seed: u64) -> Vec<[f64; 2]> {
+    match topology.kind {
+        TopologyKind::Chain => {
+            let hops = topology.hops.unwrap_or(1);
+            let spacing = topology.spacing_m.unwrap_or(0.0);
+            (0..=hops).map(|i| [i as f64 * spacing, 0.0]).collect()
+        }
+        TopologyKind::Grid => {
+            let (rows, cols) = (topology.rows.unwrap_or(1), topology.cols.unwrap_or(1));
+            let spacing = topology.spacing_m.unwrap_or(0.0);
+            let mut out = Vec::with_capacity((rows * cols) as usize);
+            for r in 0..rows {
+                for c in 0..cols {
+                    out.push([c as f64 * spacing, r as f64 * spacing]);
+                }
+            }
+            out
+        }
+        TopologyKind::Positions => topology.positions.clone().unwrap_or_default(),
+        TopologyKind::Random => {
+            let n = topology.nodes.unwrap_or(0);
+            let [w, h] = topology.area_m.unwrap_or([0.0, 0.0]);
+            // One stream per node so that adding nodes keeps the others' places.
+            (0..n)
+                .map(|i| {
+                    let mut rng = Rng::derive(seed, Purpose::Topology, i as u64);
+                    [rng.uniform() * w, rng.uniform() * h]
+                })
+                .collect()
+        }
+    }
+}
+
+pub fn distance_m(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topo(kind: TopologyKind) -> Topology {
+        Topology {
+            kind,
+            hops: None,
+            spacing_m: None,
+            rows: None,
+            cols: None,
+            positions: None,
+            nodes: None,
+            area_m: None,
+        }
+    }
+
+    #[test]
+    fn chain_and_grid() {
+        let t = Topology {
+            hops: Some(3),
+            spacing_m: Some(200.0),
+            ..topo(TopologyKind::Chain)
+        };
+        assert_eq!(
+            positions_m(&t, 1),
+            vec![[0.0, 0.0], [200.0, 0.0], [400.0, 0.0], [600.0, 0.0]]
+        );
+        let g = Topology {
+            rows: Some(2),
+            cols: Some(3),
+            spacing_m: Some(10.0),
+            ..topo(TopologyKind::Grid)
+        };
+        let p = positions_m(&g, 1);
+        assert_eq!(p.len(), 6);
+        assert_eq!(p[4], [10.0, 10.0]);
+    }
+
+    #[test]
+    fn random_is_seeded_and_stable_when_growing() {
+        let t = |n| Topology {
+            nodes: Some(n),
+            area_m: Some([100.0, 50.0]),
+            ..topo(TopologyKind::Random)
+        };
+        let a = positions_m(&t(10), 5);
+        let b = positions_m(&t(11), 5);
+        let c = positions_m(&t(10), 6);
+        assert_eq!(a[..], b[..10]);
+        assert_ne!(a, c);
+        assert!(a
+            .iter()
+            .all(|p| (0.0..100.0).contains(&p[0]) && (0.0..50.0).contains(&p[1])));
+    }
+}

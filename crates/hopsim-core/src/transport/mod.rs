@@ -1,0 +1,3 @@
+//! Transport layer.
+
+pub mod udp;

@@ -1,0 +1,130 @@
+//! Frames on the air: a transmission is one event at its start (registered with every
+//! listener, arrival times carrying the propagation delay) and one at its end (each listener's
+//! reception completes at its own arrival end time). No per-listener events.
+
+use super::World;
+use crate::event::Event;
+use crate::mac::dcf::MacCtx;
+use crate::mac::frame::{Frame, BROADCAST};
+use crate::phy::radio::{FrameRef, RxEnd};
+use crate::time::SimTime;
+
+impl World {
+    pub(super) fn start_tx(&mut self, now: SimTime, node: u32, frame: Frame, response: bool) {
+        let end = now + frame.airtime_ns;
+        self.check_may_transmit(now, node, response);
+        let n = &mut self.nodes[node as usize];
+        n.tx_serial = n.tx_serial.wrapping_add(1);
+        let fref = FrameRef {
+            tx: node,
+            serial: n.tx_serial,
+        };
+        n.radio.start_tx(now, end);
+        n.tx_frame = Some((frame, fref));
+        for k in 0..self.channel.listeners(node).len() {
+            let link = self.channel.listeners(node)[k];
+            let j = link.listener as usize;
+            let start = now + link.delay_ns;
+            let stop = start + frame.airtime_ns;
+            let early =
+                self.nodes[j]
+                    .radio
+                    .signal_start(fref, link.power_w, link.decodable, start, stop);
+            if let Some(e) = early {
+                let (done_frame, _) = self.nodes[e.frame.tx as usize]
+                    .tx_frame
+                    .expect("frame still on air");
+                let decodable = self.is_decodable(e.frame.tx, link.listener);
+                self.complete_rx(now, link.listener, &done_frame, e.end, e.ok, decodable);
+            }
+            self.nodes[j].mac.on_medium_busy(start, stop);
+        }
+        self.sched.schedule(end, Event::TxEnd { node });
+    }
+
+    /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
+    /// only when neither physical nor virtual carrier sense forbids it (idle for DIFS).
+    fn check_may_transmit(&mut self, now: SimTime, node: u32, response: bool) {
+        let n = &self.nodes[node as usize];
+        if n.radio.transmitting_at(now) || n.tx_frame.is_some() {
+            self.invariants.violate(format!(
+                "node {node} started a frame at {now} ns while transmitting"
+            ));
+        }
+        if response {
+            return;
+        }
+        if n.radio.signal_busy_at(now) {
+            self.invariants.violate(format!(
+                "node {node} transmitted at {now} ns while carrier sense was busy"
+            ));
+        } else if now < n.radio.idle_since(now) + self.difs_ns {
+            self.invariants.violate(format!(
+                "node {node} transmitted at {now} ns less than DIFS after the medium became idle"
+            ));
+        }
+        if n.mac.nav_until() > now {
+            self.invariants.violate(format!(
+                "node {node} transmitted at {now} ns while its NAV was set"
+            ));
+        }
+    }
+
+    fn is_decodable(&self, tx: u32, listener: u32) -> bool {
+        self.channel
+            .listeners(tx)
+            .iter()
+            .any(|l| l.listener == listener && l.decodable)
+    }
+
+    pub(super) fn end_tx(&mut self, now: SimTime, node: u32) {
+        let (frame, fref) = self.nodes[node as usize]
+            .tx_frame
+            .take()
+            .expect("a frame was on the air");
+        for k in 0..self.channel.listeners(node).len() {
+            let link = self.channel.listeners(node)[k];
+            let at = now + link.delay_ns;
+            match self.nodes[link.listener as usize].radio.signal_end(fref) {
+                RxEnd::Locked { ok, .. } => {
+                    self.complete_rx(now, link.listener, &frame, at, ok, link.decodable)
+                }
+                RxEnd::Missed => {
+                    self.complete_rx(now, link.listener, &frame, at, false, link.decodable)
+                }
+                RxEnd::AlreadyDone => {}
+            }
+        }
+        let mut cx = MacCtx {
+            now,
+            sched: &mut self.sched,
+            out: &mut self.out,
+        };
+        self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
+    }
+
+    /// A frame's reception ends at `listener` at time `at` (>= now).
+    fn complete_rx(
+        &mut self,
+        now: SimTime,
+        listener: u32,
+        frame: &Frame,
+        at: SimTime,
+        ok: bool,
+        decodable: bool,
+    ) {
+        let addressed = frame.dst == listener || frame.dst == BROADCAST;
+        if !ok && decodable && addressed {
+            // Strong enough to decode, lost to overlap with another frame (capture mode).
+            self.nodes[listener as usize].counters.collisions += 1;
+        }
+        let mut cx = MacCtx {
+            now,
+            sched: &mut self.sched,
+            out: &mut self.out,
+        };
+        self.nodes[listener as usize]
+            .mac
+            .on_rx(&mut cx, at, frame, ok);
+    }
+}

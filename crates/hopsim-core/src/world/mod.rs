@@ -1,0 +1,262 @@
+//! The world: nodes in an arena (a `Vec` indexed by node id), the packet arena, the event
+//! loop and the dispatch of events to the layers. The layer glue lives in `air` (PHY <-> MAC
+//! over the channel) and `stack` (MAC <-> queue <-> routing <-> transport).
+
+mod air;
+mod stack;
+
+use crate::error::ScenarioError;
+use crate::event::Event;
+use crate::mac::dcf::{Dcf, DcfConfig, MacCtx, MacOutput};
+use crate::mac::frame::Frame;
+use crate::mac::timing::{Rate, Timing};
+use crate::metrics::{self, Invariants, NodeCounters, RunResult};
+use crate::net::packet::PacketArena;
+use crate::net::routing::StaticRoutes;
+use crate::phy::channel::Channel;
+use crate::phy::propagation::{thresholds_w, PathLoss};
+use crate::phy::radio::{FrameRef, Radio};
+use crate::queue::IfQueue;
+use crate::rng::{Purpose, Rng};
+use crate::scenario::Scenario;
+use crate::sched::Scheduler;
+use crate::time::{secs_to_ns, SimTime};
+use crate::topology;
+use crate::transport::udp::{UdpSink, UdpSource};
+
+pub(crate) struct Node {
+    pub radio: Radio,
+    pub mac: Dcf,
+    pub queue: IfQueue,
+    /// The frame on the air from this node, with its identity.
+    pub tx_frame: Option<(Frame, FrameRef)>,
+    pub tx_serial: u32,
+    pub counters: NodeCounters,
+    /// Saturated flows originating here (refilled whenever the MAC takes a packet).
+    pub saturated_flows: Vec<u32>,
+}
+
+pub(crate) struct FlowState {
+    pub source: UdpSource,
+    pub sink: UdpSink,
+    pub dropped: u64,
+    /// Own packets waiting in the source's interface queue.
+    pub queued_at_source: u32,
+    pub hops: u32,
+}
+
+pub struct World {
+    sched: Scheduler<Event>,
+    nodes: Vec<Node>,
+    channel: Channel,
+    routes: StaticRoutes,
+    packets: PacketArena,
+    flows: Vec<FlowState>,
+    /// MAC outputs waiting to be handled, tagged with the node that produced them.
+    out: Vec<(u32, MacOutput)>,
+    positions: Vec<[f64; 2]>,
+    warmup_ns: SimTime,
+    end_ns: SimTime,
+    invariants: Invariants,
+    difs_ns: SimTime,
+}
+
+impl World {
+    /// Build the network of a validated scenario; rejects flows between unconnected nodes.
+    pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
+        let positions = topology::positions_m(&s.topology, s.seed);
+        let path = PathLoss::new(&s.radio);
+        let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
+        let channel = Channel::build(&positions, &path, rx_w, cs_w);
+        let mut endpoints: Vec<u32> = s.flows.iter().flat_map(|f| [f.dst, f.src]).collect();
+        endpoints.sort_unstable();
+        endpoints.dedup();
+        let routes = StaticRoutes::build(&channel, &endpoints);
+
+        let end_ns = secs_to_ns(s.duration_s);
+        let mut flows = Vec::with_capacity(s.flows.len());
+        for (i, f) in s.flows.iter().enumerate() {
+            let hops = routes.hops(f.src, f.dst).ok_or_else(|| {
+                ScenarioError::invalid(
+                    format!("flows.{i}.dst"),
+                    f.dst,
+                    &format!(
+                        "node {} cannot reach node {} over links within decode range; \
+                         choose connected nodes, closer spacing or a larger radio range",
+                        f.src, f.dst
+                    ),
+                )
+            })?;
+            let stop_ns = f.stop_s.map_or(end_ns, |t| secs_to_ns(t).min(end_ns));
+            flows.push(FlowState {
+                source: UdpSource::new(
+                    f.src,
+                    f.dst,
+                    f.payload_bytes,
+                    secs_to_ns(f.interval_s),
+                    secs_to_ns(f.start_s),
+                    stop_ns,
+                ),
+                sink: UdpSink::default(),
+                dropped: 0,
+                queued_at_source: 0,
+                hops,
+            });
+        }
+
+        let timing = Timing::new(
+            Rate::from_mbps(s.mac.basic_rate_mbps),
+            Rate::from_mbps(s.mac.data_rate_mbps),
+            channel.max_delay_ns(),
+        );
+        let cfg = DcfConfig {
+            timing,
+            cw_min: s.mac.cw_min,
+            cw_max: s.mac.cw_max,
+            rts_threshold_bytes: s.mac.rts_threshold_bytes,
+            short_retry_limit: s.mac.short_retry_limit,
+            long_retry_limit: s.mac.long_retry_limit,
+        };
+        let mut nodes: Vec<Node> = (0..positions.len() as u32)
+            .map(|id| Node {
+                radio: Radio::new(s.radio.capture_threshold_db),
+                mac: Dcf::new(id, cfg, Rng::derive(s.seed, Purpose::MacBackoff, id as u64)),
+                queue: IfQueue::new(s.mac.queue_packets as usize),
+                tx_frame: None,
+                tx_serial: 0,
+                counters: NodeCounters::default(),
+                saturated_flows: Vec::new(),
+            })
+            .collect();
+        for (i, f) in flows.iter().enumerate() {
+            if f.source.saturated() {
+                nodes[f.source.src as usize].saturated_flows.push(i as u32);
+            }
+        }
+
+        let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
+        for (i, f) in flows.iter().enumerate() {
+            sched.schedule(f.source.start_ns, Event::AppSend { flow: i as u32 });
+        }
+        Ok(World {
+            sched,
+            nodes,
+            channel,
+            routes,
+            packets: PacketArena::with_capacity(1024),
+            flows,
+            out: Vec::with_capacity(16),
+            positions,
+            warmup_ns: secs_to_ns(s.warmup_s),
+            end_ns,
+            invariants: Invariants::default(),
+            difs_ns: timing.difs,
+        })
+    }
+
+    /// Run until the end time; events at exactly the end time are not processed.
+    pub fn run(&mut self) {
+        while let Some(t) = self.sched.peek_time() {
+            if t >= self.end_ns {
+                break;
+            }
+            let (now, event) = self.sched.pop().expect("peeked");
+            self.dispatch(now, event);
+        }
+    }
+
+    fn dispatch(&mut self, now: SimTime, event: Event) {
+        match event {
+            Event::TxEnd { node } => self.end_tx(now, node),
+            Event::MacAccess { node, generation } => {
+                let mut cx = MacCtx {
+                    now,
+                    sched: &mut self.sched,
+                    out: &mut self.out,
+                };
+                self.nodes[node as usize]
+                    .mac
+                    .on_access_timer(&mut cx, generation);
+            }
+            Event::MacTimeout { node, generation } => {
+                let mut cx = MacCtx {
+                    now,
+                    sched: &mut self.sched,
+                    out: &mut self.out,
+                };
+                self.nodes[node as usize]
+                    .mac
+                    .on_timeout(&mut cx, generation);
+            }
+            Event::MacSifs { node, generation } => {
+                let mut cx = MacCtx {
+                    now,
+                    sched: &mut self.sched,
+                    out: &mut self.out,
+                };
+                self.nodes[node as usize]
+                    .mac
+                    .on_sifs_timer(&mut cx, generation);
+            }
+            Event::AppSend { flow } => self.app_send(now, flow),
+        }
+        self.drain(now);
+    }
+
+    /// Handle MAC outputs in the order they were produced (handling may add more).
+    fn drain(&mut self, now: SimTime) {
+        let mut i = 0;
+        while i < self.out.len() {
+            let (node, output) = self.out[i];
+            i += 1;
+            match output {
+                MacOutput::Transmit { frame, response } => {
+                    self.start_tx(now, node, frame, response)
+                }
+                MacOutput::Received { packet, from } => self.mac_received(now, node, packet, from),
+                MacOutput::Done {
+                    packet,
+                    next_hop,
+                    acked,
+                } => self.mac_done(now, node, packet, next_hop, acked),
+            }
+        }
+        self.out.clear();
+    }
+
+    /// Simulated time reached (the end time once `run` returned).
+    pub fn now(&self) -> SimTime {
+        self.sched.now()
+    }
+
+    pub fn events(&self) -> u64 {
+        self.sched.events_popped()
+    }
+
+    /// The result document of the run.
+    pub fn result(&self, scenario: &Scenario) -> RunResult {
+        metrics::collect(self, scenario)
+    }
+}
+
+/// Read-only views used by the metrics module.
+impl World {
+    pub(crate) fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    pub(crate) fn flows(&self) -> &[FlowState] {
+        &self.flows
+    }
+    pub(crate) fn packets(&self) -> &PacketArena {
+        &self.packets
+    }
+    pub(crate) fn positions(&self) -> &[[f64; 2]] {
+        &self.positions
+    }
+    pub(crate) fn invariants(&self) -> &Invariants {
+        &self.invariants
+    }
+    pub(crate) fn window_ns(&self) -> (SimTime, SimTime) {
+        (self.warmup_ns, self.end_ns)
+    }
+}
