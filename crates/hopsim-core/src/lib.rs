@@ -45,6 +45,18 @@ pub fn validate_json(scenario_json: &str) -> Result<String, ScenarioError> {
     Ok(serde_json::to_string(&scenario).expect("scenario serialises"))
 }
 
+/// Parse and validate a scenario given as JSON and build its world, ready to run.
+pub fn prepare_json(scenario_json: &str) -> Result<(Scenario, World), ScenarioError> {
+    let scenario = scenario::parse_json(scenario_json)?;
+    let world = prepare(&scenario)?;
+    Ok((scenario, world))
+}
+
+/// The result document of a finished world as JSON.
+pub fn result_json(world: &World, scenario: &Scenario) -> String {
+    serde_json::to_string(&world.result(scenario)).expect("result serialises")
+}
+
 /// Run a scenario given as JSON; returns the result document as JSON.
 pub fn run_json(scenario_json: &str) -> Result<String, ScenarioError> {
     let scenario = scenario::parse_json(scenario_json)?;

@@ -31,6 +31,17 @@ pub struct Scenario {
     pub flows: Vec<Flow>,
 }
 
+impl Scenario {
+    /// Fill in defaults that depend on other keys (a flow's `stop_s` = `duration_s`).
+    pub fn resolve(&mut self) {
+        for f in &mut self.flows {
+            if f.stop_s.is_none() {
+                f.stop_s = Some(self.duration_s);
+            }
+        }
+    }
+}
+
 fn d_duration() -> f64 {
     100.0
 }

@@ -6,21 +6,33 @@ use crate::error::ScenarioError;
 /// Parse a scenario from a JSON document (what the Python front end sends).
 pub fn parse_json(text: &str) -> Result<Scenario, ScenarioError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let mut scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let key = clean_path(&e.path().to_string());
-        ScenarioError::from_serde(key, &e.inner().to_string())
+        ScenarioError::from_serde(key, &without_position(&e.inner().to_string()))
     })?;
+    scenario.resolve();
     Ok(scenario)
 }
 
 /// Parse a scenario from TOML text (used by Rust tests and benches).
 pub fn parse_toml(text: &str) -> Result<Scenario, ScenarioError> {
     let de = toml::Deserializer::new(text);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let mut scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
         let key = clean_path(&e.path().to_string());
         let msg = e.inner().message().to_string();
         ScenarioError::from_serde(key, &msg)
-    })
+    })?;
+    scenario.resolve();
+    Ok(scenario)
+}
+
+/// serde_json appends "at line L column C" of the JSON the front end built, which means
+/// nothing to the author of the scenario file: drop it.
+fn without_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
 }
 
 /// serde_path_to_error writes list indices as `flows[0]`; scenario keys use `flows.0`.
@@ -62,6 +74,7 @@ mod tests {
         let e = parse_json(r#"{"topology":{"kind":"chain","hops":"seven"}}"#).unwrap_err();
         assert_eq!(e.key, "topology.hops");
         assert!(e.message.contains("seven"), "{}", e.message);
+        assert!(!e.message.contains("column"), "{}", e.message);
     }
 
     #[test]

@@ -300,11 +300,11 @@ pub fn validate(s: &Scenario) -> Check {
             "must be one of 1, 2, 5.5, 11 (802.11b)",
         ));
     }
-    if !RATES_MBPS.contains(&m.basic_rate_mbps) {
+    if ![1.0, 2.0].contains(&m.basic_rate_mbps) {
         return Err(ScenarioError::invalid(
             "mac.basic_rate_mbps",
             m.basic_rate_mbps,
-            "must be one of 1, 2, 5.5, 11 (802.11b)",
+            "must be 1 or 2 (the 802.11b basic rate set, used for control frames)",
         ));
     }
     for (key, v) in [

@@ -156,13 +156,22 @@ impl World {
 
     /// Run until the end time; events at exactly the end time are not processed.
     pub fn run(&mut self) {
-        while let Some(t) = self.sched.peek_time() {
-            if t >= self.end_ns {
-                break;
+        while !self.run_events(u64::MAX) {}
+    }
+
+    /// Process at most `max_events` events; true when the run has reached its end (so a
+    /// caller can check for interruption between slices without changing the result).
+    pub fn run_events(&mut self, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            match self.sched.peek_time() {
+                Some(t) if t < self.end_ns => {
+                    let (now, event) = self.sched.pop().expect("peeked");
+                    self.dispatch(now, event);
+                }
+                _ => return true,
             }
-            let (now, event) = self.sched.pop().expect("peeked");
-            self.dispatch(now, event);
         }
+        false
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {

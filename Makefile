@@ -1,0 +1,101 @@
+# hopsim: build, run and test.
+#
+#   make demo    set everything up (venv, deps, release build of the extension) and run the main job
+#   make test    the same set-up plus test deps; Rust tests (release) and pytest
+#   make bench   engine benchmarks (cargo bench)
+#   make lint    cargo fmt --check, cargo clippy -D warnings, ruff
+#   make clean   remove build products and the virtual environment
+#
+# Set-up is idempotent: stamps record what was done, and the extension is rebuilt only when a
+# .rs file, a Cargo.toml, Cargo.lock or pyproject.toml changed (or the built module is missing).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := demo
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check
+
+DEPS_STAMP := $(VENV)/.deps-installed
+TEST_STAMP := $(VENV)/.test-deps-installed
+LINT_STAMP := $(VENV)/.lint-deps-installed
+EXT_STAMP  := python/hopsim/.ext-built
+
+RUST_SRC := Cargo.toml $(wildcard Cargo.lock) \
+            $(shell find crates -name '*.rs' -o -name 'Cargo.toml' 2>/dev/null)
+
+# Rebuild the extension whenever the compiled module itself is missing.
+ifeq ($(wildcard python/hopsim/_core*.so python/hopsim/_core*.pyd),)
+EXT_FORCE := FORCE
+endif
+
+# Prints one optional-dependency group of pyproject.toml, one requirement a line.
+EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
+  print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
+
+.PHONY: demo test setup setup-test bench lint fmt clean FORCE
+
+## ---------------------------------------------------------------- set-up
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(DEPS_STAMP): $(BIN)/python pyproject.toml
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet "maturin>=1.9.4,<2"
+	touch $@
+
+# maturin develop builds the extension in release mode, installs the package in editable mode
+# (python/ on the path, the compiled module next to the sources) and installs its dependencies.
+$(EXT_STAMP): $(DEPS_STAMP) $(RUST_SRC) pyproject.toml $(EXT_FORCE)
+	VIRTUAL_ENV="$(abspath $(VENV))" PATH="$(abspath $(BIN)):$$PATH" \
+	  $(BIN)/maturin develop --release
+	touch $@
+
+$(TEST_STAMP): $(DEPS_STAMP) pyproject.toml
+	$(EXTRA_REQS) test > $(VENV)/requirements-test.txt
+	$(PIP) install --quiet -r $(VENV)/requirements-test.txt
+	touch $@
+
+$(LINT_STAMP): $(DEPS_STAMP) pyproject.toml
+	$(EXTRA_REQS) lint > $(VENV)/requirements-lint.txt
+	$(PIP) install --quiet -r $(VENV)/requirements-lint.txt
+	touch $@
+
+setup: $(EXT_STAMP)
+
+setup-test: $(EXT_STAMP) $(TEST_STAMP)
+
+FORCE:
+
+## ---------------------------------------------------------------- main targets
+
+demo: setup
+	$(BIN)/hopsim run scenarios/chain7_udp.toml
+
+# hopsim-py is a cdylib for Python; it has no Rust tests and is exercised by pytest instead.
+test: setup-test
+	cargo test --workspace --exclude hopsim-py --release
+	rc=0; $(BIN)/python -m pytest -q tests || rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest: no tests were collected"; rc=0; fi; exit $$rc
+
+bench:
+	cargo bench -p hopsim-core
+
+lint: $(LINT_STAMP) $(EXT_STAMP)
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(BIN)/ruff check python tests
+	$(BIN)/ruff format --check python tests
+
+fmt: $(LINT_STAMP)
+	cargo fmt --all
+	$(BIN)/ruff format python tests
+	$(BIN)/ruff check --fix python tests
+
+clean:
+	cargo clean
+	rm -rf $(VENV) $(EXT_STAMP) python/hopsim/_core*.so python/hopsim/_core*.pyd
+	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,100 @@
+//! Scenario-level checks of the core: determinism, invariants on varied topologies, and the
+//! MAC against first-principles timing. (The full theory suite is in the pytest tests.)
+
+mod common;
+
+use hopsim_core::{run, scenario::parse_toml};
+
+fn chain(hops: u32, extra: &str) -> String {
+    format!(
+        "duration_s = 20.0\nwarmup_s = 2.0\n[topology]\nkind = \"chain\"\nhops = {hops}\nspacing_m = 200.0\n\
+         {extra}\n[[flows]]\nsrc = 0\ndst = {hops}\n"
+    )
+}
+
+#[test]
+fn same_seed_same_bits_other_seed_other_result() {
+    let text = chain(4, "");
+    let a = serde_json::to_string(&common::run_checked(&text)).unwrap();
+    let b = serde_json::to_string(&common::run_checked(&text)).unwrap();
+    assert_eq!(a, b);
+    let c = serde_json::to_string(&common::run_checked(&format!("seed = 2\n{text}"))).unwrap();
+    assert_ne!(a, c);
+}
+
+/// Cycle of one saturated sender: DIFS + mean backoff (CWmin/2 slots) + exchange, in us
+/// (Jun, Peddabachagari, Sichitiu 2003), with 802.11b long-preamble frame times.
+fn tmt_kbps(payload: u32, rate_mbps: f64, rts: bool, prop_us: f64) -> f64 {
+    let t = |bytes: u32, r: f64| 192.0 + (8.0 * bytes as f64 / r).ceil();
+    let data = t(payload + 8 + 8 + 20 + 24 + 4, rate_mbps);
+    let mut cycle = 50.0 + 15.5 * 20.0 + data + 10.0 + t(14, 1.0) + 2.0 * prop_us;
+    if rts {
+        cycle += t(20, 1.0) + 10.0 + t(14, 1.0) + 10.0 + 2.0 * prop_us;
+    }
+    payload as f64 * 8.0 / cycle * 1000.0
+}
+
+#[test]
+fn one_hop_saturated_matches_theoretical_maximum() {
+    for (rate, rts) in [(2.0, true), (11.0, false)] {
+        let threshold = if rts { 0 } else { 3000 };
+        let r = common::run_checked(&format!(
+            "duration_s = 30.0\n[topology]\nkind = \"chain\"\nhops = 1\nspacing_m = 200.0\n\
+             [mac]\ndata_rate_mbps = {rate}\nrts_threshold_bytes = {threshold}\n[[flows]]\nsrc = 0\ndst = 1\n"
+        ));
+        let expect = tmt_kbps(1460, rate, rts, 200.0 / 299.792458);
+        let got = r.flows[0].goodput_kbps;
+        assert!(
+            (got / expect - 1.0).abs() < 0.01,
+            "rate {rate} rts {rts}: {got} vs {expect}"
+        );
+        assert_eq!(r.totals.collisions, 0);
+        assert_eq!(r.totals.mac_retries, 0);
+    }
+}
+
+#[test]
+fn hidden_terminals_collide_on_a_four_hop_chain() {
+    let one = common::run_checked(&chain(1, ""));
+    assert_eq!(one.totals.collisions, 0);
+    let four = common::run_checked(&chain(4, ""));
+    assert!(four.totals.collisions > 0);
+    assert!(four.totals.mac_retries > 0);
+}
+
+#[test]
+fn invariants_hold_on_grid_and_random_topologies_under_load() {
+    let grid =
+        "duration_s = 10.0\n[topology]\nkind = \"grid\"\nrows = 4\ncols = 4\nspacing_m = 200.0\n\
+                [mac]\nrts_threshold_bytes = 3000\n\
+                [[flows]]\nsrc = 0\ndst = 15\n[[flows]]\nsrc = 12\ndst = 3\ninterval_s = 0.005\n\
+                [[flows]]\nsrc = 5\ndst = 6\npayload_bytes = 200\n";
+    let r = common::run_checked(grid);
+    assert!(r.flows.iter().all(|f| f.packets_delivered > 0));
+    let random = "duration_s = 10.0\nseed = 4\n[topology]\nkind = \"random\"\nnodes = 30\narea_m = [600.0, 600.0]\n\
+                  [radio]\nrx_range_m = 250.0\ncs_range_m = 550.0\n\
+                  [[flows]]\nsrc = 0\ndst = 1\n[[flows]]\nsrc = 2\ndst = 3\ninterval_s = 0.01\n";
+    common::run_checked(random);
+}
+
+#[test]
+fn flows_stop_and_start_on_time() {
+    let r = common::run_checked(
+        "duration_s = 10.0\n[topology]\nkind = \"chain\"\nhops = 1\nspacing_m = 100.0\n\
+         [[flows]]\nsrc = 0\ndst = 1\ninterval_s = 0.1\nstart_s = 2.0\nstop_s = 4.0\n",
+    );
+    // Sends at 2.0, 2.1, ..., 3.9 s.
+    assert_eq!(r.flows[0].packets_sent, 20);
+    assert_eq!(r.flows[0].packets_delivered, 20);
+}
+
+#[test]
+fn unconnected_flow_is_rejected_before_the_run() {
+    let s = parse_toml(
+        "[topology]\nkind = \"positions\"\npositions = [[0.0, 0.0], [1000.0, 0.0]]\n[[flows]]\nsrc = 0\ndst = 1\n",
+    )
+    .unwrap();
+    let e = run(&s).unwrap_err();
+    assert_eq!(e.key, "flows.0.dst");
+    assert!(e.message.contains("cannot reach"), "{}", e.message);
+}

@@ -1,0 +1,58 @@
+//! `hopsim._core`: thin PyO3 bindings over `hopsim-core`.
+//!
+//! The Python package serialises the scenario dict to JSON, calls `run_json` /
+//! `validate_json` here, and parses the JSON answer. All simulation work happens with
+//! the GIL released, so Python threads (progress bars, other runs) keep going.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(
+    hopsim._core,
+    ScenarioError,
+    PyValueError,
+    "A rejected scenario: the message names the key, the value and what is allowed."
+);
+
+fn to_py_err(err: hopsim_core::ScenarioError) -> PyErr {
+    ScenarioError::new_err(err.message)
+}
+
+/// Run a scenario given as a JSON document; returns the result document as JSON.
+///
+/// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
+#[pyfunction]
+fn run_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+    let (scenario, mut world) = py
+        .detach(|| hopsim_core::prepare_json(scenario_json))
+        .map_err(to_py_err)?;
+    // Run in slices so that Ctrl-C (KeyboardInterrupt) is honoured during long runs;
+    // slicing does not change the result.
+    while !py.detach(|| world.run_events(EVENTS_PER_SLICE)) {
+        py.check_signals()?;
+    }
+    Ok(py.detach(|| hopsim_core::result_json(&world, &scenario)))
+}
+
+/// About 0.1-0.5 s of work between checks for signals.
+const EVENTS_PER_SLICE: u64 = 2_000_000;
+
+/// Validate a scenario given as a JSON document; returns the fully resolved scenario
+/// (every default filled in) as JSON.
+///
+/// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
+#[pyfunction]
+fn validate_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+    py.detach(|| hopsim_core::validate_json(scenario_json))
+        .map_err(to_py_err)
+}
+
+#[pymodule(gil_used = false)]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", hopsim_core::VERSION)?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    Ok(())
+}

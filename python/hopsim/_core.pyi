@@ -1,0 +1,22 @@
+"""Type stubs for the compiled extension module ``hopsim._core`` (PyO3, crates/hopsim-py)."""
+
+__version__: str
+
+class ScenarioError(ValueError):
+    """A rejected scenario: the message names the key, the value and what is allowed."""
+
+def run_json(scenario_json: str) -> str:
+    """Run a scenario given as a JSON document; return the result document as JSON.
+
+    The GIL is released while the simulation runs.
+
+    Raises:
+        ScenarioError: the scenario was rejected.
+    """
+
+def validate_json(scenario_json: str) -> str:
+    """Validate a scenario given as JSON; return the fully resolved scenario as JSON.
+
+    Raises:
+        ScenarioError: the scenario was rejected.
+    """
