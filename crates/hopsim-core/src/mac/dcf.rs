@@ -162,6 +162,11 @@ impl Dcf {
             data_sent: false,
         });
         self.phase = Phase::Contend;
+        // A post-backoff that ran out while there was nothing to send is over: it is never
+        // timed, only computed when the next packet arrives.
+        if self.access.access_time().is_some_and(|at| at <= cx.now) {
+            self.access.clear_backoff();
+        }
         if self.access.backoff().is_none() && !self.access.try_immediate(cx.now) {
             let slots = self.rng.up_to(self.cw);
             self.access.start_backoff(cx.now, slots);
@@ -169,8 +174,12 @@ impl Dcf {
         self.arm_access(cx);
     }
 
-    /// (Re)arm the access timer if the deadline moved earlier or none is pending.
+    /// (Re)arm the access timer if a packet waits for the medium and the deadline moved
+    /// earlier or none is pending.
     fn arm_access(&mut self, cx: &mut MacCtx) {
+        if self.phase != Phase::Contend {
+            return;
+        }
         if let Some(at) = self.access.access_time() {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {
@@ -193,7 +202,7 @@ impl Dcf {
     }
 
     pub fn on_access_timer(&mut self, cx: &mut MacCtx, generation: u32) {
-        if !self.access_timer.fire(generation) {
+        if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
             return;
         }
         let Some(at) = self.access.access_time() else {
@@ -211,15 +220,12 @@ impl Dcf {
             return;
         }
         self.access.clear_backoff();
-        if self.phase == Phase::Contend {
-            let job = self.job.expect("contending without a job");
-            if job.use_rts {
-                self.send_rts(cx, job);
-            } else {
-                self.send_data(cx, job);
-            }
+        let job = self.job.expect("contending without a job");
+        if job.use_rts {
+            self.send_rts(cx, job);
+        } else {
+            self.send_data(cx, job);
         }
-        // Otherwise a post-backoff ended with nothing to send.
     }
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
