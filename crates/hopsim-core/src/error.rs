@@ -18,6 +18,12 @@ impl ScenarioError {
     }
 
     pub(crate) fn from_serde(key: String, inner: &str) -> Self {
+        // Say what is allowed in the scenario author's terms, not Rust's type names.
+        let inner = inner
+            .replace("expected u32", "expected a whole number >= 0")
+            .replace("expected u64", "expected a whole number >= 0")
+            .replace("expected f64", "expected a number")
+            .replace("expected a sequence", "expected a list");
         let message = if key.is_empty() {
             format!("scenario: {inner}")
         } else {

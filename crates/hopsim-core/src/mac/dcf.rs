@@ -7,7 +7,7 @@
 
 use super::access::Access;
 use super::frame::{Frame, FrameKind, BROADCAST};
-use super::timing::{airtime_ns, Timing, ACK_BYTES, CTS_BYTES, RTS_BYTES};
+use super::timing::{airtime_ns, Timing};
 use crate::event::Event;
 use crate::net::packet::PacketId;
 use crate::rng::Rng;
@@ -237,18 +237,7 @@ impl Dcf {
     fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
         let t = &self.cfg.timing;
         let data_ns = airtime_ns(job.mpdu_bytes, t.data_rate);
-        let frame = Frame {
-            kind: FrameKind::Rts,
-            src: self.node,
-            dst: job.dst,
-            nav_ns: t.rts_nav(data_ns),
-            bytes: RTS_BYTES,
-            rate: t.basic_rate,
-            airtime_ns: t.rts_ns,
-            seq: 0,
-            retry: false,
-            packet: None,
-        };
+        let frame = Frame::control(FrameKind::Rts, self.node, job.dst, t.rts_nav(data_ns), t);
         self.counters.rts_sent += 1;
         self.counters.mac_attempts += 1;
         self.phase = Phase::TxRts;
@@ -444,18 +433,8 @@ impl Dcf {
                 // Answer only if NAV is idle and no exchange of our own is under way.
                 let free = matches!(self.phase, Phase::Idle | Phase::Contend);
                 if free && self.nav_until <= at && self.sifs_frame.is_none() {
-                    let cts = Frame {
-                        kind: FrameKind::Cts,
-                        src: self.node,
-                        dst: frame.src,
-                        nav_ns: t.cts_nav(frame.nav_ns),
-                        bytes: CTS_BYTES,
-                        rate: t.basic_rate,
-                        airtime_ns: t.cts_ns,
-                        seq: 0,
-                        retry: false,
-                        packet: None,
-                    };
+                    let nav_ns = t.cts_nav(frame.nav_ns);
+                    let cts = Frame::control(FrameKind::Cts, self.node, frame.src, nav_ns, &t);
                     self.respond_after_sifs(cx, at, cts);
                 }
             }
@@ -482,18 +461,7 @@ impl Dcf {
                     ));
                     return;
                 }
-                let ack = Frame {
-                    kind: FrameKind::Ack,
-                    src: self.node,
-                    dst: frame.src,
-                    nav_ns: 0,
-                    bytes: ACK_BYTES,
-                    rate: t.basic_rate,
-                    airtime_ns: t.ack_ns,
-                    seq: 0,
-                    retry: false,
-                    packet: None,
-                };
+                let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t);
                 self.respond_after_sifs(cx, at, ack);
                 if self.is_duplicate(frame) {
                     self.counters.duplicates += 1;
@@ -541,3 +509,7 @@ impl Dcf {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "dcf_tests.rs"]
+mod tests;

@@ -1,6 +1,6 @@
 //! MAC frames as they travel on the air.
 
-use super::timing::Rate;
+use super::timing::{Rate, Timing, ACK_BYTES, CTS_BYTES, RTS_BYTES};
 use crate::net::packet::PacketId;
 use crate::time::SimDuration;
 
@@ -32,4 +32,28 @@ pub struct Frame {
     pub seq: u16,
     pub retry: bool,
     pub packet: Option<PacketId>,
+}
+
+impl Frame {
+    /// An RTS, CTS or ACK from `src` to `dst`, sent at the basic rate.
+    pub fn control(kind: FrameKind, src: u32, dst: u32, nav_ns: SimDuration, t: &Timing) -> Frame {
+        let (bytes, airtime_ns) = match kind {
+            FrameKind::Rts => (RTS_BYTES, t.rts_ns),
+            FrameKind::Cts => (CTS_BYTES, t.cts_ns),
+            FrameKind::Ack => (ACK_BYTES, t.ack_ns),
+            FrameKind::Data => panic!("data frames are not control frames"),
+        };
+        Frame {
+            kind,
+            src,
+            dst,
+            nav_ns,
+            bytes,
+            rate: t.basic_rate,
+            airtime_ns,
+            seq: 0,
+            retry: false,
+            packet: None,
+        }
+    }
 }

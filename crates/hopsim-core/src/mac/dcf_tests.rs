@@ -1,0 +1,351 @@
+//! Scripted timelines for the DCF: frames are injected at given times, the MAC's own timers
+//! run, and its transmissions are recorded with their start times.
+
+use super::*;
+use crate::mac::frame::Frame;
+use crate::mac::timing::{Rate, Timing};
+use crate::net::packet::{Packet, PacketArena, INITIAL_TTL};
+use crate::rng::{Purpose, Rng};
+use crate::time::{us, SimTime};
+
+const ME: u32 = 0;
+const PEER: u32 = 1;
+const OTHER: u32 = 2;
+
+struct Bench {
+    dcf: Dcf,
+    sched: Scheduler<Event>,
+    out: Vec<(u32, MacOutput)>,
+    /// Receptions to inject: (end time at this node, frame, decoded).
+    inject: Vec<(SimTime, Frame, bool)>,
+    on_air: Option<Frame>,
+    sent: Vec<(SimTime, Frame)>,
+    done: Vec<(SimTime, bool)>,
+    received: Vec<PacketId>,
+    /// Answer our RTS with a CTS (the peer's side of the exchange).
+    answer_rts: bool,
+    answer_data: bool,
+    timing: Timing,
+    packets: PacketArena,
+}
+
+impl Bench {
+    fn new(rts_threshold_bytes: u32) -> Bench {
+        let timing = Timing::new(Rate(10), Rate(20), 1000);
+        let cfg = DcfConfig {
+            timing,
+            cw_min: 31,
+            cw_max: 1023,
+            rts_threshold_bytes,
+            short_retry_limit: 7,
+            long_retry_limit: 4,
+        };
+        Bench {
+            dcf: Dcf::new(ME, cfg, Rng::derive(1, Purpose::MacBackoff, 0)),
+            sched: Scheduler::with_capacity(16),
+            out: Vec::new(),
+            inject: Vec::new(),
+            on_air: None,
+            sent: Vec::new(),
+            done: Vec::new(),
+            received: Vec::new(),
+            answer_rts: false,
+            answer_data: false,
+            timing,
+            packets: PacketArena::with_capacity(4),
+        }
+    }
+
+    fn packet(&mut self) -> PacketId {
+        self.packets.alloc(Packet {
+            flow: 0,
+            seq: 0,
+            src: ME,
+            dst: PEER,
+            payload_bytes: 1000,
+            transport_header_bytes: 8,
+            created_ns: 0,
+            ttl: INITIAL_TTL,
+            control: false,
+            handed_over: false,
+        })
+    }
+
+    fn offer(&mut self, now: SimTime, packet: PacketId) {
+        let mut cx = MacCtx {
+            now,
+            sched: &mut self.sched,
+            out: &mut self.out,
+        };
+        self.dcf.offer(&mut cx, packet, PEER, 1036);
+        self.handle_outputs(now);
+    }
+
+    fn handle_outputs(&mut self, now: SimTime) {
+        for (node, o) in std::mem::take(&mut self.out) {
+            assert_eq!(node, ME);
+            match o {
+                MacOutput::Transmit { frame, .. } => {
+                    assert!(self.on_air.is_none(), "two frames at once");
+                    self.on_air = Some(frame);
+                    self.sent.push((now, frame));
+                    self.sched
+                        .schedule(now + frame.airtime_ns, Event::TxEnd { node: ME });
+                }
+                MacOutput::Done { acked, .. } => self.done.push((now, acked)),
+                MacOutput::Received { packet, .. } => self.received.push(packet),
+            }
+        }
+    }
+
+    fn run_until(&mut self, end: SimTime) {
+        loop {
+            self.inject.sort_by_key(|i| i.0);
+            let next_inject = self.inject.first().map(|i| i.0);
+            let next_event = self.sched.peek_time();
+            let take_inject = match (next_inject, next_event) {
+                (Some(a), Some(b)) => a < b,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            if take_inject {
+                let (at, frame, ok) = self.inject.remove(0);
+                if at >= end {
+                    self.inject.insert(0, (at, frame, ok));
+                    break;
+                }
+                let now = at.max(self.sched.now());
+                self.dcf.on_medium_busy(at - frame.airtime_ns, at);
+                let mut cx = MacCtx {
+                    now,
+                    sched: &mut self.sched,
+                    out: &mut self.out,
+                };
+                self.dcf.on_rx(&mut cx, at, &frame, ok);
+                self.handle_outputs(now);
+                continue;
+            }
+            if next_event.unwrap() >= end {
+                break;
+            }
+            let (now, ev) = self.sched.pop().unwrap();
+            let mut cx = MacCtx {
+                now,
+                sched: &mut self.sched,
+                out: &mut self.out,
+            };
+            match ev {
+                Event::TxEnd { .. } => {
+                    let frame = self.on_air.take().unwrap();
+                    self.dcf.on_tx_end(&mut cx, &frame);
+                    let t = self.timing;
+                    let reply_at = now + t.sifs;
+                    match frame.kind {
+                        FrameKind::Rts if self.answer_rts => {
+                            let cts = Frame::control(
+                                FrameKind::Cts,
+                                PEER,
+                                ME,
+                                t.cts_nav(frame.nav_ns),
+                                &t,
+                            );
+                            self.inject.push((reply_at + t.cts_ns, cts, true));
+                        }
+                        FrameKind::Data if self.answer_data => {
+                            let ack = Frame::control(FrameKind::Ack, PEER, ME, 0, &t);
+                            self.inject.push((reply_at + t.ack_ns, ack, true));
+                        }
+                        _ => {}
+                    }
+                }
+                Event::MacAccess { generation, .. } => {
+                    self.dcf.on_access_timer(&mut cx, generation)
+                }
+                Event::MacTimeout { generation, .. } => self.dcf.on_timeout(&mut cx, generation),
+                Event::MacSifs { generation, .. } => self.dcf.on_sifs_timer(&mut cx, generation),
+                Event::AppSend { .. } => unreachable!(),
+            }
+            self.handle_outputs(now);
+        }
+    }
+
+    fn sent_kinds(&self) -> Vec<FrameKind> {
+        self.sent.iter().map(|(_, f)| f.kind).collect()
+    }
+}
+
+fn data_from(src: u32, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> Frame {
+    Frame {
+        kind: FrameKind::Data,
+        src,
+        dst: ME,
+        nav_ns: t.data_nav(),
+        bytes: 1060,
+        rate: t.data_rate,
+        airtime_ns: airtime_ns(1060, t.data_rate),
+        seq,
+        retry,
+        packet: Some(packet),
+    }
+}
+
+#[test]
+fn rts_is_answered_with_cts_after_sifs_carrying_the_remaining_nav() {
+    let mut b = Bench::new(0);
+    let t = b.timing;
+    let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+    b.inject.push((us(1000), rts, true));
+    b.run_until(us(3000));
+    assert_eq!(b.sent.len(), 1);
+    let (at, cts) = b.sent[0];
+    assert_eq!(at, us(1010));
+    assert_eq!(cts.kind, FrameKind::Cts);
+    assert_eq!(cts.dst, PEER);
+    assert_eq!(cts.nav_ns, us(5000) - t.sifs - t.cts_ns);
+}
+
+#[test]
+fn overheard_frames_set_nav_and_rts_is_not_answered_under_nav() {
+    let mut b = Bench::new(0);
+    let t = b.timing;
+    let cts_elsewhere = Frame::control(FrameKind::Cts, OTHER, 3, us(8000), &t);
+    b.inject.push((us(1000), cts_elsewhere, true));
+    let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+    b.inject.push((us(2000), rts, true));
+    b.run_until(us(20_000));
+    assert_eq!(b.dcf.nav_until(), us(9000));
+    assert!(
+        b.sent.is_empty(),
+        "no CTS while the NAV is set: {:?}",
+        b.sent_kinds()
+    );
+}
+
+#[test]
+fn data_is_acked_and_a_retransmitted_duplicate_is_not_delivered_twice() {
+    let mut b = Bench::new(0);
+    let t = b.timing;
+    let p = b.packet();
+    b.inject
+        .push((us(2000), data_from(PEER, 7, false, p, &t), true));
+    b.inject
+        .push((us(9000), data_from(PEER, 7, true, p, &t), true));
+    // Same sequence number from another transmitter is a different frame.
+    b.inject
+        .push((us(16_000), data_from(OTHER, 7, true, p, &t), true));
+    b.run_until(us(30_000));
+    assert_eq!(b.sent_kinds(), vec![FrameKind::Ack; 3]);
+    assert_eq!(b.sent[0].0, us(2010));
+    assert_eq!(b.received.len(), 2);
+    assert_eq!(b.dcf.counters.duplicates, 1);
+}
+
+#[test]
+fn idle_medium_gives_immediate_access_then_post_backoff_separates_frames() {
+    let mut b = Bench::new(3000);
+    b.answer_data = true;
+    let p = b.packet();
+    b.offer(us(1000), p);
+    b.run_until(us(20_000));
+    assert_eq!(b.sent[0].0, us(1000), "idle for more than DIFS: no backoff");
+    assert_eq!(
+        b.done,
+        vec![(
+            b.sent[0].0 + b.sent[0].1.airtime_ns + b.timing.sifs + b.timing.ack_ns,
+            true
+        )]
+    );
+    let ack_end = b.done[0].0;
+    let q = b.packet();
+    b.offer(ack_end, q);
+    b.run_until(us(40_000));
+    let second = b.sent[1].0;
+    assert!(
+        second >= ack_end + b.timing.difs,
+        "waits DIFS plus the post-backoff"
+    );
+    assert_eq!(
+        (second - ack_end - b.timing.difs) % b.timing.slot,
+        0,
+        "on a slot boundary"
+    );
+}
+
+#[test]
+fn rts_failures_hit_the_short_retry_limit_and_report_a_link_failure() {
+    let mut b = Bench::new(0);
+    let p = b.packet();
+    b.offer(us(1000), p);
+    b.run_until(1_000_000_000);
+    assert_eq!(
+        b.sent_kinds(),
+        vec![FrameKind::Rts; 7],
+        "7 RTS attempts (short retry limit)"
+    );
+    assert_eq!(b.done.len(), 1);
+    assert!(!b.done[0].1, "dropped");
+    assert_eq!(b.dcf.counters.retry_limit_drops, 1);
+    assert_eq!(b.dcf.counters.mac_retries, 6);
+    // Each retry waits for the CTS timeout, then DIFS and a backoff.
+    let t = b.timing;
+    for w in b.sent.windows(2) {
+        let end = w[0].0 + w[0].1.airtime_ns;
+        assert!(w[1].0 >= end + t.response_timeout(t.cts_ns) + t.difs);
+    }
+}
+
+#[test]
+fn unacknowledged_data_after_rts_hits_the_long_retry_limit() {
+    let mut b = Bench::new(0);
+    b.answer_rts = true;
+    let p = b.packet();
+    b.offer(us(1000), p);
+    b.run_until(1_000_000_000);
+    use FrameKind::{Data, Rts};
+    assert_eq!(
+        b.sent_kinds(),
+        vec![Rts, Data, Rts, Data, Rts, Data, Rts, Data],
+        "4 DATA attempts (long limit)"
+    );
+    let retries: Vec<bool> = b
+        .sent
+        .iter()
+        .filter(|(_, f)| f.kind == Data)
+        .map(|(_, f)| f.retry)
+        .collect();
+    assert_eq!(retries, vec![false, true, true, true]);
+    assert_eq!(b.done.len(), 1);
+    assert!(!b.done[0].1);
+}
+
+#[test]
+fn basic_access_data_uses_the_short_retry_limit() {
+    let mut b = Bench::new(3000);
+    let p = b.packet();
+    b.offer(us(1000), p);
+    b.run_until(1_000_000_000);
+    assert_eq!(b.sent_kinds(), vec![FrameKind::Data; 7]);
+    assert_eq!(b.done, vec![(b.done[0].0, false)]);
+}
+
+#[test]
+fn contention_window_doubles_per_failure_and_resets_after_a_drop() {
+    let mut b = Bench::new(3000);
+    let p = b.packet();
+    b.offer(us(1000), p);
+    b.run_until(1_000_000_000);
+    assert_eq!(b.dcf.cw, 31, "reset to CWmin after the drop");
+    // The largest gap can only come from a window of 2^k*32-1 slots: check the bound holds.
+    let t = b.timing;
+    let mut cw = 31u64;
+    for w in b.sent.windows(2) {
+        cw = (2 * cw + 1).min(1023);
+        let end = w[0].0 + w[0].1.airtime_ns + t.response_timeout(t.ack_ns);
+        let gap = w[1].0 - end;
+        assert!(
+            gap >= t.difs && gap <= t.eifs + cw * t.slot,
+            "gap {gap} with cw {cw}"
+        );
+    }
+}
