@@ -14,6 +14,7 @@ pub mod scenario;
 pub mod sched;
 pub mod time;
 pub mod topology;
+pub mod trace;
 pub mod transport;
 pub mod world;
 

@@ -1,0 +1,73 @@
+//! Packet traces: what a frame looked like on the air, in a form the pcap writer can encode
+//! without knowing the simulator's internals. The world fills these records; `pcap` turns them
+//! into radiotap + 802.11 + LLC/SNAP + IPv4 + TCP/UDP bytes (and IP-only records).
+//!
+//! Addresses: node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with (hi, lo) = i + 1.
+
+pub mod pcap;
+
+/// Kind of an 802.11 frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceKind {
+    Rts,
+    Cts,
+    Data,
+    Ack,
+}
+
+/// TCP header fields as on the wire (sequence numbers in bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TraceTcp {
+    pub src_port: u16,
+    pub dst_port: u16,
+    pub seq: u32,
+    pub ack: u32,
+    /// TCP flags byte (FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10).
+    pub flags: u8,
+    /// Advertised window in bytes (encoded without window scaling; clamp to 65535).
+    pub window: u32,
+    /// SACK blocks (left edge, right edge), at most 3 used.
+    pub sack: [(u32, u32); 3],
+    pub sack_len: u8,
+    /// Offer SACK (SACK-permitted option) — set on SYN segments of SACK flows.
+    pub sack_permitted: bool,
+}
+
+/// Transport part of an IP packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceTransport {
+    Udp { src_port: u16, dst_port: u16 },
+    Tcp(TraceTcp),
+}
+
+/// An IPv4 packet (payload bytes are not stored; they are written as zeros).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceIp {
+    pub src_node: u32,
+    pub dst_node: u32,
+    pub ttl: u8,
+    /// IP identification field.
+    pub ident: u16,
+    pub transport: TraceTransport,
+    /// Application payload length in bytes.
+    pub payload_len: u32,
+}
+
+/// One 802.11 frame as sent or received by a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceFrame {
+    /// Time the frame started (transmitter) or ended (receiver), nanoseconds.
+    pub time_ns: u64,
+    pub kind: TraceKind,
+    /// Receiver address (node id, or u32::MAX for broadcast).
+    pub ra: u32,
+    /// Transmitter address (node id); absent from CTS and ACK frames on the wire.
+    pub ta: u32,
+    pub duration_us: u16,
+    pub seq: u16,
+    pub retry: bool,
+    /// Data rate in units of 500 kbit/s (radiotap convention): 2, 4, 11, 22.
+    pub rate_500kbps: u8,
+    /// The IP packet inside a data frame.
+    pub ip: Option<TraceIp>,
+}
