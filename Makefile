@@ -35,7 +35,7 @@ endif
 EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
-.PHONY: demo test setup setup-test bench lint fmt clean FORCE
+.PHONY: demo test setup setup-test test-tools bench lint fmt clean FORCE
 
 ## ---------------------------------------------------------------- set-up
 
@@ -66,7 +66,18 @@ $(LINT_STAMP): $(DEPS_STAMP) pyproject.toml
 
 setup: $(EXT_STAMP)
 
-setup-test: $(EXT_STAMP) $(TEST_STAMP)
+setup-test: $(EXT_STAMP) $(TEST_STAMP) test-tools
+
+# Debian's tshark and tcptrace read the pcap traces in the tests; installed when missing (as
+# root, non-interactively). Without apt-get the pcap tests are skipped and say why.
+test-tools:
+	if ! command -v tshark >/dev/null || ! command -v tcptrace >/dev/null; then \
+	  if command -v apt-get >/dev/null; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y tshark tcptrace; \
+	  else \
+	    echo "warning: tshark/tcptrace missing and no apt-get: the pcap tests will be skipped"; \
+	  fi; \
+	fi
 
 FORCE:
 

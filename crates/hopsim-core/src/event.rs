@@ -13,4 +13,8 @@ pub enum Event {
     MacSifs { node: u32, generation: u32 },
     /// A paced application source sends its next packet.
     AppSend { flow: u32 },
+    /// TCP retransmission timer of a flow's sender.
+    TcpRto { flow: u32, generation: u32 },
+    /// Delayed-ACK timer of a flow's receiver.
+    TcpDelAck { flow: u32, generation: u32 },
 }

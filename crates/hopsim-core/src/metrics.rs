@@ -2,8 +2,10 @@
 //! (docs/interfaces.md).
 
 use crate::scenario::Scenario;
+use crate::scenario::TcpVariant;
 use crate::time::ns_to_secs;
-use crate::world::World;
+use crate::time::SimTime;
+use crate::world::{FlowApp, FlowState, TcpFlow, World};
 use serde::Serialize;
 
 /// Counters kept by the layers above the MAC, per node.
@@ -16,6 +18,8 @@ pub struct NodeCounters {
     pub ttl_drops: u64,
     /// Retry-limit drops reported to routing.
     pub link_failures: u64,
+    /// Frames lost to injected errors (`radio.frame_error_rate`).
+    pub frame_errors: u64,
 }
 
 /// Invariant violations found during a run (the first few are kept verbatim).
@@ -44,12 +48,45 @@ pub struct FlowResult {
     pub transport: &'static str,
     pub hops: u32,
     pub payload_bytes: u32,
+    /// Application payload delivered in order inside the window, kbit/s.
     pub goodput_kbps: f64,
+    /// Network-layer packets of the flow (TCP: data segments and ACKs).
     pub packets_sent: u64,
     pub packets_delivered: u64,
     pub packets_dropped: u64,
     pub packets_in_flight: u64,
     pub mean_delay_ms: Option<f64>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RttResult {
+    pub mean: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub samples: u64,
+}
+
+/// TCP metrics of a flow (present for TCP flows only).
+#[derive(Debug, Clone, Serialize)]
+pub struct TcpResult {
+    pub variant: &'static str,
+    /// Segments newly acknowledged per second inside the window.
+    pub throughput_pps: f64,
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub acks_sent: u64,
+    pub avg_cwnd: Option<f64>,
+    pub slow_start_fraction: Option<f64>,
+    pub rtt_ms: RttResult,
+    pub bytes_delivered: u64,
+    /// Time the last byte of a fixed-size transfer was acknowledged.
+    pub transfer_completed_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -62,6 +99,7 @@ pub struct MacTotals {
     pub no_route_drops: u64,
     pub ttl_drops: u64,
     pub link_failures: u64,
+    pub frame_errors: u64,
     pub link_drop_probability: f64,
     pub rts_sent: u64,
     pub cts_sent: u64,
@@ -81,6 +119,7 @@ impl MacTotals {
         self.no_route_drops += o.no_route_drops;
         self.ttl_drops += o.ttl_drops;
         self.link_failures += o.link_failures;
+        self.frame_errors += o.frame_errors;
         self.rts_sent += o.rts_sent;
         self.cts_sent += o.cts_sent;
         self.data_sent += o.data_sent;
@@ -149,25 +188,15 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let r = FlowResult {
-                id: i as u32,
-                src: f.source.src,
-                dst: f.source.dst,
-                transport: "udp",
-                hops: f.hops,
-                payload_bytes: f.source.payload_bytes,
-                goodput_kbps: f.sink.window_payload_bytes as f64 * 8.0 / window_s / 1000.0,
-                packets_sent: f.source.packets_sent(),
-                packets_delivered: f.sink.packets_delivered,
-                packets_dropped: f.dropped,
-                packets_in_flight: in_flight[i],
-                mean_delay_ms: f.sink.mean_delay_ms(),
-            };
+            let r = flow_result(i as u32, f, in_flight[i], window_s, world.now());
             if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
                 invariants.violate(format!(
                     "flow {i}: packets not conserved: sent {} != delivered {} + dropped {} + in flight {}",
                     r.packets_sent, r.packets_delivered, r.packets_dropped, r.packets_in_flight
                 ));
+            }
+            if let FlowApp::Tcp(t) = &f.app {
+                check_tcp_delivery(i, t, &mut invariants);
             }
             r
         })
@@ -189,6 +218,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
                 no_route_drops: c.no_route_drops,
                 ttl_drops: c.ttl_drops,
                 link_failures: c.link_failures,
+                frame_errors: c.frame_errors,
                 link_drop_probability: ratio(m.retry_limit_drops, m.unicast_done),
                 rts_sent: m.rts_sent,
                 cts_sent: m.cts_sent,
@@ -223,5 +253,93 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             events: world.events(),
             sim_time_s: ns_to_secs(world.now()),
         },
+    }
+}
+
+fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTime) -> FlowResult {
+    let mut r = FlowResult {
+        id,
+        src: f.src,
+        dst: f.dst,
+        transport: "udp",
+        hops: f.hops,
+        payload_bytes: 0,
+        goodput_kbps: 0.0,
+        packets_sent: f.packets_sent,
+        packets_delivered: f.packets_delivered,
+        packets_dropped: f.dropped,
+        packets_in_flight: in_flight,
+        mean_delay_ms: None,
+        tcp: None,
+    };
+    match &f.app {
+        FlowApp::Udp { source, sink } => {
+            r.payload_bytes = source.payload_bytes;
+            r.goodput_kbps = sink.window_payload_bytes as f64 * 8.0 / window_s / 1000.0;
+            r.mean_delay_ms = sink.mean_delay_ms();
+        }
+        FlowApp::Tcp(t) => {
+            r.transport = "tcp";
+            r.payload_bytes = t.mss;
+            r.goodput_kbps = t.window_bytes as f64 * 8.0 / window_s / 1000.0;
+            r.mean_delay_ms =
+                (t.delay_count > 0).then(|| t.delay_sum_ns as f64 / t.delay_count as f64 / 1e6);
+            let st = &t.sender.stats;
+            let h = &st.rtt_ms;
+            r.tcp = Some(TcpResult {
+                variant: match t.spec.variant {
+                    TcpVariant::Reno => "reno",
+                    TcpVariant::NewReno => "newreno",
+                    TcpVariant::Sack => "sack",
+                },
+                throughput_pps: st.acked_in_window as f64 / window_s,
+                segments_sent: st.segments_sent,
+                retransmissions: st.retransmissions,
+                timeouts: st.timeouts,
+                fast_retransmits: st.fast_retransmits,
+                acks_sent: t.receiver.acks_sent,
+                avg_cwnd: t.sender.avg_cwnd(now),
+                slow_start_fraction: t.sender.slow_start_fraction(now),
+                rtt_ms: RttResult {
+                    mean: h.mean(),
+                    min: h.min(),
+                    max: h.max(),
+                    p50: h.quantile(0.5),
+                    p95: h.quantile(0.95),
+                    samples: h.count(),
+                },
+                bytes_delivered: t.delivered_bytes,
+                transfer_completed_s: t.completed_ns.map(ns_to_secs),
+            });
+        }
+    }
+    r
+}
+
+/// TCP delivered each byte once and in order: the receiver never runs ahead of what was sent,
+/// and a finished fixed-size transfer delivered exactly its bytes.
+fn check_tcp_delivery(i: usize, t: &TcpFlow, invariants: &mut Invariants) {
+    let delivered_segments = t.receiver.next_expected();
+    if delivered_segments > t.sender.highest_sent() {
+        invariants.violate(format!(
+            "flow {i}: receiver delivered {delivered_segments} segments but only {} were sent",
+            t.sender.highest_sent()
+        ));
+    }
+    let expected_bytes: u64 = (0..delivered_segments)
+        .map(|s| t.segment_bytes(s) as u64)
+        .sum();
+    if expected_bytes != t.delivered_bytes {
+        invariants.violate(format!(
+            "flow {i}: {} bytes handed to the application, {expected_bytes} expected",
+            t.delivered_bytes
+        ));
+    }
+    if let Some(n) = t.total_segments {
+        if delivered_segments > n {
+            invariants.violate(format!(
+                "flow {i}: {delivered_segments} segments delivered of a {n}-segment transfer"
+            ));
+        }
     }
 }

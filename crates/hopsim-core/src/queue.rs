@@ -78,6 +78,7 @@ mod tests {
                     ttl: INITIAL_TTL,
                     control: false,
                     handed_over: false,
+                    tcp: None,
                 })
             })
             .collect()

@@ -9,6 +9,7 @@ pub enum Purpose {
     Topology = 1,
     MacBackoff = 2,
     Traffic = 3,
+    FrameError = 4,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

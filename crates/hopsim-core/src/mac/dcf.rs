@@ -205,9 +205,16 @@ impl Dcf {
         if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
             return;
         }
-        let Some(at) = self.access.access_time() else {
+        let Some(mut at) = self.access.access_time() else {
             return;
         };
+        if at < cx.now && self.access.busy_at(cx.now) {
+            // The countdown ended before a busy period this timer fired inside of (cannot
+            // happen while the timer is re-armed on every earlier deadline; kept safe): the
+            // backoff is spent, access follows the busy period.
+            self.access.start_backoff(cx.now, 0);
+            at = self.access.access_time().expect("backoff set");
+        }
         if at > cx.now {
             let generation = self.access_timer.arm(at);
             cx.sched.schedule(
@@ -413,9 +420,9 @@ impl Dcf {
     /// A frame ended at this node at time `at`; `ok` if it was decoded.
     pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
         self.access.note_rx_end(at, ok);
+        // EIFS set or cleared moves the access time either way: the timer must never be late.
+        self.arm_access(cx);
         if !ok {
-            // Retrigger the access timer: EIFS may have moved it.
-            self.arm_access(cx);
             return;
         }
         if frame.dst != self.node && frame.dst != BROADCAST {

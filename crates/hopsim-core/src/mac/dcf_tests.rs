@@ -68,6 +68,7 @@ impl Bench {
             ttl: INITIAL_TTL,
             control: false,
             handed_over: false,
+            tcp: None,
         })
     }
 
@@ -164,7 +165,9 @@ impl Bench {
                 }
                 Event::MacTimeout { generation, .. } => self.dcf.on_timeout(&mut cx, generation),
                 Event::MacSifs { generation, .. } => self.dcf.on_sifs_timer(&mut cx, generation),
-                Event::AppSend { .. } => unreachable!(),
+                Event::AppSend { .. } | Event::TcpRto { .. } | Event::TcpDelAck { .. } => {
+                    unreachable!()
+                }
             }
             self.handle_outputs(now);
         }

@@ -17,6 +17,19 @@ impl PacketId {
     }
 }
 
+/// TCP header fields the model uses (segment numbers; the wire format multiplies by the MSS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TcpHeader {
+    /// Data: the segment number carried. ACK: unused.
+    pub seg: u32,
+    /// ACK: next segment expected (cumulative acknowledgment).
+    pub ack: u32,
+    pub is_ack: bool,
+    /// SACK blocks [start, end) in segments.
+    pub sack: [(u32, u32); 3],
+    pub sack_len: u8,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Packet {
     pub flow: u32,
@@ -33,6 +46,8 @@ pub struct Packet {
     /// The next hop accepted this copy (set when its MAC hands it up); a later retry-limit
     /// drop of this copy then loses nothing end to end.
     pub handed_over: bool,
+    /// TCP header of TCP packets.
+    pub tcp: Option<TcpHeader>,
 }
 
 impl Packet {
@@ -115,6 +130,7 @@ mod tests {
             ttl: INITIAL_TTL,
             control: false,
             handed_over: false,
+            tcp: None,
         }
     }
 

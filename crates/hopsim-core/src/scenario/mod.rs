@@ -27,16 +27,23 @@ pub struct Scenario {
     pub mac: Mac,
     #[serde(default)]
     pub routing: Routing,
+    /// Defaults for every TCP flow.
+    #[serde(default)]
+    pub tcp: TcpSpec,
     #[serde(default)]
     pub flows: Vec<Flow>,
 }
 
 impl Scenario {
-    /// Fill in defaults that depend on other keys (a flow's `stop_s` = `duration_s`).
+    /// Fill in defaults that depend on other keys (a flow's `stop_s` = `duration_s`; a TCP
+    /// flow's settings = the top-level `[tcp]`, when the flow gives none).
     pub fn resolve(&mut self) {
         for f in &mut self.flows {
             if f.stop_s.is_none() {
                 f.stop_s = Some(self.duration_s);
+            }
+            if f.transport == Transport::Tcp && f.tcp.is_none() {
+                f.tcp = Some(self.tcp.clone());
             }
         }
     }
@@ -106,6 +113,8 @@ pub struct Radio {
     pub rx_threshold_w: f64,
     pub cs_threshold_w: f64,
     pub capture_threshold_db: f64,
+    /// Probability that a frame otherwise received correctly is lost (injected errors).
+    pub frame_error_rate: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rx_range_m: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -125,6 +134,7 @@ impl Default for Radio {
             rx_threshold_w: 3.652e-10,
             cs_threshold_w: 1.559e-11,
             capture_threshold_db: 10.0,
+            frame_error_rate: 0.0,
             rx_range_m: None,
             cs_range_m: None,
         }
@@ -184,6 +194,62 @@ impl Default for Routing {
 #[serde(rename_all = "snake_case")]
 pub enum Transport {
     Udp,
+    Tcp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpVariant {
+    Reno,
+    #[serde(rename = "newreno")]
+    NewReno,
+    Sack,
+}
+
+/// TCP settings (ns-2 Agent/TCP defaults where ns-2 has one; see docs/models.md). The top-level
+/// `[tcp]` table sets them for every TCP flow; a flow's `[flows.tcp]` overrides single keys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpSpec {
+    pub variant: TcpVariant,
+    /// Congestion window limit (CWL) in segments, fractional allowed; 0 = none.
+    pub max_window: f64,
+    /// Receiver's advertised window in segments (ns-2 `window_` 20).
+    pub receiver_window: u32,
+    /// Initial congestion window in segments (ns-2 `windowInit_` 2).
+    pub initial_window: f64,
+    pub delayed_ack: bool,
+    pub delayed_ack_timeout_s: f64,
+    /// Dynamic delayed ACK (Altman & Jimenez 2003): ACK every d-th segment, d = 1, 2, 3, 4
+    /// as the segment number passes the three thresholds.
+    pub ack_thinning: bool,
+    pub ack_thinning_thresholds: [u32; 3],
+    pub min_rto_s: f64,
+    pub max_rto_s: f64,
+    pub initial_rto_s: f64,
+    /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
+    pub clock_granularity_s: f64,
+    pub dupack_threshold: u32,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        TcpSpec {
+            variant: TcpVariant::NewReno,
+            max_window: 0.0,
+            receiver_window: 20,
+            initial_window: 2.0,
+            delayed_ack: false,
+            delayed_ack_timeout_s: 0.1,
+            ack_thinning: false,
+            ack_thinning_thresholds: [8, 8, 8],
+            min_rto_s: 0.2,
+            max_rto_s: 60.0,
+            initial_rto_s: 3.0,
+            clock_granularity_s: 0.01,
+            dupack_threshold: 3,
+        }
+    }
 }
 
 /// One application flow.
@@ -204,6 +270,12 @@ pub struct Flow {
     /// Default: the end of the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_s: Option<f64>,
+    /// Application bytes to transfer; 0 = unlimited (bulk).
+    #[serde(default)]
+    pub bytes: u64,
+    /// TCP settings of this flow (resolved from the top-level `[tcp]` and `[flows.tcp]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpSpec>,
 }
 
 fn d_transport() -> Transport {

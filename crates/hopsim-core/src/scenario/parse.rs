@@ -1,27 +1,55 @@
 //! Strict parsing with error messages that name the dotted key.
 
-use super::Scenario;
+use super::{Scenario, TcpSpec};
 use crate::error::ScenarioError;
+use serde_json::Value;
 
 /// Parse a scenario from a JSON document (what the Python front end sends).
 pub fn parse_json(text: &str) -> Result<Scenario, ScenarioError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let mut scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let key = clean_path(&e.path().to_string());
-        ScenarioError::from_serde(key, &without_position(&e.inner().to_string()))
-    })?;
-    scenario.resolve();
-    Ok(scenario)
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ScenarioError::from_serde(String::new(), &without_position(&e.to_string())))?;
+    from_value(value)
 }
 
 /// Parse a scenario from TOML text (used by Rust tests and benches).
 pub fn parse_toml(text: &str) -> Result<Scenario, ScenarioError> {
-    let de = toml::Deserializer::new(text);
-    let mut scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-        let key = clean_path(&e.path().to_string());
-        let msg = e.inner().message().to_string();
-        ScenarioError::from_serde(key, &msg)
-    })?;
+    let value: Value =
+        toml::from_str(text).map_err(|e| ScenarioError::from_serde(String::new(), e.message()))?;
+    from_value(value)
+}
+
+fn typed<T: serde::de::DeserializeOwned>(value: Value, prefix: &str) -> Result<T, ScenarioError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = clean_path(&e.path().to_string());
+        let key = match (prefix.is_empty(), path.is_empty()) {
+            (true, _) => path,
+            (false, true) => prefix.to_string(),
+            (false, false) => format!("{prefix}.{path}"),
+        };
+        ScenarioError::from_serde(key, &without_position(&e.inner().to_string()))
+    })
+}
+
+/// A flow's `[flows.tcp]` keys override the top-level `[tcp]` table, key by key. The top-level
+/// table is checked on its own first, so that its errors name `tcp.<key>`.
+fn from_value(mut value: Value) -> Result<Scenario, ScenarioError> {
+    if let Some(base) = value.get("tcp").cloned() {
+        typed::<TcpSpec>(base.clone(), "tcp")?;
+        if let (Value::Object(base), Some(Value::Array(flows))) = (base, value.get_mut("flows")) {
+            for flow in flows.iter_mut() {
+                if let Some(Value::Object(own)) = flow.get_mut("tcp") {
+                    for (k, v) in &base {
+                        own.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                } else if let Some(obj) = flow.as_object_mut() {
+                    if obj.get("transport").and_then(Value::as_str) == Some("tcp") {
+                        obj.insert("tcp".into(), Value::Object(base.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let mut scenario: Scenario = typed(value, "")?;
     scenario.resolve();
     Ok(scenario)
 }
@@ -75,6 +103,24 @@ mod tests {
         assert_eq!(e.key, "topology.hops");
         assert!(e.message.contains("seven"), "{}", e.message);
         assert!(!e.message.contains("column"), "{}", e.message);
+    }
+
+    #[test]
+    fn flow_tcp_keys_override_top_level_tcp() {
+        let s = parse_toml(
+            "[tcp]\nvariant = \"sack\"\nmin_rto_s = 1.0\n[topology]\nkind = \"chain\"\nhops = 1\nspacing_m = 1.0\n\
+             [[flows]]\nsrc = 0\ndst = 1\ntransport = \"tcp\"\n[flows.tcp]\nvariant = \"reno\"\n\
+             [[flows]]\nsrc = 1\ndst = 0\ntransport = \"tcp\"\n",
+        )
+        .unwrap();
+        let a = s.flows[0].tcp.as_ref().unwrap();
+        let b = s.flows[1].tcp.as_ref().unwrap();
+        assert_eq!(a.variant, crate::scenario::TcpVariant::Reno);
+        assert_eq!(a.min_rto_s, 1.0);
+        assert_eq!(b.variant, crate::scenario::TcpVariant::Sack);
+        let e =
+            parse_toml("[tcp]\nvariant = \"cubic\"\n[topology]\nkind = \"chain\"\n").unwrap_err();
+        assert_eq!(e.key, "tcp.variant");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Value checks: every rejection names the key, the value and what is allowed.
 //! (Reachability of flows needs the radio graph and is checked when the world is built.)
 
-use super::{Flow, Scenario, Topology, TopologyKind};
+use super::{Flow, Scenario, TcpSpec, Topology, TopologyKind, Transport};
 use crate::error::ScenarioError;
 
 type Check = Result<(), ScenarioError>;
@@ -171,8 +171,74 @@ fn check_topology(t: &Topology) -> Check {
     Ok(())
 }
 
+fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
+    let key = |k: &str| format!("{prefix}.{k}");
+    non_negative(&key("max_window"), t.max_window, "segments; 0 = no limit")?;
+    if !(1..=1_000_000).contains(&t.receiver_window) {
+        return Err(ScenarioError::invalid(
+            key("receiver_window"),
+            t.receiver_window,
+            "must be between 1 and 1000000 segments",
+        ));
+    }
+    positive(&key("initial_window"), t.initial_window, "segments")?;
+    positive(
+        &key("delayed_ack_timeout_s"),
+        t.delayed_ack_timeout_s,
+        "seconds",
+    )?;
+    let [l1, l2, l3] = t.ack_thinning_thresholds;
+    if !(l1 <= l2 && l2 <= l3) {
+        return Err(ScenarioError::invalid(
+            key("ack_thinning_thresholds"),
+            format!("[{l1}, {l2}, {l3}]"),
+            "must be three segment numbers l1 <= l2 <= l3",
+        ));
+    }
+    positive(&key("min_rto_s"), t.min_rto_s, "seconds")?;
+    positive(&key("initial_rto_s"), t.initial_rto_s, "seconds")?;
+    positive(&key("max_rto_s"), t.max_rto_s, "seconds")?;
+    if t.max_rto_s < t.min_rto_s {
+        return Err(ScenarioError::invalid(
+            key("max_rto_s"),
+            t.max_rto_s,
+            &format!("must be at least min_rto_s = {}", t.min_rto_s),
+        ));
+    }
+    non_negative(
+        &key("clock_granularity_s"),
+        t.clock_granularity_s,
+        "seconds",
+    )?;
+    if !(1..=1000).contains(&t.dupack_threshold) {
+        return Err(ScenarioError::invalid(
+            key("dupack_threshold"),
+            t.dupack_threshold,
+            "must be between 1 and 1000 duplicate ACKs",
+        ));
+    }
+    Ok(())
+}
+
 fn check_flow(i: usize, f: &Flow, nodes: usize, s: &Scenario) -> Check {
     let key = |k: &str| format!("flows.{i}.{k}");
+    match (f.transport, &f.tcp) {
+        (Transport::Udp, Some(_)) => {
+            return Err(ScenarioError {
+                key: key("tcp"),
+                message: format!("scenario key `flows.{i}.tcp` applies only to flows with transport = \"tcp\"; remove it"),
+            })
+        }
+        (Transport::Tcp, Some(t)) => check_tcp(&key("tcp"), t)?,
+        _ => {}
+    }
+    if f.transport == Transport::Tcp && f.interval_s != 0.0 {
+        return Err(ScenarioError::invalid(
+            key("interval_s"),
+            f.interval_s,
+            "applies only to UDP flows (TCP sends as its window allows); remove it",
+        ));
+    }
     if f.src as usize >= nodes {
         return Err(ScenarioError::invalid(
             key("src"),
@@ -265,6 +331,14 @@ pub fn validate(s: &Scenario) -> Check {
     positive("radio.rx_threshold_w", r.rx_threshold_w, "watts")?;
     positive("radio.cs_threshold_w", r.cs_threshold_w, "watts")?;
     non_negative("radio.capture_threshold_db", r.capture_threshold_db, "dB")?;
+    if !(0.0..1.0).contains(&r.frame_error_rate) {
+        return Err(ScenarioError::invalid(
+            "radio.frame_error_rate",
+            r.frame_error_rate,
+            "must be a probability in [0, 1)",
+        ));
+    }
+    check_tcp("tcp", &s.tcp)?;
     if let Some(v) = r.rx_range_m {
         positive("radio.rx_range_m", v, "metres")?;
     }

@@ -5,6 +5,7 @@
 //! Addresses: node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with (hi, lo) = i + 1.
 
 pub mod pcap;
+pub mod writer;
 
 /// Kind of an 802.11 frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,1 +1,620 @@
-//! pcap writer (being written).
+//! pcap encoding: the classic pcap file format (nanosecond variant), radiotap + IEEE 802.11
+//! frames (with LLC/SNAP, IPv4, TCP/UDP and the FCS) and raw IPv4 packets, from the trace
+//! records of [`crate::trace`].
+//!
+//! Everything is written by hand (no dependency): a table-driven CRC-32 for the 802.11 FCS, and
+//! the Internet checksum (RFC 1071) for the IPv4 header and for TCP/UDP over the pseudo-header.
+//! Payload bytes are not simulated; they are written as zeros (and contribute nothing to the
+//! checksums, so these are computed over the headers alone).
+//!
+//! Addresses (see [`crate::trace`]): node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with
+//! (hi, lo) the big-endian bytes of `i + 1`; node `u32::MAX` (broadcast) is ff:ff:ff:ff:ff:ff and
+//! 255.255.255.255. The ad hoc network's BSSID is 02:00:00:00:00:00.
+
+use std::io::{self, Write};
+
+use super::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
+
+/// Link type of radiotap + 802.11 records.
+pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
+/// Link type of raw IPv4 records (no link-layer header).
+pub const LINKTYPE_RAW: u32 = 101;
+/// Snapshot length written in the global header; longer records are truncated to it.
+pub const SNAPLEN: u32 = 65_535;
+
+/// Magic number of nanosecond-resolution pcap files.
+const MAGIC_NS: u32 = 0xa1b2_3c4d;
+
+/// Node id that stands for the broadcast address.
+pub const BROADCAST: u32 = u32::MAX;
+
+/// BSSID of the ad hoc (IBSS) network.
+pub const BSSID: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
+
+/// Length of the radiotap header written by [`encode_radiotap_80211`].
+pub const RADIOTAP_LEN: usize = 14;
+
+const IP_HEADER_LEN: usize = 20;
+const TCP_HEADER_LEN: usize = 20;
+const UDP_HEADER_LEN: usize = 8;
+const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00];
+const PROTO_TCP: u8 = 6;
+const PROTO_UDP: u8 = 17;
+
+// ------------------------------------------------------------------------------------ pcap file
+
+/// Writer of a classic pcap file with nanosecond timestamps.
+pub struct PcapWriter<W: Write> {
+    w: W,
+}
+
+impl<W: Write> PcapWriter<W> {
+    /// Writes the global header (magic 0xa1b23c4d, version 2.4, snaplen 65535, `linktype`).
+    pub fn new(mut w: W, linktype: u32) -> io::Result<Self> {
+        let mut h = [0u8; 24];
+        h[0..4].copy_from_slice(&MAGIC_NS.to_le_bytes());
+        h[4..6].copy_from_slice(&2u16.to_le_bytes());
+        h[6..8].copy_from_slice(&4u16.to_le_bytes());
+        // thiszone (8..12) and sigfigs (12..16) are zero.
+        h[16..20].copy_from_slice(&SNAPLEN.to_le_bytes());
+        h[20..24].copy_from_slice(&linktype.to_le_bytes());
+        w.write_all(&h)?;
+        Ok(PcapWriter { w })
+    }
+
+    /// Writes one record: `data` (truncated to the snaplen) captured at `time_ns`, of original
+    /// length `orig_len` (raised to the captured length if smaller).
+    pub fn write_record(&mut self, time_ns: u64, data: &[u8], orig_len: u32) -> io::Result<()> {
+        let incl = data.len().min(SNAPLEN as usize);
+        let secs = u32::try_from(time_ns / 1_000_000_000).unwrap_or(u32::MAX);
+        let nanos = (time_ns % 1_000_000_000) as u32;
+        let mut h = [0u8; 16];
+        h[0..4].copy_from_slice(&secs.to_le_bytes());
+        h[4..8].copy_from_slice(&nanos.to_le_bytes());
+        h[8..12].copy_from_slice(&(incl as u32).to_le_bytes());
+        h[12..16].copy_from_slice(&orig_len.max(incl as u32).to_le_bytes());
+        self.w.write_all(&h)?;
+        self.w.write_all(&data[..incl])
+    }
+
+    /// Flushes the underlying writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+
+    /// The underlying writer (not flushed).
+    pub fn into_inner(self) -> W {
+        self.w
+    }
+}
+
+// ------------------------------------------------------------------------------------ checksums
+
+/// CRC-32 (IEEE 802.3 polynomial, reflected, as used by the 802.11 FCS) lookup table.
+const CRC32_TABLE: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xedb8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        table[i] = c;
+        i += 1;
+    }
+    table
+};
+
+/// CRC-32 of `data` (the 802.11 FCS is this value, transmitted little-endian).
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut c = 0xffff_ffffu32;
+    for &b in data {
+        c = CRC32_TABLE[((c ^ b as u32) & 0xff) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// Adds `data` as big-endian 16-bit words (an odd last byte padded with zero) to a one's
+/// complement accumulator (not yet folded).
+fn sum16(mut acc: u32, data: &[u8]) -> u32 {
+    let mut words = data.chunks_exact(2);
+    for w in &mut words {
+        acc += u16::from_be_bytes([w[0], w[1]]) as u32;
+    }
+    if let [last] = words.remainder() {
+        acc += (*last as u32) << 8;
+    }
+    acc
+}
+
+/// Folds the carries of an accumulator and complements it: the Internet checksum.
+fn fold(mut acc: u32) -> u16 {
+    while acc > 0xffff {
+        acc = (acc & 0xffff) + (acc >> 16);
+    }
+    !(acc as u16)
+}
+
+/// Internet checksum (RFC 1071) of `data`.
+pub fn internet_checksum(data: &[u8]) -> u16 {
+    fold(sum16(0, data))
+}
+
+/// TCP/UDP checksum over the IPv4 pseudo-header and `segment_head`, the first bytes of a segment
+/// of `segment_len` bytes whose remaining bytes are zero (the checksum field itself must be zero
+/// in `segment_head`).
+fn transport_checksum(
+    src: [u8; 4],
+    dst: [u8; 4],
+    proto: u8,
+    segment_len: u16,
+    segment_head: &[u8],
+) -> u16 {
+    let mut acc = sum16(0, &src);
+    acc = sum16(acc, &dst);
+    acc += proto as u32;
+    acc += segment_len as u32;
+    fold(sum16(acc, segment_head))
+}
+
+// ------------------------------------------------------------------------------------ addresses
+
+/// MAC address of a node (broadcast for `u32::MAX`).
+pub fn node_mac(node: u32) -> [u8; 6] {
+    if node == BROADCAST {
+        return [0xff; 6];
+    }
+    let [hi, lo] = (node.wrapping_add(1) as u16).to_be_bytes();
+    [0x02, 0, 0, 0, hi, lo]
+}
+
+/// IPv4 address of a node (255.255.255.255 for `u32::MAX`).
+pub fn node_ipv4(node: u32) -> [u8; 4] {
+    if node == BROADCAST {
+        return [0xff; 4];
+    }
+    let [hi, lo] = (node.wrapping_add(1) as u16).to_be_bytes();
+    [10, 0, hi, lo]
+}
+
+// ------------------------------------------------------------------------------------ encoders
+
+/// Appends the IPv4 packet `ip` (header, transport header, zero payload) to `out`.
+fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
+    let src = node_ipv4(ip.src_node);
+    let dst = node_ipv4(ip.dst_node);
+    let start = out.len();
+
+    // Transport header length (TCP options included) and protocol.
+    let (proto, th_len) = match &ip.transport {
+        TraceTransport::Udp { .. } => (PROTO_UDP, UDP_HEADER_LEN),
+        TraceTransport::Tcp(t) => (PROTO_TCP, TCP_HEADER_LEN + tcp_options_len(t)),
+    };
+    let max_payload = 0xffff - IP_HEADER_LEN - th_len;
+    let payload = (ip.payload_len as usize).min(max_payload);
+    let total = IP_HEADER_LEN + th_len + payload;
+
+    // IPv4 header.
+    out.extend_from_slice(&[0x45, 0x00]);
+    out.extend_from_slice(&(total as u16).to_be_bytes());
+    out.extend_from_slice(&ip.ident.to_be_bytes());
+    out.extend_from_slice(&[0x00, 0x00, ip.ttl, proto, 0x00, 0x00]);
+    out.extend_from_slice(&src);
+    out.extend_from_slice(&dst);
+    let csum = internet_checksum(&out[start..start + IP_HEADER_LEN]);
+    out[start + 10..start + 12].copy_from_slice(&csum.to_be_bytes());
+
+    // Transport header.
+    let th = out.len();
+    let seg_len = (th_len + payload) as u16;
+    match &ip.transport {
+        TraceTransport::Udp { src_port, dst_port } => {
+            out.extend_from_slice(&src_port.to_be_bytes());
+            out.extend_from_slice(&dst_port.to_be_bytes());
+            out.extend_from_slice(&seg_len.to_be_bytes());
+            out.extend_from_slice(&[0, 0]);
+            let c = transport_checksum(src, dst, PROTO_UDP, seg_len, &out[th..]);
+            // A computed zero is sent as all ones (zero means "no checksum" in UDP).
+            let c = if c == 0 { 0xffff } else { c };
+            out[th + 6..th + 8].copy_from_slice(&c.to_be_bytes());
+        }
+        TraceTransport::Tcp(t) => {
+            push_tcp_header(out, t, th_len);
+            let c = transport_checksum(src, dst, PROTO_TCP, seg_len, &out[th..]);
+            out[th + 16..th + 18].copy_from_slice(&c.to_be_bytes());
+        }
+    }
+    debug_assert_eq!(out.len() - th, th_len);
+
+    // Payload: zeros.
+    out.resize(out.len() + payload, 0);
+}
+
+/// Number of SACK blocks written (at most 3).
+fn sack_blocks(t: &TraceTcp) -> usize {
+    (t.sack_len as usize).min(t.sack.len())
+}
+
+/// Length of the TCP options (a multiple of 4).
+fn tcp_options_len(t: &TraceTcp) -> usize {
+    let mut len = 0;
+    if t.sack_permitted {
+        len += 4; // NOP NOP kind 4 len 2
+    }
+    let n = sack_blocks(t);
+    if n > 0 {
+        len += 4 + 8 * n; // NOP NOP kind 5 len 2+8n, n blocks
+    }
+    len
+}
+
+/// Appends a TCP header of `th_len` bytes (options included), with a zero checksum.
+fn push_tcp_header(out: &mut Vec<u8>, t: &TraceTcp, th_len: usize) {
+    out.extend_from_slice(&t.src_port.to_be_bytes());
+    out.extend_from_slice(&t.dst_port.to_be_bytes());
+    out.extend_from_slice(&t.seq.to_be_bytes());
+    out.extend_from_slice(&t.ack.to_be_bytes());
+    out.push(((th_len / 4) as u8) << 4);
+    out.push(t.flags);
+    out.extend_from_slice(&(t.window.min(0xffff) as u16).to_be_bytes());
+    out.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
+    if t.sack_permitted {
+        out.extend_from_slice(&[1, 1, 4, 2]);
+    }
+    let n = sack_blocks(t);
+    if n > 0 {
+        out.extend_from_slice(&[1, 1, 5, (2 + 8 * n) as u8]);
+        for &(left, right) in &t.sack[..n] {
+            out.extend_from_slice(&left.to_be_bytes());
+            out.extend_from_slice(&right.to_be_bytes());
+        }
+    }
+}
+
+/// Clears `out` and fills it with the IPv4 packet `ip` alone (for [`LINKTYPE_RAW`] records).
+pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
+    out.clear();
+    push_ipv4(out, ip);
+}
+
+/// Clears `out` and fills it with a radiotap header and the 802.11 frame `f` (for
+/// [`LINKTYPE_IEEE802_11_RADIOTAP`] records).
+///
+/// Radiotap: Flags (FCS at end), Rate (in 500 kbit/s) and Channel (2412 MHz, CCK, 2 GHz); the
+/// Flags byte does not set "short preamble", i.e. the long preamble of 802.11b DSSS is meant.
+/// The 802.11 frame is an RTS, CTS, ACK or (IBSS) data frame carrying LLC/SNAP + IPv4, followed
+/// by the FCS. The Retry bit is only set on data frames.
+pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
+    out.clear();
+    // Radiotap header: version 0, pad, length, present bitmap = Flags | Rate | Channel.
+    // Fields in bit order with natural alignment: Flags u8 @8, Rate u8 @9, Channel u16+u16 @10.
+    const PRESENT: u32 = (1 << 1) | (1 << 2) | (1 << 3);
+    const FLAG_FCS_AT_END: u8 = 0x10;
+    const CHANNEL_MHZ: u16 = 2412;
+    const CHANNEL_CCK_2GHZ: u16 = 0x0020 | 0x0080;
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&(RADIOTAP_LEN as u16).to_le_bytes());
+    out.extend_from_slice(&PRESENT.to_le_bytes());
+    out.push(FLAG_FCS_AT_END);
+    out.push(f.rate_500kbps);
+    out.extend_from_slice(&CHANNEL_MHZ.to_le_bytes());
+    out.extend_from_slice(&CHANNEL_CCK_2GHZ.to_le_bytes());
+    debug_assert_eq!(out.len(), RADIOTAP_LEN);
+
+    // 802.11 MAC frame.
+    let mac = out.len();
+    let duration = f.duration_us.to_le_bytes();
+    match f.kind {
+        TraceKind::Rts => {
+            out.extend_from_slice(&[0xb4, 0x00, duration[0], duration[1]]);
+            out.extend_from_slice(&node_mac(f.ra));
+            out.extend_from_slice(&node_mac(f.ta));
+        }
+        TraceKind::Cts | TraceKind::Ack => {
+            let fc = if f.kind == TraceKind::Cts { 0xc4 } else { 0xd4 };
+            out.extend_from_slice(&[fc, 0x00, duration[0], duration[1]]);
+            out.extend_from_slice(&node_mac(f.ra));
+        }
+        TraceKind::Data => {
+            let flags = if f.retry { 0x08 } else { 0x00 };
+            out.extend_from_slice(&[0x08, flags, duration[0], duration[1]]);
+            out.extend_from_slice(&node_mac(f.ra));
+            out.extend_from_slice(&node_mac(f.ta));
+            out.extend_from_slice(&BSSID);
+            out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            if let Some(ip) = &f.ip {
+                out.extend_from_slice(&LLC_SNAP_IPV4);
+                push_ipv4(out, ip);
+            }
+        }
+    }
+    let fcs = crc32(&out[mac..]);
+    out.extend_from_slice(&fcs.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tcp(payload_len: u32) -> TraceIp {
+        TraceIp {
+            src_node: 0,
+            dst_node: 1,
+            ttl: 64,
+            ident: 7,
+            transport: TraceTransport::Tcp(TraceTcp {
+                src_port: 5000,
+                dst_port: 80,
+                seq: 1,
+                ack: 1,
+                flags: 0x10,
+                window: 1 << 20,
+                ..TraceTcp::default()
+            }),
+            payload_len,
+        }
+    }
+
+    fn frame(kind: TraceKind, ip: Option<TraceIp>) -> TraceFrame {
+        TraceFrame {
+            time_ns: 0,
+            kind,
+            ra: 1,
+            ta: 0,
+            duration_us: 314,
+            seq: 0x123,
+            retry: false,
+            rate_500kbps: 4,
+            ip,
+        }
+    }
+
+    /// Checksum by the textbook definition, over every byte.
+    fn reference_checksum(data: &[u8]) -> u16 {
+        let mut sum: u64 = 0;
+        for i in (0..data.len()).step_by(2) {
+            let hi = data[i] as u64;
+            let lo = if i + 1 < data.len() {
+                data[i + 1] as u64
+            } else {
+                0
+            };
+            sum += (hi << 8) | lo;
+        }
+        while sum >> 16 != 0 {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        !(sum as u16)
+    }
+
+    /// Checks the IPv4 header and transport checksums of a packet by summing every byte.
+    fn assert_checksums_verify(pkt: &[u8]) {
+        assert_eq!(reference_checksum(&pkt[..20]), 0, "IPv4 header checksum");
+        let total = u16::from_be_bytes([pkt[2], pkt[3]]) as usize;
+        assert_eq!(total, pkt.len());
+        let mut pseudo = Vec::new();
+        pseudo.extend_from_slice(&pkt[12..20]);
+        pseudo.extend_from_slice(&[0, pkt[9]]);
+        pseudo.extend_from_slice(&((total - 20) as u16).to_be_bytes());
+        pseudo.extend_from_slice(&pkt[20..]);
+        assert_eq!(reference_checksum(&pseudo), 0, "transport checksum");
+    }
+
+    #[test]
+    fn crc32_check_value() {
+        assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
+        assert_eq!(crc32(b""), 0);
+    }
+
+    #[test]
+    fn internet_checksum_rfc1071_example() {
+        // RFC 1071 section 3: the words 0001 f203 f4f5 f6f7 sum to ddf2 (one's complement),
+        // so the checksum is its complement, 220d.
+        let data = [0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7];
+        assert_eq!(internet_checksum(&data), !0xddf2);
+        // Odd length: the last byte is padded with zero.
+        assert_eq!(
+            internet_checksum(&[0x12, 0x34, 0x56]),
+            !(0x1234u16 + 0x5600)
+        );
+    }
+
+    #[test]
+    fn ipv4_header_checksum_known_header() {
+        // The classic example header (Wikipedia "IPv4 header checksum"): checksum b861.
+        let mut h = [
+            0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0x00, 0x00, 0xc0, 0xa8,
+            0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7,
+        ];
+        assert_eq!(internet_checksum(&h), 0xb861);
+        h[10..12].copy_from_slice(&0xb861u16.to_be_bytes());
+        assert_eq!(internet_checksum(&h), 0);
+    }
+
+    #[test]
+    fn addresses() {
+        assert_eq!(node_mac(0), [2, 0, 0, 0, 0, 1]);
+        assert_eq!(node_mac(299), [2, 0, 0, 0, 1, 0x2c]);
+        assert_eq!(node_mac(BROADCAST), [0xff; 6]);
+        assert_eq!(node_ipv4(0), [10, 0, 0, 1]);
+        assert_eq!(node_ipv4(255), [10, 0, 1, 0]);
+        assert_eq!(node_ipv4(BROADCAST), [255; 4]);
+    }
+
+    #[test]
+    fn ipv4_tcp_packet_layout_and_checksums() {
+        let mut out = Vec::new();
+        encode_ipv4(&mut out, &tcp(1460));
+        assert_eq!(out.len(), 20 + 20 + 1460);
+        assert_eq!(&out[12..16], &[10, 0, 0, 1]);
+        assert_eq!(&out[16..20], &[10, 0, 0, 2]);
+        assert_eq!(out[8], 64);
+        assert_eq!(out[9], 6);
+        assert_eq!(out[20 + 12], 5 << 4, "data offset");
+        assert_eq!(&out[20 + 14..20 + 16], &[0xff, 0xff], "window clamped");
+        assert_checksums_verify(&out);
+        // Odd payload length.
+        encode_ipv4(&mut out, &tcp(1));
+        assert_eq!(out.len(), 41);
+        assert_checksums_verify(&out);
+    }
+
+    #[test]
+    fn tcp_options() {
+        let mut ip = tcp(0);
+        let TraceTransport::Tcp(t) = &mut ip.transport else {
+            unreachable!()
+        };
+        t.sack = [(100, 200), (300, 400), (500, 600)];
+        t.sack_len = 2;
+        let mut out = Vec::new();
+        encode_ipv4(&mut out, &ip);
+        assert_eq!(out.len(), 20 + 20 + 4 + 16);
+        assert_eq!(out[20 + 12] >> 4, 10);
+        assert_eq!(&out[40..44], &[1, 1, 5, 18]);
+        assert_eq!(&out[44..52], &[0, 0, 0, 100, 0, 0, 0, 200]);
+        assert_checksums_verify(&out);
+
+        let TraceTransport::Tcp(t) = &mut ip.transport else {
+            unreachable!()
+        };
+        t.sack_len = 0;
+        t.sack_permitted = true;
+        t.flags = 0x02;
+        encode_ipv4(&mut out, &ip);
+        assert_eq!(out.len(), 44);
+        assert_eq!(out[20 + 12] >> 4, 6);
+        assert_eq!(&out[40..44], &[1, 1, 4, 2]);
+        assert_checksums_verify(&out);
+
+        // Both, with more blocks than fit: three are written.
+        let TraceTransport::Tcp(t) = &mut ip.transport else {
+            unreachable!()
+        };
+        t.sack_len = 9;
+        encode_ipv4(&mut out, &ip);
+        assert_eq!(out.len(), 20 + 20 + 4 + 4 + 24);
+        assert_eq!(out[20 + 12] >> 4, 13);
+        assert_checksums_verify(&out);
+    }
+
+    #[test]
+    fn udp_packet() {
+        let ip = TraceIp {
+            src_node: 3,
+            dst_node: BROADCAST,
+            ttl: 1,
+            ident: 0xbeef,
+            transport: TraceTransport::Udp {
+                src_port: 9,
+                dst_port: 9,
+            },
+            payload_len: 1460,
+        };
+        let mut out = Vec::new();
+        encode_ipv4(&mut out, &ip);
+        assert_eq!(out.len(), 20 + 8 + 1460);
+        assert_eq!(out[9], 17);
+        assert_eq!(&out[16..20], &[255; 4]);
+        assert_eq!(u16::from_be_bytes([out[24], out[25]]), 8 + 1460);
+        assert_ne!(u16::from_be_bytes([out[26], out[27]]), 0);
+        assert_checksums_verify(&out);
+    }
+
+    #[test]
+    fn oversized_payload_is_clamped_consistently() {
+        let mut out = Vec::new();
+        encode_ipv4(&mut out, &tcp(100_000));
+        assert_eq!(out.len(), 0xffff);
+        assert_checksums_verify(&out);
+    }
+
+    /// The MAC frame of an encoded record, FCS checked and stripped.
+    fn mac_frame(out: &[u8]) -> &[u8] {
+        assert_eq!(&out[..8], &[0, 0, 14, 0, 0x0e, 0, 0, 0]);
+        let mac = &out[RADIOTAP_LEN..];
+        let (body, fcs) = mac.split_at(mac.len() - 4);
+        assert_eq!(crc32(body).to_le_bytes(), fcs);
+        body
+    }
+
+    #[test]
+    fn control_frame_lengths_and_fields() {
+        let mut out = Vec::new();
+        encode_radiotap_80211(&mut out, &frame(TraceKind::Rts, None));
+        assert_eq!(out.len() - RADIOTAP_LEN, 20);
+        let m = mac_frame(&out);
+        assert_eq!(&m[..4], &[0xb4, 0, 0x3a, 0x01]);
+        assert_eq!(&m[4..10], &node_mac(1));
+        assert_eq!(&m[10..16], &node_mac(0));
+
+        encode_radiotap_80211(&mut out, &frame(TraceKind::Cts, None));
+        assert_eq!(out.len() - RADIOTAP_LEN, 14);
+        assert_eq!(mac_frame(&out)[0], 0xc4);
+        encode_radiotap_80211(&mut out, &frame(TraceKind::Ack, None));
+        assert_eq!(out.len() - RADIOTAP_LEN, 14);
+        assert_eq!(mac_frame(&out)[0], 0xd4);
+        // Radiotap fields: flags (FCS at end), rate, channel 2412 MHz CCK 2 GHz.
+        assert_eq!(&out[8..14], &[0x10, 4, 0x6c, 0x09, 0xa0, 0x00]);
+    }
+
+    #[test]
+    fn data_frame_layout() {
+        let mut f = frame(TraceKind::Data, Some(tcp(1460)));
+        f.retry = true;
+        let mut out = Vec::new();
+        encode_radiotap_80211(&mut out, &f);
+        assert_eq!(out.len() - RADIOTAP_LEN, 24 + 8 + 20 + 20 + 1460 + 4);
+        let m = mac_frame(&out);
+        assert_eq!(&m[..2], &[0x08, 0x08]);
+        assert_eq!(&m[4..10], &node_mac(1));
+        assert_eq!(&m[10..16], &node_mac(0));
+        assert_eq!(&m[16..22], &BSSID);
+        assert_eq!(u16::from_le_bytes([m[22], m[23]]), 0x123 << 4);
+        assert_eq!(&m[24..32], &LLC_SNAP_IPV4);
+        assert_checksums_verify(&m[32..]);
+
+        // Same packet as the IP-only encoder.
+        let mut ip_only = Vec::new();
+        encode_ipv4(&mut ip_only, f.ip.as_ref().unwrap());
+        assert_eq!(&m[32..], &ip_only[..]);
+
+        f.retry = false;
+        f.seq = 0xfff5; // 12-bit sequence number
+        encode_radiotap_80211(&mut out, &f);
+        let m = mac_frame(&out);
+        assert_eq!(m[1], 0);
+        assert_eq!(u16::from_le_bytes([m[22], m[23]]), 0xff50);
+    }
+
+    #[test]
+    fn pcap_headers() {
+        let mut w = PcapWriter::new(Vec::new(), LINKTYPE_RAW).unwrap();
+        w.write_record(3_000_000_123, &[1, 2, 3], 3).unwrap();
+        w.write_record(5, &[9], 0).unwrap();
+        let b = w.into_inner();
+        assert_eq!(&b[..4], &[0x4d, 0x3c, 0xb2, 0xa1]);
+        assert_eq!(&b[4..8], &[2, 0, 4, 0]);
+        assert_eq!(&b[16..20], &65535u32.to_le_bytes());
+        assert_eq!(&b[20..24], &101u32.to_le_bytes());
+        let r = &b[24..];
+        assert_eq!(&r[0..4], &3u32.to_le_bytes());
+        assert_eq!(&r[4..8], &123u32.to_le_bytes());
+        assert_eq!(&r[8..12], &3u32.to_le_bytes());
+        assert_eq!(&r[12..16], &3u32.to_le_bytes());
+        assert_eq!(&r[16..19], &[1, 2, 3]);
+        let r = &r[19..];
+        assert_eq!(
+            &r[8..16],
+            &[1, 0, 0, 0, 1, 0, 0, 0],
+            "orig_len raised to incl_len"
+        );
+        assert_eq!(r.len(), 17);
+    }
+}

@@ -1,3 +1,4 @@
 //! Transport layer.
 
+pub mod tcp;
 pub mod udp;

@@ -13,6 +13,8 @@ pub struct UdpSource {
     pub start_ns: SimTime,
     pub stop_ns: SimTime,
     next_seq: u32,
+    /// Packets to send in all (None: until stop_ns).
+    limit: Option<u64>,
 }
 
 impl UdpSource {
@@ -32,6 +34,7 @@ impl UdpSource {
             start_ns,
             stop_ns,
             next_seq: 0,
+            limit: None,
         }
     }
 
@@ -39,8 +42,15 @@ impl UdpSource {
         self.interval_ns == 0
     }
 
+    /// Send at most `packets` packets.
+    pub fn limit_packets(&mut self, packets: u64) {
+        self.limit = Some(packets);
+    }
+
     pub fn active_at(&self, now: SimTime) -> bool {
-        now >= self.start_ns && now < self.stop_ns
+        now >= self.start_ns
+            && now < self.stop_ns
+            && self.limit.is_none_or(|l| (self.next_seq as u64) < l)
     }
 
     /// Sequence number for the next packet.
@@ -48,10 +58,6 @@ impl UdpSource {
         let s = self.next_seq;
         self.next_seq += 1;
         s
-    }
-
-    pub fn packets_sent(&self) -> u64 {
-        self.next_seq as u64
     }
 
     /// When a paced source sends again after sending at `now`, if still active then.
@@ -64,7 +70,6 @@ impl UdpSource {
 /// Receiving side: counts what arrives, and what arrives inside the measurement window.
 #[derive(Debug, Clone, Default)]
 pub struct UdpSink {
-    pub packets_delivered: u64,
     pub window_packets: u64,
     pub window_payload_bytes: u64,
     pub window_delay_sum_ns: u128,
@@ -72,7 +77,6 @@ pub struct UdpSink {
 
 impl UdpSink {
     pub fn deliver(&mut self, payload_bytes: u32, delay_ns: SimTime, in_window: bool) {
-        self.packets_delivered += 1;
         if in_window {
             self.window_packets += 1;
             self.window_payload_bytes += payload_bytes as u64;
@@ -106,7 +110,6 @@ mod tests {
         k.deliver(100, 2_000_000, false);
         k.deliver(100, 4_000_000, true);
         k.deliver(100, 6_000_000, true);
-        assert_eq!(k.packets_delivered, 3);
         assert_eq!(k.window_payload_bytes, 200);
         assert_eq!(k.mean_delay_ms(), Some(5.0));
     }

@@ -118,6 +118,15 @@ impl World {
             // Strong enough to decode, lost to overlap with another frame (capture mode).
             self.nodes[listener as usize].counters.collisions += 1;
         }
+        let mut ok = ok;
+        if ok && self.frame_error_rate > 0.0 {
+            // Injected loss: drawn per reception from the listener's own stream.
+            let node = &mut self.nodes[listener as usize];
+            if node.error_rng.uniform() < self.frame_error_rate {
+                node.counters.frame_errors += 1;
+                ok = false;
+            }
+        }
         let mut cx = MacCtx {
             now,
             sched: &mut self.sched,

@@ -3,7 +3,11 @@
 //! over the channel) and `stack` (MAC <-> queue <-> routing <-> transport).
 
 mod air;
+mod flows;
 mod stack;
+mod tcp;
+
+pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 
 use crate::error::ScenarioError;
 use crate::event::Event;
@@ -22,7 +26,7 @@ use crate::scenario::Scenario;
 use crate::sched::Scheduler;
 use crate::time::{secs_to_ns, SimTime};
 use crate::topology;
-use crate::transport::udp::{UdpSink, UdpSource};
+use crate::transport::tcp::sender::SendSegment;
 
 pub(crate) struct Node {
     pub radio: Radio,
@@ -34,15 +38,8 @@ pub(crate) struct Node {
     pub counters: NodeCounters,
     /// Saturated flows originating here (refilled whenever the MAC takes a packet).
     pub saturated_flows: Vec<u32>,
-}
-
-pub(crate) struct FlowState {
-    pub source: UdpSource,
-    pub sink: UdpSink,
-    pub dropped: u64,
-    /// Own packets waiting in the source's interface queue.
-    pub queued_at_source: u32,
-    pub hops: u32,
+    /// Injected frame errors (`radio.frame_error_rate`).
+    pub error_rng: Rng,
 }
 
 pub struct World {
@@ -59,6 +56,9 @@ pub struct World {
     end_ns: SimTime,
     invariants: Invariants,
     difs_ns: SimTime,
+    frame_error_rate: f64,
+    /// Segments a TCP sender asked to send, handled after each sender call.
+    tcp_out: Vec<SendSegment>,
 }
 
 impl World {
@@ -76,32 +76,18 @@ impl World {
         let end_ns = secs_to_ns(s.duration_s);
         let mut flows = Vec::with_capacity(s.flows.len());
         for (i, f) in s.flows.iter().enumerate() {
-            let hops = routes.hops(f.src, f.dst).ok_or_else(|| {
+            let hops = flows::route_hops(&routes, f).ok_or_else(|| {
                 ScenarioError::invalid(
                     format!("flows.{i}.dst"),
                     f.dst,
                     &format!(
-                        "node {} cannot reach node {} over links within decode range; \
-                         choose connected nodes, closer spacing or a larger radio range",
+                        "node {} cannot reach node {} (and back, for TCP) over links within decode \
+                         range; choose connected nodes, closer spacing or a larger radio range",
                         f.src, f.dst
                     ),
                 )
             })?;
-            let stop_ns = f.stop_s.map_or(end_ns, |t| secs_to_ns(t).min(end_ns));
-            flows.push(FlowState {
-                source: UdpSource::new(
-                    f.src,
-                    f.dst,
-                    f.payload_bytes,
-                    secs_to_ns(f.interval_s),
-                    secs_to_ns(f.start_s),
-                    stop_ns,
-                ),
-                sink: UdpSink::default(),
-                dropped: 0,
-                queued_at_source: 0,
-                hops,
-            });
+            flows.push(FlowState::new(i as u32, f, hops, s));
         }
 
         let timing = Timing::new(
@@ -126,17 +112,20 @@ impl World {
                 tx_serial: 0,
                 counters: NodeCounters::default(),
                 saturated_flows: Vec::new(),
+                error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
             })
             .collect();
         for (i, f) in flows.iter().enumerate() {
-            if f.source.saturated() {
-                nodes[f.source.src as usize].saturated_flows.push(i as u32);
+            if let FlowApp::Udp { source, .. } = &f.app {
+                if source.saturated() {
+                    nodes[f.src as usize].saturated_flows.push(i as u32);
+                }
             }
         }
 
         let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
         for (i, f) in flows.iter().enumerate() {
-            sched.schedule(f.source.start_ns, Event::AppSend { flow: i as u32 });
+            sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
         }
         Ok(World {
             sched,
@@ -151,6 +140,8 @@ impl World {
             end_ns,
             invariants: Invariants::default(),
             difs_ns: timing.difs,
+            frame_error_rate: s.radio.frame_error_rate,
+            tcp_out: Vec::with_capacity(32),
         })
     }
 
@@ -208,6 +199,8 @@ impl World {
                     .on_sifs_timer(&mut cx, generation);
             }
             Event::AppSend { flow } => self.app_send(now, flow),
+            Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
+            Event::TcpDelAck { flow, generation } => self.tcp_delack(now, flow, generation),
         }
         self.drain(now);
     }

@@ -1,6 +1,6 @@
 //! The stack above the MAC: interface queue, static routing, UDP sources and sinks.
 
-use super::World;
+use super::{FlowApp, World};
 use crate::event::Event;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
@@ -9,49 +9,63 @@ use crate::queue::Queued;
 use crate::time::SimTime;
 
 impl World {
-    /// A paced source's send timer, or the start of a saturated source.
+    /// A paced source's send timer, or the start of a saturated UDP source or a TCP flow.
     pub(super) fn app_send(&mut self, now: SimTime, flow: u32) {
-        let f = &self.flows[flow as usize];
-        if !f.source.active_at(now) {
-            return;
+        match &self.flows[flow as usize].app {
+            FlowApp::Tcp(_) => self.tcp_start(now, flow),
+            FlowApp::Udp { source, .. } => {
+                if !source.active_at(now) {
+                    return;
+                }
+                if let Some(next) = source.next_send(now) {
+                    self.sched.schedule(next, Event::AppSend { flow });
+                }
+                self.originate_udp(now, flow);
+            }
         }
-        if let Some(next) = f.source.next_send(now) {
-            self.sched.schedule(next, Event::AppSend { flow });
-        }
-        self.originate(now, flow);
     }
 
-    /// The application of `flow` hands one datagram to the network layer at its source.
-    fn originate(&mut self, now: SimTime, flow: u32) {
+    /// The UDP application of `flow` hands one datagram to the network layer at its source.
+    fn originate_udp(&mut self, now: SimTime, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        let seq = f.source.take_seq();
-        let (src, dst) = (f.source.src, f.source.dst);
-        let packet = self.packets.alloc(Packet {
-            flow,
-            seq,
-            src,
-            dst,
-            payload_bytes: f.source.payload_bytes,
-            transport_header_bytes: UDP_HEADER_BYTES,
-            created_ns: now,
-            ttl: INITIAL_TTL,
-            control: false,
-            handed_over: false,
-        });
-        self.route_and_enqueue(now, src, packet);
+        let FlowApp::Udp { source, .. } = &mut f.app else {
+            unreachable!("UDP flow")
+        };
+        let seq = source.take_seq();
+        let payload_bytes = source.payload_bytes;
+        let (src, dst) = (f.src, f.dst);
+        self.originate(
+            now,
+            Packet {
+                flow,
+                seq,
+                src,
+                dst,
+                payload_bytes,
+                transport_header_bytes: UDP_HEADER_BYTES,
+                created_ns: now,
+                ttl: INITIAL_TTL,
+                control: false,
+                handed_over: false,
+                tcp: None,
+            },
+        );
+    }
+
+    /// A transport endpoint at `packet.src` sends a packet of its flow.
+    pub(super) fn originate(&mut self, now: SimTime, packet: Packet) {
+        self.flows[packet.flow as usize].packets_sent += 1;
+        let src = packet.src;
+        let id = self.packets.alloc(packet);
+        self.route_and_enqueue(now, src, id);
     }
 
     /// Network layer at `node`: deliver locally or queue for the next hop.
     fn route_and_enqueue(&mut self, now: SimTime, node: u32, packet: PacketId) {
         let p = *self.packets.get(packet);
         if p.dst == node {
-            let (warmup, end) = (self.warmup_ns, self.end_ns);
-            self.flows[p.flow as usize].sink.deliver(
-                p.payload_bytes,
-                now - p.created_ns,
-                now >= warmup && now < end,
-            );
             self.packets.free(packet);
+            self.deliver_local(now, &p);
             return;
         }
         let Some(next_hop) = self.routes.next_hop(node, p.dst) else {
@@ -59,7 +73,7 @@ impl World {
             self.drop_packet(packet);
             return;
         };
-        let local = p.src == node;
+        let local = p.src == node && p.tcp.is_none();
         let n = &mut self.nodes[node as usize];
         match n.queue.push(Queued { packet, next_hop }, p.control) {
             None => {
@@ -69,7 +83,8 @@ impl World {
             }
             Some(dropped) => {
                 n.counters.queue_drops += 1;
-                let dropped_local = self.packets.get(dropped.packet).src == node;
+                let dp = self.packets.get(dropped.packet);
+                let dropped_local = dp.src == node && dp.tcp.is_none();
                 if dropped.packet != packet && dropped_local {
                     let fl = self.packets.get(dropped.packet).flow;
                     self.flows[fl as usize].queued_at_source -= 1;
@@ -98,7 +113,7 @@ impl World {
         }
         let Some(item) = n.queue.pop() else { return };
         let p = *self.packets.get(item.packet);
-        if p.src == node {
+        if p.src == node && p.tcp.is_none() {
             self.flows[p.flow as usize].queued_at_source -= 1;
         }
         let msdu_bytes = LLC_SNAP_BYTES + p.ip_bytes();
@@ -114,9 +129,22 @@ impl World {
         for k in 0..self.nodes[node as usize].saturated_flows.len() {
             let flow = self.nodes[node as usize].saturated_flows[k];
             let f = &self.flows[flow as usize];
-            if f.queued_at_source == 0 && f.source.active_at(now) {
-                self.originate(now, flow);
+            let active = matches!(&f.app, FlowApp::Udp { source, .. } if source.active_at(now));
+            if f.queued_at_source == 0 && active {
+                self.originate_udp(now, flow);
             }
+        }
+    }
+
+    /// A packet reached its destination node: hand it to the transport endpoint.
+    fn deliver_local(&mut self, now: SimTime, p: &Packet) {
+        let in_window = now >= self.warmup_ns && now < self.end_ns;
+        let f = &mut self.flows[p.flow as usize];
+        f.packets_delivered += 1;
+        if let FlowApp::Udp { sink, .. } = &mut f.app {
+            sink.deliver(p.payload_bytes, now - p.created_ns, in_window);
+        } else {
+            self.tcp_arrival(now, p);
         }
     }
 

@@ -1,0 +1,73 @@
+//! Standard AIMD (RFC 5681 section 3.1), as ns-2's Agent/TCP `opencwnd` with the default
+//! increase: in slow start +1 segment per new ACK; in congestion avoidance +1/cwnd per new
+//! ACK (about one segment per RTT); on loss ssthresh = max(FlightSize / 2, 2 segments).
+//! Used by the Reno, NewReno and SACK variants, which differ only in loss recovery.
+
+use super::{CongestionControl, Window};
+use crate::time::{SimDuration, SimTime};
+
+#[derive(Debug, Clone, Default)]
+pub struct Aimd;
+
+impl CongestionControl for Aimd {
+    fn name(&self) -> &'static str {
+        "aimd"
+    }
+
+    fn on_new_ack(&mut self, w: &mut Window, acked: u32, _now: SimTime, _rtt: Option<SimDuration>) {
+        if acked == 0 {
+            return;
+        }
+        if w.in_slow_start() {
+            w.cwnd += 1.0; // RFC 5681 (3.2): at most SMSS per ACK
+        } else {
+            w.cwnd += 1.0 / w.cwnd; // RFC 5681 (3.3)
+        }
+    }
+
+    fn ssthresh_after_loss(&mut self, _w: &Window, flight: f64) -> f64 {
+        (flight / 2.0).max(2.0) // RFC 5681 (4)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_then_congestion_avoidance() {
+        let mut cc = Aimd;
+        let mut w = Window {
+            cwnd: 2.0,
+            ssthresh: 4.0,
+        };
+        cc.on_new_ack(&mut w, 1, 0, None);
+        cc.on_new_ack(&mut w, 2, 0, None);
+        assert_eq!(
+            w.cwnd, 4.0,
+            "+1 per ACK in slow start, whatever it acknowledges"
+        );
+        cc.on_new_ack(&mut w, 1, 0, None);
+        assert_eq!(w.cwnd, 4.25);
+        for _ in 0..4 {
+            cc.on_new_ack(&mut w, 1, 0, None);
+        }
+        // Four ACKs at cwnd ~4.25..5 add 1/cwnd each: just under one segment per window.
+        assert!(
+            w.cwnd > 5.0 && w.cwnd < 5.25,
+            "about one segment per window of ACKs: {}",
+            w.cwnd
+        );
+    }
+
+    #[test]
+    fn halving_with_floor_of_two() {
+        let mut cc = Aimd;
+        let w = Window {
+            cwnd: 10.0,
+            ssthresh: 64.0,
+        };
+        assert_eq!(cc.ssthresh_after_loss(&w, 10.0), 5.0);
+        assert_eq!(cc.ssthresh_after_loss(&w, 3.0), 2.0);
+    }
+}

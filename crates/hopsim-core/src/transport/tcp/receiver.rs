@@ -1,0 +1,322 @@
+//! TCP receiver (segment-based, like ns-2's TCPSink): cumulative ACKs, SACK blocks (RFC 2018),
+//! delayed ACK (RFC 1122 4.2.3.2 / RFC 5681 4.2: every second segment, timer 100 ms) and ACK
+//! thinning as dynamic delayed ACK (Altman & Jimenez, PWC 2003: acknowledge every d-th
+//! segment, d = 1, 2, 3, 4 as the segment number passes l1, l2, l3). Out-of-order, duplicate and
+//! hole-filling segments are acknowledged at once (RFC 5681 4.2).
+
+use crate::event::Event;
+use crate::sched::{Scheduler, Timer};
+use crate::time::SimTime;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AckPolicy {
+    /// One ACK per segment.
+    EverySegment,
+    /// ACK every second segment, or when the timer expires.
+    Delayed { timeout_ns: SimTime },
+    /// ACK every d-th segment, d from the segment number and thresholds l1 <= l2 <= l3.
+    Thinning {
+        thresholds: [u32; 3],
+        timeout_ns: SimTime,
+    },
+}
+
+/// An acknowledgment to send: next expected segment and up to three SACK blocks
+/// (segment ranges [start, end)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AckInfo {
+    pub next_expected: u32,
+    pub sack: [(u32, u32); 3],
+    pub sack_len: u8,
+}
+
+#[derive(Debug, Clone)]
+pub struct TcpReceiver {
+    flow: u32,
+    policy: AckPolicy,
+    sack_enabled: bool,
+    rcv_nxt: u32,
+    /// Out-of-order segment ranges [start, end) above rcv_nxt, sorted, disjoint.
+    ooo: Vec<(u32, u32)>,
+    /// Most recently received out-of-order segments, newest first (for SACK block order).
+    recent: [Option<u32>; 3],
+    unacked: u32,
+    timer: Timer,
+    pub acks_sent: u64,
+    pub segments_received: u64,
+    pub duplicate_segments: u64,
+}
+
+impl TcpReceiver {
+    pub fn new(flow: u32, policy: AckPolicy, sack_enabled: bool, window_segments: u32) -> Self {
+        TcpReceiver {
+            flow,
+            policy,
+            sack_enabled,
+            rcv_nxt: 0,
+            ooo: Vec::with_capacity(window_segments as usize + 1),
+            recent: [None; 3],
+            unacked: 0,
+            timer: Timer::default(),
+            acks_sent: 0,
+            segments_received: 0,
+            duplicate_segments: 0,
+        }
+    }
+
+    /// Next segment expected in order (= segments delivered to the application).
+    pub fn next_expected(&self) -> u32 {
+        self.rcv_nxt
+    }
+
+    /// ACK every d-th in-order segment; `n` is the 1-based number of the segment.
+    fn ack_every(&self, n: u32) -> u32 {
+        match self.policy {
+            AckPolicy::EverySegment => 1,
+            AckPolicy::Delayed { .. } => 2,
+            AckPolicy::Thinning {
+                thresholds: [l1, l2, l3],
+                ..
+            } => {
+                if n <= l1 {
+                    1
+                } else if n <= l2 {
+                    2
+                } else if n <= l3 {
+                    3
+                } else {
+                    4
+                }
+            }
+        }
+    }
+
+    fn timeout_ns(&self) -> Option<SimTime> {
+        match self.policy {
+            AckPolicy::EverySegment => None,
+            AckPolicy::Delayed { timeout_ns } | AckPolicy::Thinning { timeout_ns, .. } => {
+                Some(timeout_ns)
+            }
+        }
+    }
+
+    /// A data segment arrived. Returns (segments newly delivered in order, ACK to send now).
+    pub fn on_segment(
+        &mut self,
+        seg: u32,
+        now: SimTime,
+        sched: &mut Scheduler<Event>,
+    ) -> (u32, Option<AckInfo>) {
+        self.segments_received += 1;
+        if seg < self.rcv_nxt || self.ooo.iter().any(|&(a, b)| a <= seg && seg < b) {
+            self.duplicate_segments += 1;
+            return (0, Some(self.ack_now()));
+        }
+        if seg > self.rcv_nxt {
+            self.insert_ooo(seg);
+            return (0, Some(self.ack_now()));
+        }
+        // In order.
+        let had_hole = !self.ooo.is_empty();
+        let before = self.rcv_nxt;
+        self.rcv_nxt += 1;
+        if let Some(&(a, b)) = self.ooo.first() {
+            if a == self.rcv_nxt {
+                self.rcv_nxt = b;
+                self.ooo.remove(0);
+            }
+        }
+        let delivered = self.rcv_nxt - before;
+        if had_hole {
+            return (delivered, Some(self.ack_now()));
+        }
+        self.unacked += 1;
+        if self.unacked >= self.ack_every(seg + 1) {
+            return (delivered, Some(self.ack_now()));
+        }
+        if !self.timer.is_armed() {
+            if let Some(t) = self.timeout_ns() {
+                let generation = self.timer.arm(now + t);
+                sched.schedule(
+                    now + t,
+                    Event::TcpDelAck {
+                        flow: self.flow,
+                        generation,
+                    },
+                );
+            }
+        }
+        (delivered, None)
+    }
+
+    /// The delayed-ACK timer fired.
+    pub fn on_timer(&mut self, generation: u32) -> Option<AckInfo> {
+        if !self.timer.fire(generation) || self.unacked == 0 {
+            return None;
+        }
+        Some(self.ack_now())
+    }
+
+    fn insert_ooo(&mut self, seg: u32) {
+        let i = self.ooo.partition_point(|&(_, b)| b < seg);
+        // Merge with a neighbour range where possible.
+        if i < self.ooo.len() && self.ooo[i].1 == seg {
+            self.ooo[i].1 += 1;
+            if i + 1 < self.ooo.len() && self.ooo[i + 1].0 == seg + 1 {
+                self.ooo[i].1 = self.ooo[i + 1].1;
+                self.ooo.remove(i + 1);
+            }
+        } else if i < self.ooo.len() && self.ooo[i].0 == seg + 1 {
+            self.ooo[i].0 = seg;
+        } else {
+            self.ooo.insert(i, (seg, seg + 1));
+        }
+        if self.recent[0] != Some(seg) {
+            self.recent = [Some(seg), self.recent[0], self.recent[1]];
+        }
+    }
+
+    fn ack_now(&mut self) -> AckInfo {
+        self.unacked = 0;
+        self.timer.cancel();
+        self.acks_sent += 1;
+        let mut info = AckInfo {
+            next_expected: self.rcv_nxt,
+            sack: [(0, 0); 3],
+            sack_len: 0,
+        };
+        if !self.sack_enabled {
+            return info;
+        }
+        // RFC 2018 section 4: the first block holds the most recent segment, then the other
+        // most recently reported blocks.
+        for seg in self.recent.iter().flatten() {
+            if info.sack_len == 3 {
+                break;
+            }
+            if let Some(&block) = self.ooo.iter().find(|&&(a, b)| a <= *seg && *seg < b) {
+                if !info.sack[..info.sack_len as usize].contains(&block) {
+                    info.sack[info.sack_len as usize] = block;
+                    info.sack_len += 1;
+                }
+            }
+        }
+        for &block in &self.ooo {
+            if info.sack_len == 3 {
+                break;
+            }
+            if !info.sack[..info.sack_len as usize].contains(&block) {
+                info.sack[info.sack_len as usize] = block;
+                info.sack_len += 1;
+            }
+        }
+        info
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rx(policy: AckPolicy, sack: bool) -> (TcpReceiver, Scheduler<Event>) {
+        (
+            TcpReceiver::new(0, policy, sack, 20),
+            Scheduler::with_capacity(4),
+        )
+    }
+
+    #[test]
+    fn every_segment_is_acked_cumulatively() {
+        let (mut r, mut s) = rx(AckPolicy::EverySegment, false);
+        assert_eq!(
+            r.on_segment(0, 0, &mut s),
+            (
+                1,
+                Some(AckInfo {
+                    next_expected: 1,
+                    sack: [(0, 0); 3],
+                    sack_len: 0
+                })
+            )
+        );
+        assert_eq!(r.on_segment(1, 0, &mut s).1.unwrap().next_expected, 2);
+    }
+
+    #[test]
+    fn hole_gives_duplicate_acks_with_sack_then_filling_acks_everything() {
+        let (mut r, mut s) = rx(AckPolicy::Delayed { timeout_ns: 100 }, true);
+        r.on_segment(0, 0, &mut s);
+        let (d, ack) = r.on_segment(2, 0, &mut s);
+        assert_eq!(d, 0);
+        let ack = ack.expect("out of order: immediate ACK");
+        assert_eq!(
+            (ack.next_expected, ack.sack_len, ack.sack[0]),
+            (1, 1, (2, 3))
+        );
+        let ack = r.on_segment(4, 0, &mut s).1.unwrap();
+        assert_eq!(ack.sack[..2], [(4, 5), (2, 3)], "most recent block first");
+        let ack = r.on_segment(3, 0, &mut s).1.unwrap();
+        assert_eq!(ack.sack[..1], [(2, 5)], "blocks merge");
+        let (d, ack) = r.on_segment(1, 0, &mut s);
+        assert_eq!(d, 4, "segments 1..=4 delivered at once");
+        assert_eq!(ack.unwrap().next_expected, 5);
+        let ack = r
+            .on_segment(1, 0, &mut s)
+            .1
+            .expect("duplicate: immediate ACK");
+        assert_eq!(ack.next_expected, 5);
+        assert_eq!(r.duplicate_segments, 1);
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_on_timer() {
+        let (mut r, mut s) = rx(AckPolicy::Delayed { timeout_ns: 100 }, false);
+        assert_eq!(r.on_segment(0, 0, &mut s).1, None);
+        assert_eq!(r.on_segment(1, 10, &mut s).1.unwrap().next_expected, 2);
+        assert_eq!(r.on_segment(2, 20, &mut s).1, None);
+        let (at, ev) = std::iter::from_fn(|| s.pop()).last().unwrap();
+        assert_eq!(at, 120);
+        let Event::TcpDelAck { generation, .. } = ev else {
+            panic!()
+        };
+        assert_eq!(r.on_timer(generation).unwrap().next_expected, 3);
+        assert_eq!(r.acks_sent, 2);
+    }
+
+    #[test]
+    fn thinning_acks_each_segment_up_to_l1_then_every_fourth() {
+        let (mut r, mut s) = rx(
+            AckPolicy::Thinning {
+                thresholds: [8, 8, 8],
+                timeout_ns: 100,
+            },
+            false,
+        );
+        let mut acked = Vec::new();
+        for seg in 0..24 {
+            if let (_, Some(a)) = r.on_segment(seg, 0, &mut s) {
+                acked.push(a.next_expected);
+            }
+        }
+        assert_eq!(acked, vec![1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24]);
+    }
+
+    #[test]
+    fn thinning_grows_through_two_and_three() {
+        let (mut r, mut s) = rx(
+            AckPolicy::Thinning {
+                thresholds: [2, 6, 9],
+                timeout_ns: 100,
+            },
+            false,
+        );
+        let mut acked = Vec::new();
+        for seg in 0..17 {
+            if let (_, Some(a)) = r.on_segment(seg, 0, &mut s) {
+                acked.push(a.next_expected);
+            }
+        }
+        // d = 1 for segments 1-2, 2 for 3-6, 3 for 7-9, 4 after.
+        assert_eq!(acked, vec![1, 2, 4, 6, 9, 13, 17]);
+    }
+}

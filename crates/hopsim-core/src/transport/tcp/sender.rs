@@ -1,0 +1,445 @@
+//! TCP sender, segment-based like ns-2's one-way agents (fixed MSS, sequence numbers counted
+//! in segments; the wire carries byte numbers). Slow start and congestion avoidance come from
+//! the congestion-control algorithm; fast retransmit and loss recovery follow the variant:
+//! Reno (RFC 5681 3.2), NewReno (RFC 6582 partial ACKs) or SACK (RFC 6675 scoreboard and
+//! pipe). Timeouts per RFC 6298 with go-back-N resending as ns-2 does.
+
+use super::cc::{CongestionControl, Window};
+use super::rto::RtoEstimator;
+use super::stats::{LogHistogram, TimeWeighted};
+use crate::event::Event;
+use crate::scenario::TcpVariant;
+use crate::sched::{Scheduler, Timer};
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+/// What the sender needs to know, fixed for the connection.
+#[derive(Debug, Clone)]
+pub struct SenderConfig {
+    pub flow: u32,
+    pub variant: TcpVariant,
+    pub initial_window: f64,
+    /// Congestion window limit in segments (None: no limit).
+    pub max_window: Option<f64>,
+    pub receiver_window: u32,
+    pub dupack_threshold: u32,
+    /// Segments the application has to send (None: unlimited bulk data).
+    pub total_segments: Option<u32>,
+    /// No new data after this time (retransmissions continue).
+    pub stop_ns: SimTime,
+    /// Measurement window for the time averages.
+    pub window_ns: (SimTime, SimTime),
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct SegState {
+    sent_ns: SimTime,
+    retransmitted: bool,
+    sacked: bool,
+    /// Retransmitted during the current SACK recovery (RFC 6675 HighRxt bookkeeping).
+    rexmit_in_recovery: bool,
+}
+
+/// A segment to put on the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SendSegment {
+    pub seg: u32,
+    pub retransmission: bool,
+}
+
+pub struct TcpCtx<'a> {
+    pub now: SimTime,
+    pub sched: &'a mut Scheduler<Event>,
+    pub out: &'a mut Vec<SendSegment>,
+}
+
+/// Counters and averages of the sender (names as in the result document).
+#[derive(Debug, Clone, Default)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub acked_in_window: u64,
+    pub rtt_ms: LogHistogram,
+}
+
+pub struct TcpSender {
+    cfg: SenderConfig,
+    cc: Box<dyn CongestionControl>,
+    w: Window,
+    snd_una: u32,
+    snd_nxt: u32,
+    snd_max: u32,
+    segs: VecDeque<SegState>,
+    dupacks: u32,
+    in_recovery: bool,
+    /// RFC 6582 "recover": snd_max when recovery (or the last timeout) began.
+    recover: u32,
+    partial_acks: u32,
+    rto: RtoEstimator,
+    timer: Timer,
+    pub stats: SenderStats,
+    cwnd_avg: TimeWeighted,
+    slow_start_time: TimeWeighted,
+}
+
+impl TcpSender {
+    pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>, rto: RtoEstimator) -> TcpSender {
+        let cap = cfg.receiver_window as usize + 1;
+        let w = Window {
+            cwnd: cfg.initial_window,
+            ssthresh: f64::INFINITY,
+        };
+        let window_ns = cfg.window_ns;
+        let mut s = TcpSender {
+            cfg,
+            cc,
+            w,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            segs: VecDeque::with_capacity(cap),
+            dupacks: 0,
+            in_recovery: false,
+            recover: 0,
+            partial_acks: 0,
+            rto,
+            timer: Timer::default(),
+            stats: SenderStats::default(),
+            cwnd_avg: TimeWeighted::new(0.0, window_ns),
+            slow_start_time: TimeWeighted::new(1.0, window_ns),
+        };
+        s.w.cwnd = s.w.cwnd.min(s.cwnd_cap());
+        s.cwnd_avg = TimeWeighted::new(s.w.cwnd, window_ns);
+        s
+    }
+
+    /// The largest usable window: the CWL and the receiver's window (cwnd is not grown beyond
+    /// what can be used, as ns-2's maxcwnd_ and RFC 7661 do).
+    fn cwnd_cap(&self) -> f64 {
+        let rwnd = self.cfg.receiver_window as f64;
+        self.cfg.max_window.map_or(rwnd, |m| m.min(rwnd))
+    }
+
+    /// Segments allowed in flight: floor(min(cwnd, CWL, rwnd)), at least one.
+    fn send_window(&self) -> u32 {
+        let limit = self.w.cwnd.min(self.cwnd_cap());
+        (limit.floor() as u32).max(1)
+    }
+
+    fn has_data(&self, seg: u32, now: SimTime) -> bool {
+        if seg < self.snd_max {
+            return true; // retransmission
+        }
+        now < self.cfg.stop_ns && self.cfg.total_segments.is_none_or(|n| seg < n)
+    }
+
+    pub fn cwnd(&self) -> f64 {
+        self.w.cwnd
+    }
+
+    pub fn ssthresh(&self) -> f64 {
+        self.w.ssthresh
+    }
+
+    /// Segments acknowledged cumulatively.
+    pub fn acked(&self) -> u32 {
+        self.snd_una
+    }
+
+    pub fn highest_sent(&self) -> u32 {
+        self.snd_max
+    }
+
+    pub fn avg_cwnd(&self, now: SimTime) -> Option<f64> {
+        self.cwnd_avg.mean(now)
+    }
+
+    pub fn slow_start_fraction(&self, now: SimTime) -> Option<f64> {
+        self.slow_start_time.mean(now)
+    }
+
+    fn window_changed(&mut self, now: SimTime) {
+        self.w.cwnd = self.w.cwnd.min(self.cwnd_cap());
+        self.cwnd_avg.set(now, self.w.cwnd);
+        self.slow_start_time
+            .set(now, if self.w.in_slow_start() { 1.0 } else { 0.0 });
+    }
+
+    /// Start sending (the application has data from now on).
+    pub fn start(&mut self, cx: &mut TcpCtx) {
+        self.window_changed(cx.now);
+        self.try_send(cx);
+    }
+
+    fn seg_state(&mut self, seg: u32) -> &mut SegState {
+        &mut self.segs[(seg - self.snd_una) as usize]
+    }
+
+    fn transmit(&mut self, cx: &mut TcpCtx, seg: u32) {
+        let retransmission = seg < self.snd_max;
+        if retransmission {
+            let st = self.seg_state(seg);
+            st.retransmitted = true;
+            st.sent_ns = cx.now;
+            self.stats.retransmissions += 1;
+        } else {
+            debug_assert_eq!(seg, self.snd_max);
+            self.segs.push_back(SegState {
+                sent_ns: cx.now,
+                ..SegState::default()
+            });
+            self.snd_max += 1;
+        }
+        self.stats.segments_sent += 1;
+        cx.out.push(SendSegment {
+            seg,
+            retransmission,
+        });
+        if !self.timer.is_armed() {
+            self.arm_rto(cx); // RFC 6298 (5.1)
+        }
+    }
+
+    fn arm_rto(&mut self, cx: &mut TcpCtx) {
+        let at = cx.now + self.rto.rto_ns();
+        let generation = self.timer.arm(at);
+        cx.sched.schedule(
+            at,
+            Event::TcpRto {
+                flow: self.cfg.flow,
+                generation,
+            },
+        );
+    }
+
+    /// Send what the window allows (go-back-N from snd_nxt; SACK recovery uses the pipe).
+    fn try_send(&mut self, cx: &mut TcpCtx) {
+        if self.in_recovery && self.cfg.variant == TcpVariant::Sack {
+            self.sack_send(cx);
+            return;
+        }
+        let window = self.send_window();
+        while self.snd_nxt - self.snd_una < window && self.has_data(self.snd_nxt, cx.now) {
+            let seg = self.snd_nxt;
+            self.snd_nxt += 1;
+            self.transmit(cx, seg);
+        }
+    }
+
+    /// An acknowledgment arrived: cumulative `ack` (next expected segment) and SACK blocks.
+    pub fn on_ack(&mut self, cx: &mut TcpCtx, ack: u32, sack: &[(u32, u32)]) {
+        if ack > self.snd_max {
+            return; // acknowledges data never sent: ignore (RFC 793)
+        }
+        for &(a, b) in sack {
+            for seg in a.max(self.snd_una)..b.min(self.snd_max) {
+                self.seg_state(seg).sacked = true;
+            }
+        }
+        if ack > self.snd_una {
+            self.new_ack(cx, ack);
+        } else if ack == self.snd_una && self.snd_una < self.snd_max {
+            self.dup_ack(cx);
+        }
+        self.window_changed(cx.now);
+        self.try_send(cx);
+    }
+
+    fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32) {
+        let newly = ack - self.snd_una;
+        // Karn's rule: sample only a segment that was sent once.
+        let last = self.segs[(ack - 1 - self.snd_una) as usize];
+        let rtt = (!last.retransmitted).then(|| cx.now - last.sent_ns);
+        if let Some(r) = rtt {
+            self.rto.sample(r);
+            self.stats.rtt_ms.record(r as f64 / 1e6);
+        }
+        if cx.now >= self.cfg.window_ns.0 && cx.now < self.cfg.window_ns.1 {
+            self.stats.acked_in_window += newly as u64;
+        }
+        self.segs.drain(..newly as usize);
+        self.snd_una = ack;
+        self.snd_nxt = self.snd_nxt.max(ack);
+        self.dupacks = 0;
+        if self.in_recovery {
+            self.recovery_ack(cx, ack, newly);
+        } else {
+            self.cc.on_new_ack(&mut self.w, newly, cx.now, rtt);
+        }
+        // RFC 6298 (5.2, 5.3): restart the timer while data is outstanding.
+        if self.snd_una < self.snd_max {
+            if !(self.in_recovery
+                && self.cfg.variant == TcpVariant::NewReno
+                && self.partial_acks > 1)
+            {
+                self.arm_rto(cx);
+            }
+        } else {
+            self.timer.cancel();
+        }
+    }
+
+    /// A new ACK during fast recovery.
+    fn recovery_ack(&mut self, cx: &mut TcpCtx, ack: u32, newly: u32) {
+        let full = ack >= self.recover;
+        match self.cfg.variant {
+            TcpVariant::Reno => {
+                // RFC 5681 step 6: the first new ACK ends recovery, deflating the window.
+                self.in_recovery = false;
+                self.w.cwnd = self.w.ssthresh;
+            }
+            TcpVariant::NewReno if full => {
+                // RFC 6582 3.2 step 3 (1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
+                self.in_recovery = false;
+                let flight = (self.snd_max - self.snd_una) as f64;
+                self.w.cwnd = self.w.ssthresh.min(flight.max(1.0) + 1.0);
+            }
+            TcpVariant::NewReno => {
+                // Partial ACK (step 4): retransmit the first unacknowledged segment, deflate
+                // by the amount acknowledged, add back one segment.
+                self.partial_acks += 1;
+                self.retransmit_una(cx);
+                self.w.cwnd = (self.w.cwnd - newly as f64 + 1.0).max(1.0);
+            }
+            TcpVariant::Sack if full => {
+                self.in_recovery = false; // RFC 6675 section 5: cwnd stays at ssthresh
+            }
+            TcpVariant::Sack => {}
+        }
+    }
+
+    fn retransmit_una(&mut self, cx: &mut TcpCtx) {
+        let seg = self.snd_una;
+        self.transmit(cx, seg);
+        if self.snd_nxt == seg {
+            self.snd_nxt = seg + 1;
+        }
+    }
+
+    fn dup_ack(&mut self, cx: &mut TcpCtx) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            if self.cfg.variant != TcpVariant::Sack {
+                self.w.cwnd += 1.0; // RFC 5681 step 4: inflate per duplicate ACK
+            }
+            return;
+        }
+        let lost_by_sack = self.cfg.variant == TcpVariant::Sack && self.is_lost(self.snd_una);
+        // RFC 6582 section 4 (and 6675 5): no new recovery for ACKs below `recover`, i.e.
+        // duplicates of data sent before the last recovery or timeout.
+        if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack)
+            && self.snd_una >= self.recover
+        {
+            self.enter_recovery(cx);
+        }
+    }
+
+    fn enter_recovery(&mut self, cx: &mut TcpCtx) {
+        let flight = (self.snd_max - self.snd_una) as f64;
+        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        self.in_recovery = true;
+        self.recover = self.snd_max;
+        self.partial_acks = 0;
+        self.stats.fast_retransmits += 1;
+        for s in self.segs.iter_mut() {
+            s.rexmit_in_recovery = false;
+        }
+        match self.cfg.variant {
+            TcpVariant::Sack => {
+                self.w.cwnd = self.w.ssthresh; // RFC 6675 step 4.2
+                self.seg_state(self.snd_una).rexmit_in_recovery = true;
+                self.retransmit_una(cx);
+            }
+            _ => {
+                // RFC 5681 step 2-3: retransmit, cwnd = ssthresh + 3 segments.
+                self.w.cwnd = self.w.ssthresh + self.cfg.dupack_threshold as f64;
+                self.retransmit_una(cx);
+            }
+        }
+        self.arm_rto(cx);
+    }
+
+    /// RFC 6675 IsLost: DupThresh segments above `seg` have been SACKed.
+    fn is_lost(&self, seg: u32) -> bool {
+        let from = (seg - self.snd_una) as usize;
+        let sacked_above = self.segs.iter().skip(from + 1).filter(|s| s.sacked).count();
+        sacked_above >= self.cfg.dupack_threshold as usize
+    }
+
+    /// RFC 6675 SetPipe: segments believed to be in the network (one pass from the top,
+    /// counting SACKed segments above each one for IsLost).
+    fn pipe(&self) -> u32 {
+        let thresh = self.cfg.dupack_threshold as usize;
+        let mut sacked_above = 0;
+        let mut pipe = 0;
+        for s in self.segs.iter().rev() {
+            if s.sacked {
+                sacked_above += 1;
+                continue;
+            }
+            if sacked_above < thresh {
+                pipe += 1; // (a) not lost
+            }
+            if s.rexmit_in_recovery {
+                pipe += 1; // (b) retransmitted
+            }
+        }
+        pipe
+    }
+
+    /// RFC 6675 section 5 step (C): send while cwnd - pipe >= 1 segment, choosing by NextSeg.
+    fn sack_send(&mut self, cx: &mut TcpCtx) {
+        let limit = self.send_window();
+        loop {
+            let pipe = self.pipe();
+            if pipe >= limit {
+                break;
+            }
+            // NextSeg rule 1: the first lost segment not yet retransmitted in this recovery.
+            let lost = (self.snd_una..self.snd_max).find(|&seg| {
+                let s = self.segs[(seg - self.snd_una) as usize];
+                !s.sacked && !s.rexmit_in_recovery && self.is_lost(seg)
+            });
+            if let Some(seg) = lost {
+                self.seg_state(seg).rexmit_in_recovery = true;
+                self.transmit(cx, seg);
+                continue;
+            }
+            // Rule 2: new data, if the receiver's window allows.
+            let seg = self.snd_max;
+            if seg - self.snd_una < self.cfg.receiver_window && self.has_data(seg, cx.now) {
+                self.snd_nxt = seg + 1;
+                self.transmit(cx, seg);
+                continue;
+            }
+            break;
+        }
+    }
+
+    /// The retransmission timer expired (RFC 6298 5.4-5.7; RFC 5681 eq. 4 and loss window).
+    pub fn on_timeout(&mut self, cx: &mut TcpCtx, generation: u32) {
+        if !self.timer.fire(generation) || self.snd_una == self.snd_max {
+            return;
+        }
+        self.stats.timeouts += 1;
+        let flight = (self.snd_max - self.snd_una) as f64;
+        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        self.w.cwnd = 1.0;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.recover = self.snd_max;
+        for s in self.segs.iter_mut() {
+            s.sacked = false; // SACK information may be reneged: start afresh
+            s.rexmit_in_recovery = false;
+        }
+        self.rto.on_timeout();
+        self.snd_nxt = self.snd_una; // go back N, as ns-2 does
+        self.window_changed(cx.now);
+        self.try_send(cx);
+        if !self.timer.is_armed() {
+            self.arm_rto(cx);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Sender reactions to ACK, duplicate ACK, partial ACK and timeout sequences, written from
+//! RFC 5681, RFC 6582, RFC 6675 and RFC 6298.
+
+use super::rto::RtoEstimator;
+use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::{congestion_control, sack_option_bytes};
+use crate::event::Event;
+use crate::scenario::TcpVariant;
+use crate::sched::Scheduler;
+
+const MS: u64 = 1_000_000;
+
+struct Harness {
+    tx: TcpSender,
+    sched: Scheduler<Event>,
+    out: Vec<SendSegment>,
+    now: u64,
+}
+
+impl Harness {
+    fn new(variant: TcpVariant, initial_window: f64, max_window: Option<f64>) -> Harness {
+        let cfg = SenderConfig {
+            flow: 0,
+            variant,
+            initial_window,
+            max_window,
+            receiver_window: 64,
+            dupack_threshold: 3,
+            total_segments: None,
+            stop_ns: u64::MAX,
+            window_ns: (0, u64::MAX),
+        };
+        let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
+        let mut h = Harness {
+            tx: TcpSender::new(cfg, congestion_control(variant), rto),
+            sched: Scheduler::with_capacity(8),
+            out: Vec::new(),
+            now: 0,
+        };
+        let mut cx = TcpCtx {
+            now: 0,
+            sched: &mut h.sched,
+            out: &mut h.out,
+        };
+        h.tx.start(&mut cx);
+        h
+    }
+
+    fn sent(&mut self) -> Vec<(u32, bool)> {
+        self.out
+            .drain(..)
+            .map(|s| (s.seg, s.retransmission))
+            .collect()
+    }
+
+    fn ack(&mut self, ack: u32, sack: &[(u32, u32)]) -> Vec<(u32, bool)> {
+        self.now += MS;
+        let mut cx = TcpCtx {
+            now: self.now,
+            sched: &mut self.sched,
+            out: &mut self.out,
+        };
+        self.tx.on_ack(&mut cx, ack, sack);
+        self.sent()
+    }
+
+    /// Fire the pending retransmission timer.
+    fn timeout(&mut self) -> Vec<(u32, bool)> {
+        let mut fired = false;
+        while let Some((t, ev)) = self.sched.pop() {
+            if let Event::TcpRto { generation, .. } = ev {
+                self.now = t;
+                let mut cx = TcpCtx {
+                    now: t,
+                    sched: &mut self.sched,
+                    out: &mut self.out,
+                };
+                let before = self.tx.stats.timeouts;
+                self.tx.on_timeout(&mut cx, generation);
+                if self.tx.stats.timeouts > before {
+                    fired = true;
+                    break;
+                }
+            }
+        }
+        assert!(fired, "a live RTO timer was pending");
+        self.sent()
+    }
+}
+
+fn new_segs(r: std::ops::Range<u32>) -> Vec<(u32, bool)> {
+    r.map(|s| (s, false)).collect()
+}
+
+#[test]
+fn slow_start_opens_one_segment_per_ack_then_avoidance() {
+    let mut h = Harness::new(TcpVariant::NewReno, 2.0, None);
+    assert_eq!(h.sent(), new_segs(0..2), "initial window of two segments");
+    assert_eq!(
+        h.ack(1, &[]),
+        new_segs(2..4),
+        "cwnd 3: one freed + one more"
+    );
+    assert_eq!(h.ack(2, &[]), new_segs(4..6));
+    assert_eq!(h.tx.cwnd(), 4.0);
+}
+
+/// Fill the pipe to 10 segments outstanding with cwnd 10 (initial window 10).
+fn ten_outstanding(variant: TcpVariant) -> Harness {
+    let mut h = Harness::new(variant, 10.0, None);
+    assert_eq!(h.sent(), new_segs(0..10));
+    h
+}
+
+#[test]
+fn three_duplicate_acks_trigger_fast_retransmit_and_inflation() {
+    let mut h = ten_outstanding(TcpVariant::Reno);
+    // Segment 0 lost; segments 1.. arrive and each produces a duplicate ACK for 0.
+    assert_eq!(h.ack(0, &[]), vec![]);
+    assert_eq!(h.ack(0, &[]), vec![]);
+    assert_eq!(
+        h.ack(0, &[]),
+        vec![(0, true)],
+        "fast retransmit on the third duplicate"
+    );
+    assert_eq!(h.tx.ssthresh(), 5.0, "FlightSize 10 / 2");
+    assert_eq!(h.tx.cwnd(), 8.0, "ssthresh + 3");
+    assert_eq!(h.tx.stats.fast_retransmits, 1);
+    // Each further duplicate inflates by one; new data once cwnd exceeds the outstanding 10.
+    for _ in 0..2 {
+        assert_eq!(h.ack(0, &[]), vec![]);
+    }
+    assert_eq!(h.ack(0, &[]), new_segs(10..11));
+    // Reno leaves recovery on the first new ACK, deflating to ssthresh (RFC 5681 step 6).
+    h.ack(11, &[]);
+    assert_eq!(h.tx.cwnd(), 5.0);
+}
+
+#[test]
+fn newreno_partial_ack_retransmits_next_hole_and_full_ack_exits() {
+    let mut h = ten_outstanding(TcpVariant::NewReno);
+    // Segments 0 and 4 lost.
+    for _ in 0..3 {
+        h.ack(0, &[]);
+    }
+    assert_eq!(h.tx.cwnd(), 8.0);
+    // Retransmitted 0 arrives: cumulative ACK to 4 (partial: recover = 10).
+    let sent = h.ack(4, &[]);
+    assert_eq!(
+        sent[0],
+        (4, true),
+        "partial ACK: retransmit the next hole at once"
+    );
+    // cwnd deflated by the 4 acknowledged segments, plus one: 8 - 4 + 1 = 5.
+    assert_eq!(h.tx.cwnd(), 5.0);
+    assert_eq!(
+        h.tx.stats.fast_retransmits, 1,
+        "no new fast retransmit for the second hole"
+    );
+    // Retransmitted 4 arrives: everything up to 10 acknowledged: full ACK.
+    let flight = (h.tx.highest_sent() - 10) as f64;
+    h.ack(10, &[]);
+    assert_eq!(
+        h.tx.cwnd(),
+        5.0_f64.min(flight.max(1.0) + 1.0),
+        "RFC 6582 3.2 step 3 option 1"
+    );
+}
+
+#[test]
+fn sack_recovery_repairs_several_holes_in_one_round_trip() {
+    let mut h = ten_outstanding(TcpVariant::Sack);
+    // 0 and 2 lost: receiver reports blocks as 1, 3, 4, 5 arrive.
+    assert_eq!(h.ack(0, &[(1, 2)]), vec![]);
+    assert_eq!(h.ack(0, &[(3, 4), (1, 2)]), vec![]);
+    let sent = h.ack(0, &[(3, 5), (1, 2)]);
+    assert_eq!(
+        sent.first(),
+        Some(&(0, true)),
+        "3 SACKed above 0: lost, retransmitted"
+    );
+    assert_eq!(h.tx.cwnd(), 5.0, "RFC 6675: cwnd = ssthresh");
+    // pipe = 4 outstanding above + the retransmission = 5 = cwnd: nothing may go yet.
+    assert_eq!(h.ack(0, &[(3, 6), (1, 2)]), vec![]);
+    // One more SACKed segment leaves the network: pipe 4 < cwnd 5, the next lost segment goes,
+    // without waiting for a partial ACK as NewReno would.
+    assert_eq!(h.ack(0, &[(3, 7), (1, 2)]), vec![(2, true)]);
+    assert_eq!(h.tx.stats.fast_retransmits, 1);
+}
+
+#[test]
+fn sack_option_length_is_a_multiple_of_four() {
+    assert_eq!(sack_option_bytes(0), 0);
+    assert_eq!(sack_option_bytes(1), 12);
+    assert_eq!(sack_option_bytes(3), 28);
+}
+
+#[test]
+fn timeout_collapses_window_backs_off_and_goes_back_n() {
+    let mut h = ten_outstanding(TcpVariant::NewReno);
+    let sent = h.timeout();
+    assert_eq!(sent, vec![(0, true)], "loss window of one segment");
+    assert_eq!(h.tx.cwnd(), 1.0);
+    assert_eq!(h.tx.ssthresh(), 5.0);
+    assert_eq!(h.tx.stats.timeouts, 1);
+    let t1 = h.now;
+    let sent = h.timeout();
+    assert_eq!(sent, vec![(0, true)]);
+    assert_eq!(h.now - t1, 2000 * MS, "RTO doubled (initial 1 s)");
+    // The ACK of the retransmission is not an RTT sample (Karn); slow start resumes and the
+    // rest is resent from snd_una.
+    assert_eq!(h.ack(1, &[]), vec![(1, true), (2, true)]);
+    assert!(h.tx.stats.rtt_ms.count() == 0);
+}
+
+#[test]
+fn duplicate_acks_after_a_timeout_do_not_start_fast_retransmit() {
+    let mut h = ten_outstanding(TcpVariant::NewReno);
+    h.timeout();
+    for _ in 0..5 {
+        h.ack(0, &[]);
+    }
+    assert_eq!(
+        h.tx.stats.fast_retransmits, 0,
+        "RFC 6582 section 4: ACK below recover"
+    );
+}
+
+#[test]
+fn fractional_window_limit_caps_segments_in_flight() {
+    let mut h = Harness::new(TcpVariant::NewReno, 2.0, Some(2.5));
+    assert_eq!(h.sent(), new_segs(0..2));
+    assert_eq!(h.ack(1, &[]), new_segs(2..3), "floor(2.5) = 2 in flight");
+    assert_eq!(h.ack(3, &[]), new_segs(3..5));
+    assert!(h.tx.cwnd() <= 2.5);
+}
+
+#[test]
+fn rtt_samples_feed_the_estimator() {
+    let mut h = Harness::new(TcpVariant::NewReno, 1.0, None);
+    h.sent();
+    h.ack(1, &[]);
+    assert_eq!(h.tx.stats.rtt_ms.count(), 1);
+    assert!((h.tx.stats.rtt_ms.mean().unwrap() - 1.0).abs() < 1e-9);
+}

@@ -1,0 +1,151 @@
+//! Measurement helpers: a time-weighted average and a log-binned histogram (percentiles
+//! within 0.5% without storing samples or allocating per sample).
+
+use crate::time::SimTime;
+
+/// Time-weighted average of a piecewise-constant quantity over [from, to).
+#[derive(Debug, Clone, Default)]
+pub struct TimeWeighted {
+    value: f64,
+    since: SimTime,
+    area: f64,
+    span_ns: f64,
+    window: (SimTime, SimTime),
+}
+
+impl TimeWeighted {
+    pub fn new(initial: f64, window: (SimTime, SimTime)) -> Self {
+        TimeWeighted {
+            value: initial,
+            since: 0,
+            area: 0.0,
+            span_ns: 0.0,
+            window,
+        }
+    }
+
+    fn accumulate(&mut self, until: SimTime) {
+        let from = self.since.max(self.window.0);
+        let to = until.min(self.window.1);
+        if to > from {
+            let dt = (to - from) as f64;
+            self.area += self.value * dt;
+            self.span_ns += dt;
+        }
+        self.since = until;
+    }
+
+    /// The quantity takes `value` from `now` on.
+    pub fn set(&mut self, now: SimTime, value: f64) {
+        if value != self.value {
+            self.accumulate(now);
+            self.value = value;
+        }
+    }
+
+    /// Average over the window, up to `now`.
+    pub fn mean(&self, now: SimTime) -> Option<f64> {
+        let mut copy = self.clone();
+        copy.accumulate(now);
+        (copy.span_ns > 0.0).then(|| copy.area / copy.span_ns)
+    }
+}
+
+const BINS_PER_DECADE: f64 = 460.0; // ratio 10^(1/460) = 1.005 between bin edges
+const MIN_VALUE: f64 = 1e-3;
+const BINS: usize = 460 * 9; // 1e-3 .. 1e6
+
+/// Histogram of positive values on log-spaced bins, with exact count, mean, min and max.
+#[derive(Debug, Clone)]
+pub struct LogHistogram {
+    bins: Vec<u32>,
+    count: u64,
+    sum: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Default for LogHistogram {
+    fn default() -> Self {
+        LogHistogram {
+            bins: vec![0; BINS],
+            count: 0,
+            sum: 0.0,
+            min: f64::INFINITY,
+            max: 0.0,
+        }
+    }
+}
+
+impl LogHistogram {
+    pub fn record(&mut self, v: f64) {
+        let i = ((v.max(MIN_VALUE) / MIN_VALUE).log10() * BINS_PER_DECADE) as usize;
+        self.bins[i.min(BINS - 1)] += 1;
+        self.count += 1;
+        self.sum += v;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+
+    pub fn min(&self) -> Option<f64> {
+        (self.count > 0).then_some(self.min)
+    }
+
+    pub fn max(&self) -> Option<f64> {
+        (self.count > 0).then_some(self.max)
+    }
+
+    /// The q-quantile (0..1): geometric middle of the bin holding it, clamped to [min, max].
+    pub fn quantile(&self, q: f64) -> Option<f64> {
+        if self.count == 0 {
+            return None;
+        }
+        let rank = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let mut seen = 0u64;
+        for (i, &c) in self.bins.iter().enumerate() {
+            seen += c as u64;
+            if seen >= rank {
+                let mid = MIN_VALUE * 10f64.powf((i as f64 + 0.5) / BINS_PER_DECADE);
+                return Some(mid.clamp(self.min, self.max));
+            }
+        }
+        Some(self.max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_weighted_mean_inside_window() {
+        let mut t = TimeWeighted::new(1.0, (10, 110));
+        t.set(60, 3.0); // 1.0 over [10, 60), 3.0 over [60, 110)
+        assert_eq!(t.mean(110), Some(2.0));
+        assert_eq!(t.mean(1000), Some(2.0), "clipped to the window");
+    }
+
+    #[test]
+    fn histogram_quantiles_within_half_percent() {
+        let mut h = LogHistogram::default();
+        for i in 1..=1000 {
+            h.record(i as f64);
+        }
+        assert_eq!(h.count(), 1000);
+        assert_eq!(h.min(), Some(1.0));
+        assert_eq!(h.max(), Some(1000.0));
+        assert!((h.mean().unwrap() - 500.5).abs() < 1e-9);
+        let p50 = h.quantile(0.5).unwrap();
+        let p95 = h.quantile(0.95).unwrap();
+        assert!((p50 / 500.0 - 1.0).abs() < 0.005, "{p50}");
+        assert!((p95 / 950.0 - 1.0).abs() < 0.005, "{p95}");
+    }
+}

@@ -1,0 +1,159 @@
+//! TCP endpoints in the world: the sender sits at the flow's source node, the receiver at its
+//! destination; segments and ACKs travel as packets through the network layer.
+
+use super::{FlowApp, TcpFlow, World};
+use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
+use crate::time::SimTime;
+use crate::transport::tcp::receiver::AckInfo;
+use crate::transport::tcp::sender::TcpCtx;
+use crate::transport::tcp::{sack_option_bytes, TCP_HEADER_BYTES};
+
+impl World {
+    fn tcp_flow(&mut self, flow: u32) -> &mut TcpFlow {
+        match &mut self.flows[flow as usize].app {
+            FlowApp::Tcp(t) => t,
+            FlowApp::Udp { .. } => unreachable!("flow {flow} is not TCP"),
+        }
+    }
+
+    /// The application starts: the sender may send its initial window.
+    pub(super) fn tcp_start(&mut self, now: SimTime, flow: u32) {
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
+            unreachable!()
+        };
+        let mut cx = TcpCtx {
+            now,
+            sched: &mut self.sched,
+            out: &mut self.tcp_out,
+        };
+        t.sender.start(&mut cx);
+        self.send_segments(now, flow);
+    }
+
+    pub(super) fn tcp_timeout(&mut self, now: SimTime, flow: u32, generation: u32) {
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
+            unreachable!()
+        };
+        let mut cx = TcpCtx {
+            now,
+            sched: &mut self.sched,
+            out: &mut self.tcp_out,
+        };
+        t.sender.on_timeout(&mut cx, generation);
+        self.send_segments(now, flow);
+    }
+
+    pub(super) fn tcp_delack(&mut self, now: SimTime, flow: u32, generation: u32) {
+        if let Some(ack) = self.tcp_flow(flow).receiver.on_timer(generation) {
+            self.send_ack(now, flow, ack);
+        }
+    }
+
+    /// Put the segments the sender asked for onto the network at the source node.
+    fn send_segments(&mut self, now: SimTime, flow: u32) {
+        let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        for k in 0..self.tcp_out.len() {
+            let seg = self.tcp_out[k].seg;
+            let payload_bytes = self.tcp_flow(flow).segment_bytes(seg);
+            self.originate(
+                now,
+                Packet {
+                    flow,
+                    seq: seg,
+                    src,
+                    dst,
+                    payload_bytes,
+                    transport_header_bytes: TCP_HEADER_BYTES,
+                    created_ns: now,
+                    ttl: INITIAL_TTL,
+                    control: false,
+                    handed_over: false,
+                    tcp: Some(TcpHeader {
+                        seg,
+                        ..TcpHeader::default()
+                    }),
+                },
+            );
+        }
+        self.tcp_out.clear();
+    }
+
+    /// The receiver (at the flow's destination) acknowledges.
+    fn send_ack(&mut self, now: SimTime, flow: u32, ack: AckInfo) {
+        let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        self.originate(
+            now,
+            Packet {
+                flow,
+                seq: ack.next_expected,
+                src: dst,
+                dst: src,
+                payload_bytes: 0,
+                transport_header_bytes: TCP_HEADER_BYTES + sack_option_bytes(ack.sack_len),
+                created_ns: now,
+                ttl: INITIAL_TTL,
+                control: false,
+                handed_over: false,
+                tcp: Some(TcpHeader {
+                    seg: 0,
+                    ack: ack.next_expected,
+                    is_ack: true,
+                    sack: ack.sack,
+                    sack_len: ack.sack_len,
+                }),
+            },
+        );
+    }
+
+    /// A TCP packet reached its destination: data at the receiver, an ACK at the sender.
+    pub(super) fn tcp_arrival(&mut self, now: SimTime, p: &Packet) {
+        let hdr = p.tcp.expect("TCP packet");
+        let flow = p.flow;
+        if hdr.is_ack {
+            let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
+                unreachable!()
+            };
+            let mut cx = TcpCtx {
+                now,
+                sched: &mut self.sched,
+                out: &mut self.tcp_out,
+            };
+            t.sender
+                .on_ack(&mut cx, hdr.ack, &hdr.sack[..hdr.sack_len as usize]);
+            if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {
+                t.completed_ns = Some(now);
+            }
+            self.send_segments(now, flow);
+            return;
+        }
+        let (in_window, warmup) = (now >= self.warmup_ns && now < self.end_ns, self.warmup_ns);
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
+            unreachable!()
+        };
+        t.mark_arrived(hdr.seg);
+        if in_window {
+            t.delay_sum_ns += (now - p.created_ns) as u128;
+            t.delay_count += 1;
+        }
+        let first = t.receiver.next_expected();
+        let (delivered, ack) = t.receiver.on_segment(hdr.seg, now, &mut self.sched);
+        // Application delivery, checked independently of the receiver's buffer: each segment
+        // handed up must have arrived, and hand-ups are contiguous (exactly once, in order).
+        for seg in first..first + delivered {
+            if !t.has_arrived(seg) {
+                self.invariants.violate(format!(
+                    "flow {flow}: segment {seg} delivered but never received"
+                ));
+            }
+            let bytes = t.segment_bytes(seg) as u64;
+            t.delivered_bytes += bytes;
+            if in_window {
+                t.window_bytes += bytes;
+            }
+        }
+        let _ = warmup;
+        if let Some(ack) = ack {
+            self.send_ack(now, flow, ack);
+        }
+    }
+}
