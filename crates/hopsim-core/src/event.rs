@@ -17,4 +17,6 @@ pub enum Event {
     TcpRto { flow: u32, generation: u32 },
     /// Delayed-ACK timer of a flow's receiver.
     TcpDelAck { flow: u32, generation: u32 },
+    /// Take a sample of the time series.
+    Sample,
 }

@@ -5,7 +5,7 @@ use crate::scenario::Scenario;
 use crate::scenario::TcpVariant;
 use crate::time::ns_to_secs;
 use crate::time::SimTime;
-use crate::world::{FlowApp, FlowState, TcpFlow, World};
+use crate::world::{FlowApp, FlowState, Series, TcpFlow, World};
 use serde::Serialize;
 
 /// Counters kept by the layers above the MAC, per node.
@@ -170,6 +170,12 @@ pub struct RunResult {
     pub totals: MacTotals,
     pub invariants: InvariantResult,
     pub engine: EngineResult,
+    /// Per-flow time series, when asked for (run option `series_interval_s`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<Series>,
+    /// Problems that did not stop the run (e.g. a trace file that could not be written).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
@@ -253,6 +259,8 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             events: world.events(),
             sim_time_s: ns_to_secs(world.now()),
         },
+        series: world.series().cloned(),
+        warnings: world.warnings().to_vec(),
     }
 }
 

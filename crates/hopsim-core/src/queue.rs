@@ -79,6 +79,7 @@ mod tests {
                     control: false,
                     handed_over: false,
                     tcp: None,
+                    ident: 0,
                 })
             })
             .collect()

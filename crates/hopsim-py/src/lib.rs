@@ -23,16 +23,25 @@ fn to_py_err(err: hopsim_core::ScenarioError) -> PyErr {
 ///
 /// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
 #[pyfunction]
-fn run_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+#[pyo3(signature = (scenario_json, options_json=None))]
+fn run_json(py: Python<'_>, scenario_json: &str, options_json: Option<&str>) -> PyResult<String> {
+    let options = match options_json {
+        Some(text) => hopsim_core::RunOptions::from_json(text).map_err(to_py_err)?,
+        None => hopsim_core::RunOptions::default(),
+    };
     let (scenario, mut world) = py
-        .detach(|| hopsim_core::prepare_json(scenario_json))
+        .detach(|| {
+            let (scenario, mut world) = hopsim_core::prepare_json(scenario_json)?;
+            options.apply(&mut world)?;
+            Ok((scenario, world))
+        })
         .map_err(to_py_err)?;
     // Run in slices so that Ctrl-C (KeyboardInterrupt) is honoured during long runs;
     // slicing does not change the result.
     while !py.detach(|| world.run_events(EVENTS_PER_SLICE)) {
         py.check_signals()?;
     }
-    Ok(py.detach(|| hopsim_core::result_json(&world, &scenario)))
+    Ok(py.detach(|| hopsim_core::result_json(&mut world, &scenario)))
 }
 
 /// About 0.1-0.5 s of work between checks for signals.

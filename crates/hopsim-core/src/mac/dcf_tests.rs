@@ -69,6 +69,7 @@ impl Bench {
             control: false,
             handed_over: false,
             tcp: None,
+            ident: 0,
         })
     }
 
@@ -165,9 +166,7 @@ impl Bench {
                 }
                 Event::MacTimeout { generation, .. } => self.dcf.on_timeout(&mut cx, generation),
                 Event::MacSifs { generation, .. } => self.dcf.on_sifs_timer(&mut cx, generation),
-                Event::AppSend { .. } | Event::TcpRto { .. } | Event::TcpDelAck { .. } => {
-                    unreachable!()
-                }
+                _ => unreachable!(),
             }
             self.handle_outputs(now);
         }

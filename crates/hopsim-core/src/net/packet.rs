@@ -48,6 +48,8 @@ pub struct Packet {
     pub handed_over: bool,
     /// TCP header of TCP packets.
     pub tcp: Option<TcpHeader>,
+    /// IP identification, set by the originating node.
+    pub ident: u16,
 }
 
 impl Packet {
@@ -131,6 +133,7 @@ mod tests {
             control: false,
             handed_over: false,
             tcp: None,
+            ident: 0,
         }
     }
 

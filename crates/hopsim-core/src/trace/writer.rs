@@ -7,7 +7,7 @@
 //! trace calls are then ignored, and [`PcapTracer::finish`] returns it: tracing never panics.
 //! Records go to each file in call order, so calls must come in non-decreasing time per file.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ pub struct PcapTracer {
     /// Per-node files, indexed by node id (created on first use).
     nodes: Vec<Option<FileWriter>>,
     /// Per-(flow, node) files.
-    flows: HashMap<(u32, u32), FileWriter>,
+    flows: BTreeMap<(u32, u32), FileWriter>,
     scratch: Vec<u8>,
     error: Option<io::Error>,
 }
@@ -49,7 +49,7 @@ impl PcapTracer {
             node_dir: per_node_dir,
             flow_dir: per_flow_ip_dir,
             nodes: Vec::new(),
-            flows: HashMap::new(),
+            flows: BTreeMap::new(),
             scratch: Vec::with_capacity(2400),
             error: None,
         })
@@ -106,8 +106,8 @@ impl PcapTracer {
             return;
         }
         let w = match self.flows.entry((flow, node)) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
                 let path = dir.join(format!("flow-{flow}-node-{node}.pcap"));
                 match open(path, LINKTYPE_RAW) {
                     Ok(w) => e.insert(w),

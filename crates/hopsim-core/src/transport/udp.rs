@@ -70,6 +70,7 @@ impl UdpSource {
 /// Receiving side: counts what arrives, and what arrives inside the measurement window.
 #[derive(Debug, Clone, Default)]
 pub struct UdpSink {
+    pub total_payload_bytes: u64,
     pub window_packets: u64,
     pub window_payload_bytes: u64,
     pub window_delay_sum_ns: u128,
@@ -77,6 +78,7 @@ pub struct UdpSink {
 
 impl UdpSink {
     pub fn deliver(&mut self, payload_bytes: u32, delay_ns: SimTime, in_window: bool) {
+        self.total_payload_bytes += payload_bytes as u64;
         if in_window {
             self.window_packets += 1;
             self.window_payload_bytes += payload_bytes as u64;

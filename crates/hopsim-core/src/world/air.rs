@@ -21,6 +21,7 @@ impl World {
         };
         n.radio.start_tx(now, end);
         n.tx_frame = Some((frame, fref));
+        self.trace_frame(node, now, &frame);
         for k in 0..self.channel.listeners(node).len() {
             let link = self.channel.listeners(node)[k];
             let j = link.listener as usize;
@@ -126,6 +127,9 @@ impl World {
                 node.counters.frame_errors += 1;
                 ok = false;
             }
+        }
+        if ok {
+            self.trace_frame(listener, at, frame);
         }
         let mut cx = MacCtx {
             now,

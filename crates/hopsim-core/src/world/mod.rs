@@ -4,8 +4,12 @@
 
 mod air;
 mod flows;
+mod series;
 mod stack;
 mod tcp;
+mod trace;
+
+pub use series::Series;
 
 pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 
@@ -26,6 +30,7 @@ use crate::scenario::Scenario;
 use crate::sched::Scheduler;
 use crate::time::{secs_to_ns, SimTime};
 use crate::topology;
+use crate::trace::writer::PcapTracer;
 use crate::transport::tcp::sender::SendSegment;
 
 pub(crate) struct Node {
@@ -40,6 +45,8 @@ pub(crate) struct Node {
     pub saturated_flows: Vec<u32>,
     /// Injected frame errors (`radio.frame_error_rate`).
     pub error_rng: Rng,
+    /// Next IP identification of packets originated here.
+    pub next_ident: u16,
 }
 
 pub struct World {
@@ -59,6 +66,9 @@ pub struct World {
     frame_error_rate: f64,
     /// Segments a TCP sender asked to send, handled after each sender call.
     tcp_out: Vec<SendSegment>,
+    tracer: Option<PcapTracer>,
+    series: Option<Series>,
+    warnings: Vec<String>,
 }
 
 impl World {
@@ -113,6 +123,7 @@ impl World {
                 counters: NodeCounters::default(),
                 saturated_flows: Vec::new(),
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
+                next_ident: 0,
             })
             .collect();
         for (i, f) in flows.iter().enumerate() {
@@ -142,6 +153,9 @@ impl World {
             difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
             tcp_out: Vec::with_capacity(32),
+            tracer: None,
+            series: None,
+            warnings: Vec::new(),
         })
     }
 
@@ -201,6 +215,7 @@ impl World {
             Event::AppSend { flow } => self.app_send(now, flow),
             Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
             Event::TcpDelAck { flow, generation } => self.tcp_delack(now, flow, generation),
+            Event::Sample => self.sample(now),
         }
         self.drain(now);
     }
@@ -224,6 +239,27 @@ impl World {
             }
         }
         self.out.clear();
+    }
+
+    /// Write pcap traces of the run through `tracer`.
+    pub fn attach_tracer(&mut self, tracer: PcapTracer) {
+        self.tracer = Some(tracer);
+    }
+
+    /// Sample per-flow window and goodput every `interval_ns` (from time 0).
+    pub fn enable_series(&mut self, interval_ns: SimTime) {
+        self.series = Some(Series::new(interval_ns, self.flows.len()));
+        self.sched
+            .schedule(interval_ns.max(1).min(self.end_ns), Event::Sample);
+    }
+
+    /// Close the traces; problems become warnings of the result (the results stay intact).
+    pub fn finish(&mut self) {
+        if let Some(t) = self.tracer.take() {
+            if let Err(e) = t.finish() {
+                self.warnings.push(format!("pcap trace incomplete: {e}"));
+            }
+        }
     }
 
     /// Simulated time reached (the end time once `run` returned).
@@ -257,6 +293,12 @@ impl World {
     }
     pub(crate) fn invariants(&self) -> &Invariants {
         &self.invariants
+    }
+    pub(crate) fn series(&self) -> Option<&Series> {
+        self.series.as_ref()
+    }
+    pub(crate) fn warnings(&self) -> &[String] {
+        &self.warnings
     }
     pub(crate) fn window_ns(&self) -> (SimTime, SimTime) {
         (self.warmup_ns, self.end_ns)

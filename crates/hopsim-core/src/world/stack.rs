@@ -48,14 +48,19 @@ impl World {
                 control: false,
                 handed_over: false,
                 tcp: None,
+                ident: 0,
             },
         );
     }
 
     /// A transport endpoint at `packet.src` sends a packet of its flow.
-    pub(super) fn originate(&mut self, now: SimTime, packet: Packet) {
+    pub(super) fn originate(&mut self, now: SimTime, mut packet: Packet) {
         self.flows[packet.flow as usize].packets_sent += 1;
         let src = packet.src;
+        let node = &mut self.nodes[src as usize];
+        packet.ident = node.next_ident;
+        node.next_ident = node.next_ident.wrapping_add(1);
+        self.trace_ip_packet(src, now, &packet);
         let id = self.packets.alloc(packet);
         self.route_and_enqueue(now, src, id);
     }
@@ -138,6 +143,7 @@ impl World {
 
     /// A packet reached its destination node: hand it to the transport endpoint.
     fn deliver_local(&mut self, now: SimTime, p: &Packet) {
+        self.trace_ip_packet(p.dst, now, p);
         let in_window = now >= self.warmup_ns && now < self.end_ns;
         let f = &mut self.flows[p.flow as usize];
         f.packets_delivered += 1;

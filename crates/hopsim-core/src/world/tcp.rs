@@ -68,6 +68,7 @@ impl World {
                     ttl: INITIAL_TTL,
                     control: false,
                     handed_over: false,
+                    ident: 0,
                     tcp: Some(TcpHeader {
                         seg,
                         ..TcpHeader::default()
@@ -94,6 +95,7 @@ impl World {
                 ttl: INITIAL_TTL,
                 control: false,
                 handed_over: false,
+                ident: 0,
                 tcp: Some(TcpHeader {
                     seg: 0,
                     ack: ack.next_expected,

@@ -1,0 +1,57 @@
+//! Optional time series: per flow, every interval, the congestion window (TCP) and the
+//! goodput over the interval. Long format (one row per flow per sample), stored column-wise.
+
+use super::{FlowApp, World};
+use crate::event::Event;
+use crate::time::{ns_to_secs, SimTime};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Series {
+    #[serde(skip)]
+    interval_ns: SimTime,
+    #[serde(skip)]
+    last_bytes: Vec<u64>,
+    pub time_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    pub cwnd: Vec<Option<f64>>,
+    pub goodput_kbps: Vec<f64>,
+    pub delivered_bytes: Vec<u64>,
+}
+
+impl Series {
+    pub fn new(interval_ns: SimTime, flows: usize) -> Series {
+        Series {
+            interval_ns: interval_ns.max(1),
+            last_bytes: vec![0; flows],
+            ..Series::default()
+        }
+    }
+}
+
+impl World {
+    pub(super) fn sample(&mut self, now: SimTime) {
+        let Some(series) = self.series.as_mut() else {
+            return;
+        };
+        let interval_s = ns_to_secs(series.interval_ns);
+        for (i, f) in self.flows.iter().enumerate() {
+            let (bytes, cwnd) = match &f.app {
+                FlowApp::Udp { sink, .. } => (sink.total_payload_bytes, None),
+                FlowApp::Tcp(t) => (t.delivered_bytes, Some(t.sender.cwnd())),
+            };
+            series.time_s.push(ns_to_secs(now));
+            series.flow.push(i as u32);
+            series.cwnd.push(cwnd);
+            series
+                .goodput_kbps
+                .push((bytes - series.last_bytes[i]) as f64 * 8.0 / interval_s / 1000.0);
+            series.delivered_bytes.push(bytes);
+            series.last_bytes[i] = bytes;
+        }
+        let next = now + series.interval_ns;
+        if next <= self.end_ns {
+            self.sched.schedule(next, Event::Sample);
+        }
+    }
+}
