@@ -80,4 +80,7 @@ fn main() {
         &CHAIN7.replace("interval_s = 0.05", "interval_s = 0.03"),
     );
     bench("random100_10flows_200s", &connected_random100());
+    // The studies' workload: one NewReno bulk transfer over the 7-hop chain.
+    let tcp = CHAIN7.replace("interval_s = 0.05", "transport = \"tcp\"");
+    bench("chain7_tcp_newreno_1000s", &tcp);
 }

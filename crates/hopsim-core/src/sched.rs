@@ -128,6 +128,31 @@ impl Timer {
         }
     }
 
+    /// Move a pending deadline later without scheduling anything: the event already queued
+    /// for the earlier time finds the new deadline when it fires ([`Timer::fire_at`]) and is
+    /// re-queued once. Restarting a timer on every ACK then costs no queue work.
+    pub fn postpone(&mut self, at: SimTime) {
+        debug_assert!(self.deadline.is_some_and(|d| at >= d));
+        self.deadline = Some(at);
+    }
+
+    /// Like [`Timer::fire`] for timers that may have been postponed: `Due` when the live event
+    /// has reached the deadline, `Postponed(at)` when it must be re-queued for `at` (same
+    /// generation), `Stale` for a cancelled or superseded event.
+    pub fn fire_at(&mut self, generation: u32, now: SimTime) -> Firing {
+        match self.deadline {
+            Some(d) if generation == self.generation => {
+                if now >= d {
+                    self.deadline = None;
+                    Firing::Due
+                } else {
+                    Firing::Postponed(d)
+                }
+            }
+            _ => Firing::Stale,
+        }
+    }
+
     pub fn deadline(&self) -> Option<SimTime> {
         self.deadline
     }
@@ -137,9 +162,27 @@ impl Timer {
     }
 }
 
+/// Outcome of [`Timer::fire_at`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Firing {
+    Due,
+    Postponed(SimTime),
+    Stale,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn postponed_timer_refires_at_its_new_deadline() {
+        let mut t = Timer::default();
+        let g = t.arm(100);
+        t.postpone(250);
+        assert_eq!(t.fire_at(g, 100), Firing::Postponed(250));
+        assert_eq!(t.fire_at(g, 250), Firing::Due);
+        assert_eq!(t.fire_at(g, 250), Firing::Stale);
+    }
 
     #[test]
     fn ties_break_by_insertion_order() {

@@ -9,7 +9,7 @@ use super::rto::RtoEstimator;
 use super::stats::{LogHistogram, TimeWeighted};
 use crate::event::Event;
 use crate::scenario::TcpVariant;
-use crate::sched::{Scheduler, Timer};
+use crate::sched::{Firing, Scheduler, Timer};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -204,14 +204,15 @@ impl TcpSender {
 
     fn arm_rto(&mut self, cx: &mut TcpCtx) {
         let at = cx.now + self.rto.rto_ns();
-        let generation = self.timer.arm(at);
-        cx.sched.schedule(
-            at,
-            Event::TcpRto {
-                flow: self.cfg.flow,
-                generation,
-            },
-        );
+        match self.timer.deadline() {
+            // Restarted later than the queued event: that event re-queues itself when it fires.
+            Some(d) if at >= d => self.timer.postpone(at),
+            _ => {
+                let generation = self.timer.arm(at);
+                let flow = self.cfg.flow;
+                cx.sched.schedule(at, Event::TcpRto { flow, generation });
+            }
+        }
     }
 
     /// Send what the window allows (go-back-N from snd_nxt; SACK recovery uses the pipe).
@@ -420,7 +421,16 @@ impl TcpSender {
 
     /// The retransmission timer expired (RFC 6298 5.4-5.7; RFC 5681 eq. 4 and loss window).
     pub fn on_timeout(&mut self, cx: &mut TcpCtx, generation: u32) {
-        if !self.timer.fire(generation) || self.snd_una == self.snd_max {
+        match self.timer.fire_at(generation, cx.now) {
+            Firing::Stale => return,
+            Firing::Postponed(at) => {
+                let flow = self.cfg.flow;
+                cx.sched.schedule(at, Event::TcpRto { flow, generation });
+                return;
+            }
+            Firing::Due => {}
+        }
+        if self.snd_una == self.snd_max {
             return;
         }
         self.stats.timeouts += 1;
