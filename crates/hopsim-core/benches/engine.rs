@@ -75,10 +75,7 @@ fn connected_random100() -> String {
 fn main() {
     bench("chain7_paced_udp_50ms_1000s", CHAIN7);
     // Paced near the chain's capacity (1460 B every 30 ms, about 390 kbit/s offered).
-    bench(
-        "chain7_paced_udp_30ms_1000s",
-        &CHAIN7.replace("interval_s = 0.05", "interval_s = 0.03"),
-    );
+    bench("chain7_paced_udp_30ms_1000s", &CHAIN7.replace("interval_s = 0.05", "interval_s = 0.03"));
     bench("random100_10flows_200s", &connected_random100());
     // The studies' workload: one NewReno bulk transfer over the 7-hop chain.
     let tcp = CHAIN7.replace("interval_s = 0.05", "transport = \"tcp\"");

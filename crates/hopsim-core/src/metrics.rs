@@ -234,12 +234,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             };
             totals.add(&counters);
             let [x_m, y_m] = world.positions()[i];
-            NodeResult {
-                id: i as u32,
-                x_m,
-                y_m,
-                counters,
-            }
+            NodeResult { id: i as u32, x_m, y_m, counters }
         })
         .collect();
     RunResult {
@@ -255,10 +250,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             violations: invariants.violations,
             violation_count: invariants.count,
         },
-        engine: EngineResult {
-            events: world.events(),
-            sim_time_s: ns_to_secs(world.now()),
-        },
+        engine: EngineResult { events: world.events(), sim_time_s: ns_to_secs(world.now()) },
         series: world.series().cloned(),
         warnings: world.warnings().to_vec(),
     }
@@ -334,9 +326,7 @@ fn check_tcp_delivery(i: usize, t: &TcpFlow, invariants: &mut Invariants) {
             t.sender.highest_sent()
         ));
     }
-    let expected_bytes: u64 = (0..delivered_segments)
-        .map(|s| t.segment_bytes(s) as u64)
-        .sum();
+    let expected_bytes: u64 = (0..delivered_segments).map(|s| t.segment_bytes(s) as u64).sum();
     if expected_bytes != t.delivered_bytes {
         invariants.violate(format!(
             "flow {i}: {} bytes handed to the application, {expected_bytes} expected",

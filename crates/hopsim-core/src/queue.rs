@@ -19,10 +19,7 @@ pub struct IfQueue {
 
 impl IfQueue {
     pub fn new(limit: usize) -> IfQueue {
-        IfQueue {
-            items: VecDeque::with_capacity(limit + 1),
-            limit,
-        }
+        IfQueue { items: VecDeque::with_capacity(limit + 1), limit }
     }
 
     /// Enqueue; returns the packet dropped to make room, if any (the newcomer for data).
@@ -88,19 +85,12 @@ mod tests {
     #[test]
     fn drop_tail_and_control_first() {
         let p = ids(4);
-        let q = |i: usize| Queued {
-            packet: p[i],
-            next_hop: 1,
-        };
+        let q = |i: usize| Queued { packet: p[i], next_hop: 1 };
         let mut iq = IfQueue::new(2);
         assert_eq!(iq.push(q(0), false), None);
         assert_eq!(iq.push(q(1), false), None);
         assert_eq!(iq.push(q(2), false), Some(q(2)), "full: newcomer dropped");
-        assert_eq!(
-            iq.push(q(3), true),
-            Some(q(1)),
-            "control at head, tail dropped"
-        );
+        assert_eq!(iq.push(q(3), true), Some(q(1)), "control at head, tail dropped");
         assert_eq!(iq.pop(), Some(q(3)));
         assert_eq!(iq.pop(), Some(q(0)));
         assert!(iq.is_empty());

@@ -41,12 +41,7 @@ pub struct Scheduler<E> {
 
 impl<E> Scheduler<E> {
     pub fn with_capacity(capacity: usize) -> Self {
-        Scheduler {
-            heap: BinaryHeap::with_capacity(capacity),
-            next_seq: 0,
-            now: 0,
-            popped: 0,
-        }
+        Scheduler { heap: BinaryHeap::with_capacity(capacity), next_seq: 0, now: 0, popped: 0 }
     }
 
     pub fn now(&self) -> SimTime {
@@ -68,18 +63,10 @@ impl<E> Scheduler<E> {
 
     /// Schedule `event` at absolute time `at` (never in the past).
     pub fn schedule(&mut self, at: SimTime, event: E) {
-        assert!(
-            at >= self.now,
-            "event scheduled in the past: {at} < {}",
-            self.now
-        );
+        assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry {
-            time: at,
-            seq,
-            event,
-        });
+        self.heap.push(Entry { time: at, seq, event });
     }
 
     /// Time of the next event, if any.

@@ -60,15 +60,8 @@ mod tests {
 
     #[test]
     fn chain_and_grid() {
-        let t = Topology {
-            hops: Some(3),
-            spacing_m: Some(200.0),
-            ..topo(TopologyKind::Chain)
-        };
-        assert_eq!(
-            positions_m(&t, 1),
-            vec![[0.0, 0.0], [200.0, 0.0], [400.0, 0.0], [600.0, 0.0]]
-        );
+        let t = Topology { hops: Some(3), spacing_m: Some(200.0), ..topo(TopologyKind::Chain) };
+        assert_eq!(positions_m(&t, 1), vec![[0.0, 0.0], [200.0, 0.0], [400.0, 0.0], [600.0, 0.0]]);
         let g = Topology {
             rows: Some(2),
             cols: Some(3),
@@ -92,8 +85,6 @@ mod tests {
         let c = positions_m(&t(10), 6);
         assert_eq!(a[..], b[..10]);
         assert_ne!(a, c);
-        assert!(a
-            .iter()
-            .all(|p| (0.0..100.0).contains(&p[0]) && (0.0..50.0).contains(&p[1])));
+        assert!(a.iter().all(|p| (0.0..100.0).contains(&p[0]) && (0.0..50.0).contains(&p[1])));
     }
 }

@@ -191,10 +191,7 @@ impl Script {
             dst_node: BROADCAST,
             ttl: 1,
             ident: self.ident[src as usize],
-            transport: TraceTransport::Udp {
-                src_port: 520,
-                dst_port: 520,
-            },
+            transport: TraceTransport::Udp { src_port: 520, dst_port: 520 },
             payload_len: 24,
         };
         self.ident[src as usize] += 1;
@@ -217,15 +214,7 @@ impl Script {
 }
 
 fn tcp(src_port: u16, dst_port: u16, seq: u32, ack: u32, flags: u8) -> TraceTcp {
-    TraceTcp {
-        src_port,
-        dst_port,
-        seq,
-        ack,
-        flags,
-        window: 64 * 1024,
-        ..TraceTcp::default()
-    }
+    TraceTcp { src_port, dst_port, seq, ack, flags, window: 64 * 1024, ..TraceTcp::default() }
 }
 
 const ACK: u8 = 0x10;
@@ -277,9 +266,7 @@ fn bulk_transfer_with_one_retransmission() {
         TraceTransport::Tcp(t)
     };
     use Attempt::*;
-    let lost_then_dropped = [
-        DataLost, RtsLost, RtsLost, RtsLost, RtsLost, RtsLost, RtsLost,
-    ];
+    let lost_then_dropped = [DataLost, RtsLost, RtsLost, RtsLost, RtsLost, RtsLost, RtsLost];
 
     for k in 0..4 {
         assert!(s.send(0, 0, 1, data(k), MSS, &[Ok]));
@@ -306,14 +293,8 @@ fn bulk_transfer_with_one_retransmission() {
     // See tests/test_pcap_tools.py for how these counts follow from the script.
     assert_eq!(count_records(&dir.join("nodes/node-0.pcap"), RADIOTAP), 107);
     assert_eq!(count_records(&dir.join("nodes/node-1.pcap"), RADIOTAP), 101);
-    assert_eq!(
-        count_records(&dir.join("flows/flow-0-node-0.pcap"), RAW),
-        25
-    );
-    assert_eq!(
-        count_records(&dir.join("flows/flow-0-node-1.pcap"), RAW),
-        24
-    );
+    assert_eq!(count_records(&dir.join("flows/flow-0-node-0.pcap"), RAW), 25);
+    assert_eq!(count_records(&dir.join("flows/flow-0-node-1.pcap"), RAW), 24);
     if !keep {
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -332,14 +313,7 @@ fn handshake_udp_and_broadcast() {
     let mut syn_ack = tcp(b, a, irs, iss + 1, SYN | ACK);
     syn_ack.sack_permitted = true;
     assert!(s.send(1, 1, 0, TraceTransport::Tcp(syn_ack), 0, &[Ok]));
-    assert!(s.send(
-        1,
-        0,
-        1,
-        TraceTransport::Tcp(tcp(a, b, iss + 1, irs + 1, ACK)),
-        0,
-        &[Ok]
-    ));
+    assert!(s.send(1, 0, 1, TraceTransport::Tcp(tcp(a, b, iss + 1, irs + 1, ACK)), 0, &[Ok]));
     for k in 0..2 {
         let seq = iss + 1 + k * MSS;
         let seg = TraceTransport::Tcp(tcp(a, b, seq, irs + 1, PSH_ACK));
@@ -356,34 +330,19 @@ fn handshake_udp_and_broadcast() {
     assert!(s.send(1, 0, 1, last, 0, &[Ok]));
 
     for len in [1, 100, 1000] {
-        let udp = TraceTransport::Udp {
-            src_port: 6000,
-            dst_port: 7000,
-        };
+        let udp = TraceTransport::Udp { src_port: 6000, dst_port: 7000 };
         assert!(s.send(2, 1, 0, udp, len, &[Ok]));
     }
     s.broadcast(2, &[0, 1]);
     s.tracer.finish().unwrap();
 
     // Without RTS/CTS every delivered packet is DATA + ACK at both ends: 10 TCP + 3 UDP packets.
-    assert_eq!(
-        count_records(&dir.join("nodes/node-0.pcap"), 127),
-        2 * 13 + 1
-    );
-    assert_eq!(
-        count_records(&dir.join("nodes/node-1.pcap"), 127),
-        2 * 13 + 1
-    );
+    assert_eq!(count_records(&dir.join("nodes/node-0.pcap"), 127), 2 * 13 + 1);
+    assert_eq!(count_records(&dir.join("nodes/node-1.pcap"), 127), 2 * 13 + 1);
     assert_eq!(count_records(&dir.join("nodes/node-2.pcap"), 127), 1);
     for node in 0..2 {
-        assert_eq!(
-            count_records(&dir.join(format!("flows/flow-1-node-{node}.pcap")), 101),
-            10
-        );
-        assert_eq!(
-            count_records(&dir.join(format!("flows/flow-2-node-{node}.pcap")), 101),
-            3
-        );
+        assert_eq!(count_records(&dir.join(format!("flows/flow-1-node-{node}.pcap")), 101), 10);
+        assert_eq!(count_records(&dir.join(format!("flows/flow-2-node-{node}.pcap")), 101), 3);
     }
     if !keep {
         fs::remove_dir_all(&dir).unwrap();

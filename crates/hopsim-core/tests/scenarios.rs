@@ -44,10 +44,7 @@ fn one_hop_saturated_matches_theoretical_maximum() {
         ));
         let expect = tmt_kbps(1460, rate, rts, 200.0 / 299.792458);
         let got = r.flows[0].goodput_kbps;
-        assert!(
-            (got / expect - 1.0).abs() < 0.01,
-            "rate {rate} rts {rts}: {got} vs {expect}"
-        );
+        assert!((got / expect - 1.0).abs() < 0.01, "rate {rate} rts {rts}: {got} vs {expect}");
         assert_eq!(r.totals.collisions, 0);
         assert_eq!(r.totals.mac_retries, 0);
     }

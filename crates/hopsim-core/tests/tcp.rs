@@ -13,12 +13,9 @@ fn chain_tcp(hops: u32, tcp: &str, extra: &str) -> String {
 #[test]
 fn fixed_transfer_completes_intact_under_loss_for_every_variant() {
     for variant in ["reno", "newreno", "sack"] {
-        let text = chain_tcp(
-            3,
-            &format!("variant = \"{variant}\""),
-            "[radio]\nframe_error_rate = 0.2\n",
-        )
-        .replace("transport = \"tcp\"", "transport = \"tcp\"\nbytes = 292000");
+        let text =
+            chain_tcp(3, &format!("variant = \"{variant}\""), "[radio]\nframe_error_rate = 0.2\n")
+                .replace("transport = \"tcp\"", "transport = \"tcp\"\nbytes = 292000");
         let r = common::run_checked(&text);
         let t = r.flows[0].tcp.as_ref().unwrap();
         assert_eq!(t.bytes_delivered, 292_000, "{variant}");

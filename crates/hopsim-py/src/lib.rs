@@ -53,8 +53,7 @@ const EVENTS_PER_SLICE: u64 = 2_000_000;
 /// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
 #[pyfunction]
 fn validate_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
-    py.detach(|| hopsim_core::validate_json(scenario_json))
-        .map_err(to_py_err)
+    py.detach(|| hopsim_core::validate_json(scenario_json)).map_err(to_py_err)
 }
 
 #[pymodule(gil_used = false)]

@@ -24,11 +24,7 @@ pub enum MacOutput {
     Received { packet: PacketId, from: u32 },
     /// The packet in service is finished: acknowledged (or broadcast) or dropped at the
     /// retry limit (`acked == false`: the link to `next_hop` failed).
-    Done {
-        packet: PacketId,
-        next_hop: u32,
-        acked: bool,
-    },
+    Done { packet: PacketId, next_hop: u32, acked: bool },
 }
 
 pub struct MacCtx<'a> {
@@ -184,13 +180,7 @@ impl Dcf {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {
                 let generation = self.access_timer.arm(at);
-                cx.sched.schedule(
-                    at,
-                    Event::MacAccess {
-                        node: self.node,
-                        generation,
-                    },
-                );
+                cx.sched.schedule(at, Event::MacAccess { node: self.node, generation });
             }
         }
     }
@@ -217,13 +207,7 @@ impl Dcf {
         }
         if at > cx.now {
             let generation = self.access_timer.arm(at);
-            cx.sched.schedule(
-                at,
-                Event::MacAccess {
-                    node: self.node,
-                    generation,
-                },
-            );
+            cx.sched.schedule(at, Event::MacAccess { node: self.node, generation });
             return;
         }
         self.access.clear_backoff();
@@ -237,8 +221,7 @@ impl Dcf {
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
         self.access.note_busy(cx.now, cx.now + frame.airtime_ns);
-        cx.out
-            .push((self.node, MacOutput::Transmit { frame, response }));
+        cx.out.push((self.node, MacOutput::Transmit { frame, response }));
     }
 
     fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
@@ -289,23 +272,13 @@ impl Dcf {
                 self.phase = Phase::WaitCts;
                 let at = cx.now + t.response_timeout(t.cts_ns);
                 let generation = self.timeout_timer.arm(at);
-                cx.sched.schedule(
-                    at,
-                    Event::MacTimeout {
-                        node: self.node,
-                        generation,
-                    },
-                );
+                cx.sched.schedule(at, Event::MacTimeout { node: self.node, generation });
             }
             (FrameKind::Data, Phase::TxData) if frame.dst == BROADCAST => {
                 let job = self.job.take().expect("job");
                 cx.out.push((
                     self.node,
-                    MacOutput::Done {
-                        packet: job.packet,
-                        next_hop: job.dst,
-                        acked: true,
-                    },
+                    MacOutput::Done { packet: job.packet, next_hop: job.dst, acked: true },
                 ));
                 self.finish(cx);
             }
@@ -313,13 +286,7 @@ impl Dcf {
                 self.phase = Phase::WaitAck;
                 let at = cx.now + t.response_timeout(t.ack_ns);
                 let generation = self.timeout_timer.arm(at);
-                cx.sched.schedule(
-                    at,
-                    Event::MacTimeout {
-                        node: self.node,
-                        generation,
-                    },
-                );
+                cx.sched.schedule(at, Event::MacTimeout { node: self.node, generation });
             }
             _ => {} // CTS and ACK need nothing after them.
         }
@@ -360,11 +327,7 @@ impl Dcf {
             self.job = None;
             cx.out.push((
                 self.node,
-                MacOutput::Done {
-                    packet: job.packet,
-                    next_hop: job.dst,
-                    acked: false,
-                },
+                MacOutput::Done { packet: job.packet, next_hop: job.dst, acked: false },
             ));
             self.finish(cx);
         } else {
@@ -403,13 +366,7 @@ impl Dcf {
         let when = at + self.cfg.timing.sifs;
         self.sifs_frame = Some(frame);
         let generation = self.sifs_timer.arm(when);
-        cx.sched.schedule(
-            when,
-            Event::MacSifs {
-                node: self.node,
-                generation,
-            },
-        );
+        cx.sched.schedule(when, Event::MacSifs { node: self.node, generation });
     }
 
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
@@ -459,13 +416,7 @@ impl Dcf {
             FrameKind::Data => {
                 let packet = frame.packet.expect("data frame carries a packet");
                 if frame.dst == BROADCAST {
-                    cx.out.push((
-                        self.node,
-                        MacOutput::Received {
-                            packet,
-                            from: frame.src,
-                        },
-                    ));
+                    cx.out.push((self.node, MacOutput::Received { packet, from: frame.src }));
                     return;
                 }
                 let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t);
@@ -473,13 +424,7 @@ impl Dcf {
                 if self.is_duplicate(frame) {
                     self.counters.duplicates += 1;
                 } else {
-                    cx.out.push((
-                        self.node,
-                        MacOutput::Received {
-                            packet,
-                            from: frame.src,
-                        },
-                    ));
+                    cx.out.push((self.node, MacOutput::Received { packet, from: frame.src }));
                 }
             }
             FrameKind::Ack => {
@@ -489,11 +434,7 @@ impl Dcf {
                     self.counters.unicast_done += 1;
                     cx.out.push((
                         self.node,
-                        MacOutput::Done {
-                            packet: job.packet,
-                            next_hop: job.dst,
-                            acked: true,
-                        },
+                        MacOutput::Done { packet: job.packet, next_hop: job.dst, acked: true },
                     ));
                     self.finish(cx);
                 }

@@ -74,11 +74,7 @@ impl Bench {
     }
 
     fn offer(&mut self, now: SimTime, packet: PacketId) {
-        let mut cx = MacCtx {
-            now,
-            sched: &mut self.sched,
-            out: &mut self.out,
-        };
+        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
         self.dcf.offer(&mut cx, packet, PEER, 1036);
         self.handle_outputs(now);
     }
@@ -91,8 +87,7 @@ impl Bench {
                     assert!(self.on_air.is_none(), "two frames at once");
                     self.on_air = Some(frame);
                     self.sent.push((now, frame));
-                    self.sched
-                        .schedule(now + frame.airtime_ns, Event::TxEnd { node: ME });
+                    self.sched.schedule(now + frame.airtime_ns, Event::TxEnd { node: ME });
                 }
                 MacOutput::Done { acked, .. } => self.done.push((now, acked)),
                 MacOutput::Received { packet, .. } => self.received.push(packet),
@@ -119,11 +114,7 @@ impl Bench {
                 }
                 let now = at.max(self.sched.now());
                 self.dcf.on_medium_busy(at - frame.airtime_ns, at);
-                let mut cx = MacCtx {
-                    now,
-                    sched: &mut self.sched,
-                    out: &mut self.out,
-                };
+                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
                 self.dcf.on_rx(&mut cx, at, &frame, ok);
                 self.handle_outputs(now);
                 continue;
@@ -132,11 +123,7 @@ impl Bench {
                 break;
             }
             let (now, ev) = self.sched.pop().unwrap();
-            let mut cx = MacCtx {
-                now,
-                sched: &mut self.sched,
-                out: &mut self.out,
-            };
+            let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
             match ev {
                 Event::TxEnd { .. } => {
                     let frame = self.on_air.take().unwrap();
@@ -217,11 +204,7 @@ fn overheard_frames_set_nav_and_rts_is_not_answered_under_nav() {
     b.inject.push((us(2000), rts, true));
     b.run_until(us(20_000));
     assert_eq!(b.dcf.nav_until(), us(9000));
-    assert!(
-        b.sent.is_empty(),
-        "no CTS while the NAV is set: {:?}",
-        b.sent_kinds()
-    );
+    assert!(b.sent.is_empty(), "no CTS while the NAV is set: {:?}", b.sent_kinds());
 }
 
 #[test]
@@ -229,13 +212,10 @@ fn data_is_acked_and_a_retransmitted_duplicate_is_not_delivered_twice() {
     let mut b = Bench::new(0);
     let t = b.timing;
     let p = b.packet();
-    b.inject
-        .push((us(2000), data_from(PEER, 7, false, p, &t), true));
-    b.inject
-        .push((us(9000), data_from(PEER, 7, true, p, &t), true));
+    b.inject.push((us(2000), data_from(PEER, 7, false, p, &t), true));
+    b.inject.push((us(9000), data_from(PEER, 7, true, p, &t), true));
     // Same sequence number from another transmitter is a different frame.
-    b.inject
-        .push((us(16_000), data_from(OTHER, 7, true, p, &t), true));
+    b.inject.push((us(16_000), data_from(OTHER, 7, true, p, &t), true));
     b.run_until(us(30_000));
     assert_eq!(b.sent_kinds(), vec![FrameKind::Ack; 3]);
     assert_eq!(b.sent[0].0, us(2010));
@@ -253,25 +233,15 @@ fn idle_medium_gives_immediate_access_then_post_backoff_separates_frames() {
     assert_eq!(b.sent[0].0, us(1000), "idle for more than DIFS: no backoff");
     assert_eq!(
         b.done,
-        vec![(
-            b.sent[0].0 + b.sent[0].1.airtime_ns + b.timing.sifs + b.timing.ack_ns,
-            true
-        )]
+        vec![(b.sent[0].0 + b.sent[0].1.airtime_ns + b.timing.sifs + b.timing.ack_ns, true)]
     );
     let ack_end = b.done[0].0;
     let q = b.packet();
     b.offer(ack_end, q);
     b.run_until(us(40_000));
     let second = b.sent[1].0;
-    assert!(
-        second >= ack_end + b.timing.difs,
-        "waits DIFS plus the post-backoff"
-    );
-    assert_eq!(
-        (second - ack_end - b.timing.difs) % b.timing.slot,
-        0,
-        "on a slot boundary"
-    );
+    assert!(second >= ack_end + b.timing.difs, "waits DIFS plus the post-backoff");
+    assert_eq!((second - ack_end - b.timing.difs) % b.timing.slot, 0, "on a slot boundary");
 }
 
 #[test]
@@ -280,11 +250,7 @@ fn rts_failures_hit_the_short_retry_limit_and_report_a_link_failure() {
     let p = b.packet();
     b.offer(us(1000), p);
     b.run_until(1_000_000_000);
-    assert_eq!(
-        b.sent_kinds(),
-        vec![FrameKind::Rts; 7],
-        "7 RTS attempts (short retry limit)"
-    );
+    assert_eq!(b.sent_kinds(), vec![FrameKind::Rts; 7], "7 RTS attempts (short retry limit)");
     assert_eq!(b.done.len(), 1);
     assert!(!b.done[0].1, "dropped");
     assert_eq!(b.dcf.counters.retry_limit_drops, 1);
@@ -310,12 +276,8 @@ fn unacknowledged_data_after_rts_hits_the_long_retry_limit() {
         vec![Rts, Data, Rts, Data, Rts, Data, Rts, Data],
         "4 DATA attempts (long limit)"
     );
-    let retries: Vec<bool> = b
-        .sent
-        .iter()
-        .filter(|(_, f)| f.kind == Data)
-        .map(|(_, f)| f.retry)
-        .collect();
+    let retries: Vec<bool> =
+        b.sent.iter().filter(|(_, f)| f.kind == Data).map(|(_, f)| f.retry).collect();
     assert_eq!(retries, vec![false, true, true, true]);
     assert_eq!(b.done.len(), 1);
     assert!(!b.done[0].1);
@@ -345,9 +307,6 @@ fn contention_window_doubles_per_failure_and_resets_after_a_drop() {
         cw = (2 * cw + 1).min(1023);
         let end = w[0].0 + w[0].1.airtime_ns + t.response_timeout(t.ack_ns);
         let gap = w[1].0 - end;
-        assert!(
-            gap >= t.difs && gap <= t.eifs + cw * t.slot,
-            "gap {gap} with cw {cw}"
-        );
+        assert!(gap >= t.difs && gap <= t.eifs + cw * t.slot, "gap {gap} with cw {cw}");
     }
 }

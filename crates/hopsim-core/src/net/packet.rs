@@ -87,15 +87,11 @@ impl PacketArena {
     }
 
     pub fn get(&self, id: PacketId) -> &Packet {
-        self.slots[id.index()]
-            .as_ref()
-            .expect("use of a freed packet")
+        self.slots[id.index()].as_ref().expect("use of a freed packet")
     }
 
     pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
-        self.slots[id.index()]
-            .as_mut()
-            .expect("use of a freed packet")
+        self.slots[id.index()].as_mut().expect("use of a freed packet")
     }
 
     pub fn free(&mut self, id: PacketId) {

@@ -51,10 +51,7 @@ impl Channel {
                 }
             }
         }
-        Channel {
-            links,
-            max_delay_ns,
-        }
+        Channel { links, max_delay_ns }
     }
 
     pub fn listeners(&self, tx: u32) -> &[Link] {
@@ -72,10 +69,7 @@ impl Channel {
 
     /// Neighbours within decode range (the graph static routing works on).
     pub fn decode_neighbours(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        self.links[node as usize]
-            .iter()
-            .filter(|l| l.decodable)
-            .map(|l| l.listener)
+        self.links[node as usize].iter().filter(|l| l.decodable).map(|l| l.listener)
     }
 }
 
@@ -93,11 +87,8 @@ mod tests {
         let pos: Vec<[f64; 2]> = (0..5).map(|i| [i as f64 * 200.0, 0.0]).collect();
         let ch = Channel::build(&pos, &path, rx, cs);
         // Node 2 decodes 1 and 3 (200 m), senses 0 and 4 (400 m < 550 m).
-        let l: Vec<(u32, bool)> = ch
-            .listeners(2)
-            .iter()
-            .map(|l| (l.listener, l.decodable))
-            .collect();
+        let l: Vec<(u32, bool)> =
+            ch.listeners(2).iter().map(|l| (l.listener, l.decodable)).collect();
         assert_eq!(l, vec![(0, false), (1, true), (3, true), (4, false)]);
         assert_eq!(ch.decode_neighbours(0).collect::<Vec<_>>(), vec![1]);
         assert_eq!(ch.max_delay_ns(), delay_ns(400.0));

@@ -85,12 +85,8 @@ impl PathLoss {
 
 /// Receive and carrier-sense thresholds in watts: explicit ranges override the thresholds.
 pub fn thresholds_w(radio: &Radio, path: &PathLoss) -> (f64, f64) {
-    let rx = radio
-        .rx_range_m
-        .map_or(radio.rx_threshold_w, |r| path.rx_power_w(r));
-    let cs = radio
-        .cs_range_m
-        .map_or(radio.cs_threshold_w, |r| path.rx_power_w(r));
+    let rx = radio.rx_range_m.map_or(radio.rx_threshold_w, |r| path.rx_power_w(r));
+    let cs = radio.cs_range_m.map_or(radio.cs_threshold_w, |r| path.rx_power_w(r));
     (rx, cs)
 }
 
@@ -108,11 +104,7 @@ mod tests {
         let radio = Radio::default();
         let pl = PathLoss::new(&radio);
         // crossover 4 pi 1.5^2 / (c / 914 MHz) ~ 86.2 m
-        assert!(
-            (pl.crossover_m() - 86.2).abs() < 0.2,
-            "{}",
-            pl.crossover_m()
-        );
+        assert!((pl.crossover_m() - 86.2).abs() < 0.2, "{}", pl.crossover_m());
         let rx = pl.range_for_threshold_m(radio.rx_threshold_w);
         let cs = pl.range_for_threshold_m(radio.cs_threshold_w);
         assert!((rx - 250.0).abs() < 0.1, "rx range {rx}");
@@ -131,11 +123,7 @@ mod tests {
 
     #[test]
     fn explicit_ranges_override_thresholds() {
-        let radio = Radio {
-            rx_range_m: Some(100.0),
-            cs_range_m: Some(300.0),
-            ..Radio::default()
-        };
+        let radio = Radio { rx_range_m: Some(100.0), cs_range_m: Some(300.0), ..Radio::default() };
         let pl = PathLoss::new(&radio);
         let (rx, cs) = thresholds_w(&radio, &pl);
         assert!((pl.range_for_threshold_m(rx) - 100.0).abs() < 0.01);

@@ -142,13 +142,7 @@ impl Radio {
                     cur.overlapped = true;
                     if end > cur.end {
                         // Both lost; the longer one holds the receiver (ns-2 collision()).
-                        *cur = Lock {
-                            frame,
-                            power_w,
-                            end,
-                            ok: false,
-                            overlapped: true,
-                        };
+                        *cur = Lock { frame, power_w, end, ok: false, overlapped: true };
                     }
                 }
             }
@@ -165,10 +159,7 @@ impl Radio {
         match self.lock {
             Some(cur) if cur.frame == frame => {
                 self.lock = None;
-                RxEnd::Locked {
-                    ok: cur.ok,
-                    overlapped: cur.overlapped,
-                }
+                RxEnd::Locked { ok: cur.ok, overlapped: cur.overlapped }
             }
             _ => RxEnd::Missed,
         }
@@ -203,13 +194,7 @@ mod tests {
                 && !r.signal_busy_at(500)
                 && !r.signal_busy_at(99)
         );
-        assert_eq!(
-            r.signal_end(A),
-            RxEnd::Locked {
-                ok: true,
-                overlapped: false
-            }
-        );
+        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: true, overlapped: false });
     }
 
     #[test]
@@ -217,18 +202,9 @@ mod tests {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
         r.signal_start(B, 0.99e-10, true, 200, 600);
-        assert_eq!(
-            r.signal_end(A),
-            RxEnd::Locked {
-                ok: true,
-                overlapped: false
-            }
-        );
+        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: true, overlapped: false });
         assert_eq!(r.signal_end(B), RxEnd::Missed);
-        assert!(
-            r.signal_busy_at(550),
-            "the missed frame still occupies the medium"
-        );
+        assert!(r.signal_busy_at(550), "the missed frame still occupies the medium");
     }
 
     #[test]
@@ -237,26 +213,14 @@ mod tests {
         r.signal_start(A, 1e-9, true, 100, 500);
         r.signal_start(B, 0.5e-9, true, 200, 600);
         assert_eq!(r.signal_end(A), RxEnd::Missed);
-        assert_eq!(
-            r.signal_end(B),
-            RxEnd::Locked {
-                ok: false,
-                overlapped: true
-            }
-        );
+        assert_eq!(r.signal_end(B), RxEnd::Locked { ok: false, overlapped: true });
     }
 
     #[test]
     fn undecodable_signal_is_locked_in_error() {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-11, false, 0, 10);
-        assert_eq!(
-            r.signal_end(A),
-            RxEnd::Locked {
-                ok: false,
-                overlapped: false
-            }
-        );
+        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: false, overlapped: false });
     }
 
     #[test]
@@ -264,39 +228,19 @@ mod tests {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
         r.start_tx(300, 400);
-        assert_eq!(
-            r.signal_end(A),
-            RxEnd::Locked {
-                ok: false,
-                overlapped: true
-            }
-        );
+        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: false, overlapped: true });
         r.signal_start(B, 1e-9, true, 350, 450);
-        assert_eq!(
-            r.signal_end(B),
-            RxEnd::Locked {
-                ok: false,
-                overlapped: true
-            }
-        );
+        assert_eq!(r.signal_end(B), RxEnd::Locked { ok: false, overlapped: true });
     }
 
     #[test]
     fn early_completion_when_next_arrival_is_later() {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
-        let early = r
-            .signal_start(B, 1e-9, true, 501, 900)
-            .expect("A ended before B began");
+        let early = r.signal_start(B, 1e-9, true, 501, 900).expect("A ended before B began");
         assert_eq!(early.frame, A);
         assert!(early.ok);
         assert_eq!(r.signal_end(A), RxEnd::AlreadyDone);
-        assert_eq!(
-            r.signal_end(B),
-            RxEnd::Locked {
-                ok: true,
-                overlapped: false
-            }
-        );
+        assert_eq!(r.signal_end(B), RxEnd::Locked { ok: true, overlapped: false });
     }
 }

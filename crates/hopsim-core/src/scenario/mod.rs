@@ -184,9 +184,7 @@ pub struct Routing {
 
 impl Default for Routing {
     fn default() -> Self {
-        Routing {
-            protocol: RoutingProtocol::Static,
-        }
+        Routing { protocol: RoutingProtocol::Static }
     }
 }
 

@@ -10,11 +10,7 @@ fn positive(key: &str, v: f64, what: &str) -> Check {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(ScenarioError::invalid(
-            key,
-            v,
-            &format!("must be a positive number ({what})"),
-        ))
+        Err(ScenarioError::invalid(key, v, &format!("must be a positive number ({what})")))
     }
 }
 
@@ -22,11 +18,7 @@ fn non_negative(key: &str, v: f64, what: &str) -> Check {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
-        Err(ScenarioError::invalid(
-            key,
-            v,
-            &format!("must be zero or positive ({what})"),
-        ))
+        Err(ScenarioError::invalid(key, v, &format!("must be zero or positive ({what})")))
     }
 }
 
@@ -75,19 +67,12 @@ fn check_topology(t: &Topology) -> Check {
         if (1..=MAX_NODES).contains(&v) {
             Ok(())
         } else {
-            Err(ScenarioError::invalid(
-                key,
-                v,
-                &format!("must be between 1 and {MAX_NODES}"),
-            ))
+            Err(ScenarioError::invalid(key, v, &format!("must be between 1 and {MAX_NODES}")))
         }
     };
     match t.kind {
         TopologyKind::Chain => {
-            count_ok(
-                "topology.hops",
-                required("topology.hops", t.hops, kind)? as u64,
-            )?;
+            count_ok("topology.hops", required("topology.hops", t.hops, kind)? as u64)?;
             positive(
                 "topology.spacing_m",
                 required("topology.spacing_m", t.spacing_m, kind)?,
@@ -182,11 +167,7 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
         ));
     }
     positive(&key("initial_window"), t.initial_window, "segments")?;
-    positive(
-        &key("delayed_ack_timeout_s"),
-        t.delayed_ack_timeout_s,
-        "seconds",
-    )?;
+    positive(&key("delayed_ack_timeout_s"), t.delayed_ack_timeout_s, "seconds")?;
     let [l1, l2, l3] = t.ack_thinning_thresholds;
     if !(l1 <= l2 && l2 <= l3) {
         return Err(ScenarioError::invalid(
@@ -205,11 +186,7 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
             &format!("must be at least min_rto_s = {}", t.min_rto_s),
         ));
     }
-    non_negative(
-        &key("clock_granularity_s"),
-        t.clock_granularity_s,
-        "seconds",
-    )?;
+    non_negative(&key("clock_granularity_s"), t.clock_granularity_s, "seconds")?;
     if !(1..=1000).contains(&t.dupack_threshold) {
         return Err(ScenarioError::invalid(
             key("dupack_threshold"),
@@ -254,11 +231,7 @@ fn check_flow(i: usize, f: &Flow, nodes: usize, s: &Scenario) -> Check {
         ));
     }
     if f.src == f.dst {
-        return Err(ScenarioError::invalid(
-            key("dst"),
-            f.dst,
-            "must differ from the flow's src",
-        ));
+        return Err(ScenarioError::invalid(key("dst"), f.dst, "must differ from the flow's src"));
     }
     // 802.11 MSDU at most 2304 B = 8 LLC/SNAP + 20 IP + 8 UDP + payload.
     if !(1..=2268).contains(&f.payload_bytes) {
@@ -268,20 +241,13 @@ fn check_flow(i: usize, f: &Flow, nodes: usize, s: &Scenario) -> Check {
             "must be between 1 and 2268 bytes (802.11 MSDU limit 2304 B less LLC/SNAP, IP and UDP headers)",
         ));
     }
-    non_negative(
-        &key("interval_s"),
-        f.interval_s,
-        "seconds between packets; 0 = saturated",
-    )?;
+    non_negative(&key("interval_s"), f.interval_s, "seconds between packets; 0 = saturated")?;
     non_negative(&key("start_s"), f.start_s, "seconds")?;
     if f.start_s >= s.duration_s {
         return Err(ScenarioError::invalid(
             key("start_s"),
             f.start_s,
-            &format!(
-                "must be before the end of the run (duration_s = {})",
-                s.duration_s
-            ),
+            &format!("must be before the end of the run (duration_s = {})", s.duration_s),
         ));
     }
     if let Some(stop) = f.stop_s {
@@ -323,11 +289,7 @@ pub fn validate(s: &Scenario) -> Check {
     positive("radio.frequency_hz", r.frequency_hz, "hertz")?;
     positive("radio.antenna_height_m", r.antenna_height_m, "metres")?;
     positive("radio.antenna_gain", r.antenna_gain, "linear gain")?;
-    positive(
-        "radio.system_loss",
-        r.system_loss,
-        "linear loss factor >= 1",
-    )?;
+    positive("radio.system_loss", r.system_loss, "linear loss factor >= 1")?;
     positive("radio.rx_threshold_w", r.rx_threshold_w, "watts")?;
     positive("radio.cs_threshold_w", r.cs_threshold_w, "watts")?;
     non_negative("radio.capture_threshold_db", r.capture_threshold_db, "dB")?;
@@ -357,10 +319,7 @@ pub fn validate(s: &Scenario) -> Check {
             return Err(ScenarioError::invalid(
                 "radio.cs_threshold_w",
                 r.cs_threshold_w,
-                &format!(
-                    "must not exceed radio.rx_threshold_w = {}",
-                    r.rx_threshold_w
-                ),
+                &format!("must not exceed radio.rx_threshold_w = {}", r.rx_threshold_w),
             ))
         }
         _ => {}
@@ -386,11 +345,7 @@ pub fn validate(s: &Scenario) -> Check {
         ("mac.long_retry_limit", m.long_retry_limit),
     ] {
         if !(1..=255).contains(&v) {
-            return Err(ScenarioError::invalid(
-                key,
-                v,
-                "must be between 1 and 255 attempts",
-            ));
+            return Err(ScenarioError::invalid(key, v, "must be between 1 and 255 attempts"));
         }
     }
     if !(1..=1_000_000).contains(&m.queue_packets) {
@@ -458,11 +413,7 @@ mod tests {
     fn rejections_name_key_and_value() {
         let e = err("warmup_s = 20.0\n", "");
         assert_eq!(e.key, "warmup_s");
-        assert!(
-            e.message.contains("20") && e.message.contains("duration_s"),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains("20") && e.message.contains("duration_s"), "{}", e.message);
         let e = err("", "[mac]\ndata_rate_mbps = 3.0\n");
         assert_eq!(e.key, "mac.data_rate_mbps");
         let e = err("", "[[flows]]\nsrc = 0\ndst = 9\n");

@@ -98,11 +98,7 @@ const CRC32_TABLE: [u32; 256] = {
         let mut c = i as u32;
         let mut k = 0;
         while k < 8 {
-            c = if c & 1 != 0 {
-                0xedb8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
+            c = if c & 1 != 0 { 0xedb8_8320 ^ (c >> 1) } else { c >> 1 };
             k += 1;
         }
         table[i] = c;
@@ -380,11 +376,7 @@ mod tests {
         let mut sum: u64 = 0;
         for i in (0..data.len()).step_by(2) {
             let hi = data[i] as u64;
-            let lo = if i + 1 < data.len() {
-                data[i + 1] as u64
-            } else {
-                0
-            };
+            let lo = if i + 1 < data.len() { data[i + 1] as u64 } else { 0 };
             sum += (hi << 8) | lo;
         }
         while sum >> 16 != 0 {
@@ -419,10 +411,7 @@ mod tests {
         let data = [0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7];
         assert_eq!(internet_checksum(&data), !0xddf2);
         // Odd length: the last byte is padded with zero.
-        assert_eq!(
-            internet_checksum(&[0x12, 0x34, 0x56]),
-            !(0x1234u16 + 0x5600)
-        );
+        assert_eq!(internet_checksum(&[0x12, 0x34, 0x56]), !(0x1234u16 + 0x5600));
     }
 
     #[test]
@@ -468,9 +457,7 @@ mod tests {
     #[test]
     fn tcp_options() {
         let mut ip = tcp(0);
-        let TraceTransport::Tcp(t) = &mut ip.transport else {
-            unreachable!()
-        };
+        let TraceTransport::Tcp(t) = &mut ip.transport else { unreachable!() };
         t.sack = [(100, 200), (300, 400), (500, 600)];
         t.sack_len = 2;
         let mut out = Vec::new();
@@ -481,9 +468,7 @@ mod tests {
         assert_eq!(&out[44..52], &[0, 0, 0, 100, 0, 0, 0, 200]);
         assert_checksums_verify(&out);
 
-        let TraceTransport::Tcp(t) = &mut ip.transport else {
-            unreachable!()
-        };
+        let TraceTransport::Tcp(t) = &mut ip.transport else { unreachable!() };
         t.sack_len = 0;
         t.sack_permitted = true;
         t.flags = 0x02;
@@ -494,9 +479,7 @@ mod tests {
         assert_checksums_verify(&out);
 
         // Both, with more blocks than fit: three are written.
-        let TraceTransport::Tcp(t) = &mut ip.transport else {
-            unreachable!()
-        };
+        let TraceTransport::Tcp(t) = &mut ip.transport else { unreachable!() };
         t.sack_len = 9;
         encode_ipv4(&mut out, &ip);
         assert_eq!(out.len(), 20 + 20 + 4 + 4 + 24);
@@ -511,10 +494,7 @@ mod tests {
             dst_node: BROADCAST,
             ttl: 1,
             ident: 0xbeef,
-            transport: TraceTransport::Udp {
-                src_port: 9,
-                dst_port: 9,
-            },
+            transport: TraceTransport::Udp { src_port: 9, dst_port: 9 },
             payload_len: 1460,
         };
         let mut out = Vec::new();
@@ -610,11 +590,7 @@ mod tests {
         assert_eq!(&r[12..16], &3u32.to_le_bytes());
         assert_eq!(&r[16..19], &[1, 2, 3]);
         let r = &r[19..];
-        assert_eq!(
-            &r[8..16],
-            &[1, 0, 0, 0, 1, 0, 0, 0],
-            "orig_len raised to incl_len"
-        );
+        assert_eq!(&r[8..16], &[1, 0, 0, 0, 1, 0, 0, 0], "orig_len raised to incl_len");
         assert_eq!(r.len(), 17);
     }
 }

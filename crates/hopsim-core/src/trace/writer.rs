@@ -169,10 +169,7 @@ mod tests {
             dst_node: 1,
             ttl: 64,
             ident: 1,
-            transport: TraceTransport::Udp {
-                src_port: 1,
-                dst_port: 2,
-            },
+            transport: TraceTransport::Udp { src_port: 1, dst_port: 2 },
             payload_len: 10,
         }
     }

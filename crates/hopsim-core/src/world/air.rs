@@ -15,10 +15,7 @@ impl World {
         self.check_may_transmit(now, node, response);
         let n = &mut self.nodes[node as usize];
         n.tx_serial = n.tx_serial.wrapping_add(1);
-        let fref = FrameRef {
-            tx: node,
-            serial: n.tx_serial,
-        };
+        let fref = FrameRef { tx: node, serial: n.tx_serial };
         n.radio.start_tx(now, end);
         n.tx_frame = Some((frame, fref));
         self.trace_frame(node, now, &frame);
@@ -28,13 +25,10 @@ impl World {
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
             let early =
-                self.nodes[j]
-                    .radio
-                    .signal_start(fref, link.power_w, link.decodable, start, stop);
+                self.nodes[j].radio.signal_start(fref, link.power_w, link.decodable, start, stop);
             if let Some(e) = early {
-                let (done_frame, _) = self.nodes[e.frame.tx as usize]
-                    .tx_frame
-                    .expect("frame still on air");
+                let (done_frame, _) =
+                    self.nodes[e.frame.tx as usize].tx_frame.expect("frame still on air");
                 let decodable = self.is_decodable(e.frame.tx, link.listener);
                 self.complete_rx(now, link.listener, &done_frame, e.end, e.ok, decodable);
             }
@@ -48,9 +42,8 @@ impl World {
     fn check_may_transmit(&mut self, now: SimTime, node: u32, response: bool) {
         let n = &self.nodes[node as usize];
         if n.radio.transmitting_at(now) || n.tx_frame.is_some() {
-            self.invariants.violate(format!(
-                "node {node} started a frame at {now} ns while transmitting"
-            ));
+            self.invariants
+                .violate(format!("node {node} started a frame at {now} ns while transmitting"));
         }
         if response {
             return;
@@ -65,24 +58,18 @@ impl World {
             ));
         }
         if n.mac.nav_until() > now {
-            self.invariants.violate(format!(
-                "node {node} transmitted at {now} ns while its NAV was set"
-            ));
+            self.invariants
+                .violate(format!("node {node} transmitted at {now} ns while its NAV was set"));
         }
     }
 
     fn is_decodable(&self, tx: u32, listener: u32) -> bool {
-        self.channel
-            .listeners(tx)
-            .iter()
-            .any(|l| l.listener == listener && l.decodable)
+        self.channel.listeners(tx).iter().any(|l| l.listener == listener && l.decodable)
     }
 
     pub(super) fn end_tx(&mut self, now: SimTime, node: u32) {
-        let (frame, fref) = self.nodes[node as usize]
-            .tx_frame
-            .take()
-            .expect("a frame was on the air");
+        let (frame, fref) =
+            self.nodes[node as usize].tx_frame.take().expect("a frame was on the air");
         for k in 0..self.channel.listeners(node).len() {
             let link = self.channel.listeners(node)[k];
             let at = now + link.delay_ns;
@@ -96,11 +83,7 @@ impl World {
                 RxEnd::AlreadyDone => {}
             }
         }
-        let mut cx = MacCtx {
-            now,
-            sched: &mut self.sched,
-            out: &mut self.out,
-        };
+        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
     }
 
@@ -131,13 +114,7 @@ impl World {
         if ok {
             self.trace_frame(listener, at, frame);
         }
-        let mut cx = MacCtx {
-            now,
-            sched: &mut self.sched,
-            out: &mut self.out,
-        };
-        self.nodes[listener as usize]
-            .mac
-            .on_rx(&mut cx, at, frame, ok);
+        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+        self.nodes[listener as usize].mac.on_rx(&mut cx, at, frame, ok);
     }
 }

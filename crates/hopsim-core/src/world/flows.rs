@@ -89,10 +89,7 @@ impl FlowState {
                 if f.bytes > 0 {
                     source.limit_packets(f.bytes.div_ceil(f.payload_bytes as u64));
                 }
-                FlowApp::Udp {
-                    source,
-                    sink: UdpSink::default(),
-                }
+                FlowApp::Udp { source, sink: UdpSink::default() }
             }
             Transport::Tcp => FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, window_ns))),
         };
@@ -137,10 +134,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
     );
     let timeout_ns = secs_to_ns(spec.delayed_ack_timeout_s);
     let policy = if spec.ack_thinning {
-        AckPolicy::Thinning {
-            thresholds: spec.ack_thinning_thresholds,
-            timeout_ns,
-        }
+        AckPolicy::Thinning { thresholds: spec.ack_thinning_thresholds, timeout_ns }
     } else if spec.delayed_ack {
         AckPolicy::Delayed { timeout_ns }
     } else {

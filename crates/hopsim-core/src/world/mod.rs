@@ -183,34 +183,16 @@ impl World {
         match event {
             Event::TxEnd { node } => self.end_tx(now, node),
             Event::MacAccess { node, generation } => {
-                let mut cx = MacCtx {
-                    now,
-                    sched: &mut self.sched,
-                    out: &mut self.out,
-                };
-                self.nodes[node as usize]
-                    .mac
-                    .on_access_timer(&mut cx, generation);
+                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                self.nodes[node as usize].mac.on_access_timer(&mut cx, generation);
             }
             Event::MacTimeout { node, generation } => {
-                let mut cx = MacCtx {
-                    now,
-                    sched: &mut self.sched,
-                    out: &mut self.out,
-                };
-                self.nodes[node as usize]
-                    .mac
-                    .on_timeout(&mut cx, generation);
+                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                self.nodes[node as usize].mac.on_timeout(&mut cx, generation);
             }
             Event::MacSifs { node, generation } => {
-                let mut cx = MacCtx {
-                    now,
-                    sched: &mut self.sched,
-                    out: &mut self.out,
-                };
-                self.nodes[node as usize]
-                    .mac
-                    .on_sifs_timer(&mut cx, generation);
+                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                self.nodes[node as usize].mac.on_sifs_timer(&mut cx, generation);
             }
             Event::AppSend { flow } => self.app_send(now, flow),
             Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
@@ -231,11 +213,9 @@ impl World {
                     self.start_tx(now, node, frame, response)
                 }
                 MacOutput::Received { packet, from } => self.mac_received(now, node, packet, from),
-                MacOutput::Done {
-                    packet,
-                    next_hop,
-                    acked,
-                } => self.mac_done(now, node, packet, next_hop, acked),
+                MacOutput::Done { packet, next_hop, acked } => {
+                    self.mac_done(now, node, packet, next_hop, acked)
+                }
             }
         }
         self.out.clear();
@@ -249,8 +229,7 @@ impl World {
     /// Sample per-flow window and goodput every `interval_ns` (from time 0).
     pub fn enable_series(&mut self, interval_ns: SimTime) {
         self.series = Some(Series::new(interval_ns, self.flows.len()));
-        self.sched
-            .schedule(interval_ns.max(1).min(self.end_ns), Event::Sample);
+        self.sched.schedule(interval_ns.max(1).min(self.end_ns), Event::Sample);
     }
 
     /// Close the traces; problems become warnings of the result (the results stay intact).

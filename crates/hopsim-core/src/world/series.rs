@@ -21,11 +21,7 @@ pub struct Series {
 
 impl Series {
     pub fn new(interval_ns: SimTime, flows: usize) -> Series {
-        Series {
-            interval_ns: interval_ns.max(1),
-            last_bytes: vec![0; flows],
-            ..Series::default()
-        }
+        Series { interval_ns: interval_ns.max(1), last_bytes: vec![0; flows], ..Series::default() }
     }
 }
 

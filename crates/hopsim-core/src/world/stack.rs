@@ -28,9 +28,7 @@ impl World {
     /// The UDP application of `flow` hands one datagram to the network layer at its source.
     fn originate_udp(&mut self, now: SimTime, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        let FlowApp::Udp { source, .. } = &mut f.app else {
-            unreachable!("UDP flow")
-        };
+        let FlowApp::Udp { source, .. } = &mut f.app else { unreachable!("UDP flow") };
         let seq = source.take_seq();
         let payload_bytes = source.payload_bytes;
         let (src, dst) = (f.src, f.dst);
@@ -122,14 +120,8 @@ impl World {
             self.flows[p.flow as usize].queued_at_source -= 1;
         }
         let msdu_bytes = LLC_SNAP_BYTES + p.ip_bytes();
-        let mut cx = MacCtx {
-            now,
-            sched: &mut self.sched,
-            out: &mut self.out,
-        };
-        self.nodes[node as usize]
-            .mac
-            .offer(&mut cx, item.packet, item.next_hop, msdu_bytes);
+        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+        self.nodes[node as usize].mac.offer(&mut cx, item.packet, item.next_hop, msdu_bytes);
         // Saturated sources always keep one packet waiting in their queue.
         for k in 0..self.nodes[node as usize].saturated_flows.len() {
             let flow = self.nodes[node as usize].saturated_flows[k];

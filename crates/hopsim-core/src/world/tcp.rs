@@ -18,27 +18,15 @@ impl World {
 
     /// The application starts: the sender may send its initial window.
     pub(super) fn tcp_start(&mut self, now: SimTime, flow: u32) {
-        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
-            unreachable!()
-        };
-        let mut cx = TcpCtx {
-            now,
-            sched: &mut self.sched,
-            out: &mut self.tcp_out,
-        };
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
+        let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
         t.sender.start(&mut cx);
         self.send_segments(now, flow);
     }
 
     pub(super) fn tcp_timeout(&mut self, now: SimTime, flow: u32, generation: u32) {
-        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
-            unreachable!()
-        };
-        let mut cx = TcpCtx {
-            now,
-            sched: &mut self.sched,
-            out: &mut self.tcp_out,
-        };
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
+        let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
         t.sender.on_timeout(&mut cx, generation);
         self.send_segments(now, flow);
     }
@@ -69,10 +57,7 @@ impl World {
                     control: false,
                     handed_over: false,
                     ident: 0,
-                    tcp: Some(TcpHeader {
-                        seg,
-                        ..TcpHeader::default()
-                    }),
+                    tcp: Some(TcpHeader { seg, ..TcpHeader::default() }),
                 },
             );
         }
@@ -112,16 +97,9 @@ impl World {
         let hdr = p.tcp.expect("TCP packet");
         let flow = p.flow;
         if hdr.is_ack {
-            let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
-                unreachable!()
-            };
-            let mut cx = TcpCtx {
-                now,
-                sched: &mut self.sched,
-                out: &mut self.tcp_out,
-            };
-            t.sender
-                .on_ack(&mut cx, hdr.ack, &hdr.sack[..hdr.sack_len as usize]);
+            let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
+            let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
+            t.sender.on_ack(&mut cx, hdr.ack, &hdr.sack[..hdr.sack_len as usize]);
             if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {
                 t.completed_ns = Some(now);
             }
@@ -129,9 +107,7 @@ impl World {
             return;
         }
         let (in_window, warmup) = (now >= self.warmup_ns && now < self.end_ns, self.warmup_ns);
-        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else {
-            unreachable!()
-        };
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
         t.mark_arrived(hdr.seg);
         if in_window {
             t.delay_sum_ns += (now - p.created_ns) as u128;
@@ -143,9 +119,8 @@ impl World {
         // handed up must have arrived, and hand-ups are contiguous (exactly once, in order).
         for seg in first..first + delivered {
             if !t.has_arrived(seg) {
-                self.invariants.violate(format!(
-                    "flow {flow}: segment {seg} delivered but never received"
-                ));
+                self.invariants
+                    .violate(format!("flow {flow}: segment {seg} delivered but never received"));
             }
             let bytes = t.segment_bytes(seg) as u64;
             t.delivered_bytes += bytes;

@@ -63,11 +63,8 @@ impl World {
         let flow = &self.flows[p.flow as usize];
         let sender_port = 49152u16.wrapping_add(p.flow as u16);
         let forward = p.src == flow.src;
-        let (src_port, dst_port) = if forward {
-            (sender_port, RECEIVER_PORT)
-        } else {
-            (RECEIVER_PORT, sender_port)
-        };
+        let (src_port, dst_port) =
+            if forward { (sender_port, RECEIVER_PORT) } else { (RECEIVER_PORT, sender_port) };
         let transport = match (&flow.app, p.tcp) {
             (FlowApp::Tcp(t), Some(h)) => {
                 // Byte offset of the start of segment `s` (the last one may be short).
@@ -80,12 +77,7 @@ impl World {
                     1u32.wrapping_add(b as u32)
                 };
                 let window = t.spec.receiver_window.saturating_mul(t.mss);
-                let mut tcp = TraceTcp {
-                    src_port,
-                    dst_port,
-                    window,
-                    ..TraceTcp::default()
-                };
+                let mut tcp = TraceTcp { src_port, dst_port, window, ..TraceTcp::default() };
                 if h.is_ack {
                     tcp.seq = 1;
                     tcp.ack = byte(h.ack);

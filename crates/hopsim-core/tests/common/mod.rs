@@ -13,10 +13,7 @@ pub fn run_checked(toml_text: &str) -> RunResult {
         result.invariants.violations
     );
     for f in &result.flows {
-        assert_eq!(
-            f.packets_sent,
-            f.packets_delivered + f.packets_dropped + f.packets_in_flight
-        );
+        assert_eq!(f.packets_sent, f.packets_delivered + f.packets_dropped + f.packets_in_flight);
     }
     result
 }

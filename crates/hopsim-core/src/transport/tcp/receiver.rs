@@ -15,10 +15,7 @@ pub enum AckPolicy {
     /// ACK every second segment, or when the timer expires.
     Delayed { timeout_ns: SimTime },
     /// ACK every d-th segment, d from the segment number and thresholds l1 <= l2 <= l3.
-    Thinning {
-        thresholds: [u32; 3],
-        timeout_ns: SimTime,
-    },
+    Thinning { thresholds: [u32; 3], timeout_ns: SimTime },
 }
 
 /// An acknowledgment to send: next expected segment and up to three SACK blocks
@@ -74,10 +71,7 @@ impl TcpReceiver {
         match self.policy {
             AckPolicy::EverySegment => 1,
             AckPolicy::Delayed { .. } => 2,
-            AckPolicy::Thinning {
-                thresholds: [l1, l2, l3],
-                ..
-            } => {
+            AckPolicy::Thinning { thresholds: [l1, l2, l3], .. } => {
                 if n <= l1 {
                     1
                 } else if n <= l2 {
@@ -137,13 +131,7 @@ impl TcpReceiver {
         if !self.timer.is_armed() {
             if let Some(t) = self.timeout_ns() {
                 let generation = self.timer.arm(now + t);
-                sched.schedule(
-                    now + t,
-                    Event::TcpDelAck {
-                        flow: self.flow,
-                        generation,
-                    },
-                );
+                sched.schedule(now + t, Event::TcpDelAck { flow: self.flow, generation });
             }
         }
         (delivered, None)
@@ -180,11 +168,7 @@ impl TcpReceiver {
         self.unacked = 0;
         self.timer.cancel();
         self.acks_sent += 1;
-        let mut info = AckInfo {
-            next_expected: self.rcv_nxt,
-            sack: [(0, 0); 3],
-            sack_len: 0,
-        };
+        let mut info = AckInfo { next_expected: self.rcv_nxt, sack: [(0, 0); 3], sack_len: 0 };
         if !self.sack_enabled {
             return info;
         }
@@ -219,10 +203,7 @@ mod tests {
     use super::*;
 
     fn rx(policy: AckPolicy, sack: bool) -> (TcpReceiver, Scheduler<Event>) {
-        (
-            TcpReceiver::new(0, policy, sack, 20),
-            Scheduler::with_capacity(4),
-        )
+        (TcpReceiver::new(0, policy, sack, 20), Scheduler::with_capacity(4))
     }
 
     #[test]
@@ -230,14 +211,7 @@ mod tests {
         let (mut r, mut s) = rx(AckPolicy::EverySegment, false);
         assert_eq!(
             r.on_segment(0, 0, &mut s),
-            (
-                1,
-                Some(AckInfo {
-                    next_expected: 1,
-                    sack: [(0, 0); 3],
-                    sack_len: 0
-                })
-            )
+            (1, Some(AckInfo { next_expected: 1, sack: [(0, 0); 3], sack_len: 0 }))
         );
         assert_eq!(r.on_segment(1, 0, &mut s).1.unwrap().next_expected, 2);
     }
@@ -249,10 +223,7 @@ mod tests {
         let (d, ack) = r.on_segment(2, 0, &mut s);
         assert_eq!(d, 0);
         let ack = ack.expect("out of order: immediate ACK");
-        assert_eq!(
-            (ack.next_expected, ack.sack_len, ack.sack[0]),
-            (1, 1, (2, 3))
-        );
+        assert_eq!((ack.next_expected, ack.sack_len, ack.sack[0]), (1, 1, (2, 3)));
         let ack = r.on_segment(4, 0, &mut s).1.unwrap();
         assert_eq!(ack.sack[..2], [(4, 5), (2, 3)], "most recent block first");
         let ack = r.on_segment(3, 0, &mut s).1.unwrap();
@@ -260,10 +231,7 @@ mod tests {
         let (d, ack) = r.on_segment(1, 0, &mut s);
         assert_eq!(d, 4, "segments 1..=4 delivered at once");
         assert_eq!(ack.unwrap().next_expected, 5);
-        let ack = r
-            .on_segment(1, 0, &mut s)
-            .1
-            .expect("duplicate: immediate ACK");
+        let ack = r.on_segment(1, 0, &mut s).1.expect("duplicate: immediate ACK");
         assert_eq!(ack.next_expected, 5);
         assert_eq!(r.duplicate_segments, 1);
     }
@@ -276,22 +244,15 @@ mod tests {
         assert_eq!(r.on_segment(2, 20, &mut s).1, None);
         let (at, ev) = std::iter::from_fn(|| s.pop()).last().unwrap();
         assert_eq!(at, 120);
-        let Event::TcpDelAck { generation, .. } = ev else {
-            panic!()
-        };
+        let Event::TcpDelAck { generation, .. } = ev else { panic!() };
         assert_eq!(r.on_timer(generation).unwrap().next_expected, 3);
         assert_eq!(r.acks_sent, 2);
     }
 
     #[test]
     fn thinning_acks_each_segment_up_to_l1_then_every_fourth() {
-        let (mut r, mut s) = rx(
-            AckPolicy::Thinning {
-                thresholds: [8, 8, 8],
-                timeout_ns: 100,
-            },
-            false,
-        );
+        let (mut r, mut s) =
+            rx(AckPolicy::Thinning { thresholds: [8, 8, 8], timeout_ns: 100 }, false);
         let mut acked = Vec::new();
         for seg in 0..24 {
             if let (_, Some(a)) = r.on_segment(seg, 0, &mut s) {
@@ -303,13 +264,8 @@ mod tests {
 
     #[test]
     fn thinning_grows_through_two_and_three() {
-        let (mut r, mut s) = rx(
-            AckPolicy::Thinning {
-                thresholds: [2, 6, 9],
-                timeout_ns: 100,
-            },
-            false,
-        );
+        let (mut r, mut s) =
+            rx(AckPolicy::Thinning { thresholds: [2, 6, 9], timeout_ns: 100 }, false);
         let mut acked = Vec::new();
         for seg in 0..17 {
             if let (_, Some(a)) = r.on_segment(seg, 0, &mut s) {

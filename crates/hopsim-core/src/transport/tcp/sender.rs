@@ -87,10 +87,7 @@ pub struct TcpSender {
 impl TcpSender {
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>, rto: RtoEstimator) -> TcpSender {
         let cap = cfg.receiver_window as usize + 1;
-        let w = Window {
-            cwnd: cfg.initial_window,
-            ssthresh: f64::INFINITY,
-        };
+        let w = Window { cwnd: cfg.initial_window, ssthresh: f64::INFINITY };
         let window_ns = cfg.window_ns;
         let mut s = TcpSender {
             cfg,
@@ -163,8 +160,7 @@ impl TcpSender {
     fn window_changed(&mut self, now: SimTime) {
         self.w.cwnd = self.w.cwnd.min(self.cwnd_cap());
         self.cwnd_avg.set(now, self.w.cwnd);
-        self.slow_start_time
-            .set(now, if self.w.in_slow_start() { 1.0 } else { 0.0 });
+        self.slow_start_time.set(now, if self.w.in_slow_start() { 1.0 } else { 0.0 });
     }
 
     /// Start sending (the application has data from now on).
@@ -186,17 +182,11 @@ impl TcpSender {
             self.stats.retransmissions += 1;
         } else {
             debug_assert_eq!(seg, self.snd_max);
-            self.segs.push_back(SegState {
-                sent_ns: cx.now,
-                ..SegState::default()
-            });
+            self.segs.push_back(SegState { sent_ns: cx.now, ..SegState::default() });
             self.snd_max += 1;
         }
         self.stats.segments_sent += 1;
-        cx.out.push(SendSegment {
-            seg,
-            retransmission,
-        });
+        cx.out.push(SendSegment { seg, retransmission });
         if !self.timer.is_armed() {
             self.arm_rto(cx); // RFC 6298 (5.1)
         }

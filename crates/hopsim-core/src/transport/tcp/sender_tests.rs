@@ -37,29 +37,18 @@ impl Harness {
             out: Vec::new(),
             now: 0,
         };
-        let mut cx = TcpCtx {
-            now: 0,
-            sched: &mut h.sched,
-            out: &mut h.out,
-        };
+        let mut cx = TcpCtx { now: 0, sched: &mut h.sched, out: &mut h.out };
         h.tx.start(&mut cx);
         h
     }
 
     fn sent(&mut self) -> Vec<(u32, bool)> {
-        self.out
-            .drain(..)
-            .map(|s| (s.seg, s.retransmission))
-            .collect()
+        self.out.drain(..).map(|s| (s.seg, s.retransmission)).collect()
     }
 
     fn ack(&mut self, ack: u32, sack: &[(u32, u32)]) -> Vec<(u32, bool)> {
         self.now += MS;
-        let mut cx = TcpCtx {
-            now: self.now,
-            sched: &mut self.sched,
-            out: &mut self.out,
-        };
+        let mut cx = TcpCtx { now: self.now, sched: &mut self.sched, out: &mut self.out };
         self.tx.on_ack(&mut cx, ack, sack);
         self.sent()
     }
@@ -70,11 +59,7 @@ impl Harness {
         while let Some((t, ev)) = self.sched.pop() {
             if let Event::TcpRto { generation, .. } = ev {
                 self.now = t;
-                let mut cx = TcpCtx {
-                    now: t,
-                    sched: &mut self.sched,
-                    out: &mut self.out,
-                };
+                let mut cx = TcpCtx { now: t, sched: &mut self.sched, out: &mut self.out };
                 let before = self.tx.stats.timeouts;
                 self.tx.on_timeout(&mut cx, generation);
                 if self.tx.stats.timeouts > before {
@@ -96,11 +81,7 @@ fn new_segs(r: std::ops::Range<u32>) -> Vec<(u32, bool)> {
 fn slow_start_opens_one_segment_per_ack_then_avoidance() {
     let mut h = Harness::new(TcpVariant::NewReno, 2.0, None);
     assert_eq!(h.sent(), new_segs(0..2), "initial window of two segments");
-    assert_eq!(
-        h.ack(1, &[]),
-        new_segs(2..4),
-        "cwnd 3: one freed + one more"
-    );
+    assert_eq!(h.ack(1, &[]), new_segs(2..4), "cwnd 3: one freed + one more");
     assert_eq!(h.ack(2, &[]), new_segs(4..6));
     assert_eq!(h.tx.cwnd(), 4.0);
 }
@@ -118,11 +99,7 @@ fn three_duplicate_acks_trigger_fast_retransmit_and_inflation() {
     // Segment 0 lost; segments 1.. arrive and each produces a duplicate ACK for 0.
     assert_eq!(h.ack(0, &[]), vec![]);
     assert_eq!(h.ack(0, &[]), vec![]);
-    assert_eq!(
-        h.ack(0, &[]),
-        vec![(0, true)],
-        "fast retransmit on the third duplicate"
-    );
+    assert_eq!(h.ack(0, &[]), vec![(0, true)], "fast retransmit on the third duplicate");
     assert_eq!(h.tx.ssthresh(), 5.0, "FlightSize 10 / 2");
     assert_eq!(h.tx.cwnd(), 8.0, "ssthresh + 3");
     assert_eq!(h.tx.stats.fast_retransmits, 1);
@@ -146,25 +123,14 @@ fn newreno_partial_ack_retransmits_next_hole_and_full_ack_exits() {
     assert_eq!(h.tx.cwnd(), 8.0);
     // Retransmitted 0 arrives: cumulative ACK to 4 (partial: recover = 10).
     let sent = h.ack(4, &[]);
-    assert_eq!(
-        sent[0],
-        (4, true),
-        "partial ACK: retransmit the next hole at once"
-    );
+    assert_eq!(sent[0], (4, true), "partial ACK: retransmit the next hole at once");
     // cwnd deflated by the 4 acknowledged segments, plus one: 8 - 4 + 1 = 5.
     assert_eq!(h.tx.cwnd(), 5.0);
-    assert_eq!(
-        h.tx.stats.fast_retransmits, 1,
-        "no new fast retransmit for the second hole"
-    );
+    assert_eq!(h.tx.stats.fast_retransmits, 1, "no new fast retransmit for the second hole");
     // Retransmitted 4 arrives: everything up to 10 acknowledged: full ACK.
     let flight = (h.tx.highest_sent() - 10) as f64;
     h.ack(10, &[]);
-    assert_eq!(
-        h.tx.cwnd(),
-        5.0_f64.min(flight.max(1.0) + 1.0),
-        "RFC 6582 3.2 step 3 option 1"
-    );
+    assert_eq!(h.tx.cwnd(), 5.0_f64.min(flight.max(1.0) + 1.0), "RFC 6582 3.2 step 3 option 1");
 }
 
 #[test]
@@ -174,11 +140,7 @@ fn sack_recovery_repairs_several_holes_in_one_round_trip() {
     assert_eq!(h.ack(0, &[(1, 2)]), vec![]);
     assert_eq!(h.ack(0, &[(3, 4), (1, 2)]), vec![]);
     let sent = h.ack(0, &[(3, 5), (1, 2)]);
-    assert_eq!(
-        sent.first(),
-        Some(&(0, true)),
-        "3 SACKed above 0: lost, retransmitted"
-    );
+    assert_eq!(sent.first(), Some(&(0, true)), "3 SACKed above 0: lost, retransmitted");
     assert_eq!(h.tx.cwnd(), 5.0, "RFC 6675: cwnd = ssthresh");
     // pipe = 4 outstanding above + the retransmission = 5 = cwnd: nothing may go yet.
     assert_eq!(h.ack(0, &[(3, 6), (1, 2)]), vec![]);
@@ -220,10 +182,7 @@ fn duplicate_acks_after_a_timeout_do_not_start_fast_retransmit() {
     for _ in 0..5 {
         h.ack(0, &[]);
     }
-    assert_eq!(
-        h.tx.stats.fast_retransmits, 0,
-        "RFC 6582 section 4: ACK below recover"
-    );
+    assert_eq!(h.tx.stats.fast_retransmits, 0, "RFC 6582 section 4: ACK below recover");
 }
 
 #[test]

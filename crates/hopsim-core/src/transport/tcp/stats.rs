@@ -15,13 +15,7 @@ pub struct TimeWeighted {
 
 impl TimeWeighted {
     pub fn new(initial: f64, window: (SimTime, SimTime)) -> Self {
-        TimeWeighted {
-            value: initial,
-            since: 0,
-            area: 0.0,
-            span_ns: 0.0,
-            window,
-        }
+        TimeWeighted { value: initial, since: 0, area: 0.0, span_ns: 0.0, window }
     }
 
     fn accumulate(&mut self, until: SimTime) {
@@ -67,13 +61,7 @@ pub struct LogHistogram {
 
 impl Default for LogHistogram {
     fn default() -> Self {
-        LogHistogram {
-            bins: vec![0; BINS],
-            count: 0,
-            sum: 0.0,
-            min: f64::INFINITY,
-            max: 0.0,
-        }
+        LogHistogram { bins: vec![0; BINS], count: 0, sum: 0.0, min: f64::INFINITY, max: 0.0 }
     }
 }
 

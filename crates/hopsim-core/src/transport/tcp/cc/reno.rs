@@ -37,36 +37,23 @@ mod tests {
     #[test]
     fn slow_start_then_congestion_avoidance() {
         let mut cc = Aimd;
-        let mut w = Window {
-            cwnd: 2.0,
-            ssthresh: 4.0,
-        };
+        let mut w = Window { cwnd: 2.0, ssthresh: 4.0 };
         cc.on_new_ack(&mut w, 1, 0, None);
         cc.on_new_ack(&mut w, 2, 0, None);
-        assert_eq!(
-            w.cwnd, 4.0,
-            "+1 per ACK in slow start, whatever it acknowledges"
-        );
+        assert_eq!(w.cwnd, 4.0, "+1 per ACK in slow start, whatever it acknowledges");
         cc.on_new_ack(&mut w, 1, 0, None);
         assert_eq!(w.cwnd, 4.25);
         for _ in 0..4 {
             cc.on_new_ack(&mut w, 1, 0, None);
         }
         // Four ACKs at cwnd ~4.25..5 add 1/cwnd each: just under one segment per window.
-        assert!(
-            w.cwnd > 5.0 && w.cwnd < 5.25,
-            "about one segment per window of ACKs: {}",
-            w.cwnd
-        );
+        assert!(w.cwnd > 5.0 && w.cwnd < 5.25, "about one segment per window of ACKs: {}", w.cwnd);
     }
 
     #[test]
     fn halving_with_floor_of_two() {
         let mut cc = Aimd;
-        let w = Window {
-            cwnd: 10.0,
-            ssthresh: 64.0,
-        };
+        let w = Window { cwnd: 10.0, ssthresh: 64.0 };
         assert_eq!(cc.ssthresh_after_loss(&w, 10.0), 5.0);
         assert_eq!(cc.ssthresh_after_loss(&w, 3.0), 2.0);
     }
