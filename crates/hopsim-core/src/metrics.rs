@@ -2,7 +2,7 @@
 //! (docs/interfaces.md).
 
 use crate::scenario::Scenario;
-use crate::scenario::TcpVariant;
+use crate::scenario::{TcpVariant, WindowLimit};
 use crate::time::ns_to_secs;
 use crate::time::SimTime;
 use crate::world::{FlowApp, FlowState, Series, TcpFlow, World};
@@ -82,6 +82,12 @@ pub struct TcpResult {
     pub fast_retransmits: u64,
     pub acks_sent: u64,
     pub avg_cwnd: Option<f64>,
+    /// Time-weighted window limit in force (CWL policy and receiver window), segments.
+    pub avg_window_limit: Option<f64>,
+    /// Share of time at each integer window allowed in flight (index = segments; 0 means a
+    /// fractional window below one segment).
+    pub window_distribution: Vec<f64>,
+    pub window_limit: &'static str,
     pub slow_start_fraction: Option<f64>,
     pub rtt_ms: RttResult,
     pub bytes_delivered: u64,
@@ -299,6 +305,17 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
                 fast_retransmits: st.fast_retransmits,
                 acks_sent: t.receiver.acks_sent,
                 avg_cwnd: t.sender.avg_cwnd(now),
+                avg_window_limit: t.sender.avg_limit(now),
+                window_distribution: t.sender.window_distribution(now),
+                window_limit: match t.spec.window_limit {
+                    None | Some(WindowLimit::None) => "none",
+                    Some(WindowLimit::Fixed) => "fixed",
+                    Some(WindowLimit::HopBased) => "hop_based",
+                    Some(WindowLimit::HopK) => "hop_k",
+                    Some(WindowLimit::DelayBased) => "delay_based",
+                    Some(WindowLimit::Fu) => "fu",
+                    Some(WindowLimit::Kawadia) => "kawadia",
+                },
                 slow_start_fraction: t.sender.slow_start_fraction(now),
                 rtt_ms: RttResult {
                     mean: h.mean(),

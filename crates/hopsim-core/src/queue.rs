@@ -77,6 +77,8 @@ mod tests {
                     handed_over: false,
                     tcp: None,
                     ident: 0,
+                    delay_total_ns: 0,
+                    delay_max_ns: 0,
                 })
             })
             .collect()

@@ -23,8 +23,9 @@ pub enum MacOutput {
     /// A data packet arrived for this node (from transmitter `from`); not a duplicate.
     Received { packet: PacketId, from: u32 },
     /// The packet in service is finished: acknowledged (or broadcast) or dropped at the
-    /// retry limit (`acked == false`: the link to `next_hop` failed).
-    Done { packet: PacketId, next_hop: u32, acked: bool },
+    /// retry limit (`acked == false`: the link to `next_hop` failed). `service_ns`: from the
+    /// head of the queue to the end of the exchange (the per-packet transmission delay).
+    Done { packet: PacketId, next_hop: u32, acked: bool, service_ns: SimTime },
 }
 
 pub struct MacCtx<'a> {
@@ -70,6 +71,7 @@ struct Job {
     long_retries: u32,
     /// A DATA frame of this job has been sent before (Retry bit).
     data_sent: bool,
+    offered_ns: SimTime,
 }
 
 /// Per-node MAC counters (names as in the result document).
@@ -156,6 +158,7 @@ impl Dcf {
             short_retries: 0,
             long_retries: 0,
             data_sent: false,
+            offered_ns: cx.now,
         });
         self.phase = Phase::Contend;
         // A post-backoff that ran out while there was nothing to send is over: it is never
@@ -278,7 +281,12 @@ impl Dcf {
                 let job = self.job.take().expect("job");
                 cx.out.push((
                     self.node,
-                    MacOutput::Done { packet: job.packet, next_hop: job.dst, acked: true },
+                    MacOutput::Done {
+                        packet: job.packet,
+                        next_hop: job.dst,
+                        acked: true,
+                        service_ns: cx.now - job.offered_ns,
+                    },
                 ));
                 self.finish(cx);
             }
@@ -327,7 +335,12 @@ impl Dcf {
             self.job = None;
             cx.out.push((
                 self.node,
-                MacOutput::Done { packet: job.packet, next_hop: job.dst, acked: false },
+                MacOutput::Done {
+                    packet: job.packet,
+                    next_hop: job.dst,
+                    acked: false,
+                    service_ns: cx.now - job.offered_ns,
+                },
             ));
             self.finish(cx);
         } else {
@@ -434,7 +447,12 @@ impl Dcf {
                     self.counters.unicast_done += 1;
                     cx.out.push((
                         self.node,
-                        MacOutput::Done { packet: job.packet, next_hop: job.dst, acked: true },
+                        MacOutput::Done {
+                            packet: job.packet,
+                            next_hop: job.dst,
+                            acked: true,
+                            service_ns: cx.now - job.offered_ns,
+                        },
                     ));
                     self.finish(cx);
                 }

@@ -70,6 +70,8 @@ impl Bench {
             handed_over: false,
             tcp: None,
             ident: 0,
+            delay_total_ns: 0,
+            delay_max_ns: 0,
         })
     }
 

@@ -28,6 +28,11 @@ pub struct TcpHeader {
     /// SACK blocks [start, end) in segments.
     pub sack: [(u32, u32); 3],
     pub sack_len: u8,
+    /// ACK: the forward path as the receiver saw it on the data segment it acknowledges
+    /// (hop count from the TTL, delay fields), echoed for the sender's window limit.
+    pub echo_hops: u8,
+    pub echo_delay_total_ns: u64,
+    pub echo_delay_max_ns: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,6 +53,10 @@ pub struct Packet {
     pub handed_over: bool,
     /// TCP header of TCP packets.
     pub tcp: Option<TcpHeader>,
+    /// Chen et al.'s two IP header fields: sum and maximum of the per-hop MAC delay
+    /// estimates of the nodes that forwarded the packet (ns).
+    pub delay_total_ns: u64,
+    pub delay_max_ns: u64,
     /// IP identification, set by the originating node.
     pub ident: u16,
 }
@@ -130,6 +139,8 @@ mod tests {
             handed_over: false,
             tcp: None,
             ident: 0,
+            delay_total_ns: 0,
+            delay_max_ns: 0,
         }
     }
 

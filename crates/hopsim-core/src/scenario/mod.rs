@@ -45,6 +45,9 @@ impl Scenario {
             if f.transport == Transport::Tcp && f.tcp.is_none() {
                 f.tcp = Some(self.tcp.clone());
             }
+            if let Some(t) = f.tcp.as_mut() {
+                t.resolve();
+            }
         }
     }
 }
@@ -195,6 +198,19 @@ pub enum Transport {
     Tcp,
 }
 
+/// Congestion window limit policy (see transport/tcp/limits.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowLimit {
+    None,
+    Fixed,
+    HopBased,
+    HopK,
+    DelayBased,
+    Fu,
+    Kawadia,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TcpVariant {
@@ -212,6 +228,13 @@ pub struct TcpSpec {
     pub variant: TcpVariant,
     /// Congestion window limit (CWL) in segments, fractional allowed; 0 = none.
     pub max_window: f64,
+    /// CWL policy; unset: `fixed` when max_window > 0, else `none`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_limit: Option<WindowLimit>,
+    /// k of the `hop_k` policy (Chen et al. Corollary 1, empirical k = 1/5).
+    pub hop_k: f64,
+    /// Release segments evenly, one every SRTT / cwnd.
+    pub pacing: bool,
     /// Receiver's advertised window in segments (ns-2 `window_` 20).
     pub receiver_window: u32,
     /// Initial congestion window in segments (ns-2 `windowInit_` 2).
@@ -230,11 +253,24 @@ pub struct TcpSpec {
     pub dupack_threshold: u32,
 }
 
+impl TcpSpec {
+    /// Make the window limit policy explicit.
+    pub fn resolve(&mut self) {
+        if self.window_limit.is_none() {
+            self.window_limit =
+                Some(if self.max_window > 0.0 { WindowLimit::Fixed } else { WindowLimit::None });
+        }
+    }
+}
+
 impl Default for TcpSpec {
     fn default() -> Self {
         TcpSpec {
             variant: TcpVariant::NewReno,
             max_window: 0.0,
+            window_limit: None,
+            hop_k: 0.2,
+            pacing: false,
             receiver_window: 20,
             initial_window: 2.0,
             delayed_ack: false,

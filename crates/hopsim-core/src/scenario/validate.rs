@@ -1,7 +1,7 @@
 //! Value checks: every rejection names the key, the value and what is allowed.
 //! (Reachability of flows needs the radio graph and is checked when the world is built.)
 
-use super::{Flow, Scenario, TcpSpec, Topology, TopologyKind, Transport};
+use super::{Flow, Scenario, TcpSpec, Topology, TopologyKind, Transport, WindowLimit};
 use crate::error::ScenarioError;
 
 type Check = Result<(), ScenarioError>;
@@ -159,6 +159,20 @@ fn check_topology(t: &Topology) -> Check {
 fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
     let key = |k: &str| format!("{prefix}.{k}");
     non_negative(&key("max_window"), t.max_window, "segments; 0 = no limit")?;
+    if t.window_limit == Some(WindowLimit::Fixed) && t.max_window <= 0.0 {
+        return Err(ScenarioError::invalid(
+            key("max_window"),
+            t.max_window,
+            "must be a positive number of segments when window_limit = \"fixed\"",
+        ));
+    }
+    if !(t.hop_k > 0.0 && t.hop_k <= 1.0) {
+        return Err(ScenarioError::invalid(
+            key("hop_k"),
+            t.hop_k,
+            "must be in (0, 1] (Chen: 1/8 < k < 1/4)",
+        ));
+    }
     if !(1..=1_000_000).contains(&t.receiver_window) {
         return Err(ScenarioError::invalid(
             key("receiver_window"),

@@ -7,7 +7,7 @@ use crate::time::{secs_to_ns, SimTime};
 use crate::transport::tcp::receiver::{AckPolicy, TcpReceiver};
 use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::transport::tcp::{congestion_control, max_window};
+use crate::transport::tcp::{congestion_control, limit_policy};
 use crate::transport::udp::{UdpSink, UdpSource};
 
 pub(crate) struct TcpFlow {
@@ -27,6 +27,8 @@ pub(crate) struct TcpFlow {
     /// Segments that reached the receiver node (checked against in-order delivery).
     pub arrived: Vec<u64>,
     pub completed_ns: Option<SimTime>,
+    /// Forward path seen by the latest data segment: (hops, delay total ns, delay max ns).
+    pub forward_path: (u8, u64, u64),
 }
 
 impl TcpFlow {
@@ -119,7 +121,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
         flow: id,
         variant: spec.variant,
         initial_window: spec.initial_window,
-        max_window: max_window(&spec),
+        limit_policy: limit_policy(&spec),
         receiver_window: spec.receiver_window,
         dupack_threshold: spec.dupack_threshold,
         total_segments,
@@ -158,6 +160,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
         delay_count: 0,
         arrived: Vec::new(),
         completed_ns: None,
+        forward_path: (0, 0, 0),
     }
 }
 

@@ -47,6 +47,24 @@ pub(crate) struct Node {
     pub error_rng: Rng,
     /// Next IP identification of packets originated here.
     pub next_ident: u16,
+    /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
+    /// per-hop delay estimate.
+    pub link_delay: Vec<(u32, f64)>,
+}
+
+impl Node {
+    /// The current per-packet transmission delay estimate to `next_hop` (0: none yet).
+    pub fn link_delay_ns(&self, next_hop: u32) -> u64 {
+        self.link_delay.iter().find(|e| e.0 == next_hop).map_or(0, |e| e.1 as u64)
+    }
+
+    /// EWMA with weight 1/8 per new sample (the TCP SRTT gain, RFC 6298).
+    pub fn note_link_delay(&mut self, next_hop: u32, sample_ns: SimTime) {
+        match self.link_delay.iter_mut().find(|e| e.0 == next_hop) {
+            Some(e) => e.1 += (sample_ns as f64 - e.1) / 8.0,
+            None => self.link_delay.push((next_hop, sample_ns as f64)),
+        }
+    }
 }
 
 pub struct World {
@@ -124,6 +142,7 @@ impl World {
                 saturated_flows: Vec::new(),
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
                 next_ident: 0,
+                link_delay: Vec::new(),
             })
             .collect();
         for (i, f) in flows.iter().enumerate() {
@@ -213,8 +232,8 @@ impl World {
                     self.start_tx(now, node, frame, response)
                 }
                 MacOutput::Received { packet, from } => self.mac_received(now, node, packet, from),
-                MacOutput::Done { packet, next_hop, acked } => {
-                    self.mac_done(now, node, packet, next_hop, acked)
+                MacOutput::Done { packet, next_hop, acked, service_ns } => {
+                    self.mac_done(now, node, packet, next_hop, acked, service_ns)
                 }
             }
         }

@@ -47,6 +47,8 @@ impl World {
                 handed_over: false,
                 tcp: None,
                 ident: 0,
+                delay_total_ns: 0,
+                delay_max_ns: 0,
             },
         );
     }
@@ -76,6 +78,11 @@ impl World {
             self.drop_packet(packet);
             return;
         };
+        // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
+        let est = self.nodes[node as usize].link_delay_ns(next_hop);
+        let q = self.packets.get_mut(packet);
+        q.delay_total_ns += est;
+        q.delay_max_ns = q.delay_max_ns.max(est);
         let local = p.src == node && p.tcp.is_none();
         let n = &mut self.nodes[node as usize];
         match n.queue.push(Queued { packet, next_hop }, p.control) {
@@ -172,8 +179,9 @@ impl World {
         packet: PacketId,
         next_hop: u32,
         acked: bool,
+        service_ns: SimTime,
     ) {
-        let _ = next_hop;
+        self.nodes[node as usize].note_link_delay(next_hop, service_ns);
         if acked {
             self.packets.free(packet);
         } else {

@@ -4,6 +4,7 @@
 use super::{FlowApp, TcpFlow, World};
 use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
 use crate::time::SimTime;
+use crate::transport::tcp::limits::PathInfo;
 use crate::transport::tcp::receiver::AckInfo;
 use crate::transport::tcp::sender::TcpCtx;
 use crate::transport::tcp::{sack_option_bytes, TCP_HEADER_BYTES};
@@ -57,6 +58,8 @@ impl World {
                     control: false,
                     handed_over: false,
                     ident: 0,
+                    delay_total_ns: 0,
+                    delay_max_ns: 0,
                     tcp: Some(TcpHeader { seg, ..TcpHeader::default() }),
                 },
             );
@@ -67,6 +70,7 @@ impl World {
     /// The receiver (at the flow's destination) acknowledges.
     fn send_ack(&mut self, now: SimTime, flow: u32, ack: AckInfo) {
         let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        let echo = self.tcp_flow(flow).forward_path;
         self.originate(
             now,
             Packet {
@@ -81,12 +85,17 @@ impl World {
                 control: false,
                 handed_over: false,
                 ident: 0,
+                delay_total_ns: 0,
+                delay_max_ns: 0,
                 tcp: Some(TcpHeader {
                     seg: 0,
                     ack: ack.next_expected,
                     is_ack: true,
                     sack: ack.sack,
                     sack_len: ack.sack_len,
+                    echo_hops: echo.0,
+                    echo_delay_total_ns: echo.1,
+                    echo_delay_max_ns: echo.2,
                 }),
             },
         );
@@ -97,9 +106,19 @@ impl World {
         let hdr = p.tcp.expect("TCP packet");
         let flow = p.flow;
         if hdr.is_ack {
+            // What the ACK tells of the path (Chen et al.): forward hops and delays echoed by the
+            // receiver; the ACK's own hops from its TTL and its accumulated delays.
+            let path = PathInfo {
+                forward_hops: hdr.echo_hops as u32,
+                return_hops: (INITIAL_TTL - p.ttl) as u32,
+                forward_total_ns: hdr.echo_delay_total_ns,
+                forward_max_ns: hdr.echo_delay_max_ns,
+                return_total_ns: p.delay_total_ns,
+            };
             let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
             let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
-            t.sender.on_ack(&mut cx, hdr.ack, &hdr.sack[..hdr.sack_len as usize]);
+            let sack = &hdr.sack[..hdr.sack_len as usize];
+            t.sender.on_ack(&mut cx, hdr.ack, sack, (hdr.echo_hops > 0).then_some(&path));
             if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {
                 t.completed_ns = Some(now);
             }
@@ -109,6 +128,8 @@ impl World {
         let (in_window, warmup) = (now >= self.warmup_ns && now < self.end_ns, self.warmup_ns);
         let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
         t.mark_arrived(hdr.seg);
+        // Remember the forward path as this segment saw it, for the next ACK to echo.
+        t.forward_path = (INITIAL_TTL - p.ttl, p.delay_total_ns, p.delay_max_ns);
         if in_window {
             t.delay_sum_ns += (now - p.created_ns) as u128;
             t.delay_count += 1;

@@ -88,7 +88,20 @@ mod tests {
 
     #[test]
     fn hop_table_matches_chen_table_1() {
-        let expect = [(2, 2.0), (4, 2.0), (6, 1.0), (8, 1.0), (10, 2.0), (12, 2.0), (14, 3.0), (20, 3.0), (22, 4.0), (26, 4.0), (28, 5.0), (30, 5.0)];
+        let expect = [
+            (2, 2.0),
+            (4, 2.0),
+            (6, 1.0),
+            (8, 1.0),
+            (10, 2.0),
+            (12, 2.0),
+            (14, 3.0),
+            (20, 3.0),
+            (22, 4.0),
+            (26, 4.0),
+            (28, 5.0),
+            (30, 5.0),
+        ];
         for (n, w) in expect {
             assert_eq!(hop_table_cwl(n), w, "N = {n}");
         }
@@ -102,7 +115,13 @@ mod tests {
 
     #[test]
     fn delay_based_is_corollary_2_and_at_least_one() {
-        let p = PathInfo { forward_hops: 4, return_hops: 4, forward_total_ns: 40, forward_max_ns: 10, return_total_ns: 20 };
+        let p = PathInfo {
+            forward_hops: 4,
+            return_hops: 4,
+            forward_total_ns: 40,
+            forward_max_ns: 10,
+            return_total_ns: 20,
+        };
         assert_eq!(delay_based_cwl(&p), Some(1.5)); // (40 + 20) / (4 * 10)
         let small = PathInfo { forward_total_ns: 10, forward_max_ns: 10, return_total_ns: 5, ..p };
         assert_eq!(delay_based_cwl(&small), Some(1.0), "never below one packet");

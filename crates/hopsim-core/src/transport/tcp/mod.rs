@@ -2,6 +2,7 @@
 //! source), with real byte sequence numbers, ports and flags on the wire.
 
 pub mod cc;
+pub mod limits;
 pub mod receiver;
 pub mod rto;
 pub mod sender;
@@ -10,8 +11,9 @@ pub mod stats;
 #[cfg(test)]
 mod sender_tests;
 
-use crate::scenario::{TcpSpec, TcpVariant};
+use crate::scenario::{TcpSpec, TcpVariant, WindowLimit};
 use cc::{Aimd, CongestionControl};
+use limits::LimitPolicy;
 
 /// TCP header length without options.
 pub const TCP_HEADER_BYTES: u32 = 20;
@@ -33,7 +35,17 @@ pub fn sack_option_bytes(sack_blocks: u8) -> u32 {
     }
 }
 
-/// Spec-level helper: the CWL of a flow (0 = none).
-pub fn max_window(spec: &TcpSpec) -> Option<f64> {
-    (spec.max_window > 0.0).then_some(spec.max_window)
+/// The window limit policy a flow's settings select.
+pub fn limit_policy(spec: &TcpSpec) -> LimitPolicy {
+    match spec.window_limit {
+        Some(WindowLimit::None) => LimitPolicy::None,
+        Some(WindowLimit::Fixed) => LimitPolicy::Fixed(spec.max_window),
+        Some(WindowLimit::HopBased) => LimitPolicy::HopTable,
+        Some(WindowLimit::HopK) => LimitPolicy::HopK(spec.hop_k),
+        Some(WindowLimit::DelayBased) => LimitPolicy::DelayBased,
+        Some(WindowLimit::Fu) => LimitPolicy::Fu,
+        Some(WindowLimit::Kawadia) => LimitPolicy::Kawadia,
+        None if spec.max_window > 0.0 => LimitPolicy::Fixed(spec.max_window),
+        None => LimitPolicy::None,
+    }
 }

@@ -5,8 +5,9 @@
 //! pipe). Timeouts per RFC 6298 with go-back-N resending as ns-2 does.
 
 use super::cc::{CongestionControl, Window};
+use super::limits::{LimitPolicy, PathInfo};
 use super::rto::RtoEstimator;
-use super::stats::{LogHistogram, TimeWeighted};
+use super::stats::{LogHistogram, TimeWeighted, WindowHistogram};
 use crate::event::Event;
 use crate::scenario::TcpVariant;
 use crate::sched::{Firing, Scheduler, Timer};
@@ -19,8 +20,8 @@ pub struct SenderConfig {
     pub flow: u32,
     pub variant: TcpVariant,
     pub initial_window: f64,
-    /// Congestion window limit in segments (None: no limit).
-    pub max_window: Option<f64>,
+    /// Congestion window limit policy (fixed, hop-based, delay-based, ...).
+    pub limit_policy: LimitPolicy,
     pub receiver_window: u32,
     pub dupack_threshold: u32,
     /// Segments the application has to send (None: unlimited bulk data).
@@ -82,6 +83,10 @@ pub struct TcpSender {
     pub stats: SenderStats,
     cwnd_avg: TimeWeighted,
     slow_start_time: TimeWeighted,
+    /// The CWL in force (None: none), from the policy and what the ACKs tell of the path.
+    limit: Option<f64>,
+    limit_avg: TimeWeighted,
+    window_time: WindowHistogram,
 }
 
 impl TcpSender {
@@ -106,9 +111,14 @@ impl TcpSender {
             stats: SenderStats::default(),
             cwnd_avg: TimeWeighted::new(0.0, window_ns),
             slow_start_time: TimeWeighted::new(1.0, window_ns),
+            limit: None,
+            limit_avg: TimeWeighted::new(0.0, window_ns),
+            window_time: WindowHistogram::new(window_ns),
         };
+        s.limit = s.cfg.limit_policy.limit(None);
         s.w.cwnd = s.w.cwnd.min(s.cwnd_cap());
         s.cwnd_avg = TimeWeighted::new(s.w.cwnd, window_ns);
+        s.limit_avg = TimeWeighted::new(s.cwnd_cap(), window_ns);
         s
     }
 
@@ -116,7 +126,7 @@ impl TcpSender {
     /// what can be used, as ns-2's maxcwnd_ and RFC 7661 do).
     fn cwnd_cap(&self) -> f64 {
         let rwnd = self.cfg.receiver_window as f64;
-        self.cfg.max_window.map_or(rwnd, |m| m.min(rwnd))
+        self.limit.map_or(rwnd, |m| m.min(rwnd))
     }
 
     /// Segments allowed in flight: floor(min(cwnd, CWL, rwnd)), at least one.
@@ -157,10 +167,23 @@ impl TcpSender {
         self.slow_start_time.mean(now)
     }
 
+    /// Time-weighted average of the window limit in force (CWL and receiver window).
+    pub fn avg_limit(&self, now: SimTime) -> Option<f64> {
+        self.limit_avg.mean(now)
+    }
+
+    /// Share of the measurement window spent at each integer window (index = segments
+    /// allowed in flight; index 0 = a fractional window below one segment).
+    pub fn window_distribution(&self, now: SimTime) -> Vec<f64> {
+        self.window_time.shares(now)
+    }
+
     fn window_changed(&mut self, now: SimTime) {
         self.w.cwnd = self.w.cwnd.min(self.cwnd_cap());
         self.cwnd_avg.set(now, self.w.cwnd);
         self.slow_start_time.set(now, if self.w.in_slow_start() { 1.0 } else { 0.0 });
+        self.limit_avg.set(now, self.cwnd_cap());
+        self.window_time.set(now, self.w.cwnd.min(self.cwnd_cap()).floor() as usize);
     }
 
     /// Start sending (the application has data from now on).
@@ -220,9 +243,20 @@ impl TcpSender {
     }
 
     /// An acknowledgment arrived: cumulative `ack` (next expected segment) and SACK blocks.
-    pub fn on_ack(&mut self, cx: &mut TcpCtx, ack: u32, sack: &[(u32, u32)]) {
+    /// `path` carries what this ACK tells of the path, for path-based window limits.
+    pub fn on_ack(
+        &mut self,
+        cx: &mut TcpCtx,
+        ack: u32,
+        sack: &[(u32, u32)],
+        path: Option<&PathInfo>,
+    ) {
         if ack > self.snd_max {
             return; // acknowledges data never sent: ignore (RFC 793)
+        }
+        if let Some(limit) = self.cfg.limit_policy.limit(path) {
+            // Follows the path: a route change shows in the next ACK's hop counts and delays.
+            self.limit = Some(limit);
         }
         for &(a, b) in sack {
             for seg in a.max(self.snd_una)..b.min(self.snd_max) {

@@ -1,6 +1,7 @@
 //! Sender reactions to ACK, duplicate ACK, partial ACK and timeout sequences, written from
 //! RFC 5681, RFC 6582, RFC 6675 and RFC 6298.
 
+use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::{congestion_control, sack_option_bytes};
@@ -23,7 +24,7 @@ impl Harness {
             flow: 0,
             variant,
             initial_window,
-            max_window,
+            limit_policy: max_window.map_or(LimitPolicy::None, LimitPolicy::Fixed),
             receiver_window: 64,
             dupack_threshold: 3,
             total_segments: None,
@@ -49,7 +50,7 @@ impl Harness {
     fn ack(&mut self, ack: u32, sack: &[(u32, u32)]) -> Vec<(u32, bool)> {
         self.now += MS;
         let mut cx = TcpCtx { now: self.now, sched: &mut self.sched, out: &mut self.out };
-        self.tx.on_ack(&mut cx, ack, sack);
+        self.tx.on_ack(&mut cx, ack, sack, None);
         self.sent()
     }
 

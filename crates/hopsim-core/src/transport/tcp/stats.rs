@@ -45,6 +45,51 @@ impl TimeWeighted {
     }
 }
 
+/// Time spent at each integer value of a piecewise-constant quantity, inside a window.
+#[derive(Debug, Clone, Default)]
+pub struct WindowHistogram {
+    value: usize,
+    since: SimTime,
+    ns_at: Vec<u64>,
+    window: (SimTime, SimTime),
+}
+
+impl WindowHistogram {
+    pub fn new(window: (SimTime, SimTime)) -> Self {
+        WindowHistogram { value: 0, since: 0, ns_at: Vec::new(), window }
+    }
+
+    fn accumulate(&mut self, until: SimTime) {
+        let from = self.since.max(self.window.0);
+        let to = until.min(self.window.1);
+        if to > from {
+            if self.value >= self.ns_at.len() {
+                self.ns_at.resize(self.value + 1, 0);
+            }
+            self.ns_at[self.value] += to - from;
+        }
+        self.since = until;
+    }
+
+    pub fn set(&mut self, now: SimTime, value: usize) {
+        if value != self.value {
+            self.accumulate(now);
+            self.value = value;
+        }
+    }
+
+    /// Share of the time at each value up to `now` (empty before the window).
+    pub fn shares(&self, now: SimTime) -> Vec<f64> {
+        let mut copy = self.clone();
+        copy.accumulate(now);
+        let total: u64 = copy.ns_at.iter().sum();
+        if total == 0 {
+            return Vec::new();
+        }
+        copy.ns_at.iter().map(|&t| t as f64 / total as f64).collect()
+    }
+}
+
 const BINS_PER_DECADE: f64 = 460.0; // ratio 10^(1/460) = 1.005 between bin edges
 const MIN_VALUE: f64 = 1e-3;
 const BINS: usize = 460 * 9; // 1e-3 .. 1e6
@@ -119,6 +164,15 @@ mod tests {
         t.set(60, 3.0); // 1.0 over [10, 60), 3.0 over [60, 110)
         assert_eq!(t.mean(110), Some(2.0));
         assert_eq!(t.mean(1000), Some(2.0), "clipped to the window");
+    }
+
+    #[test]
+    fn window_histogram_shares() {
+        let mut h = WindowHistogram::new((0, 100));
+        h.set(0, 2);
+        h.set(25, 3);
+        h.set(75, 0);
+        assert_eq!(h.shares(100), vec![0.25, 0.0, 0.25, 0.5]);
     }
 
     #[test]
