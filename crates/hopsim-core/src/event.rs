@@ -17,6 +17,8 @@ pub enum Event {
     TcpRto { flow: u32, generation: u32 },
     /// Delayed-ACK timer of a flow's receiver.
     TcpDelAck { flow: u32, generation: u32 },
+    /// Pacing timer of a flow's sender.
+    TcpPace { flow: u32, generation: u32 },
     /// Take a sample of the time series.
     Sample,
 }

@@ -127,6 +127,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
         total_segments,
         stop_ns,
         window_ns,
+        pacing: spec.pacing,
     };
     let rto = RtoEstimator::new(
         secs_to_ns(spec.initial_rto_s),

@@ -216,6 +216,7 @@ impl World {
             Event::AppSend { flow } => self.app_send(now, flow),
             Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
             Event::TcpDelAck { flow, generation } => self.tcp_delack(now, flow, generation),
+            Event::TcpPace { flow, generation } => self.tcp_pace(now, flow, generation),
             Event::Sample => self.sample(now),
         }
         self.drain(now);

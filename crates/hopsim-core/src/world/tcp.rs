@@ -32,6 +32,13 @@ impl World {
         self.send_segments(now, flow);
     }
 
+    pub(super) fn tcp_pace(&mut self, now: SimTime, flow: u32, generation: u32) {
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
+        let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
+        t.sender.on_pace_timer(&mut cx, generation);
+        self.send_segments(now, flow);
+    }
+
     pub(super) fn tcp_delack(&mut self, now: SimTime, flow: u32, generation: u32) {
         if let Some(ack) = self.tcp_flow(flow).receiver.on_timer(generation) {
             self.send_ack(now, flow, ack);

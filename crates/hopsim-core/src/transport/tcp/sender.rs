@@ -28,6 +28,8 @@ pub struct SenderConfig {
     pub total_segments: Option<u32>,
     /// No new data after this time (retransmissions continue).
     pub stop_ns: SimTime,
+    /// Release segments evenly, one every SRTT / cwnd (TCP pacing).
+    pub pacing: bool,
     /// Measurement window for the time averages.
     pub window_ns: (SimTime, SimTime),
 }
@@ -86,6 +88,9 @@ pub struct TcpSender {
     /// The CWL in force (None: none), from the policy and what the ACKs tell of the path.
     limit: Option<f64>,
     limit_avg: TimeWeighted,
+    /// Pacing: the earliest time the next segment may leave, and its timer.
+    next_release_ns: SimTime,
+    pace_timer: Timer,
     window_time: WindowHistogram,
 }
 
@@ -113,6 +118,8 @@ impl TcpSender {
             slow_start_time: TimeWeighted::new(1.0, window_ns),
             limit: None,
             limit_avg: TimeWeighted::new(0.0, window_ns),
+            next_release_ns: 0,
+            pace_timer: Timer::default(),
             window_time: WindowHistogram::new(window_ns),
         };
         s.limit = s.cfg.limit_policy.limit(None);
@@ -236,9 +243,46 @@ impl TcpSender {
         }
         let window = self.send_window();
         while self.snd_nxt - self.snd_una < window && self.has_data(self.snd_nxt, cx.now) {
+            if !self.may_release(cx) {
+                break;
+            }
             let seg = self.snd_nxt;
             self.snd_nxt += 1;
             self.transmit(cx, seg);
+        }
+    }
+
+    /// The gap between paced segments: SRTT / cwnd. Pacing applies when configured, and
+    /// always while the window is below one segment (a fractional window is a rate: one
+    /// segment per RTT / cwnd). None before the first RTT sample.
+    fn release_interval_ns(&self) -> Option<SimTime> {
+        let window = self.w.cwnd.min(self.cwnd_cap());
+        if !(self.cfg.pacing || window < 1.0) {
+            return None;
+        }
+        let srtt = self.rto.srtt_ns()?;
+        Some((srtt / window.max(1e-3)) as SimTime)
+    }
+
+    /// May a segment leave now? If not, the pacing timer is set for when it may.
+    fn may_release(&mut self, cx: &mut TcpCtx) -> bool {
+        let Some(gap) = self.release_interval_ns() else { return true };
+        if cx.now < self.next_release_ns {
+            if !self.pace_timer.is_armed() {
+                let at = self.next_release_ns;
+                let generation = self.pace_timer.arm(at);
+                cx.sched.schedule(at, Event::TcpPace { flow: self.cfg.flow, generation });
+            }
+            return false;
+        }
+        self.next_release_ns = cx.now + gap;
+        true
+    }
+
+    /// The pacing timer fired: release what the window allows.
+    pub fn on_pace_timer(&mut self, cx: &mut TcpCtx, generation: u32) {
+        if self.pace_timer.fire(generation) {
+            self.try_send(cx);
         }
     }
 

@@ -29,6 +29,7 @@ impl Harness {
             dupack_threshold: 3,
             total_segments: None,
             stop_ns: u64::MAX,
+            pacing: false,
             window_ns: (0, u64::MAX),
         };
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
