@@ -11,7 +11,14 @@ number:
 * packet conservation per flow: ``packets_sent == packets_delivered + packets_dropped +
   packets_in_flight``;
 * the counters are consistent: totals are the sums over nodes, ``mac_attempts`` is RTS +
-  DATA frames sent, probabilities are probabilities, goodput is backed by delivered packets.
+  DATA frames sent, probabilities are probabilities, goodput is backed by delivered packets;
+* TCP flows (:func:`check_tcp_flow`): every TCP packet is a data segment or an ACK, no byte is
+  delivered that was not sent as new data, a finished fixed-size transfer delivered exactly its
+  bytes, each fast retransmit and timeout retransmitted, the window stayed within its limits,
+  the RTT statistics are ordered; (exactly once and in order is checked by the simulator
+  itself, and reported through ``invariants.violations``);
+* a time series, when recorded (:func:`check_series`): equal columns, one row per flow per
+  sample, cumulative bytes that never decrease and goodput that matches them.
 
 ``hopsim`` is imported lazily, so the pure-theory tests (which check the analytical models
 against published evaluations) run even where the extension is not built.
@@ -105,11 +112,127 @@ def check_result(raw: dict) -> None:
         assert 0.0 <= n["link_drop_probability"] <= 1.0, n
     assert [n["id"] for n in nodes] == list(range(len(nodes)))
 
+    scenario_flows = raw.get("scenario", {}).get("flows", [])
+    for f in raw["flows"]:
+        if f["transport"] == "tcp":
+            spec = scenario_flows[f["id"]] if f["id"] < len(scenario_flows) else {}
+            check_tcp_flow(f, spec, raw)
+    if raw.get("series") is not None:
+        check_series(raw)
 
-def run_checked(scenario: dict, overrides: dict | None = None, seed: int | None = None):
-    """Run ``scenario`` through ``hopsim.run`` and assert the invariants; return the result."""
+
+#: Keys every TCP flow of the result document has (docs/interfaces.md).
+TCP_KEYS = (
+    "variant",
+    "throughput_pps",
+    "segments_sent",
+    "retransmissions",
+    "timeouts",
+    "fast_retransmits",
+    "acks_sent",
+    "avg_cwnd",
+    "slow_start_fraction",
+    "rtt_ms",
+    "bytes_delivered",
+    "transfer_completed_s",
+)
+
+
+def check_tcp_flow(f: dict, spec: dict, raw: dict) -> None:
+    """Invariants of one TCP flow; ``spec`` is the flow's resolved scenario entry."""
+    fid = f["id"]
+    missing = [k for k in TCP_KEYS if k not in f]
+    assert not missing, f"flow {fid}: TCP keys missing: {missing}"
+    for k in ("segments_sent", "retransmissions", "timeouts", "fast_retransmits", "acks_sent"):
+        assert isinstance(f[k], int) and f[k] >= 0, f"flow {fid}: {k} = {f[k]!r}"
+    # Every network-layer packet of a TCP flow is a data segment (sender) or an ACK (receiver).
+    assert f["packets_sent"] == f["segments_sent"] + f["acks_sent"], (
+        f"flow {fid}: packets_sent {f['packets_sent']} != segments_sent {f['segments_sent']} "
+        f"+ acks_sent {f['acks_sent']}"
+    )
+    # Each fast retransmit and each timeout resends at least one segment.
+    assert f["retransmissions"] >= f["fast_retransmits"] + f["timeouts"], f
+    assert f["retransmissions"] <= f["segments_sent"], f
+    # Nothing is delivered that was not sent as new data.
+    mss = f["payload_bytes"]
+    new_segments = f["segments_sent"] - f["retransmissions"]
+    assert 0 <= f["bytes_delivered"] <= new_segments * mss, (
+        f"flow {fid}: {f['bytes_delivered']} bytes delivered, only {new_segments} new "
+        f"segments of {mss} B sent"
+    )
+    size = spec.get("bytes", 0) or 0
+    done = f["transfer_completed_s"]
+    if size > 0:
+        assert f["bytes_delivered"] <= size, f"flow {fid}: more than the {size}-byte transfer"
+        if done is not None:
+            assert f["bytes_delivered"] == size, f"flow {fid}: finished but not intact: {f}"
+            assert 0 < done <= raw["duration_s"], f
+    else:
+        assert done is None, f"flow {fid}: a bulk transfer cannot finish: {f}"
+    assert f["throughput_pps"] >= 0 and math.isfinite(f["throughput_pps"]), f
+    # The window: positive, and never above the CWL nor the receiver's window.
+    tcp = spec.get("tcp") or {}
+    caps = [float(tcp.get("receiver_window", math.inf))]
+    if tcp.get("max_window", 0) > 0:
+        caps.append(float(tcp["max_window"]))
+    if f["avg_cwnd"] is not None:
+        assert 0 < f["avg_cwnd"] <= min(caps) + 1e-9, f"flow {fid}: avg_cwnd {f['avg_cwnd']}"
+    if f["slow_start_fraction"] is not None:
+        assert 0.0 <= f["slow_start_fraction"] <= 1.0, f
+    rtt = f["rtt_ms"]
+    if rtt["samples"] == 0:
+        assert all(rtt[k] is None for k in ("mean", "min", "max", "p50", "p95")), rtt
+    else:
+        assert 0 < rtt["min"] <= rtt["p50"] <= rtt["p95"] <= rtt["max"], rtt
+        assert rtt["min"] <= rtt["mean"] * (1 + 1e-12) and rtt["mean"] <= rtt["max"] * (1 + 1e-12)
+
+
+def check_series(raw: dict) -> None:
+    """The optional time series: a long table, one row per flow per sample time."""
+    series = raw["series"]
+    cols = ("time_s", "flow", "cwnd", "goodput_kbps", "delivered_bytes")
+    assert set(cols) <= set(series), sorted(series)
+    n = len(series["time_s"])
+    assert all(len(series[c]) == n for c in series), {c: len(series[c]) for c in series}
+    flows = {f["id"]: f for f in raw["flows"]}
+    times = series["time_s"]
+    assert all(a <= b for a, b in zip(times, times[1:], strict=False)), "time_s not sorted"
+    assert all(0 < t <= raw["duration_s"] + 1e-9 for t in times), "sample outside the run"
+    per_flow: dict[int, list[int]] = {}
+    for i in range(n):
+        per_flow.setdefault(series["flow"][i], []).append(i)
+    assert set(per_flow) <= set(flows), "series names unknown flows"
+    if n:
+        assert set(per_flow) == set(flows), "every flow is sampled"
+        counts = {len(rows) for rows in per_flow.values()}
+        assert len(counts) == 1, f"flows have different numbers of samples: {counts}"
+    for fid, rows in per_flow.items():
+        tcp = flows[fid]["transport"] == "tcp"
+        last_t, last_b = 0.0, 0
+        for i in rows:
+            t, b = series["time_s"][i], series["delivered_bytes"][i]
+            cwnd = series["cwnd"][i]
+            assert (cwnd is not None) == tcp, f"flow {fid}: cwnd {cwnd!r} at {t} s"
+            if tcp:
+                assert cwnd > 0, f"flow {fid}: cwnd {cwnd} at {t} s"
+            assert t > last_t and b >= last_b, f"flow {fid}: sample {t} s, {b} B"
+            expected = (b - last_b) * 8 / (t - last_t) / 1000
+            assert math.isclose(series["goodput_kbps"][i], expected, rel_tol=1e-6, abs_tol=1e-6), (
+                f"flow {fid} at {t} s: goodput {series['goodput_kbps'][i]} != {expected}"
+            )
+            last_t, last_b = t, b
+        if tcp:
+            assert last_b <= flows[fid]["bytes_delivered"], (fid, last_b)
+
+
+def run_checked(scenario: dict, overrides: dict | None = None, seed: int | None = None, **options):
+    """Run ``scenario`` through ``hopsim.run`` and assert the invariants; return the result.
+
+    ``options`` are passed on to ``hopsim.run`` (``series_interval_s``, ``pcap_dir``,
+    ``pcap_ip_dir``).
+    """
     hopsim = import_hopsim()
-    res = hopsim.run(scenario, overrides=overrides, seed=seed)
+    res = hopsim.run(scenario, overrides=overrides, seed=seed, **options)
     check_result(res.raw)
     return res
 
@@ -129,6 +252,19 @@ def udp_flow(
         "payload_bytes": payload_bytes,
         "interval_s": float(interval_s),
     }
+    flow.update(extra)
+    return flow
+
+
+def tcp_flow(
+    src: int, dst: int, payload_bytes: int = 1460, bytes: int = 0, tcp: dict | None = None, **extra
+) -> dict:
+    """A TCP flow (``bytes`` = 0: bulk); ``tcp`` becomes the flow's ``[flows.tcp]`` table."""
+    flow = {"src": src, "dst": dst, "transport": "tcp", "payload_bytes": payload_bytes}
+    if bytes:
+        flow["bytes"] = bytes
+    if tcp:
+        flow["tcp"] = dict(tcp)
     flow.update(extra)
     return flow
 
@@ -231,11 +367,14 @@ def _toml_value(v) -> str:
         return json.dumps(v)  # a JSON string is a valid TOML basic string
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):  # an inline table, e.g. a flow's tcp = { variant = "sack" }
+        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {type(v).__name__} as TOML")
 
 
 def to_toml(doc: dict) -> str:
-    """Serialise a scenario dict (scalars, one level of tables, arrays of tables) to TOML."""
+    """Serialise a scenario dict (scalars, one level of tables, arrays of tables) to TOML;
+    tables nested deeper are written inline."""
     lines: list[str] = []
     tables, arrays = [], []
     for k, v in doc.items():

@@ -12,6 +12,7 @@ The scenario keys and the result document are described in docs/interfaces.md.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Mapping
 from os import PathLike
@@ -27,7 +28,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
     ) from exc
 
 from ._core import ScenarioError
-from .result import FlowResult, NodeResult, Record, Result, Totals
+from .result import FlowResult, NodeResult, Record, Result, RttStats, Totals
 from .scenario import Overrides, apply_overrides, dumps_toml, load, to_json
 
 __version__: str = _core.__version__
@@ -41,6 +42,8 @@ __all__ = [
     "Overrides",
     "Record",
     "Result",
+    "RttStats",
+    "RunOptionsUnsupported",
     "ScenarioError",
     "ScenarioLike",
     "Totals",
@@ -50,6 +53,7 @@ __all__ = [
     "load",
     "prepare",
     "run",
+    "run_options",
     "validate",
 ]
 
@@ -81,8 +85,73 @@ def prepare(
     return doc
 
 
+class RunOptionsUnsupported(RuntimeError):
+    """The compiled core is too old for a run option (traces, time series): rebuild it."""
+
+
+def run_options(
+    series_interval_s: float | None = None,
+    pcap_dir: str | PathLike[str] | None = None,
+    pcap_ip_dir: str | PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """The run options document sent to the core, with only the options that were given.
+
+    Directories are made absolute (the core creates them when missing). ``series_interval_s``
+    must be a positive, finite number of seconds.
+
+    Raises:
+        ScenarioError: an option has an impossible value (the message names the option).
+    """
+    options: dict[str, Any] = {}
+    if series_interval_s is not None:
+        if (
+            isinstance(series_interval_s, bool)
+            or not isinstance(series_interval_s, (int, float))
+            or not math.isfinite(series_interval_s)
+            or series_interval_s <= 0
+        ):
+            raise ScenarioError(
+                f"series_interval_s = {series_interval_s!r}: not allowed, it must be a "
+                "positive number of seconds (e.g. 1.0)"
+            )
+        options["series_interval_s"] = float(series_interval_s)
+    for key, value in (("pcap_dir", pcap_dir), ("pcap_ip_dir", pcap_ip_dir)):
+        if value is None:
+            continue
+        if not isinstance(value, (str, PathLike)) or not str(value):
+            raise ScenarioError(f"{key} = {value!r}: not allowed, it must be a directory path")
+        path = Path(value).expanduser().absolute()
+        if path.exists() and not path.is_dir():
+            raise ScenarioError(
+                f"{key} = {str(value)!r}: not allowed, it exists and is not a directory"
+            )
+        options[key] = str(path)
+    return options
+
+
+def _call_core(scenario_json: str, options: Mapping[str, Any]) -> str:
+    if not options:
+        return _core.run_json(scenario_json)
+    try:
+        return _core.run_json(scenario_json, json.dumps(dict(options)))
+    except TypeError as exc:
+        # A core built before the run options existed takes one argument only.
+        if "argument" not in str(exc):
+            raise
+        raise RunOptionsUnsupported(
+            f"this build of hopsim's core does not support run options "
+            f"({', '.join(sorted(options))}); rebuild it with `make demo`"
+        ) from exc
+
+
 def run(
-    scenario: ScenarioLike, overrides: Overrides | None = None, seed: int | None = None
+    scenario: ScenarioLike,
+    overrides: Overrides | None = None,
+    seed: int | None = None,
+    *,
+    series_interval_s: float | None = None,
+    pcap_dir: str | PathLike[str] | None = None,
+    pcap_ip_dir: str | PathLike[str] | None = None,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
@@ -91,15 +160,27 @@ def run(
         overrides: ``{"topology.hops": 7}`` or ``["topology.hops=7", ...]``
             (see :func:`apply_overrides`).
         seed: replaces the scenario's ``seed``.
+        series_interval_s: sample every flow's congestion window (TCP), goodput over the
+            interval and delivered bytes every this many simulated seconds; the result then
+            has :attr:`Result.series` (see :meth:`Result.write_series`).
+        pcap_dir: write one radiotap/802.11 pcap per node, ``node-<id>.pcap``, into this
+            directory (created when missing).
+        pcap_ip_dir: write one raw-IP pcap per flow endpoint, ``flow-<f>-node-<id>.pcap``,
+            into this directory (created when missing).
+
+    None of the options changes the results: the same scenario and seed give the same
+    numbers with or without them.
 
     Raises:
-        ScenarioError: the scenario (or an override) was rejected; the message names the key,
-            the value and what is allowed.
+        ScenarioError: the scenario (or an override, or an option) was rejected; the message
+            names the key, the value and what is allowed.
         FileNotFoundError: ``scenario`` is a path that does not exist.
+        RunOptionsUnsupported: an option was given to a core built without run options.
     """
     text = to_json(prepare(scenario, overrides, seed))
+    options = run_options(series_interval_s, pcap_dir, pcap_ip_dir)
     t0 = time.perf_counter()
-    out = _core.run_json(text)
+    out = _call_core(text, options)
     wall = time.perf_counter() - t0
     return Result.from_json(out, wall_time_s=wall)
 

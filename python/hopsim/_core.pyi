@@ -5,13 +5,15 @@ __version__: str
 class ScenarioError(ValueError):
     """A rejected scenario: the message names the key, the value and what is allowed."""
 
-def run_json(scenario_json: str) -> str:
+def run_json(scenario_json: str, options_json: str | None = None) -> str:
     """Run a scenario given as a JSON document; return the result document as JSON.
 
+    ``options_json``: the run options as a JSON object, ``{"pcap_dir": str | None,
+    "pcap_ip_dir": str | None, "series_interval_s": float | None}`` (docs/interfaces.md).
     The GIL is released while the simulation runs.
 
     Raises:
-        ScenarioError: the scenario was rejected.
+        ScenarioError: the scenario or an option was rejected.
     """
 
 def validate_json(scenario_json: str) -> str:

@@ -7,6 +7,7 @@ error of the simulator (set ``HOPSIM_DEBUG=1`` to see the traceback).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import Result, ScenarioError, dumps_toml, prepare, run, validate
+from . import Result, RunOptionsUnsupported, ScenarioError, dumps_toml, prepare, run, validate
+from .result import SERIES_FORMATS, series_format
 
 app = typer.Typer(
     name="hopsim",
@@ -76,6 +78,66 @@ SeedOpt = Annotated[
 ]
 
 
+PcapOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--pcap",
+        metavar="DIR",
+        help=(
+            "Write one pcap file per node, DIR/node-<id>.pcap, in the radiotap + 802.11 link "
+            "type: every frame the node sent or received correctly, RTS/CTS/ACK included (open "
+            "them in Wireshark or tshark). DIR is created when missing; files of the same "
+            "name are replaced."
+        ),
+        show_default=False,
+    ),
+]
+PcapIpOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--pcap-ip",
+        metavar="DIR",
+        help=(
+            "Write one raw-IP pcap file per flow endpoint, DIR/flow-<f>-node-<id>.pcap: the "
+            "packets that endpoint sent and received, as its transport saw them (what tcptrace "
+            "analyses: tcptrace -l DIR/flow-0-node-0.pcap). DIR is created when missing."
+        ),
+        show_default=False,
+    ),
+]
+SeriesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--series",
+        metavar="FILE",
+        help=(
+            "Record a time series and write it to FILE: per flow and sample, the time, the "
+            "congestion window (TCP; empty for UDP), the goodput over the sample interval "
+            "(kbit/s) and the bytes delivered so far (long format, one row per flow per "
+            "sample). The format follows the suffix: .parquet (Apache Parquet), .arrow or "
+            ".feather (Arrow IPC), .csv."
+        ),
+        show_default=False,
+    ),
+]
+SeriesIntervalOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--series-interval",
+        metavar="S",
+        help=(
+            "Sampling interval of the time series in simulated seconds (default 1.0 with "
+            "--series). Without --series it needs --json, and the series is then part of the "
+            'JSON document (key "series").'
+        ),
+        show_default=False,
+    ),
+]
+
+#: Default sampling interval of --series (simulated seconds).
+DEFAULT_SERIES_INTERVAL_S = 1.0
+
+
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(code)
@@ -89,6 +151,8 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise
     except ScenarioError as exc:
         _fail(str(exc) or "the scenario was rejected")
+    except RunOptionsUnsupported as exc:
+        _fail(str(exc), code=EXIT_INTERNAL)
     except IsADirectoryError as exc:
         _fail(f"{exc.filename}: is a directory, not a scenario file" if exc.filename else str(exc))
     except FileNotFoundError as exc:
@@ -187,8 +251,8 @@ def _print_result(res: Result, file: Path) -> None:
     details.append(f"hopsim {escape(res.hopsim_version)}")
     out.print("[dim]" + "; ".join(details) + "[/]")
 
-    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False, padding=(0, 1, 0, 0))
-    for name, justify in [
+    table = _table(
+        ("flow", "right"),
         ("src", "right"),
         ("dst", "right"),
         ("proto", "left"),
@@ -199,10 +263,10 @@ def _print_result(res: Result, file: Path) -> None:
         ("dropped", "right"),
         ("in\nflight", "right"),
         ("delay\nms", "right"),
-    ]:
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    )
     for f in res.flows:
         table.add_row(
+            _num(f.get("id")),
             _num(f.get("src")),
             _num(f.get("dst")),
             escape(str(f.get("transport", "-"))),
@@ -215,7 +279,14 @@ def _print_result(res: Result, file: Path) -> None:
             _num(f.get("mean_delay_ms"), "{:,.2f}"),
         )
     out.print(table)
-
+    tcp_flows = [f for f in res.flows if f.get("transport") == "tcp"]
+    if tcp_flows:
+        out.print(
+            "[dim]packets of TCP flows count data segments and ACKs; their delay is the "
+            "one-way delay of data segments[/]"
+        )
+        out.print()
+        _print_tcp_table(tcp_flows, list(scn.get("flows") or []))
     t = res.totals
     out.print(
         "[bold]totals[/]: "
@@ -224,7 +295,12 @@ def _print_result(res: Result, file: Path) -> None:
         f"retry-limit drops {_num(t.get('retry_limit_drops'))} · "
         f"collisions {_num(t.get('collisions'))} · "
         f"queue drops {_num(t.get('queue_drops'))} · "
-        f"link drop probability {_num(t.get('link_drop_probability'), '{:.4f}')}"
+        + (
+            f"frame errors {_num(t.get('frame_errors'))} · "
+            if t.get("frame_errors") or radio.get("frame_error_rate")
+            else ""
+        )
+        + f"link drop probability {_num(t.get('link_drop_probability'), '{:.4f}')}"
     )
     wall = res.wall_time_s or 0.0
     eps = res.events_per_s
@@ -241,6 +317,77 @@ def _print_result(res: Result, file: Path) -> None:
         )
         for v in res.violations:
             err.print(f"  - {escape(str(v))}", soft_wrap=True)
+
+
+def _table(*columns: tuple[str, str]) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False, padding=(0, 1, 0, 0))
+    for name, justify in columns:
+        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    return table
+
+
+def _ms(value: Any) -> str:
+    """Milliseconds to 3 significant digits or more: 9.63, 48.2, 393, 1,081."""
+    if not isinstance(value, (int, float)):
+        return _num(value)
+    if value < 10:
+        return f"{value:.2f}"
+    if value < 100:
+        return f"{value:.1f}"
+    return f"{value:,.0f}"
+
+
+def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
+    """TCP details, one row per TCP flow (flow ids as in the main table)."""
+
+    def transfer_bytes(f: Any) -> int:
+        i = f.get("id")
+        if isinstance(i, int) and 0 <= i < len(scenario_flows):
+            return int((scenario_flows[i] or {}).get("bytes") or 0)
+        return 0
+
+    fixed = any(transfer_bytes(f) > 0 for f in flows)
+    columns = [
+        ("flow", "right"),
+        ("variant", "left"),
+        ("data\nsegs", "right"),
+        ("retx", "right"),
+        ("time-\nouts", "right"),
+        ("fast\nretx", "right"),
+        ("ACKs", "right"),
+        ("avg\ncwnd", "right"),
+        ("slow\nstart", "right"),
+        ("RTT ms\np50", "right"),
+        ("RTT ms\np95", "right"),
+    ]
+    if fixed:
+        columns.append(("done\nat s", "right"))
+    table = _table(*columns)
+    for f in flows:
+        rtt = f.get("rtt_ms") or {}
+        row = [
+            _num(f.get("id")),
+            escape(str(f.get("variant", "-"))),
+            _num(f.get("segments_sent"), "{}"),
+            _num(f.get("retransmissions"), "{}"),
+            _num(f.get("timeouts"), "{}"),
+            _num(f.get("fast_retransmits"), "{}"),
+            _num(f.get("acks_sent"), "{}"),
+            _num(f.get("avg_cwnd"), "{:.1f}"),
+            _num(f.get("slow_start_fraction"), "{:.0%}"),
+            _ms(rtt.get("p50")),
+            _ms(rtt.get("p95")),
+        ]
+        if fixed:
+            done = f.get("transfer_completed_s")
+            if transfer_bytes(f) == 0:
+                row.append("bulk")
+            elif done is None:
+                row.append("[yellow]not done[/]")
+            else:
+                row.append(_num(done, "{:,.2f}"))
+        table.add_row(*row)
+    out.print(table)
 
 
 def _version_callback(value: bool) -> None:
@@ -270,11 +417,16 @@ def _root(
     "run",
     help=(
         "Run one simulation and print a summary: a line describing the scenario; per flow "
-        "the source, destination, hops, goodput (kbit/s over the window after warmup_s), "
-        "packets sent, delivered, dropped and in flight, and the mean end-to-end delay; the "
-        "MAC totals (attempts, retries, retry-limit drops, collisions, queue drops, link drop "
-        "probability); and the wall time, events/s and simulated seconds per wall second "
-        "measured around the run. With --json, only the JSON result document."
+        "the source, destination, protocol (the TCP variant for TCP flows), hops, goodput "
+        "(kbit/s over the window after warmup_s), packets sent, delivered, dropped and in "
+        "flight, and the mean end-to-end delay; for TCP flows a second table with data "
+        "segments sent, retransmissions, timeouts, fast retransmits, ACKs sent, the "
+        "time-averaged congestion window, the share of time in slow start and the RTT "
+        "median and 95th percentile; the MAC totals (attempts, retries, retry-limit drops, "
+        "collisions, queue drops, link drop probability); and the wall time, events/s and "
+        "simulated seconds per wall second measured around the run. With --json, only the "
+        "JSON result document. --pcap, --pcap-ip and --series record traces and time "
+        "series; they do not change the results."
     ),
 )
 def run_cmd(
@@ -291,13 +443,87 @@ def run_cmd(
             ),
         ),
     ] = False,
+    pcap: PcapOpt = None,
+    pcap_ip: PcapIpOpt = None,
+    series: SeriesOpt = None,
+    series_interval: SeriesIntervalOpt = None,
 ) -> None:
-    res: Result = _guarded(run, file, overrides=set_ or [], seed=_parse_seed(seed))
+    # Check the output options before the run, which may take long.
+    if series is not None:
+        try:
+            series_format(series)
+        except ValueError as exc:
+            _fail(f"--series: {exc}")
+        if series.is_dir():
+            _fail(f"--series {str(series)!r}: is a directory; give a file name, e.g. series.csv")
+    if series_interval is not None:
+        if not (math.isfinite(series_interval) and series_interval > 0):
+            _fail(
+                f"--series-interval {series_interval!r}: not allowed, it must be a positive "
+                "number of simulated seconds (e.g. 0.5)"
+            )
+        if series is None and not json_out:
+            _fail(
+                "--series-interval needs --series FILE (or --json, to get the series in the "
+                "JSON document)"
+            )
+    interval = series_interval
+    if series is not None and interval is None:
+        interval = DEFAULT_SERIES_INTERVAL_S
+    for opt, path in (("--pcap", pcap), ("--pcap-ip", pcap_ip)):
+        if path is not None and path.exists() and not path.is_dir():
+            _fail(f"{opt} {str(path)!r}: exists and is not a directory")
+
+    res: Result = _guarded(
+        run,
+        file,
+        overrides=set_ or [],
+        seed=_parse_seed(seed),
+        series_interval_s=interval,
+        pcap_dir=pcap,
+        pcap_ip_dir=pcap_ip,
+    )
+    written = None
+    if series is not None:
+        try:
+            written = res.write_series(series)
+        except (OSError, ValueError) as exc:
+            _fail(f"cannot write the time series to {str(series)!r}: {exc}")
     if json_out:
         sys.stdout.write(res.to_json() + "\n")
         sys.stdout.flush()
         return
     _print_result(res, file)
+    _print_outputs(res, written, interval, pcap, pcap_ip)
+
+
+def _print_outputs(
+    res: Result,
+    series_file: Path | None,
+    interval: float | None,
+    pcap: Path | None,
+    pcap_ip: Path | None,
+) -> None:
+    """One line per file set written (time series, traces)."""
+    if series_file is not None:
+        cols = res.series or {}
+        rows = len(cols.get("time_s", []))
+        kind = SERIES_FORMATS.get(series_file.suffix.lower(), "?")
+        out.print(
+            f"[bold]series[/]: {rows:,} rows ({len(res.flows)} flow"
+            f"{'s' if len(res.flows) != 1 else ''}, every {interval:g} s) -> "
+            f"{escape(str(series_file))} ({kind})"
+        )
+    for label, directory, pattern in (
+        ("pcap", pcap, "node-*.pcap"),
+        ("pcap-ip", pcap_ip, "flow-*-node-*.pcap"),
+    ):
+        if directory is not None:
+            n = len(list(directory.glob(pattern))) if directory.is_dir() else 0
+            out.print(
+                f"[bold]{label}[/]: {n} file{'s' if n != 1 else ''} ({pattern}) in "
+                f"{escape(str(directory))}"
+            )
 
 
 @app.command(

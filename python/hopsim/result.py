@@ -1,12 +1,43 @@
-"""Typed, read-only wrappers over the JSON result document (see docs/interfaces.md)."""
+"""Typed, read-only wrappers over the JSON result document (see docs/interfaces.md), and the
+optional time series as a table (pyarrow) or a Parquet / Arrow / CSV file."""
 
 from __future__ import annotations
 
+import csv
 import json
+import math
 from collections.abc import Iterator, Mapping
-from typing import Any
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["FlowResult", "NodeResult", "Record", "Result", "Totals"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow
+
+__all__ = [
+    "SERIES_COLUMNS",
+    "SERIES_FORMATS",
+    "FlowResult",
+    "NodeResult",
+    "Record",
+    "Result",
+    "RttStats",
+    "Totals",
+]
+
+#: Columns of the time series in the order they are written (docs/interfaces.md); columns
+#: the core adds later follow them.
+SERIES_COLUMNS = ("time_s", "flow", "cwnd", "goodput_kbps", "delivered_bytes")
+
+#: File formats of :meth:`Result.write_series`, by file name suffix.
+SERIES_FORMATS = {
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".arrow": "arrow",
+    ".feather": "arrow",
+    ".ipc": "arrow",
+    ".csv": "csv",
+}
 
 
 class Record(Mapping[str, Any]):
@@ -69,8 +100,26 @@ class Record(Mapping[str, Any]):
         return dict(self._data)
 
 
+class RttStats(Record):
+    """Round-trip times of a TCP flow in milliseconds (``None`` without samples)."""
+
+    __slots__ = ()
+
+    mean: float | None
+    min: float | None
+    max: float | None
+    p50: float | None
+    p95: float | None
+    samples: int
+
+
 class FlowResult(Record):
-    """One flow of the result document."""
+    """One flow of the result document.
+
+    The TCP keys (``variant`` ... ``transfer_completed_s``) exist for TCP flows only; with
+    attribute access ``rtt_ms`` is an :class:`RttStats` (``f.rtt_ms.p50``), with mapping access
+    (``f["rtt_ms"]``) the plain dict of the document.
+    """
 
     __slots__ = ()
 
@@ -86,6 +135,30 @@ class FlowResult(Record):
     packets_dropped: int
     packets_in_flight: int
     mean_delay_ms: float | None
+    # TCP flows only.
+    variant: str
+    throughput_pps: float
+    segments_sent: int
+    retransmissions: int
+    timeouts: int
+    fast_retransmits: int
+    acks_sent: int
+    avg_cwnd: float | None
+    slow_start_fraction: float | None
+    rtt_ms: RttStats
+    bytes_delivered: int
+    transfer_completed_s: float | None
+
+    def __getattr__(self, name: str) -> Any:
+        value = super().__getattr__(name)
+        if name == "rtt_ms" and isinstance(value, Mapping):
+            return RttStats(value)
+        return value
+
+    @property
+    def is_tcp(self) -> bool:
+        """Whether the flow is a TCP flow (and so has the TCP keys)."""
+        return self._data.get("transport") == "tcp"
 
 
 class _Counters(Record):
@@ -98,6 +171,7 @@ class _Counters(Record):
     queue_drops: int
     no_route_drops: int
     link_failures: int
+    frame_errors: int
     link_drop_probability: float
     rts_sent: int
     cts_sent: int
@@ -127,6 +201,11 @@ class Result:
     ``raw`` is the document itself (a dict); ``flows``, ``nodes`` and ``totals`` give
     attribute access to its parts. ``wall_time_s`` is measured in Python around the call into
     the core and is not part of the document.
+
+    ``series`` is the optional time series (``series_interval_s`` of :func:`hopsim.run`): a
+    dict of equally long columns ``time_s``, ``flow``, ``cwnd`` (``None`` for UDP flows),
+    ``goodput_kbps`` (over the sample interval) and ``delivered_bytes``, one row per flow per
+    sample; ``None`` when the run recorded none.
     """
 
     __slots__ = ("raw", "flows", "nodes", "totals", "wall_time_s")
@@ -203,8 +282,123 @@ class Result:
             return None
         return self.sim_time_s / self.wall_time_s
 
+    @property
+    def series(self) -> dict[str, list[Any]] | None:
+        """The time series as a dict of columns (see the class docs), or ``None``."""
+        series = self.raw.get("series")
+        if series is None:
+            return None
+        return {k: list(v) for k, v in series.items()}
+
+    def _series_columns(self) -> dict[str, list[Any]]:
+        series = self.series
+        if series is None:
+            raise ValueError(
+                "this result has no time series: run with series_interval_s "
+                "(hopsim.run(..., series_interval_s=1.0), or --series FILE on the command line)"
+            )
+        lengths = {k: len(v) for k, v in series.items()}
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"time series columns differ in length: {lengths}")
+        order = [k for k in SERIES_COLUMNS if k in series]
+        order += [k for k in series if k not in SERIES_COLUMNS]
+        return {k: series[k] for k in order}
+
+    def series_table(self) -> pyarrow.Table:
+        """The time series as a ``pyarrow.Table`` (long format: one row per flow per sample).
+
+        Types: ``time_s`` float64, ``flow`` int32, ``cwnd`` float64 (null for UDP flows),
+        ``goodput_kbps`` float64, ``delivered_bytes`` int64. The schema metadata records the
+        hopsim version, the seed and the resolved scenario (JSON) of the run.
+
+        Raises:
+            ValueError: the result has no time series.
+        """
+        import pyarrow as pa
+
+        types = {
+            "time_s": pa.float64(),
+            "flow": pa.int32(),
+            "cwnd": pa.float64(),
+            "goodput_kbps": pa.float64(),
+            "delivered_bytes": pa.int64(),
+        }
+        columns = self._series_columns()
+        arrays = {k: pa.array(v, type=types.get(k)) for k, v in columns.items()}
+        metadata = {
+            "hopsim.version": self.hopsim_version,
+            "hopsim.seed": str(self.raw.get("seed", "")),
+            "hopsim.scenario": json.dumps(self.raw.get("scenario", {}), allow_nan=False),
+        }
+        return pa.table(arrays, metadata=metadata)
+
+    def write_series(self, path: str | PathLike[str], format: str | None = None) -> Path:
+        """Write the time series to ``path``; the format follows the file name suffix.
+
+        ``.parquet`` / ``.pq``: Apache Parquet; ``.arrow`` / ``.feather`` / ``.ipc``: the Arrow
+        IPC file format (Feather v2); ``.csv``: CSV with a header row, empty fields for
+        missing values (``cwnd`` of UDP flows). ``format`` ("parquet", "arrow" or "csv")
+        overrides the suffix. Parent directories are created. Returns the path written.
+
+        Raises:
+            ValueError: the result has no time series, or the format is not known.
+        """
+        p = Path(path)
+        fmt = format or series_format(p)
+        if fmt not in set(SERIES_FORMATS.values()):
+            raise ValueError(f"unknown series format {fmt!r}: use parquet, arrow or csv")
+        columns = self._series_columns()
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "csv":
+            _write_csv(p, columns)
+        elif fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(self.series_table(), p)
+        else:
+            import pyarrow.feather as feather
+
+            feather.write_feather(self.series_table(), p)
+        return p
+
     def __repr__(self) -> str:
         flows = ", ".join(
             f"{f.get('src')}->{f.get('dst')}: {f.get('goodput_kbps')} kbit/s" for f in self.flows
         )
         return f"Result(seed={self.raw.get('seed')}, flows=[{flows}])"
+
+
+def series_format(path: str | PathLike[str]) -> str:
+    """The series file format for a file name: "parquet", "arrow" or "csv".
+
+    Raises:
+        ValueError: the suffix is not one of :data:`SERIES_FORMATS`.
+    """
+    suffix = Path(path).suffix.lower()
+    try:
+        return SERIES_FORMATS[suffix]
+    except KeyError:
+        known = ", ".join(SERIES_FORMATS)
+        raise ValueError(
+            f"{str(path)!r}: unknown time series file type {suffix or '(no suffix)'!r}; "
+            f"use one of {known}"
+        ) from None
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return ""
+        return repr(value)
+    return value
+
+
+def _write_csv(path: Path, columns: Mapping[str, list[Any]]) -> None:
+    names = list(columns)
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(names)
+        for row in zip(*(columns[n] for n in names), strict=True):
+            w.writerow([_csv_cell(v) for v in row])

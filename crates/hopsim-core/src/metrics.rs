@@ -2,9 +2,10 @@
 //! (docs/interfaces.md).
 
 use crate::scenario::Scenario;
-use crate::scenario::{TcpVariant, WindowLimit};
+use crate::scenario::WindowLimit;
 use crate::time::ns_to_secs;
 use crate::time::SimTime;
+use crate::transport::tcp::variant_name;
 use crate::world::{FlowApp, FlowState, Series, TcpFlow, World};
 use serde::Serialize;
 
@@ -200,7 +201,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let r = flow_result(i as u32, f, in_flight[i], window_s, world.now());
+            let r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
             if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
                 invariants.violate(format!(
                     "flow {i}: packets not conserved: sent {} != delivered {} + dropped {} + in flight {}",
@@ -256,7 +257,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             violations: invariants.violations,
             violation_count: invariants.count,
         },
-        engine: EngineResult { events: world.events(), sim_time_s: ns_to_secs(world.now()) },
+        engine: EngineResult { events: world.events(), sim_time_s: ns_to_secs(end_ns) },
         series: world.series().cloned(),
         warnings: world.warnings().to_vec(),
     }
@@ -293,11 +294,7 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
             let st = &t.sender.stats;
             let h = &st.rtt_ms;
             r.tcp = Some(TcpResult {
-                variant: match t.spec.variant {
-                    TcpVariant::Reno => "reno",
-                    TcpVariant::NewReno => "newreno",
-                    TcpVariant::Sack => "sack",
-                },
+                variant: variant_name(t.spec.variant),
                 throughput_pps: st.acked_in_window as f64 / window_s,
                 segments_sent: st.segments_sent,
                 retransmissions: st.retransmissions,

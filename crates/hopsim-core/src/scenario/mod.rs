@@ -218,6 +218,9 @@ pub enum TcpVariant {
     #[serde(rename = "newreno")]
     NewReno,
     Sack,
+    Vegas,
+    VegasW,
+    Few,
 }
 
 /// TCP settings (ns-2 Agent/TCP defaults where ns-2 has one; see docs/models.md). The top-level
@@ -251,6 +254,20 @@ pub struct TcpSpec {
     /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
     pub clock_granularity_s: f64,
     pub dupack_threshold: u32,
+    /// Vegas and Vegas-W thresholds in segments (ns-2: 1, 3, 1; Vegas-W paper: 1, 3, 1).
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+    /// Vegas-W (Ding et al.): slow-start decrease p, and the counters N_fw, N_s, N_CA,
+    /// NS_CA, TO_ss (paper defaults 1/8, 2, 10, 100, 100, 2).
+    pub vegas_w_p: f64,
+    pub n_fw: u32,
+    pub n_s: u32,
+    pub n_ca: u32,
+    pub ns_ca: u32,
+    pub to_ss: u32,
+    /// FeW: congestion-avoidance growth in segments per RTT.
+    pub few_alpha: f64,
 }
 
 impl TcpSpec {
@@ -282,6 +299,16 @@ impl Default for TcpSpec {
             initial_rto_s: 3.0,
             clock_granularity_s: 0.01,
             dupack_threshold: 3,
+            alpha: 1.0,
+            beta: 3.0,
+            gamma: 1.0,
+            vegas_w_p: 0.125,
+            n_fw: 2,
+            n_s: 10,
+            n_ca: 100,
+            ns_ca: 100,
+            to_ss: 2,
+            few_alpha: 0.01,
         }
     }
 }

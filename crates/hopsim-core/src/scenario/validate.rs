@@ -247,12 +247,19 @@ fn check_flow(i: usize, f: &Flow, nodes: usize, s: &Scenario) -> Check {
     if f.src == f.dst {
         return Err(ScenarioError::invalid(key("dst"), f.dst, "must differ from the flow's src"));
     }
-    // 802.11 MSDU at most 2304 B = 8 LLC/SNAP + 20 IP + 8 UDP + payload.
-    if !(1..=2268).contains(&f.payload_bytes) {
+    // 802.11 MSDU at most 2304 B = 8 LLC/SNAP + 20 IP + 8 UDP (20 TCP) + payload.
+    let (max_payload, proto) = match f.transport {
+        Transport::Udp => (2268, "UDP"),
+        Transport::Tcp => (2256, "TCP"),
+    };
+    if !(1..=max_payload).contains(&f.payload_bytes) {
         return Err(ScenarioError::invalid(
             key("payload_bytes"),
             f.payload_bytes,
-            "must be between 1 and 2268 bytes (802.11 MSDU limit 2304 B less LLC/SNAP, IP and UDP headers)",
+            &format!(
+                "must be between 1 and {max_payload} bytes (802.11 MSDU limit 2304 B less \
+                 LLC/SNAP, IP and {proto} headers)"
+            ),
         ));
     }
     non_negative(&key("interval_s"), f.interval_s, "seconds between packets; 0 = saturated")?;

@@ -7,7 +7,7 @@ use crate::time::{secs_to_ns, SimTime};
 use crate::transport::tcp::receiver::{AckPolicy, TcpReceiver};
 use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::transport::tcp::{congestion_control, limit_policy};
+use crate::transport::tcp::{congestion_control, limit_policy, recovery};
 use crate::transport::udp::{UdpSink, UdpSource};
 
 pub(crate) struct TcpFlow {
@@ -119,7 +119,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
     };
     let cfg = SenderConfig {
         flow: id,
-        variant: spec.variant,
+        recovery: recovery(spec.variant),
         initial_window: spec.initial_window,
         limit_policy: limit_policy(&spec),
         receiver_window: spec.receiver_window,
@@ -144,7 +144,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
         AckPolicy::EverySegment
     };
     TcpFlow {
-        sender: TcpSender::new(cfg, congestion_control(spec.variant), rto),
+        sender: TcpSender::new(cfg, congestion_control(&spec), rto),
         receiver: TcpReceiver::new(
             id,
             policy,

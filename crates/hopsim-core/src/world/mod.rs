@@ -253,7 +253,11 @@ impl World {
     }
 
     /// Close the traces; problems become warnings of the result (the results stay intact).
+    /// The time series gets its last sample at the end of the run.
     pub fn finish(&mut self) {
+        if self.series.as_ref().is_some_and(|s| s.last_time_ns() < self.end_ns) {
+            self.sample(self.end_ns);
+        }
         if let Some(t) = self.tracer.take() {
             if let Err(e) = t.finish() {
                 self.warnings.push(format!("pcap trace incomplete: {e}"));

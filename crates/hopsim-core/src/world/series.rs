@@ -25,6 +25,12 @@ impl Series {
     }
 }
 
+impl Series {
+    pub fn last_time_ns(&self) -> SimTime {
+        self.time_s.last().map_or(0, |&t| (t * 1e9).round() as SimTime)
+    }
+}
+
 impl World {
     pub(super) fn sample(&mut self, now: SimTime) {
         let Some(series) = self.series.as_mut() else {

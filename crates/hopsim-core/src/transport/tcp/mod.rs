@@ -12,16 +12,59 @@ pub mod stats;
 mod sender_tests;
 
 use crate::scenario::{TcpSpec, TcpVariant, WindowLimit};
-use cc::{Aimd, CongestionControl};
+use cc::{Aimd, CongestionControl, Few, Vegas, VegasParams, VegasW, VegasWParams};
 use limits::LimitPolicy;
+use sender::Recovery;
 
 /// TCP header length without options.
 pub const TCP_HEADER_BYTES: u32 = 20;
 
-/// The congestion-control algorithm of a variant.
-pub fn congestion_control(variant: TcpVariant) -> Box<dyn CongestionControl> {
-    match variant {
+/// The congestion-control algorithm of a flow.
+pub fn congestion_control(spec: &TcpSpec) -> Box<dyn CongestionControl> {
+    let rwnd = spec.receiver_window as f64;
+    match spec.variant {
         TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => Box::new(Aimd),
+        TcpVariant::Vegas => Box::new(Vegas::new(
+            VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma },
+            rwnd,
+        )),
+        TcpVariant::VegasW => Box::new(VegasW::new(
+            VegasWParams {
+                alpha: spec.alpha,
+                beta: spec.beta,
+                gamma: spec.gamma,
+                p: spec.vegas_w_p,
+                n_fw: spec.n_fw,
+                n_s: spec.n_s,
+                n_ca: spec.n_ca,
+                ns_ca: spec.ns_ca,
+                to_ss: spec.to_ss,
+            },
+            rwnd,
+        )),
+        TcpVariant::Few => Box::new(Few { alpha: spec.few_alpha }),
+    }
+}
+
+/// The loss recovery of a variant: ns-2's Vegas (and Vegas-W built on it) recovers like Reno;
+/// FeW is NewReno with a smaller increase.
+pub fn recovery(variant: TcpVariant) -> Recovery {
+    match variant {
+        TcpVariant::Reno | TcpVariant::Vegas | TcpVariant::VegasW => Recovery::Reno,
+        TcpVariant::NewReno | TcpVariant::Few => Recovery::NewReno,
+        TcpVariant::Sack => Recovery::Sack,
+    }
+}
+
+/// Name of a variant as in scenarios and results.
+pub fn variant_name(variant: TcpVariant) -> &'static str {
+    match variant {
+        TcpVariant::Reno => "reno",
+        TcpVariant::NewReno => "newreno",
+        TcpVariant::Sack => "sack",
+        TcpVariant::Vegas => "vegas",
+        TcpVariant::VegasW => "vegas_w",
+        TcpVariant::Few => "few",
     }
 }
 

@@ -4,21 +4,31 @@
 //! Reno (RFC 5681 3.2), NewReno (RFC 6582 partial ACKs) or SACK (RFC 6675 scoreboard and
 //! pipe). Timeouts per RFC 6298 with go-back-N resending as ns-2 does.
 
-use super::cc::{CongestionControl, Window};
+use super::cc::{AckSample, CongestionControl, Loss, Window};
 use super::limits::{LimitPolicy, PathInfo};
 use super::rto::RtoEstimator;
 use super::stats::{LogHistogram, TimeWeighted, WindowHistogram};
 use crate::event::Event;
-use crate::scenario::TcpVariant;
 use crate::sched::{Firing, Scheduler, Timer};
 use crate::time::SimTime;
 use std::collections::VecDeque;
+
+/// How fast retransmit / fast recovery proceeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// RFC 5681 3.2: the first new ACK ends recovery (also ns-2's Vegas).
+    Reno,
+    /// RFC 6582: partial ACKs retransmit the next hole; recovery ends at `recover`.
+    NewReno,
+    /// RFC 6675: scoreboard, pipe and NextSeg.
+    Sack,
+}
 
 /// What the sender needs to know, fixed for the connection.
 #[derive(Debug, Clone)]
 pub struct SenderConfig {
     pub flow: u32,
-    pub variant: TcpVariant,
+    pub recovery: Recovery,
     pub initial_window: f64,
     /// Congestion window limit policy (fixed, hop-based, delay-based, ...).
     pub limit_policy: LimitPolicy,
@@ -79,6 +89,9 @@ pub struct TcpSender {
     in_recovery: bool,
     /// RFC 6582 "recover": snd_max when recovery (or the last timeout) began.
     recover: u32,
+    /// Vegas: new ACKs after a fast retransmit on which the next segment is checked against
+    /// the fine-grained timeout (ns-2 v_worried_).
+    worried: u32,
     partial_acks: u32,
     rto: RtoEstimator,
     timer: Timer,
@@ -97,7 +110,8 @@ pub struct TcpSender {
 impl TcpSender {
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>, rto: RtoEstimator) -> TcpSender {
         let cap = cfg.receiver_window as usize + 1;
-        let w = Window { cwnd: cfg.initial_window, ssthresh: f64::INFINITY };
+        let ssthresh = cc.initial_ssthresh().unwrap_or(f64::INFINITY);
+        let w = Window { cwnd: cfg.initial_window, ssthresh };
         let window_ns = cfg.window_ns;
         let mut s = TcpSender {
             cfg,
@@ -110,6 +124,7 @@ impl TcpSender {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
+            worried: 0,
             partial_acks: 0,
             rto,
             timer: Timer::default(),
@@ -237,7 +252,7 @@ impl TcpSender {
 
     /// Send what the window allows (go-back-N from snd_nxt; SACK recovery uses the pipe).
     fn try_send(&mut self, cx: &mut TcpCtx) {
-        if self.in_recovery && self.cfg.variant == TcpVariant::Sack {
+        if self.in_recovery && self.cfg.recovery == Recovery::Sack {
             self.sack_send(cx);
             return;
         }
@@ -318,9 +333,13 @@ impl TcpSender {
 
     fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32) {
         let newly = ack - self.snd_una;
-        // Karn's rule: sample only a segment that was sent once.
+        // Karn's rule, applied to the whole acknowledged range (as Linux does): an ACK that
+        // covers any retransmitted segment gives no sample, since it may close a repaired hole
+        // and would time a segment that waited at the receiver during the repair.
+        let acked = self.segs.range(..newly as usize);
+        let clean = acked.clone().all(|s| !s.retransmitted);
         let last = self.segs[(ack - 1 - self.snd_una) as usize];
-        let rtt = (!last.retransmitted).then(|| cx.now - last.sent_ns);
+        let rtt = clean.then(|| cx.now - last.sent_ns);
         if let Some(r) = rtt {
             self.rto.sample(r);
             self.stats.rtt_ms.record(r as f64 / 1e6);
@@ -335,12 +354,20 @@ impl TcpSender {
         if self.in_recovery {
             self.recovery_ack(cx, ack, newly);
         } else {
-            self.cc.on_new_ack(&mut self.w, newly, cx.now, rtt);
+            let sample = AckSample {
+                now: cx.now,
+                acked: newly,
+                rtt_ns: rtt,
+                snd_max: self.snd_max,
+                snd_una: self.snd_una,
+            };
+            self.cc.on_new_ack(&mut self.w, &sample);
         }
+        self.check_worried(cx);
         // RFC 6298 (5.2, 5.3): restart the timer while data is outstanding.
         if self.snd_una < self.snd_max {
             if !(self.in_recovery
-                && self.cfg.variant == TcpVariant::NewReno
+                && self.cfg.recovery == Recovery::NewReno
                 && self.partial_acks > 1)
             {
                 self.arm_rto(cx);
@@ -353,29 +380,61 @@ impl TcpSender {
     /// A new ACK during fast recovery.
     fn recovery_ack(&mut self, cx: &mut TcpCtx, ack: u32, newly: u32) {
         let full = ack >= self.recover;
-        match self.cfg.variant {
-            TcpVariant::Reno => {
+        match self.cfg.recovery {
+            Recovery::Reno => {
                 // RFC 5681 step 6: the first new ACK ends recovery, deflating the window.
                 self.in_recovery = false;
-                self.w.cwnd = self.w.ssthresh;
+                self.cc.exit_recovery(&mut self.w);
             }
-            TcpVariant::NewReno if full => {
+            Recovery::NewReno if full => {
                 // RFC 6582 3.2 step 3 (1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
                 self.in_recovery = false;
                 let flight = (self.snd_max - self.snd_una) as f64;
                 self.w.cwnd = self.w.ssthresh.min(flight.max(1.0) + 1.0);
             }
-            TcpVariant::NewReno => {
+            Recovery::NewReno => {
                 // Partial ACK (step 4): retransmit the first unacknowledged segment, deflate
                 // by the amount acknowledged, add back one segment.
                 self.partial_acks += 1;
                 self.retransmit_una(cx);
                 self.w.cwnd = (self.w.cwnd - newly as f64 + 1.0).max(1.0);
             }
-            TcpVariant::Sack if full => {
+            Recovery::Sack if full => {
                 self.in_recovery = false; // RFC 6675 section 5: cwnd stays at ssthresh
             }
-            TcpVariant::Sack => {}
+            Recovery::Sack => {}
+        }
+    }
+
+    /// Vegas' check on the first two new ACKs after a fast retransmit: if the next segment
+    /// has been outstanding longer than the fine-grained timeout, resend it now.
+    fn check_worried(&mut self, cx: &mut TcpCtx) {
+        if self.worried == 0 {
+            return;
+        }
+        self.worried -= 1;
+        if self.snd_una < self.snd_max && self.expired(self.snd_una, cx.now) {
+            self.retransmit_una(cx);
+        } else {
+            self.worried = 0;
+        }
+    }
+
+    /// Has `seg` been outstanding longer than the congestion control's fine-grained timeout?
+    fn expired(&self, seg: u32, now: SimTime) -> bool {
+        let sent = self.segs[(seg - self.snd_una) as usize].sent_ns;
+        self.cc.fine_grained_timeout_ns().is_some_and(|t| now.saturating_sub(sent) >= t)
+    }
+
+    fn loss(&self, now: SimTime) -> Loss {
+        let una = self.segs.front().copied().unwrap_or_default();
+        Loss {
+            now,
+            flight: (self.snd_max - self.snd_una) as f64,
+            usable: self.send_window() as f64,
+            dupack_threshold: self.cfg.dupack_threshold,
+            sent_ns: una.sent_ns,
+            retransmitted: una.retransmitted,
         }
     }
 
@@ -390,24 +449,30 @@ impl TcpSender {
     fn dup_ack(&mut self, cx: &mut TcpCtx) {
         self.dupacks += 1;
         if self.in_recovery {
-            if self.cfg.variant != TcpVariant::Sack {
+            if self.cfg.recovery != Recovery::Sack {
                 self.w.cwnd += 1.0; // RFC 5681 step 4: inflate per duplicate ACK
             }
             return;
         }
-        let lost_by_sack = self.cfg.variant == TcpVariant::Sack && self.is_lost(self.snd_una);
+        let lost_by_sack = self.cfg.recovery == Recovery::Sack && self.is_lost(self.snd_una);
+        // Vegas: the first duplicate suffices when the segment outlived the fine-grained timeout.
+        let expired = self.expired(self.snd_una, cx.now);
         // RFC 6582 section 4 (and 6675 5): no new recovery for ACKs below `recover`, i.e.
         // duplicates of data sent before the last recovery or timeout.
-        if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack)
+        if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack || expired)
             && self.snd_una >= self.recover
         {
+            self.dupacks = self.dupacks.max(self.cfg.dupack_threshold);
             self.enter_recovery(cx);
         }
     }
 
     fn enter_recovery(&mut self, cx: &mut TcpCtx) {
-        let flight = (self.snd_max - self.snd_una) as f64;
-        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
+        let loss = self.loss(cx.now);
+        self.cc.enter_recovery(&mut self.w, &loss);
+        if self.cc.fine_grained_timeout_ns().is_some() {
+            self.worried = 2.min(self.snd_max - self.snd_una);
+        }
         self.in_recovery = true;
         self.recover = self.snd_max;
         self.partial_acks = 0;
@@ -415,18 +480,12 @@ impl TcpSender {
         for s in self.segs.iter_mut() {
             s.rexmit_in_recovery = false;
         }
-        match self.cfg.variant {
-            TcpVariant::Sack => {
-                self.w.cwnd = self.w.ssthresh; // RFC 6675 step 4.2
-                self.seg_state(self.snd_una).rexmit_in_recovery = true;
-                self.retransmit_una(cx);
-            }
-            _ => {
-                // RFC 5681 step 2-3: retransmit, cwnd = ssthresh + 3 segments.
-                self.w.cwnd = self.w.ssthresh + self.cfg.dupack_threshold as f64;
-                self.retransmit_una(cx);
-            }
+        if self.cfg.recovery == Recovery::Sack {
+            self.w.cwnd = self.w.ssthresh; // RFC 6675 step 4.2
+            self.seg_state(self.snd_una).rexmit_in_recovery = true;
         }
+        // (Reno, NewReno: the algorithm set cwnd = ssthresh + 3, RFC 5681 steps 2-3.)
+        self.retransmit_una(cx);
         self.arm_rto(cx);
     }
 
@@ -502,10 +561,10 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
-        let flight = (self.snd_max - self.snd_una) as f64;
-        self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight);
-        self.w.cwnd = 1.0;
+        let loss = self.loss(cx.now);
+        self.cc.on_timeout(&mut self.w, &loss);
         self.in_recovery = false;
+        self.worried = 0;
         self.dupacks = 0;
         self.recover = self.snd_max;
         for s in self.segs.iter_mut() {

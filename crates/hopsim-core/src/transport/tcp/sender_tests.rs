@@ -4,9 +4,9 @@
 use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
-use super::{congestion_control, sack_option_bytes};
+use super::{congestion_control, recovery, sack_option_bytes};
 use crate::event::Event;
-use crate::scenario::TcpVariant;
+use crate::scenario::{TcpSpec, TcpVariant};
 use crate::sched::Scheduler;
 
 const MS: u64 = 1_000_000;
@@ -22,7 +22,7 @@ impl Harness {
     fn new(variant: TcpVariant, initial_window: f64, max_window: Option<f64>) -> Harness {
         let cfg = SenderConfig {
             flow: 0,
-            variant,
+            recovery: recovery(variant),
             initial_window,
             limit_policy: max_window.map_or(LimitPolicy::None, LimitPolicy::Fixed),
             receiver_window: 64,
@@ -34,7 +34,11 @@ impl Harness {
         };
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
         let mut h = Harness {
-            tx: TcpSender::new(cfg, congestion_control(variant), rto),
+            tx: TcpSender::new(
+                cfg,
+                congestion_control(&TcpSpec { variant, ..TcpSpec::default() }),
+                rto,
+            ),
             sched: Scheduler::with_capacity(8),
             out: Vec::new(),
             now: 0,

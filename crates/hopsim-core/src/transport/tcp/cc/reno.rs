@@ -3,8 +3,7 @@
 //! ACK (about one segment per RTT); on loss ssthresh = max(FlightSize / 2, 2 segments).
 //! Used by the Reno, NewReno and SACK variants, which differ only in loss recovery.
 
-use super::{CongestionControl, Window};
-use crate::time::{SimDuration, SimTime};
+use super::{AckSample, CongestionControl, Window};
 
 #[derive(Debug, Clone, Default)]
 pub struct Aimd;
@@ -14,8 +13,8 @@ impl CongestionControl for Aimd {
         "aimd"
     }
 
-    fn on_new_ack(&mut self, w: &mut Window, acked: u32, _now: SimTime, _rtt: Option<SimDuration>) {
-        if acked == 0 {
+    fn on_new_ack(&mut self, w: &mut Window, ack: &AckSample) {
+        if ack.acked == 0 {
             return;
         }
         if w.in_slow_start() {
@@ -31,6 +30,17 @@ impl CongestionControl for Aimd {
 }
 
 #[cfg(test)]
+pub(crate) fn ack(
+    now: u64,
+    acked: u32,
+    snd_una: u32,
+    snd_max: u32,
+    rtt_ns: Option<u64>,
+) -> AckSample {
+    AckSample { now, acked, rtt_ns, snd_max, snd_una }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -38,13 +48,13 @@ mod tests {
     fn slow_start_then_congestion_avoidance() {
         let mut cc = Aimd;
         let mut w = Window { cwnd: 2.0, ssthresh: 4.0 };
-        cc.on_new_ack(&mut w, 1, 0, None);
-        cc.on_new_ack(&mut w, 2, 0, None);
+        cc.on_new_ack(&mut w, &ack(0, 1, 1, 3, None));
+        cc.on_new_ack(&mut w, &ack(0, 2, 3, 5, None));
         assert_eq!(w.cwnd, 4.0, "+1 per ACK in slow start, whatever it acknowledges");
-        cc.on_new_ack(&mut w, 1, 0, None);
+        cc.on_new_ack(&mut w, &ack(0, 1, 4, 8, None));
         assert_eq!(w.cwnd, 4.25);
         for _ in 0..4 {
-            cc.on_new_ack(&mut w, 1, 0, None);
+            cc.on_new_ack(&mut w, &ack(0, 1, 5, 9, None));
         }
         // Four ACKs at cwnd ~4.25..5 add 1/cwnd each: just under one segment per window.
         assert!(w.cwnd > 5.0 && w.cwnd < 5.25, "about one segment per window of ACKs: {}", w.cwnd);
