@@ -101,8 +101,8 @@ pub struct TcpSender {
     /// The CWL in force (None: none), from the policy and what the ACKs tell of the path.
     limit: Option<f64>,
     limit_avg: TimeWeighted,
-    /// Pacing: the earliest time the next segment may leave, and its timer.
-    next_release_ns: SimTime,
+    /// Pacing: when the last segment left (None: nothing sent yet), and the timer.
+    last_release_ns: Option<SimTime>,
     pace_timer: Timer,
     window_time: WindowHistogram,
 }
@@ -133,7 +133,7 @@ impl TcpSender {
             slow_start_time: TimeWeighted::new(1.0, window_ns),
             limit: None,
             limit_avg: TimeWeighted::new(0.0, window_ns),
-            next_release_ns: 0,
+            last_release_ns: None,
             pace_timer: Timer::default(),
             window_time: WindowHistogram::new(window_ns),
         };
@@ -281,16 +281,18 @@ impl TcpSender {
 
     /// May a segment leave now? If not, the pacing timer is set for when it may.
     fn may_release(&mut self, cx: &mut TcpCtx) -> bool {
-        let Some(gap) = self.release_interval_ns() else { return true };
-        if cx.now < self.next_release_ns {
-            if !self.pace_timer.is_armed() {
-                let at = self.next_release_ns;
-                let generation = self.pace_timer.arm(at);
-                cx.sched.schedule(at, Event::TcpPace { flow: self.cfg.flow, generation });
+        let gap = self.release_interval_ns();
+        if let (Some(gap), Some(last)) = (gap, self.last_release_ns) {
+            let at = last + gap;
+            if cx.now < at {
+                if !self.pace_timer.is_armed() {
+                    let generation = self.pace_timer.arm(at);
+                    cx.sched.schedule(at, Event::TcpPace { flow: self.cfg.flow, generation });
+                }
+                return false;
             }
-            return false;
         }
-        self.next_release_ns = cx.now + gap;
+        self.last_release_ns = Some(cx.now);
         true
     }
 

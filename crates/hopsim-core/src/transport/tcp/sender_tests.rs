@@ -20,6 +20,15 @@ struct Harness {
 
 impl Harness {
     fn new(variant: TcpVariant, initial_window: f64, max_window: Option<f64>) -> Harness {
+        Harness::with_pacing(variant, initial_window, max_window, false)
+    }
+
+    fn with_pacing(
+        variant: TcpVariant,
+        initial_window: f64,
+        max_window: Option<f64>,
+        pacing: bool,
+    ) -> Harness {
         let cfg = SenderConfig {
             flow: 0,
             recovery: recovery(variant),
@@ -29,7 +38,7 @@ impl Harness {
             dupack_threshold: 3,
             total_segments: None,
             stop_ns: u64::MAX,
-            pacing: false,
+            pacing,
             window_ns: (0, u64::MAX),
         };
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
@@ -207,4 +216,45 @@ fn rtt_samples_feed_the_estimator() {
     h.ack(1, &[]);
     assert_eq!(h.tx.stats.rtt_ms.count(), 1);
     assert!((h.tx.stats.rtt_ms.mean().unwrap() - 1.0).abs() < 1e-9);
+}
+
+/// Fire pacing timers until `until`, collecting what they release with the times.
+fn pace_until(h: &mut Harness, until: u64) -> Vec<(u64, u32)> {
+    let mut released = vec![];
+    while let Some(t) = h.sched.peek_time() {
+        if t > until {
+            break;
+        }
+        let (t, ev) = h.sched.pop().unwrap();
+        if let Event::TcpPace { generation, .. } = ev {
+            h.now = t;
+            let mut cx = TcpCtx { now: t, sched: &mut h.sched, out: &mut h.out };
+            h.tx.on_pace_timer(&mut cx, generation);
+            released.extend(h.out.drain(..).map(|s| (t, s.seg)));
+        }
+    }
+    released
+}
+
+#[test]
+fn pacing_spreads_a_window_over_the_round_trip() {
+    let mut h = Harness::with_pacing(TcpVariant::NewReno, 1.0, None, true);
+    assert_eq!(h.sent(), new_segs(0..1), "no RTT sample yet: no pacing");
+    // RTT 1 ms; slow start: cwnd 2 allows two segments, but only one leaves now.
+    assert_eq!(h.ack(1, &[]), new_segs(1..2));
+    let t0 = h.now;
+    let later = pace_until(&mut h, t0 + 10 * MS);
+    // SRTT 1 ms / cwnd 2 = 0.5 ms between segments.
+    assert_eq!(later, vec![(t0 + MS / 2, 2)]);
+}
+
+#[test]
+fn fractional_window_is_a_rate_of_one_segment_per_rtt_over_cwnd() {
+    // A window of 0.5 segment (Vegas-W after repeated timeouts) with pacing off.
+    let mut h = Harness::new(TcpVariant::NewReno, 1.0, Some(0.5));
+    assert_eq!(h.sent(), new_segs(0..1));
+    assert_eq!(h.ack(1, &[]), vec![], "released by the rate timer, not the ACK clock");
+    let later = pace_until(&mut h, 10 * MS);
+    // One segment every SRTT / 0.5 = 2 ms after the previous one (sent at 0).
+    assert_eq!(later.first(), Some(&(2 * MS, 1)));
 }
