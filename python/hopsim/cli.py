@@ -337,6 +337,14 @@ def _ms(value: Any) -> str:
     return f"{value:,.0f}"
 
 
+def _limit(f: Any) -> str:
+    """The time-averaged window limit in at most 4 characters: 1.8, 10.5, 128."""
+    value = f.get("avg_window_limit")
+    if not isinstance(value, (int, float)):
+        return _num(value)
+    return f"{value:.0f}" if value >= 99.95 else f"{value:.1f}"
+
+
 def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
     """TCP details, one row per TCP flow (flow ids as in the main table)."""
 
@@ -346,7 +354,14 @@ def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
             return int((scenario_flows[i] or {}).get("bytes") or 0)
         return 0
 
+    def policy(f: Any) -> str:
+        return str(f.get("window_limit") or "none")
+
     fixed = any(transfer_bytes(f) > 0 for f in flows)
+    limited = [f for f in flows if policy(f) != "none"]
+    # The average window limit gets a column; with the completion column as well the table
+    # would not fit 80 columns, and the limit goes to the note below the table instead.
+    limit_column = bool(limited) and not fixed
     columns = [
         ("flow", "right"),
         ("variant", "left"),
@@ -356,6 +371,7 @@ def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
         ("fast\nretx", "right"),
         ("ACKs", "right"),
         ("avg\ncwnd", "right"),
+        *([("avg\nCWL", "right")] if limit_column else []),
         ("slow\nstart", "right"),
         ("RTT ms\np50", "right"),
         ("RTT ms\np95", "right"),
@@ -374,6 +390,7 @@ def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
             _num(f.get("fast_retransmits"), "{}"),
             _num(f.get("acks_sent"), "{}"),
             _num(f.get("avg_cwnd"), "{:.1f}"),
+            *([_limit(f) if policy(f) != "none" else "-"] if limit_column else []),
             _num(f.get("slow_start_fraction"), "{:.0%}"),
             _ms(rtt.get("p50")),
             _ms(rtt.get("p95")),
@@ -388,6 +405,13 @@ def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
                 row.append(_num(done, "{:,.2f}"))
         table.add_row(*row)
     out.print(table)
+    if limited:
+        what = ", ".join(
+            f"flow {_num(f.get('id'))} {escape(policy(f))}"
+            + ("" if limit_column else f" {_limit(f)}")
+            for f in limited
+        )
+        out.print("[dim]CWL: window limit in force, time-averaged, in segments (" + what + ")[/]")
 
 
 def _version_callback(value: bool) -> None:
@@ -421,7 +445,8 @@ def _root(
         "(kbit/s over the window after warmup_s), packets sent, delivered, dropped and in "
         "flight, and the mean end-to-end delay; for TCP flows a second table with data "
         "segments sent, retransmissions, timeouts, fast retransmits, ACKs sent, the "
-        "time-averaged congestion window, the share of time in slow start and the RTT "
+        "time-averaged congestion window (and, for flows with a window limit policy, the "
+        "time-averaged limit in force), the share of time in slow start and the RTT "
         "median and 95th percentile; the MAC totals (attempts, retries, retry-limit drops, "
         "collisions, queue drops, link drop probability); and the wall time, events/s and "
         "simulated seconds per wall second measured around the run. With --json, only the "

@@ -144,6 +144,9 @@ class FlowResult(Record):
     fast_retransmits: int
     acks_sent: int
     avg_cwnd: float | None
+    avg_window_limit: float | None
+    window_distribution: list[float]
+    window_limit: str
     slow_start_fraction: float | None
     rtt_ms: RttStats
     bytes_delivered: int

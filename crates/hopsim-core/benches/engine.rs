@@ -35,6 +35,11 @@ fn random100() -> String {
 }
 
 fn bench(name: &str, text: &str) {
+    // `cargo bench -p hopsim-core -- NAME` runs only the benchmarks whose name contains NAME.
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+        return;
+    }
     let scenario = parse_toml(text).expect("benchmark scenario parses");
     let mut best = f64::INFINITY;
     let mut events = 0;
@@ -76,7 +81,9 @@ fn main() {
     bench("chain7_paced_udp_50ms_1000s", CHAIN7);
     // Paced near the chain's capacity (1460 B every 30 ms, about 390 kbit/s offered).
     bench("chain7_paced_udp_30ms_1000s", &CHAIN7.replace("interval_s = 0.05", "interval_s = 0.03"));
-    bench("random100_10flows_200s", &connected_random100());
+    if std::env::args().skip(1).all(|a| a.starts_with('-') || "random100".contains(a.as_str())) {
+        bench("random100_10flows_200s", &connected_random100());
+    }
     // The studies' workload: one NewReno bulk transfer over the 7-hop chain.
     let tcp = CHAIN7.replace("interval_s = 0.05", "transport = \"tcp\"");
     bench("chain7_tcp_newreno_1000s", &tcp);

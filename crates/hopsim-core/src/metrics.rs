@@ -19,6 +19,8 @@ pub struct NodeCounters {
     pub ttl_drops: u64,
     /// Retry-limit drops reported to routing.
     pub link_failures: u64,
+    /// Link failures while the next hop was within decode range.
+    pub false_route_failures: u64,
     /// Frames lost to injected errors (`radio.frame_error_rate`).
     pub frame_errors: u64,
 }
@@ -57,6 +59,9 @@ pub struct FlowResult {
     pub packets_dropped: u64,
     pub packets_in_flight: u64,
     pub mean_delay_ms: Option<f64>,
+    /// Link failures (retry-limit drops) of this flow's packets, and the false ones.
+    pub link_failures: u64,
+    pub false_route_failures: u64,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpResult>,
 }
@@ -106,6 +111,7 @@ pub struct MacTotals {
     pub no_route_drops: u64,
     pub ttl_drops: u64,
     pub link_failures: u64,
+    pub false_route_failures: u64,
     pub frame_errors: u64,
     pub link_drop_probability: f64,
     pub rts_sent: u64,
@@ -126,6 +132,7 @@ impl MacTotals {
         self.no_route_drops += o.no_route_drops;
         self.ttl_drops += o.ttl_drops;
         self.link_failures += o.link_failures;
+        self.false_route_failures += o.false_route_failures;
         self.frame_errors += o.frame_errors;
         self.rts_sent += o.rts_sent;
         self.cts_sent += o.cts_sent;
@@ -231,6 +238,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
                 no_route_drops: c.no_route_drops,
                 ttl_drops: c.ttl_drops,
                 link_failures: c.link_failures,
+                false_route_failures: c.false_route_failures,
                 frame_errors: c.frame_errors,
                 link_drop_probability: ratio(m.retry_limit_drops, m.unicast_done),
                 rts_sent: m.rts_sent,
@@ -277,6 +285,8 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
         packets_dropped: f.dropped,
         packets_in_flight: in_flight,
         mean_delay_ms: None,
+        link_failures: f.link_failures,
+        false_route_failures: f.false_route_failures,
         tcp: None,
     };
     match &f.app {

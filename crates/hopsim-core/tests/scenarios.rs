@@ -57,6 +57,10 @@ fn hidden_terminals_collide_on_a_four_hop_chain() {
     let four = common::run_checked(&chain(4, ""));
     assert!(four.totals.collisions > 0);
     assert!(four.totals.mac_retries > 0);
+    // Retry-limit drops on a static chain are false route failures: the next hop is in range.
+    assert!(four.totals.link_failures > 0);
+    assert_eq!(four.totals.false_route_failures, four.totals.link_failures);
+    assert_eq!(four.flows[0].false_route_failures, four.totals.false_route_failures);
 }
 
 #[test]

@@ -67,6 +67,12 @@ impl Channel {
         self.max_delay_ns
     }
 
+    /// Is `listener` within decode range of `tx`? (Binary search of the sorted neighbour list.)
+    pub fn decodable(&self, tx: u32, listener: u32) -> bool {
+        let links = &self.links[tx as usize];
+        links.binary_search_by_key(&listener, |l| l.listener).is_ok_and(|i| links[i].decodable)
+    }
+
     /// Neighbours within decode range (the graph static routing works on).
     pub fn decode_neighbours(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
         self.links[node as usize].iter().filter(|l| l.decodable).map(|l| l.listener)

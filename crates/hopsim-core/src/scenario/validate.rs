@@ -166,6 +166,39 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
             "must be a positive number of segments when window_limit = \"fixed\"",
         ));
     }
+    if t.window_limit == Some(WindowLimit::None) && t.max_window > 0.0 {
+        return Err(ScenarioError::invalid(
+            key("max_window"),
+            t.max_window,
+            "contradicts window_limit = \"none\"; set window_limit = \"fixed\" or max_window = 0",
+        ));
+    }
+    non_negative(&key("alpha"), t.alpha, "segments (Vegas alpha)")?;
+    non_negative(&key("gamma"), t.gamma, "segments (Vegas gamma)")?;
+    if !(t.beta.is_finite() && t.beta >= t.alpha) {
+        return Err(ScenarioError::invalid(
+            key("beta"),
+            t.beta,
+            &format!("must be at least alpha = {} (Vegas holds its window between them)", t.alpha),
+        ));
+    }
+    if !(0.0..1.0).contains(&t.vegas_w_p) {
+        return Err(ScenarioError::invalid(
+            key("vegas_w_p"),
+            t.vegas_w_p,
+            "must be in [0, 1) (Vegas-W slow-start decrease)",
+        ));
+    }
+    if t.n_fw == 0 {
+        return Err(ScenarioError::invalid(key("n_fw"), t.n_fw, "must be at least 1 timeout"));
+    }
+    if !(t.few_alpha > 0.0 && t.few_alpha <= 1.0) {
+        return Err(ScenarioError::invalid(
+            key("few_alpha"),
+            t.few_alpha,
+            "must be in (0, 1] segments per RTT",
+        ));
+    }
     if !(t.hop_k > 0.0 && t.hop_k <= 1.0) {
         return Err(ScenarioError::invalid(
             key("hop_k"),

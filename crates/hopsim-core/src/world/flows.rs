@@ -67,6 +67,9 @@ pub(crate) struct FlowState {
     pub packets_sent: u64,
     pub packets_delivered: u64,
     pub dropped: u64,
+    /// Retry-limit drops of this flow's packets, and those where the next hop was in range.
+    pub link_failures: u64,
+    pub false_route_failures: u64,
     /// Own packets waiting in the source's interface queue (saturated UDP refill).
     pub queued_at_source: u32,
     pub app: FlowApp,
@@ -93,7 +96,11 @@ impl FlowState {
                 }
                 FlowApp::Udp { source, sink: UdpSink::default() }
             }
-            Transport::Tcp => FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, window_ns))),
+            Transport::Tcp => {
+                // Time averages of the sender cover the window while the flow exists.
+                let sender_window = (window_ns.0.max(start_ns), window_ns.1);
+                FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window)))
+            }
         };
         FlowState {
             src: f.src,
@@ -103,6 +110,8 @@ impl FlowState {
             packets_sent: 0,
             packets_delivered: 0,
             dropped: 0,
+            link_failures: 0,
+            false_route_failures: 0,
             queued_at_source: 0,
             app,
         }

@@ -36,7 +36,8 @@ impl World {
         let Some(series) = self.series.as_mut() else {
             return;
         };
-        let interval_s = ns_to_secs(series.interval_ns);
+        // The last sample (at the end of the run) may close a shorter interval.
+        let interval_s = ns_to_secs(now - series.last_time_ns().min(now)).max(1e-12);
         for (i, f) in self.flows.iter().enumerate() {
             let (bytes, cwnd) = match &f.app {
                 FlowApp::Udp { sink, .. } => (sink.total_payload_bytes, None),

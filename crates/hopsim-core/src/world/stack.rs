@@ -181,11 +181,21 @@ impl World {
         acked: bool,
         service_ns: SimTime,
     ) {
-        self.nodes[node as usize].note_link_delay(next_hop, service_ns);
         if acked {
+            // Chen et al.'s per-hop delay: head of the queue to the MAC ACK (successes only).
+            self.nodes[node as usize].note_link_delay(next_hop, service_ns);
             self.packets.free(packet);
         } else {
-            self.nodes[node as usize].counters.link_failures += 1;
+            // A link failure reported to routing. It is a *false* route failure when the next
+            // hop was still within decode range (always, on a static topology): contention or
+            // hidden terminals, not distance, exhausted the retries.
+            let still_in_range = self.channel.decodable(node, next_hop);
+            let counters = &mut self.nodes[node as usize].counters;
+            counters.link_failures += 1;
+            counters.false_route_failures += still_in_range as u64;
+            let flow = self.packets.get(packet).flow as usize;
+            self.flows[flow].link_failures += 1;
+            self.flows[flow].false_route_failures += still_in_range as u64;
             if self.packets.get(packet).handed_over {
                 // The next hop has it (only its ACKs were lost): nothing is lost end to end.
                 self.packets.free(packet);
