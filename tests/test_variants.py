@@ -307,6 +307,15 @@ BAD = [
     (_flow_tcp(variant="vegas_w", n_s=-1), "flows.0.tcp.n_s"),
     (_flow_tcp(variant="vegas_w", n_ca=1.5), "flows.0.tcp.n_ca"),
     (_flow_tcp(variant="vegas", alpha="two"), "flows.0.tcp.alpha"),
+    (_flow_tcp(variant="vegas", alpha=-1.0), "flows.0.tcp.alpha"),
+    (_flow_tcp(variant="vegas", alpha=2.0, beta=0.5), "flows.0.tcp.beta"),
+    (_flow_tcp(variant="vegas", gamma=-3.0), "flows.0.tcp.gamma"),
+    (_flow_tcp(variant="vegas_w", vegas_w_p=1.5), "flows.0.tcp.vegas_w_p"),
+    (_flow_tcp(variant="vegas_w", vegas_w_p=-1.0), "flows.0.tcp.vegas_w_p"),
+    (_flow_tcp(variant="vegas_w", n_fw=0), "flows.0.tcp.n_fw"),
+    (_flow_tcp(variant="few", few_alpha=0.0), "flows.0.tcp.few_alpha"),
+    (_flow_tcp(variant="few", few_alpha=-0.5), "flows.0.tcp.few_alpha"),
+    (_flow_tcp(window_limit="none", max_window=3.0), "flows.0.tcp.max_window"),
 ]
 BAD_IDS = [m.__name__.lstrip("_") for m, _ in BAD]
 
