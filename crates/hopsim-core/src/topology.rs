@@ -4,7 +4,8 @@ use crate::rng::{Purpose, Rng};
 use crate::scenario::{Topology, TopologyKind};
 
 /// Positions (x, y) in metres, one per node, node ids in order. Assumes a validated topology.
-pub fn positions_m(topology: &Topology, seed: u64) -> Vec<[f64; 2]> {
+/// `attempt` > 0 draws another random placement (for re-seeding disconnected ones).
+pub fn positions_m(topology: &Topology, seed: u64, attempt: u32) -> Vec<[f64; 2]> {
     match topology.kind {
         TopologyKind::Chain => {
             let hops = topology.hops.unwrap_or(1);
@@ -29,7 +30,8 @@ pub fn positions_m(topology: &Topology, seed: u64) -> Vec<[f64; 2]> {
             // One stream per node so that adding nodes keeps the others' places.
             (0..n)
                 .map(|i| {
-                    let mut rng = Rng::derive(seed, Purpose::Topology, i as u64);
+                    let index = ((attempt as u64) << 32) | i as u64;
+                    let mut rng = Rng::derive(seed, Purpose::Topology, index);
                     [rng.uniform() * w, rng.uniform() * h]
                 })
                 .collect()
@@ -55,20 +57,24 @@ mod tests {
             positions: None,
             nodes: None,
             area_m: None,
+            connected: None,
         }
     }
 
     #[test]
     fn chain_and_grid() {
         let t = Topology { hops: Some(3), spacing_m: Some(200.0), ..topo(TopologyKind::Chain) };
-        assert_eq!(positions_m(&t, 1), vec![[0.0, 0.0], [200.0, 0.0], [400.0, 0.0], [600.0, 0.0]]);
+        assert_eq!(
+            positions_m(&t, 1, 0),
+            vec![[0.0, 0.0], [200.0, 0.0], [400.0, 0.0], [600.0, 0.0]]
+        );
         let g = Topology {
             rows: Some(2),
             cols: Some(3),
             spacing_m: Some(10.0),
             ..topo(TopologyKind::Grid)
         };
-        let p = positions_m(&g, 1);
+        let p = positions_m(&g, 1, 0);
         assert_eq!(p.len(), 6);
         assert_eq!(p[4], [10.0, 10.0]);
     }
@@ -80,11 +86,12 @@ mod tests {
             area_m: Some([100.0, 50.0]),
             ..topo(TopologyKind::Random)
         };
-        let a = positions_m(&t(10), 5);
-        let b = positions_m(&t(11), 5);
-        let c = positions_m(&t(10), 6);
+        let a = positions_m(&t(10), 5, 0);
+        let b = positions_m(&t(11), 5, 0);
+        let c = positions_m(&t(10), 6, 0);
         assert_eq!(a[..], b[..10]);
         assert_ne!(a, c);
         assert!(a.iter().all(|p| (0.0..100.0).contains(&p[0]) && (0.0..50.0).contains(&p[1])));
+        assert_ne!(positions_m(&t(10), 5, 1), a, "another attempt, another placement");
     }
 }

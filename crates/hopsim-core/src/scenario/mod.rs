@@ -6,7 +6,7 @@ mod parse;
 mod validate;
 
 pub use parse::{parse_json, parse_toml};
-pub use validate::validate;
+pub use validate::{node_count, validate};
 
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +32,9 @@ pub struct Scenario {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub flows: Vec<Flow>,
+    /// Random flows, in addition to `flows`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<Traffic>,
 }
 
 impl Scenario {
@@ -48,6 +51,20 @@ impl Scenario {
             if let Some(t) = f.tcp.as_mut() {
                 t.resolve();
             }
+        }
+        if let Some(t) = self.traffic.as_mut() {
+            let mut template = t.flow(0, 0);
+            if template.stop_s.is_none() {
+                template.stop_s = Some(self.duration_s);
+            }
+            if template.transport == Transport::Tcp && template.tcp.is_none() {
+                template.tcp = Some(self.tcp.clone());
+            }
+            if let Some(tcp) = template.tcp.as_mut() {
+                tcp.resolve();
+            }
+            t.stop_s = template.stop_s;
+            t.tcp = template.tcp;
         }
     }
 }
@@ -87,6 +104,59 @@ pub struct Topology {
     pub nodes: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area_m: Option<[f64; 2]>,
+    /// Random placements only: what to do when the decode-range graph is not connected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connected: Option<Connectivity>,
+}
+
+/// Handling of disconnected random placements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Connectivity {
+    /// Keep the placement (flows must still connect their endpoints).
+    Ignore,
+    /// Reject the scenario.
+    Reject,
+    /// Draw new placements (deterministically from the seed) until one is connected.
+    Reseed,
+}
+
+/// Flows between random distinct node pairs, all with the same settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Traffic {
+    pub random_flows: u32,
+    #[serde(default = "d_transport")]
+    pub transport: Transport,
+    #[serde(default = "d_payload")]
+    pub payload_bytes: u32,
+    #[serde(default)]
+    pub interval_s: f64,
+    #[serde(default)]
+    pub start_s: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_s: Option<f64>,
+    #[serde(default)]
+    pub bytes: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpSpec>,
+}
+
+impl Traffic {
+    /// The flow these settings describe between `src` and `dst`.
+    pub fn flow(&self, src: u32, dst: u32) -> Flow {
+        Flow {
+            src,
+            dst,
+            transport: self.transport,
+            payload_bytes: self.payload_bytes,
+            interval_s: self.interval_s,
+            start_s: self.start_s,
+            stop_s: self.stop_s,
+            bytes: self.bytes,
+            tcp: self.tcp.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

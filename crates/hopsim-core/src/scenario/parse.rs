@@ -30,22 +30,30 @@ fn typed<T: serde::de::DeserializeOwned>(value: Value, prefix: &str) -> Result<T
     })
 }
 
+/// Give a flow (or the random-traffic template) the top-level TCP keys it does not set.
+fn inherit_tcp(flow: &mut Value, base: &serde_json::Map<String, Value>) {
+    if let Some(Value::Object(own)) = flow.get_mut("tcp") {
+        for (k, v) in base {
+            own.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    } else if let Some(obj) = flow.as_object_mut() {
+        if obj.get("transport").and_then(Value::as_str) == Some("tcp") {
+            obj.insert("tcp".into(), Value::Object(base.clone()));
+        }
+    }
+}
+
 /// A flow's `[flows.tcp]` keys override the top-level `[tcp]` table, key by key. The top-level
 /// table is checked on its own first, so that its errors name `tcp.<key>`.
 fn from_value(mut value: Value) -> Result<Scenario, ScenarioError> {
     if let Some(base) = value.get("tcp").cloned() {
         typed::<TcpSpec>(base.clone(), "tcp")?;
-        if let (Value::Object(base), Some(Value::Array(flows))) = (base, value.get_mut("flows")) {
-            for flow in flows.iter_mut() {
-                if let Some(Value::Object(own)) = flow.get_mut("tcp") {
-                    for (k, v) in &base {
-                        own.entry(k.clone()).or_insert_with(|| v.clone());
-                    }
-                } else if let Some(obj) = flow.as_object_mut() {
-                    if obj.get("transport").and_then(Value::as_str) == Some("tcp") {
-                        obj.insert("tcp".into(), Value::Object(base.clone()));
-                    }
-                }
+        if let Value::Object(base) = base {
+            if let Some(Value::Array(flows)) = value.get_mut("flows") {
+                flows.iter_mut().for_each(|f| inherit_tcp(f, &base));
+            }
+            if let Some(traffic) = value.get_mut("traffic") {
+                inherit_tcp(traffic, &base);
             }
         }
     }

@@ -83,6 +83,7 @@ fn check_topology(t: &Topology) -> Check {
             unused("topology.positions", &t.positions, kind)?;
             unused("topology.nodes", &t.nodes, kind)?;
             unused("topology.area_m", &t.area_m, kind)?;
+            unused("topology.connected", &t.connected, kind)?;
         }
         TopologyKind::Grid => {
             let rows = required("topology.rows", t.rows, kind)? as u64;
@@ -105,6 +106,7 @@ fn check_topology(t: &Topology) -> Check {
             unused("topology.positions", &t.positions, kind)?;
             unused("topology.nodes", &t.nodes, kind)?;
             unused("topology.area_m", &t.area_m, kind)?;
+            unused("topology.connected", &t.connected, kind)?;
         }
         TopologyKind::Positions => {
             let p = t.positions.as_ref().ok_or_else(|| ScenarioError {
@@ -133,6 +135,7 @@ fn check_topology(t: &Topology) -> Check {
             unused("topology.cols", &t.cols, kind)?;
             unused("topology.nodes", &t.nodes, kind)?;
             unused("topology.area_m", &t.area_m, kind)?;
+            unused("topology.connected", &t.connected, kind)?;
         }
         TopologyKind::Random => {
             let n = required("topology.nodes", t.nodes, kind)? as u64;
@@ -244,13 +247,17 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
     Ok(())
 }
 
-fn check_flow(i: usize, f: &Flow, nodes: usize, s: &Scenario) -> Check {
-    let key = |k: &str| format!("flows.{i}.{k}");
+/// Check one flow; `prefix` is its key (`flows.3`, or `traffic` for the random-flow template,
+/// whose src/dst are placeholders).
+fn check_flow(prefix: &str, f: &Flow, nodes: usize, s: &Scenario) -> Check {
+    let key = |k: &str| format!("{prefix}.{k}");
     match (f.transport, &f.tcp) {
         (Transport::Udp, Some(_)) => {
             return Err(ScenarioError {
                 key: key("tcp"),
-                message: format!("scenario key `flows.{i}.tcp` applies only to flows with transport = \"tcp\"; remove it"),
+                message: format!(
+                    "scenario key `{prefix}.tcp` applies only to flows with transport = \"tcp\"; remove it"
+                ),
             })
         }
         (Transport::Tcp, Some(t)) => check_tcp(&key("tcp"), t)?,
@@ -428,15 +435,27 @@ pub fn validate(s: &Scenario) -> Check {
         ));
     }
 
-    if s.flows.is_empty() {
+    let nodes = node_count(&s.topology);
+    if let Some(t) = &s.traffic {
+        if !(1..=100_000).contains(&t.random_flows) {
+            return Err(ScenarioError::invalid(
+                "traffic.random_flows",
+                t.random_flows,
+                "must be between 1 and 100000 flows",
+            ));
+        }
+        check_flow("traffic", &t.flow(0, 1), nodes, s)?;
+    }
+    if s.flows.is_empty() && s.traffic.is_none() {
         return Err(ScenarioError {
             key: "flows".into(),
-            message: "scenario key `flows`: at least one [[flows]] entry is required".into(),
+            message: "scenario key `flows`: at least one [[flows]] entry (or [traffic] \
+                      random_flows) is required"
+                .into(),
         });
     }
-    let nodes = node_count(&s.topology);
     for (i, f) in s.flows.iter().enumerate() {
-        check_flow(i, f, nodes, s)?;
+        check_flow(&format!("flows.{i}"), f, nodes, s)?;
     }
     Ok(())
 }

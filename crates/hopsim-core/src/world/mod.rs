@@ -4,6 +4,7 @@
 
 mod air;
 mod flows;
+mod placement;
 mod series;
 mod stack;
 mod tcp;
@@ -22,14 +23,12 @@ use crate::metrics::{self, Invariants, NodeCounters, RunResult};
 use crate::net::packet::PacketArena;
 use crate::net::routing::StaticRoutes;
 use crate::phy::channel::Channel;
-use crate::phy::propagation::{thresholds_w, PathLoss};
 use crate::phy::radio::{FrameRef, Radio};
 use crate::queue::IfQueue;
 use crate::rng::{Purpose, Rng};
 use crate::scenario::Scenario;
 use crate::sched::Scheduler;
 use crate::time::{secs_to_ns, SimTime};
-use crate::topology;
 use crate::trace::writer::PcapTracer;
 use crate::transport::tcp::sender::SendSegment;
 
@@ -92,18 +91,16 @@ pub struct World {
 impl World {
     /// Build the network of a validated scenario; rejects flows between unconnected nodes.
     pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
-        let positions = topology::positions_m(&s.topology, s.seed);
-        let path = PathLoss::new(&s.radio);
-        let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
-        let channel = Channel::build(&positions, &path, rx_w, cs_w);
-        let mut endpoints: Vec<u32> = s.flows.iter().flat_map(|f| [f.dst, f.src]).collect();
+        let (positions, channel) = placement::place(s)?;
+        let all_flows = placement::flows_with_random_traffic(s, &channel)?;
+        let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
         endpoints.sort_unstable();
         endpoints.dedup();
         let routes = StaticRoutes::build(&channel, &endpoints);
 
         let end_ns = secs_to_ns(s.duration_s);
-        let mut flows = Vec::with_capacity(s.flows.len());
-        for (i, f) in s.flows.iter().enumerate() {
+        let mut flows = Vec::with_capacity(all_flows.len());
+        for (i, f) in all_flows.iter().enumerate() {
             let hops = flows::route_hops(&routes, f).ok_or_else(|| {
                 ScenarioError::invalid(
                     format!("flows.{i}.dst"),

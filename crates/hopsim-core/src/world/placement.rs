@@ -1,0 +1,107 @@
+//! Building the network: node placement (with the connectedness check of random placements)
+//! and random traffic between distinct node pairs.
+
+use crate::error::ScenarioError;
+use crate::phy::channel::Channel;
+use crate::phy::propagation::{thresholds_w, PathLoss};
+use crate::rng::{Purpose, Rng};
+use crate::scenario::{Connectivity, Flow, Scenario};
+use crate::topology;
+use std::collections::VecDeque;
+
+/// Most placements drawn when re-seeding a disconnected random topology.
+const RESEED_ATTEMPTS: u32 = 1000;
+
+/// Connected component of every node over decode-range links.
+pub fn components(channel: &Channel) -> Vec<u32> {
+    let n = channel.node_count();
+    let mut comp = vec![u32::MAX; n];
+    let mut queue = VecDeque::new();
+    for start in 0..n as u32 {
+        if comp[start as usize] != u32::MAX {
+            continue;
+        }
+        comp[start as usize] = start;
+        queue.push_back(start);
+        while let Some(v) = queue.pop_front() {
+            for u in channel.decode_neighbours(v) {
+                if comp[u as usize] == u32::MAX {
+                    comp[u as usize] = start;
+                    queue.push_back(u);
+                }
+            }
+        }
+    }
+    comp
+}
+
+/// Node positions and who hears whom, honouring `topology.connected`.
+pub fn place(s: &Scenario) -> Result<(Vec<[f64; 2]>, Channel), ScenarioError> {
+    let path = PathLoss::new(&s.radio);
+    let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
+    let rule = s.topology.connected.unwrap_or(Connectivity::Ignore);
+    let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
+    let mut reachable = 0;
+    for attempt in 0..attempts {
+        let positions = topology::positions_m(&s.topology, s.seed, attempt);
+        let channel = Channel::build(&positions, &path, rx_w, cs_w);
+        if rule == Connectivity::Ignore {
+            return Ok((positions, channel));
+        }
+        let comp = components(&channel);
+        reachable = comp.iter().filter(|&&c| c == 0).count();
+        if reachable == comp.len() {
+            return Ok((positions, channel));
+        }
+    }
+    let n = crate::scenario::node_count(&s.topology);
+    Err(ScenarioError::invalid(
+        "topology.connected",
+        match rule {
+            Connectivity::Reseed => "\"reseed\"",
+            _ => "\"reject\"",
+        },
+        &format!(
+            "the random placement is not connected (seed {}: {reachable} of {n} nodes reachable \
+             from node 0{}); use a smaller area, more nodes or a larger radio range",
+            s.seed,
+            if rule == Connectivity::Reseed {
+                format!(", after {RESEED_ATTEMPTS} placements")
+            } else {
+                String::new()
+            }
+        ),
+    ))
+}
+
+/// The scenario's flows followed by `traffic.random_flows` flows between random distinct
+/// pairs of connected nodes (seeded, one stream per flow).
+pub fn flows_with_random_traffic(
+    s: &Scenario,
+    channel: &Channel,
+) -> Result<Vec<Flow>, ScenarioError> {
+    let mut flows = s.flows.clone();
+    let Some(t) = &s.traffic else { return Ok(flows) };
+    let comp = components(channel);
+    let n = comp.len() as u32;
+    for k in 0..t.random_flows {
+        let mut rng = Rng::derive(s.seed, Purpose::Traffic, k as u64);
+        let pair = (0..10_000).find_map(|_| {
+            let src = rng.up_to(n - 1);
+            let mut dst = rng.up_to(n - 2);
+            if dst >= src {
+                dst += 1;
+            }
+            (comp[src as usize] == comp[dst as usize]).then_some((src, dst))
+        });
+        let Some((src, dst)) = pair else {
+            return Err(ScenarioError::invalid(
+                "traffic.random_flows",
+                t.random_flows,
+                "no pair of connected nodes found for a random flow; the placement is too sparse",
+            ));
+        };
+        flows.push(t.flow(src, dst));
+    }
+    Ok(flows)
+}
