@@ -6,6 +6,7 @@ pub mod error;
 pub mod event;
 pub mod mac;
 pub mod metrics;
+pub mod mobility;
 pub mod net;
 pub mod phy;
 pub mod queue;

@@ -10,6 +10,7 @@ pub enum Purpose {
     MacBackoff = 2,
     Traffic = 3,
     FrameError = 4,
+    Mobility = 5,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

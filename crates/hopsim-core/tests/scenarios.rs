@@ -126,3 +126,47 @@ fn disconnected_random_placement_is_rejected_when_asked() {
     assert_eq!(e.key, "topology.connected");
     assert!(e.message.contains("not connected"), "{}", e.message);
 }
+
+#[test]
+fn random_waypoint_breaks_static_routes_with_real_route_failures() {
+    let text = "duration_s = 60.0\nseed = 3\n[topology]\nkind = \"random\"\nnodes = 20\n\
+                area_m = [1000.0, 300.0]\nconnected = \"reseed\"\n\
+                [mobility]\nmodel = \"random_waypoint\"\nspeed_min_mps = 10.0\nspeed_max_mps = 20.0\n\
+                [traffic]\nrandom_flows = 4\ninterval_s = 0.05\n";
+    let r = common::run_checked(text);
+    assert!(r.totals.link_failures > 0);
+    assert!(
+        r.totals.false_route_failures < r.totals.link_failures,
+        "moving nodes leave range: real failures too ({} of {})",
+        r.totals.false_route_failures,
+        r.totals.link_failures
+    );
+    let again = common::run_checked(text);
+    assert_eq!(serde_json::to_string(&r).unwrap(), serde_json::to_string(&again).unwrap());
+}
+
+#[test]
+fn setdest_trace_moves_a_node_out_of_range() {
+    let dir = std::env::temp_dir().join(format!("hopsim-setdest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("scen.tcl");
+    // Node 1 starts 200 m from node 0 and walks away at 20 m/s from t = 5 s.
+    std::fs::write(
+        &file,
+        "$node_(0) set X_ 0.0\n$node_(0) set Y_ 0.0\n$node_(1) set X_ 200.0\n$node_(1) set Y_ 0.0\n\
+         $ns_ at 5.0 \"$node_(1) setdest 1000.0 0.0 20.0\"\n",
+    )
+    .unwrap();
+    let text = format!(
+        "duration_s = 20.0\n[topology]\nkind = \"positions\"\npositions = [[0.0, 0.0], [1.0, 0.0]]\n\
+         [mobility]\nmodel = \"setdest\"\ntrace_file = \"{}\"\n[[flows]]\nsrc = 0\ndst = 1\ninterval_s = 0.1\n",
+        file.display()
+    );
+    let r = common::run_checked(&text);
+    // In range until 250 m, i.e. 2.5 s after leaving: about 7.5 s of 10 packets/s arrive.
+    let delivered = r.flows[0].packets_delivered;
+    assert!((70..=80).contains(&delivered), "{delivered}");
+    assert!(r.totals.link_failures > 0 && r.totals.false_route_failures == 0);
+    assert_eq!(r.nodes[1].x_m, 200.0, "start positions from the trace");
+    std::fs::remove_dir_all(&dir).ok();
+}

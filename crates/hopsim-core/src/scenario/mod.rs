@@ -32,6 +32,8 @@ pub struct Scenario {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub flows: Vec<Flow>,
+    #[serde(default)]
+    pub mobility: Mobility,
     /// Random flows, in addition to `flows`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traffic: Option<Traffic>,
@@ -107,6 +109,41 @@ pub struct Topology {
     /// Random placements only: what to do when the decode-range graph is not connected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connected: Option<Connectivity>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MobilityModel {
+    Static,
+    RandomWaypoint,
+    /// Replay an ns-2 setdest movement file (`trace_file`).
+    Setdest,
+    /// Replay a BonnMotion `.movements` file (`trace_file`).
+    Bonnmotion,
+}
+
+/// How nodes move. Random waypoint starts from the topology's positions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Mobility {
+    pub model: MobilityModel,
+    pub speed_min_mps: f64,
+    pub speed_max_mps: f64,
+    pub pause_s: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_file: Option<String>,
+}
+
+impl Default for Mobility {
+    fn default() -> Self {
+        Mobility {
+            model: MobilityModel::Static,
+            speed_min_mps: 0.0,
+            speed_max_mps: 5.0,
+            pause_s: 0.0,
+            trace_file: None,
+        }
+    }
 }
 
 /// Handling of disconnected random placements.

@@ -1,7 +1,10 @@
 //! Value checks: every rejection names the key, the value and what is allowed.
 //! (Reachability of flows needs the radio graph and is checked when the world is built.)
 
-use super::{Flow, Scenario, TcpSpec, Topology, TopologyKind, Transport, WindowLimit};
+use super::{
+    Flow, Mobility, MobilityModel, Scenario, TcpSpec, Topology, TopologyKind, Transport,
+    WindowLimit,
+};
 use crate::error::ScenarioError;
 
 type Check = Result<(), ScenarioError>;
@@ -247,6 +250,32 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
     Ok(())
 }
 
+fn check_mobility(m: &Mobility) -> Check {
+    non_negative("mobility.speed_min_mps", m.speed_min_mps, "m/s")?;
+    positive("mobility.speed_max_mps", m.speed_max_mps, "m/s")?;
+    if m.speed_max_mps < m.speed_min_mps {
+        return Err(ScenarioError::invalid(
+            "mobility.speed_max_mps",
+            m.speed_max_mps,
+            &format!("must be at least speed_min_mps = {}", m.speed_min_mps),
+        ));
+    }
+    non_negative("mobility.pause_s", m.pause_s, "seconds")?;
+    let needs_file = matches!(m.model, MobilityModel::Setdest | MobilityModel::Bonnmotion);
+    match (&m.trace_file, needs_file) {
+        (None, true) => Err(ScenarioError {
+            key: "mobility.trace_file".into(),
+            message: "scenario key `mobility.trace_file` is missing: required for model = \"setdest\" or \"bonnmotion\"".into(),
+        }),
+        (Some(f), false) => Err(ScenarioError::invalid(
+            "mobility.trace_file",
+            f,
+            "is only used with model = \"setdest\" or \"bonnmotion\"; remove it",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Check one flow; `prefix` is its key (`flows.3`, or `traffic` for the random-flow template,
 /// whose src/dst are placeholders).
 fn check_flow(prefix: &str, f: &Flow, nodes: usize, s: &Scenario) -> Check {
@@ -362,6 +391,7 @@ pub fn validate(s: &Scenario) -> Check {
         ));
     }
     check_tcp("tcp", &s.tcp)?;
+    check_mobility(&s.mobility)?;
     if let Some(v) = r.rx_range_m {
         positive("radio.rx_range_m", v, "metres")?;
     }

@@ -6,6 +6,7 @@ use super::World;
 use crate::event::Event;
 use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
+use crate::phy::channel::Link;
 use crate::phy::radio::{FrameRef, RxEnd};
 use crate::time::SimTime;
 
@@ -19,8 +20,13 @@ impl World {
         n.radio.start_tx(now, end);
         n.tx_frame = Some((frame, fref));
         self.trace_frame(node, now, &frame);
-        for k in 0..self.channel.listeners(node).len() {
-            let link = self.channel.listeners(node)[k];
+        if let Some(m) = self.motion.as_mut() {
+            let mut links = std::mem::take(&mut self.nodes[node as usize].tx_links);
+            m.links(node, now, &mut links);
+            self.nodes[node as usize].tx_links = links;
+        }
+        for k in 0..self.link_count(node) {
+            let link = self.link(node, k);
             let j = link.listener as usize;
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
@@ -63,15 +69,34 @@ impl World {
         }
     }
 
+    /// Listeners of `tx`'s current frame: precomputed for static topologies, worked out at
+    /// the start of the frame for moving ones.
+    fn link_count(&self, tx: u32) -> usize {
+        match self.motion {
+            Some(_) => self.nodes[tx as usize].tx_links.len(),
+            None => self.channel.listeners(tx).len(),
+        }
+    }
+
+    fn link(&self, tx: u32, k: usize) -> Link {
+        match self.motion {
+            Some(_) => self.nodes[tx as usize].tx_links[k],
+            None => self.channel.listeners(tx)[k],
+        }
+    }
+
     fn is_decodable(&self, tx: u32, listener: u32) -> bool {
-        self.channel.listeners(tx).iter().any(|l| l.listener == listener && l.decodable)
+        (0..self.link_count(tx)).any(|k| {
+            let l = self.link(tx, k);
+            l.listener == listener && l.decodable
+        })
     }
 
     pub(super) fn end_tx(&mut self, now: SimTime, node: u32) {
         let (frame, fref) =
             self.nodes[node as usize].tx_frame.take().expect("a frame was on the air");
-        for k in 0..self.channel.listeners(node).len() {
-            let link = self.channel.listeners(node)[k];
+        for k in 0..self.link_count(node) {
+            let link = self.link(node, k);
             let at = now + link.delay_ns;
             match self.nodes[link.listener as usize].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {

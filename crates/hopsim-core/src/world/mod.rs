@@ -4,6 +4,7 @@
 
 mod air;
 mod flows;
+mod motion;
 mod placement;
 mod series;
 mod stack;
@@ -46,6 +47,8 @@ pub(crate) struct Node {
     pub error_rng: Rng,
     /// Next IP identification of packets originated here.
     pub next_ident: u16,
+    /// Listeners of the frame this node is sending (moving topologies only).
+    pub tx_links: Vec<crate::phy::channel::Link>,
     /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
     /// per-hop delay estimate.
     pub link_delay: Vec<(u32, f64)>,
@@ -85,6 +88,7 @@ pub struct World {
     tcp_out: Vec<SendSegment>,
     tracer: Option<PcapTracer>,
     series: Option<Series>,
+    motion: Option<motion::Motion>,
     warnings: Vec<String>,
 }
 
@@ -115,10 +119,12 @@ impl World {
             flows.push(FlowState::new(i as u32, f, hops, s));
         }
 
+        let motion = motion::build(s, &positions)?;
+        let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
         let timing = Timing::new(
             Rate::from_mbps(s.mac.basic_rate_mbps),
             Rate::from_mbps(s.mac.data_rate_mbps),
-            channel.max_delay_ns(),
+            max_delay_ns,
         );
         let cfg = DcfConfig {
             timing,
@@ -139,6 +145,7 @@ impl World {
                 saturated_flows: Vec::new(),
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
                 next_ident: 0,
+                tx_links: Vec::new(),
                 link_delay: Vec::new(),
             })
             .collect();
@@ -171,6 +178,7 @@ impl World {
             tcp_out: Vec::with_capacity(32),
             tracer: None,
             series: None,
+            motion,
             warnings: Vec::new(),
         })
     }

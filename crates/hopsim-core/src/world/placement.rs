@@ -5,7 +5,7 @@ use crate::error::ScenarioError;
 use crate::phy::channel::Channel;
 use crate::phy::propagation::{thresholds_w, PathLoss};
 use crate::rng::{Purpose, Rng};
-use crate::scenario::{Connectivity, Flow, Scenario};
+use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
 use crate::topology;
 use std::collections::VecDeque;
 
@@ -35,7 +35,8 @@ pub fn components(channel: &Channel) -> Vec<u32> {
     comp
 }
 
-/// Node positions and who hears whom, honouring `topology.connected`.
+/// Node positions at time 0 and who hears whom then, honouring `topology.connected`; for
+/// trace-driven mobility the start positions come from the trace.
 pub fn place(s: &Scenario) -> Result<(Vec<[f64; 2]>, Channel), ScenarioError> {
     let path = PathLoss::new(&s.radio);
     let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
@@ -43,7 +44,12 @@ pub fn place(s: &Scenario) -> Result<(Vec<[f64; 2]>, Channel), ScenarioError> {
     let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
     let mut reachable = 0;
     for attempt in 0..attempts {
-        let positions = topology::positions_m(&s.topology, s.seed, attempt);
+        let mut positions = topology::positions_m(&s.topology, s.seed, attempt);
+        if matches!(s.mobility.model, MobilityModel::Setdest | MobilityModel::Bonnmotion) {
+            if let Some(m) = super::motion::build(s, &positions)? {
+                positions = m.starts();
+            }
+        }
         let channel = Channel::build(&positions, &path, rx_w, cs_w);
         if rule == Connectivity::Ignore {
             return Ok((positions, channel));

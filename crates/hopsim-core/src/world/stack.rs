@@ -189,7 +189,10 @@ impl World {
             // A link failure reported to routing. It is a *false* route failure when the next
             // hop was still within decode range (always, on a static topology): contention or
             // hidden terminals, not distance, exhausted the retries.
-            let still_in_range = self.channel.decodable(node, next_hop);
+            let still_in_range = match self.motion.as_mut() {
+                Some(m) => m.in_decode_range(node, next_hop, now),
+                None => self.channel.decodable(node, next_hop),
+            };
             let counters = &mut self.nodes[node as usize].counters;
             counters.link_failures += 1;
             counters.false_route_failures += still_in_range as u64;

@@ -1,0 +1,126 @@
+//! Moving nodes: who hears whom is worked out at the start of each transmission from the
+//! exact positions at that time (O(n) per transmission). Static topologies never come here:
+//! they keep the precomputed neighbour lists of `Channel`.
+
+use crate::error::ScenarioError;
+use crate::mobility::{self, Trajectory};
+use crate::phy::channel::Link;
+use crate::phy::propagation::{delay_ns, thresholds_w, PathLoss};
+use crate::rng::{Purpose, Rng};
+use crate::scenario::{MobilityModel, Scenario};
+use crate::time::{secs_to_ns, SimTime};
+use crate::topology::distance_m;
+
+pub(crate) struct Motion {
+    trajectories: Vec<Trajectory>,
+    cursors: Vec<usize>,
+    path: PathLoss,
+    rx_w: f64,
+    cs_w: f64,
+}
+
+impl Motion {
+    pub fn position(&mut self, node: u32, t: SimTime) -> [f64; 2] {
+        let i = node as usize;
+        self.trajectories[i].position(t, &mut self.cursors[i])
+    }
+
+    /// Listeners of `tx` above the carrier-sense threshold at time `t`, in node order.
+    pub fn links(&mut self, tx: u32, t: SimTime, out: &mut Vec<Link>) {
+        out.clear();
+        let at = self.position(tx, t);
+        for j in 0..self.trajectories.len() as u32 {
+            if j == tx {
+                continue;
+            }
+            let d = distance_m(at, self.position(j, t));
+            let power_w = self.path.rx_power_w(d);
+            if power_w >= self.cs_w {
+                out.push(Link {
+                    listener: j,
+                    power_w,
+                    delay_ns: delay_ns(d),
+                    decodable: power_w >= self.rx_w,
+                });
+            }
+        }
+    }
+
+    /// Are `a` and `b` within decode range of each other at `t`?
+    pub fn in_decode_range(&mut self, a: u32, b: u32, t: SimTime) -> bool {
+        let d = distance_m(self.position(a, t), self.position(b, t));
+        self.path.rx_power_w(d) >= self.rx_w
+    }
+
+    /// Largest propagation delay between nodes that can hear each other.
+    pub fn max_delay_ns(&self) -> u64 {
+        delay_ns(self.path.range_for_threshold_m(self.cs_w))
+    }
+}
+
+/// The motion of a scenario's nodes (None for static topologies), starting from `positions`.
+pub(crate) fn build(s: &Scenario, positions: &[[f64; 2]]) -> Result<Option<Motion>, ScenarioError> {
+    let m = &s.mobility;
+    let until = secs_to_ns(s.duration_s);
+    let trajectories = match m.model {
+        MobilityModel::Static => return Ok(None),
+        MobilityModel::RandomWaypoint => {
+            let area = s.topology.area_m.unwrap_or_else(|| bounding_box(positions));
+            positions
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| {
+                    let mut rng = Rng::derive(s.seed, Purpose::Mobility, i as u64);
+                    let speeds = (m.speed_min_mps, m.speed_max_mps);
+                    mobility::random_waypoint(p, area, speeds, m.pause_s, until, &mut rng)
+                })
+                .collect()
+        }
+        MobilityModel::Setdest | MobilityModel::Bonnmotion => {
+            let file = m.trace_file.clone().unwrap_or_default();
+            let text = std::fs::read_to_string(&file).map_err(|e| {
+                ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!("must be a readable file ({e})"),
+                )
+            })?;
+            let parsed = if m.model == MobilityModel::Setdest {
+                mobility::parse_setdest(&text, positions.len())
+            } else {
+                mobility::parse_bonnmotion(&text)
+            };
+            let t = parsed.map_err(|e| {
+                ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!("is not a valid movement file: {e}"),
+                )
+            })?;
+            if t.len() != positions.len() {
+                return Err(ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!("describes {} nodes, the topology has {}", t.len(), positions.len()),
+                ));
+            }
+            t
+        }
+    };
+    let path = PathLoss::new(&s.radio);
+    let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
+    let n = positions.len();
+    Ok(Some(Motion { trajectories, cursors: vec![0; n], path, rx_w, cs_w }))
+}
+
+fn bounding_box(positions: &[[f64; 2]]) -> [f64; 2] {
+    let max = |k: usize| positions.iter().map(|p| p[k]).fold(0.0, f64::max);
+    [max(0).max(1.0), max(1).max(1.0)]
+}
+
+impl Motion {
+    /// Start positions (trace files set them).
+    pub fn starts(&self) -> Vec<[f64; 2]> {
+        self.trajectories.iter().map(|t| t.start).collect()
+    }
+}
