@@ -23,6 +23,10 @@ pub struct NodeCounters {
     pub false_route_failures: u64,
     /// Frames lost to injected errors (`radio.frame_error_rate`).
     pub frame_errors: u64,
+    /// Routing control packets sent (and their IP bytes) and received.
+    pub routing_sent: u64,
+    pub routing_bytes: u64,
+    pub routing_received: u64,
 }
 
 /// Invariant violations found during a run (the first few are kept verbatim).
@@ -113,6 +117,9 @@ pub struct MacTotals {
     pub link_failures: u64,
     pub false_route_failures: u64,
     pub frame_errors: u64,
+    /// Routing overhead: control packets and bytes sent.
+    pub routing_packets: u64,
+    pub routing_bytes: u64,
     pub link_drop_probability: f64,
     pub rts_sent: u64,
     pub cts_sent: u64,
@@ -133,6 +140,8 @@ impl MacTotals {
         self.ttl_drops += o.ttl_drops;
         self.link_failures += o.link_failures;
         self.false_route_failures += o.false_route_failures;
+        self.routing_packets += o.routing_packets;
+        self.routing_bytes += o.routing_bytes;
         self.frame_errors += o.frame_errors;
         self.rts_sent += o.rts_sent;
         self.cts_sent += o.cts_sent;
@@ -198,7 +207,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
     let mut in_flight = vec![0u64; world.flows().len()];
     for p in world.packets().iter_live() {
         // A copy its next hop already accepted is accounted for by that hop's copy.
-        if !p.handed_over {
+        if !p.handed_over && p.flow != crate::net::packet::NO_FLOW {
             in_flight[p.flow as usize] += 1;
         }
     }
@@ -239,6 +248,8 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
                 ttl_drops: c.ttl_drops,
                 link_failures: c.link_failures,
                 false_route_failures: c.false_route_failures,
+                routing_packets: c.routing_sent,
+                routing_bytes: c.routing_bytes,
                 frame_errors: c.frame_errors,
                 link_drop_probability: ratio(m.retry_limit_drops, m.unicast_done),
                 rts_sent: m.rts_sent,

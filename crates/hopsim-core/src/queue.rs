@@ -77,6 +77,7 @@ mod tests {
                     handed_over: false,
                     tcp: None,
                     ident: 0,
+                    aodv: None,
                     delay_total_ns: 0,
                     delay_max_ns: 0,
                 })

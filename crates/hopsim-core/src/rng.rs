@@ -11,6 +11,7 @@ pub enum Purpose {
     Traffic = 3,
     FrameError = 4,
     Mobility = 5,
+    Routing = 6,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

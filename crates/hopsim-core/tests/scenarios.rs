@@ -170,3 +170,19 @@ fn setdest_trace_moves_a_node_out_of_range() {
     assert_eq!(r.nodes[1].x_m, 200.0, "start positions from the trace");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn aodv_rediscovers_routes_as_nodes_move() {
+    let text = "duration_s = 60.0\nseed = 5\n[routing]\nprotocol = \"aodv\"\n\
+                [topology]\nkind = \"random\"\nnodes = 25\narea_m = [1000.0, 300.0]\nconnected = \"reseed\"\n\
+                [mobility]\nmodel = \"random_waypoint\"\nspeed_min_mps = 1.0\nspeed_max_mps = 10.0\n\
+                [traffic]\nrandom_flows = 4\ninterval_s = 0.1\npayload_bytes = 512\n";
+    let aodv = common::run_checked(text);
+    let fixed = common::run_checked(&text.replace("protocol = \"aodv\"", "protocol = \"static\""));
+    let delivered =
+        |r: &hopsim_core::RunResult| r.flows.iter().map(|f| f.packets_delivered).sum::<u64>();
+    assert!(aodv.totals.routing_packets > 0);
+    assert!(delivered(&aodv) > delivered(&fixed), "{} vs {}", delivered(&aodv), delivered(&fixed));
+    let again = common::run_checked(text);
+    assert_eq!(serde_json::to_string(&aodv).unwrap(), serde_json::to_string(&again).unwrap());
+}

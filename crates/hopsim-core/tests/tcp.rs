@@ -43,3 +43,23 @@ fn tcp_runs_are_deterministic() {
     let b = serde_json::to_string(&common::run_checked(&text)).unwrap();
     assert_eq!(a, b);
 }
+
+#[test]
+fn tcp_over_aodv_on_a_static_chain_is_close_to_static_routing() {
+    for variant in ["newreno", "vegas"] {
+        let base = chain_tcp(7, &format!("variant = \"{variant}\""), "");
+        let stat = common::run_checked(&base);
+        let aodv = common::run_checked(
+            &base.replace("[topology]", "[routing]\nprotocol = \"aodv\"\n[topology]"),
+        );
+        let (g_s, g_a) = (stat.flows[0].goodput_kbps, aodv.flows[0].goodput_kbps);
+        println!(
+            "{variant}: static {g_s:.1} aodv {g_a:.1} routing {} pkts, lf {} false {}",
+            aodv.totals.routing_packets,
+            aodv.totals.link_failures,
+            aodv.totals.false_route_failures
+        );
+        assert!(g_a > 0.7 * g_s, "{variant}: AODV {g_a} vs static {g_s}");
+        assert!(aodv.totals.routing_packets > 0);
+    }
+}

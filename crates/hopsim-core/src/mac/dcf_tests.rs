@@ -70,6 +70,7 @@ impl Bench {
             handed_over: false,
             tcp: None,
             ident: 0,
+            aodv: None,
             delay_total_ns: 0,
             delay_max_ns: 0,
         })

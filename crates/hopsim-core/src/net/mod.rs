@@ -1,4 +1,5 @@
 //! Network layer: the packet model and routing.
 
+pub mod aodv;
 pub mod packet;
 pub mod routing;

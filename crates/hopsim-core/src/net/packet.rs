@@ -2,6 +2,9 @@
 //! state allocates nothing. Each hop's copy is its own slot (the transmitter keeps its copy
 //! for retransmission until the MAC is done with it).
 
+/// Flow id of packets that belong to no flow (routing control).
+pub const NO_FLOW: u32 = u32::MAX;
+
 /// IPv4 header without options.
 pub const IP_HEADER_BYTES: u32 = 20;
 pub const UDP_HEADER_BYTES: u32 = 8;
@@ -53,6 +56,8 @@ pub struct Packet {
     pub handed_over: bool,
     /// TCP header of TCP packets.
     pub tcp: Option<TcpHeader>,
+    /// Routing protocol message of control packets (flow = [`NO_FLOW`]).
+    pub aodv: Option<crate::net::aodv::AodvMsg>,
     /// Chen et al.'s two IP header fields: sum and maximum of the per-hop MAC delay
     /// estimates of the nodes that forwarded the packet (ns).
     pub delay_total_ns: u64,
@@ -139,6 +144,7 @@ mod tests {
             handed_over: false,
             tcp: None,
             ident: 0,
+            aodv: None,
             delay_total_ns: 0,
             delay_max_ns: 0,
         }

@@ -284,6 +284,7 @@ impl Default for Mac {
 #[serde(rename_all = "snake_case")]
 pub enum RoutingProtocol {
     Static,
+    Aodv,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

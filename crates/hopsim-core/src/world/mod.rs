@@ -6,6 +6,7 @@ mod air;
 mod flows;
 mod motion;
 mod placement;
+mod routing;
 mod series;
 mod stack;
 mod tcp;
@@ -21,17 +22,21 @@ use crate::mac::dcf::{Dcf, DcfConfig, MacCtx, MacOutput};
 use crate::mac::frame::Frame;
 use crate::mac::timing::{Rate, Timing};
 use crate::metrics::{self, Invariants, NodeCounters, RunResult};
+use crate::net::aodv::{AodvAction, AodvConfig, AodvNode};
 use crate::net::packet::PacketArena;
+use crate::net::packet::PacketId;
 use crate::net::routing::StaticRoutes;
 use crate::phy::channel::Channel;
 use crate::phy::radio::{FrameRef, Radio};
 use crate::queue::IfQueue;
 use crate::rng::{Purpose, Rng};
+use crate::scenario::RoutingProtocol;
 use crate::scenario::Scenario;
 use crate::sched::Scheduler;
 use crate::time::{secs_to_ns, SimTime};
 use crate::trace::writer::PcapTracer;
 use crate::transport::tcp::sender::SendSegment;
+use std::collections::VecDeque;
 
 pub(crate) struct Node {
     pub radio: Radio,
@@ -47,6 +52,8 @@ pub(crate) struct Node {
     pub error_rng: Rng,
     /// Next IP identification of packets originated here.
     pub next_ident: u16,
+    /// Broadcast jitter of routing control packets.
+    pub routing_rng: Rng,
     /// Listeners of the frame this node is sending (moving topologies only).
     pub tx_links: Vec<crate::phy::channel::Link>,
     /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
@@ -89,6 +96,11 @@ pub struct World {
     tracer: Option<PcapTracer>,
     series: Option<Series>,
     motion: Option<motion::Motion>,
+    /// AODV state per node (None: static routing), its action buffer, and the packets each
+    /// source keeps while it looks for a route.
+    aodv: Option<Vec<AodvNode>>,
+    aodv_out: Vec<AodvAction>,
+    route_wait: Vec<VecDeque<PacketId>>,
     warnings: Vec<String>,
 }
 
@@ -146,6 +158,7 @@ impl World {
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
                 next_ident: 0,
                 tx_links: Vec::new(),
+                routing_rng: Rng::derive(s.seed, Purpose::Routing, id as u64),
                 link_delay: Vec::new(),
             })
             .collect();
@@ -157,6 +170,7 @@ impl World {
             }
         }
 
+        let n_nodes = nodes.len() as u32;
         let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
         for (i, f) in flows.iter().enumerate() {
             sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
@@ -179,6 +193,10 @@ impl World {
             tracer: None,
             series: None,
             motion,
+            aodv: (s.routing.protocol == RoutingProtocol::Aodv)
+                .then(|| (0..n_nodes).map(|i| AodvNode::new(i, AodvConfig::default())).collect()),
+            aodv_out: Vec::with_capacity(8),
+            route_wait: vec![VecDeque::new(); n_nodes as usize],
             warnings: Vec::new(),
         })
     }
@@ -222,6 +240,8 @@ impl World {
             Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
             Event::TcpDelAck { flow, generation } => self.tcp_delack(now, flow, generation),
             Event::TcpPace { flow, generation } => self.tcp_pace(now, flow, generation),
+            Event::AodvTimer { node, dst } => self.aodv_timer(now, node, dst),
+            Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
             Event::Sample => self.sample(now),
         }
         self.drain(now);

@@ -4,7 +4,7 @@ use super::{FlowApp, World};
 use crate::event::Event;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
-use crate::net::packet::{Packet, PacketId, INITIAL_TTL, UDP_HEADER_BYTES};
+use crate::net::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW, UDP_HEADER_BYTES};
 use crate::queue::Queued;
 use crate::time::SimTime;
 
@@ -47,6 +47,7 @@ impl World {
                 handed_over: false,
                 tcp: None,
                 ident: 0,
+                aodv: None,
                 delay_total_ns: 0,
                 delay_max_ns: 0,
             },
@@ -66,24 +67,20 @@ impl World {
     }
 
     /// Network layer at `node`: deliver locally or queue for the next hop.
-    fn route_and_enqueue(&mut self, now: SimTime, node: u32, packet: PacketId) {
+    pub(super) fn route_and_enqueue(&mut self, now: SimTime, node: u32, packet: PacketId) {
         let p = *self.packets.get(packet);
         if p.dst == node {
             self.packets.free(packet);
             self.deliver_local(now, &p);
             return;
         }
-        let Some(next_hop) = self.routes.next_hop(node, p.dst) else {
-            self.nodes[node as usize].counters.no_route_drops += 1;
-            self.drop_packet(packet);
-            return;
-        };
+        let Some(next_hop) = self.next_hop_for(now, node, packet) else { return };
         // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
         let est = self.nodes[node as usize].link_delay_ns(next_hop);
         let q = self.packets.get_mut(packet);
         q.delay_total_ns += est;
         q.delay_max_ns = q.delay_max_ns.max(est);
-        let local = p.src == node && p.tcp.is_none();
+        let local = p.src == node && p.tcp.is_none() && p.flow != NO_FLOW;
         let n = &mut self.nodes[node as usize];
         match n.queue.push(Queued { packet, next_hop }, p.control) {
             None => {
@@ -94,7 +91,7 @@ impl World {
             Some(dropped) => {
                 n.counters.queue_drops += 1;
                 let dp = self.packets.get(dropped.packet);
-                let dropped_local = dp.src == node && dp.tcp.is_none();
+                let dropped_local = dp.src == node && dp.tcp.is_none() && dp.flow != NO_FLOW;
                 if dropped.packet != packet && dropped_local {
                     let fl = self.packets.get(dropped.packet).flow;
                     self.flows[fl as usize].queued_at_source -= 1;
@@ -109,9 +106,11 @@ impl World {
     }
 
     /// A packet is lost: counted against its flow and freed.
-    fn drop_packet(&mut self, packet: PacketId) {
+    pub(super) fn drop_packet(&mut self, packet: PacketId) {
         let flow = self.packets.get(packet).flow;
-        self.flows[flow as usize].dropped += 1;
+        if flow != NO_FLOW {
+            self.flows[flow as usize].dropped += 1;
+        }
         self.packets.free(packet);
     }
 
@@ -123,7 +122,7 @@ impl World {
         }
         let Some(item) = n.queue.pop() else { return };
         let p = *self.packets.get(item.packet);
-        if p.src == node && p.tcp.is_none() {
+        if p.src == node && p.tcp.is_none() && p.flow != NO_FLOW {
             self.flows[p.flow as usize].queued_at_source -= 1;
         }
         let msdu_bytes = LLC_SNAP_BYTES + p.ip_bytes();
@@ -155,7 +154,11 @@ impl World {
 
     /// The MAC of `node` accepted a data packet from `from`: a new copy for this hop.
     pub(super) fn mac_received(&mut self, now: SimTime, node: u32, packet: PacketId, from: u32) {
-        let _ = from;
+        if let Some(msg) = self.packets.get(packet).aodv {
+            // Routing control: consumed by the routing layer of this node, never forwarded.
+            self.control_received(now, node, msg, from);
+            return;
+        }
         let original = self.packets.get_mut(packet);
         original.handed_over = true;
         let mut copy = *original;
@@ -196,9 +199,12 @@ impl World {
             let counters = &mut self.nodes[node as usize].counters;
             counters.link_failures += 1;
             counters.false_route_failures += still_in_range as u64;
-            let flow = self.packets.get(packet).flow as usize;
-            self.flows[flow].link_failures += 1;
-            self.flows[flow].false_route_failures += still_in_range as u64;
+            let flow = self.packets.get(packet).flow;
+            if flow != NO_FLOW {
+                self.flows[flow as usize].link_failures += 1;
+                self.flows[flow as usize].false_route_failures += still_in_range as u64;
+            }
+            self.routing_link_failed(now, node, next_hop);
             if self.packets.get(packet).handed_over {
                 // The next hop has it (only its ACKs were lost): nothing is lost end to end.
                 self.packets.free(packet);

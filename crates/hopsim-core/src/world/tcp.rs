@@ -65,6 +65,7 @@ impl World {
                     control: false,
                     handed_over: false,
                     ident: 0,
+                    aodv: None,
                     delay_total_ns: 0,
                     delay_max_ns: 0,
                     tcp: Some(TcpHeader { seg, ..TcpHeader::default() }),
@@ -92,6 +93,7 @@ impl World {
                 control: false,
                 handed_over: false,
                 ident: 0,
+                aodv: None,
                 delay_total_ns: 0,
                 delay_max_ns: 0,
                 tcp: Some(TcpHeader {

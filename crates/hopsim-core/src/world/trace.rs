@@ -60,6 +60,17 @@ impl World {
     }
 
     fn trace_ip(&self, p: &Packet) -> TraceIp {
+        if p.flow == crate::net::packet::NO_FLOW {
+            // Routing control: UDP port 654 (AODV, RFC 3561).
+            return TraceIp {
+                src_node: p.src,
+                dst_node: p.dst,
+                ttl: p.ttl,
+                ident: p.ident,
+                transport: TraceTransport::Udp { src_port: 654, dst_port: 654 },
+                payload_len: p.payload_bytes,
+            };
+        }
         let flow = &self.flows[p.flow as usize];
         let sender_port = 49152u16.wrapping_add(p.flow as u16);
         let forward = p.src == flow.src;

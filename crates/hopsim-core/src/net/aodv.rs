@@ -1,0 +1,444 @@
+//! AODV (RFC 3561), the parts ns-2's and ns-3's implementations use: route discovery by
+//! flooded RREQ with broadcast jitter and expanding ring search, sequence numbers, RREP along
+//! the reverse path (from the destination or from a node with a fresh enough route), route
+//! lifetimes refreshed by use, RERR on link-layer failure propagated to precursors. Link
+//! breaks come from the MAC (link-layer feedback), so no HELLO messages are sent. No local
+//! repair (documented in docs/models.md).
+//!
+//! Pure protocol logic: the world feeds it messages, timers and link failures and carries out
+//! the actions it returns.
+
+use crate::time::{SimDuration, SimTime};
+use std::collections::{BTreeMap, VecDeque};
+
+pub const BROADCAST: u32 = u32::MAX;
+
+/// Protocol constants (RFC 3561 section 10; ns-2 aodv.h where it differs).
+#[derive(Debug, Clone, Copy)]
+pub struct AodvConfig {
+    pub active_route_timeout_ns: SimDuration,
+    pub node_traversal_ns: SimDuration,
+    pub net_diameter: u8,
+    pub rreq_retries: u32,
+    pub ttl_start: u8,
+    pub ttl_increment: u8,
+    pub ttl_threshold: u8,
+    pub broadcast_jitter_ns: SimDuration,
+    pub expanding_ring: bool,
+}
+
+impl Default for AodvConfig {
+    fn default() -> Self {
+        AodvConfig {
+            active_route_timeout_ns: 10_000_000_000, // ns-2 ACTIVE_ROUTE_TIMEOUT 10 s
+            node_traversal_ns: 30_000_000,           // ns-2 NODE_TRAVERSAL_TIME 30 ms
+            net_diameter: 30,
+            rreq_retries: 3,
+            ttl_start: 5,
+            ttl_increment: 2,
+            ttl_threshold: 7,
+            broadcast_jitter_ns: 10_000_000, // ns-2: up to 10 ms before a rebroadcast
+            expanding_ring: true,
+        }
+    }
+}
+
+impl AodvConfig {
+    fn net_traversal_ns(&self) -> SimDuration {
+        2 * self.node_traversal_ns * self.net_diameter as u64
+    }
+    /// RFC 3561 RING_TRAVERSAL_TIME with TIMEOUT_BUFFER 2.
+    fn ring_traversal_ns(&self, ttl: u8) -> SimDuration {
+        2 * self.node_traversal_ns * (ttl as u64 + 2)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AodvMsg {
+    Rreq {
+        id: u32,
+        dst: u32,
+        dst_seq: u32,
+        unknown_seq: bool,
+        orig: u32,
+        orig_seq: u32,
+        hops: u8,
+        ttl: u8,
+    },
+    Rrep {
+        dst: u32,
+        dst_seq: u32,
+        orig: u32,
+        hops: u8,
+        lifetime_ns: u64,
+    },
+    Rerr {
+        dst: u32,
+        dst_seq: u32,
+    },
+}
+
+impl AodvMsg {
+    /// Message length in bytes (RFC 3561 section 5; RERR with one destination).
+    pub fn bytes(&self) -> u32 {
+        match self {
+            AodvMsg::Rreq { .. } => 24,
+            AodvMsg::Rrep { .. } => 20,
+            AodvMsg::Rerr { .. } => 12,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AodvAction {
+    /// Send `msg` to neighbour `to` (BROADCAST for floods) after `delay_ns`.
+    Send { msg: AodvMsg, to: u32, delay_ns: SimDuration },
+    /// A route to `dst` exists now: release the packets waiting for it.
+    RouteFound { dst: u32 },
+    /// Discovery of `dst` failed: drop the packets waiting for it.
+    Unreachable { dst: u32 },
+    /// Call `on_timer(dst)` at `at`.
+    Timer { dst: u32, at: SimTime },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Route {
+    next_hop: u32,
+    hops: u8,
+    seq: u32,
+    valid_seq: bool,
+    valid: bool,
+    expires_ns: SimTime,
+    precursors: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Discovery {
+    ttl: u8,
+    retries: u32,
+    deadline: SimTime,
+}
+
+/// Is sequence number `a` newer than `b` (RFC 3561 6.1, rollover-safe)?
+fn newer(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) > 0
+}
+
+#[derive(Debug, Clone)]
+pub struct AodvNode {
+    me: u32,
+    cfg: AodvConfig,
+    seq: u32,
+    rreq_id: u32,
+    routes: BTreeMap<u32, Route>,
+    /// (originator, RREQ id, forget at): RREQs already processed (RFC 6.5).
+    seen: VecDeque<(u32, u32, SimTime)>,
+    pending: BTreeMap<u32, Discovery>,
+}
+
+impl AodvNode {
+    pub fn new(me: u32, cfg: AodvConfig) -> AodvNode {
+        AodvNode {
+            me,
+            cfg,
+            seq: 0,
+            rreq_id: 0,
+            routes: BTreeMap::new(),
+            seen: VecDeque::new(),
+            pending: BTreeMap::new(),
+        }
+    }
+
+    /// Next hop of a valid, unexpired route to `dst`; using it extends its lifetime (6.2).
+    pub fn next_hop(&mut self, dst: u32, now: SimTime) -> Option<u32> {
+        let timeout = self.cfg.active_route_timeout_ns;
+        let r = self.routes.get_mut(&dst)?;
+        if !r.valid || r.expires_ns <= now {
+            r.valid = false;
+            return None;
+        }
+        r.expires_ns = r.expires_ns.max(now + timeout);
+        Some(r.next_hop)
+    }
+
+    /// Hop count of the current route to `dst`.
+    pub fn hops(&self, dst: u32) -> Option<u8> {
+        self.routes.get(&dst).filter(|r| r.valid).map(|r| r.hops)
+    }
+
+    /// Start a route discovery for `dst` unless one is under way (6.3).
+    pub fn discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        if self.pending.contains_key(&dst) {
+            return;
+        }
+        let ttl = if self.cfg.expanding_ring { self.cfg.ttl_start } else { self.cfg.net_diameter };
+        self.send_rreq(dst, ttl, 0, now, out);
+    }
+
+    fn send_rreq(
+        &mut self,
+        dst: u32,
+        ttl: u8,
+        retries: u32,
+        now: SimTime,
+        out: &mut Vec<AodvAction>,
+    ) {
+        self.seq = self.seq.wrapping_add(1);
+        self.rreq_id = self.rreq_id.wrapping_add(1);
+        let known = self.routes.get(&dst).filter(|r| r.valid_seq);
+        let msg = AodvMsg::Rreq {
+            id: self.rreq_id,
+            dst,
+            dst_seq: known.map_or(0, |r| r.seq),
+            unknown_seq: known.is_none(),
+            orig: self.me,
+            orig_seq: self.seq,
+            hops: 0,
+            ttl,
+        };
+        self.remember(self.me, self.rreq_id, now);
+        // Waiting time: ring traversal within the ring, else NET_TRAVERSAL_TIME with binary
+        // exponential backoff per retry (6.3).
+        let wait = if ttl < self.cfg.net_diameter {
+            self.cfg.ring_traversal_ns(ttl)
+        } else {
+            self.cfg.net_traversal_ns() << retries.min(8)
+        };
+        let deadline = now + wait;
+        self.pending.insert(dst, Discovery { ttl, retries, deadline });
+        out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+        out.push(AodvAction::Timer { dst, at: deadline });
+    }
+
+    /// The discovery timer of `dst` fired.
+    pub fn on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        let Some(d) = self.pending.get(&dst).copied() else { return };
+        if d.deadline != now {
+            return; // superseded
+        }
+        if self.next_hop(dst, now).is_some() {
+            self.pending.remove(&dst);
+            return;
+        }
+        self.pending.remove(&dst);
+        if d.ttl < self.cfg.ttl_threshold {
+            let ttl = (d.ttl + self.cfg.ttl_increment).min(self.cfg.net_diameter);
+            self.send_rreq(dst, ttl, d.retries, now, out);
+        } else if d.ttl < self.cfg.net_diameter {
+            self.send_rreq(dst, self.cfg.net_diameter, d.retries, now, out);
+        } else if d.retries < self.cfg.rreq_retries {
+            self.send_rreq(dst, self.cfg.net_diameter, d.retries + 1, now, out);
+        } else {
+            out.push(AodvAction::Unreachable { dst });
+        }
+    }
+
+    fn remember(&mut self, orig: u32, id: u32, now: SimTime) {
+        while self.seen.front().is_some_and(|e| e.2 <= now) {
+            self.seen.pop_front();
+        }
+        // PATH_DISCOVERY_TIME = 2 x NET_TRAVERSAL_TIME.
+        self.seen.push_back((orig, id, now + 2 * self.cfg.net_traversal_ns()));
+    }
+
+    fn seen_before(&self, orig: u32, id: u32, now: SimTime) -> bool {
+        self.seen.iter().any(|e| e.0 == orig && e.1 == id && e.2 > now)
+    }
+
+    /// Create or update the route to `dst` if the information is fresher or shorter (6.2).
+    fn update(
+        &mut self,
+        dst: u32,
+        next_hop: u32,
+        hops: u8,
+        seq: Option<u32>,
+        lifetime: SimDuration,
+        now: SimTime,
+    ) -> bool {
+        let expires = now + lifetime;
+        match self.routes.get_mut(&dst) {
+            Some(r) => {
+                let fresher = match seq {
+                    Some(s) => {
+                        !r.valid_seq
+                            || newer(s, r.seq)
+                            || (s == r.seq && (hops < r.hops || !r.valid))
+                    }
+                    None => !r.valid || (!r.valid_seq && hops < r.hops),
+                };
+                if fresher {
+                    r.next_hop = next_hop;
+                    r.hops = hops;
+                    if let Some(s) = seq {
+                        r.seq = s;
+                        r.valid_seq = true;
+                    }
+                    r.valid = true;
+                }
+                if r.valid && r.next_hop == next_hop {
+                    r.expires_ns = r.expires_ns.max(expires);
+                }
+                fresher
+            }
+            None => {
+                self.routes.insert(
+                    dst,
+                    Route {
+                        next_hop,
+                        hops,
+                        seq: seq.unwrap_or(0),
+                        valid_seq: seq.is_some(),
+                        valid: true,
+                        expires_ns: expires,
+                        precursors: Vec::new(),
+                    },
+                );
+                true
+            }
+        }
+    }
+
+    fn add_precursor(&mut self, dst: u32, p: u32) {
+        if let Some(r) = self.routes.get_mut(&dst) {
+            if !r.precursors.contains(&p) {
+                r.precursors.push(p);
+            }
+        }
+    }
+
+    /// A control message arrived from neighbour `from`.
+    pub fn receive(&mut self, msg: AodvMsg, from: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        let timeout = self.cfg.active_route_timeout_ns;
+        match msg {
+            AodvMsg::Rreq { id, dst, dst_seq, unknown_seq, orig, orig_seq, hops, ttl } => {
+                if orig == self.me {
+                    return;
+                }
+                self.update(from, from, 1, None, timeout, now);
+                if self.seen_before(orig, id, now) {
+                    return; // 6.5: a RREQ is processed once
+                }
+                self.remember(orig, id, now);
+                let hops = hops.saturating_add(1);
+                // Reverse route (6.5), lifetime at least 2 NET_TRAVERSAL - 2 hops NODE_TRAVERSAL.
+                let reverse = (2 * self.cfg.net_traversal_ns())
+                    .saturating_sub(2 * hops as u64 * self.cfg.node_traversal_ns);
+                self.update(orig, from, hops, Some(orig_seq), reverse.max(timeout), now);
+                if dst == self.me {
+                    // 6.6.1: own sequence number to at least the requested one.
+                    if !unknown_seq && newer(dst_seq, self.seq) {
+                        self.seq = dst_seq;
+                    }
+                    let msg = AodvMsg::Rrep {
+                        dst: self.me,
+                        dst_seq: self.seq,
+                        orig,
+                        hops: 0,
+                        lifetime_ns: 2 * timeout,
+                    };
+                    out.push(AodvAction::Send { msg, to: from, delay_ns: 0 });
+                    return;
+                }
+                let fresh = self.routes.get(&dst).is_some_and(|r| {
+                    r.valid
+                        && r.valid_seq
+                        && r.expires_ns > now
+                        && (unknown_seq || !newer(dst_seq, r.seq))
+                });
+                if fresh {
+                    // 6.6.2: an intermediate node with a fresh enough route replies.
+                    let r = &self.routes[&dst];
+                    let msg = AodvMsg::Rrep {
+                        dst,
+                        dst_seq: r.seq,
+                        orig,
+                        hops: r.hops,
+                        lifetime_ns: r.expires_ns - now,
+                    };
+                    let next = r.next_hop;
+                    self.add_precursor(dst, from);
+                    self.add_precursor(orig, next);
+                    out.push(AodvAction::Send { msg, to: from, delay_ns: 0 });
+                } else if ttl > 1 {
+                    let msg = AodvMsg::Rreq {
+                        id,
+                        dst,
+                        dst_seq,
+                        unknown_seq,
+                        orig,
+                        orig_seq,
+                        hops,
+                        ttl: ttl - 1,
+                    };
+                    out.push(AodvAction::Send {
+                        msg,
+                        to: BROADCAST,
+                        delay_ns: self.cfg.broadcast_jitter_ns,
+                    });
+                }
+            }
+            AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns } => {
+                self.update(from, from, 1, None, timeout, now);
+                let hops = hops.saturating_add(1);
+                self.update(dst, from, hops, Some(dst_seq), lifetime_ns.max(1), now);
+                if orig == self.me {
+                    if self.pending.remove(&dst).is_some() || self.next_hop(dst, now).is_some() {
+                        out.push(AodvAction::RouteFound { dst });
+                    }
+                    return;
+                }
+                // 6.7: forward along the reverse route, recording precursors.
+                if let Some(next) = self.next_hop(orig, now) {
+                    self.add_precursor(dst, next);
+                    self.add_precursor(orig, from);
+                    let msg = AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns };
+                    out.push(AodvAction::Send { msg, to: next, delay_ns: 0 });
+                }
+            }
+            AodvMsg::Rerr { dst, dst_seq } => {
+                // 6.11: invalidate the route if it goes through the reporter; tell precursors.
+                let Some(r) = self.routes.get_mut(&dst) else { return };
+                if r.valid && r.next_hop == from {
+                    r.valid = false;
+                    r.seq = dst_seq;
+                    if !r.precursors.is_empty() {
+                        let msg = AodvMsg::Rerr { dst, dst_seq };
+                        out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The MAC gave up on `next_hop` (6.11 case i): every route through it breaks; RERRs go to
+    /// the precursors. Returns nothing when no valid route used that neighbour.
+    pub fn link_failed(&mut self, next_hop: u32, out: &mut Vec<AodvAction>) {
+        for (&dst, r) in self.routes.iter_mut() {
+            if r.valid && r.next_hop == next_hop {
+                r.valid = false;
+                r.seq = r.seq.wrapping_add(1);
+                if !r.precursors.is_empty() {
+                    out.push(AodvAction::Send {
+                        msg: AodvMsg::Rerr { dst, dst_seq: r.seq },
+                        to: BROADCAST,
+                        delay_ns: 0,
+                    });
+                }
+            }
+        }
+    }
+
+    /// A data packet for `dst` cannot be forwarded here (6.11 case ii): report it upstream.
+    pub fn no_route_for_forwarding(&mut self, dst: u32, out: &mut Vec<AodvAction>) {
+        let seq = self.routes.get(&dst).map_or(0, |r| r.seq);
+        out.push(AodvAction::Send {
+            msg: AodvMsg::Rerr { dst, dst_seq: seq },
+            to: BROADCAST,
+            delay_ns: 0,
+        });
+    }
+}
+
+#[cfg(test)]
+#[path = "aodv_tests.rs"]
+mod tests;

@@ -1,0 +1,143 @@
+//! AODV packet handling, written from RFC 3561.
+use super::*;
+
+const MS: u64 = 1_000_000;
+
+fn node(me: u32) -> AodvNode {
+    AodvNode::new(me, AodvConfig::default())
+}
+
+fn rreq(id: u32, orig: u32, orig_seq: u32, dst: u32, hops: u8, ttl: u8) -> AodvMsg {
+    AodvMsg::Rreq { id, dst, dst_seq: 0, unknown_seq: true, orig, orig_seq, hops, ttl }
+}
+
+#[test]
+fn a_rreq_seen_twice_is_dropped_and_others_are_rebroadcast_with_jitter() {
+    let mut n = node(1);
+    let mut out = vec![];
+    n.receive(rreq(7, 0, 1, 5, 0, 5), 0, 0, &mut out);
+    assert_eq!(out.len(), 1);
+    assert!(
+        matches!(out[0], AodvAction::Send { to: BROADCAST, delay_ns, msg: AodvMsg::Rreq { hops: 1, ttl: 4, .. } } if delay_ns > 0)
+    );
+    out.clear();
+    n.receive(rreq(7, 0, 1, 5, 1, 4), 2, MS, &mut out);
+    assert!(out.is_empty(), "same (originator, id): dropped");
+    assert_eq!(n.next_hop(0, MS), Some(0), "reverse route to the originator");
+}
+
+#[test]
+fn destination_replies_and_the_reply_builds_the_forward_route() {
+    let mut d = node(2);
+    let mut out = vec![];
+    d.receive(rreq(1, 0, 1, 2, 1, 5), 1, 0, &mut out);
+    let AodvAction::Send { msg: rrep, to, .. } = out[0] else { panic!("{out:?}") };
+    assert_eq!(to, 1, "unicast back to the previous hop");
+    // The intermediate node forwards it to the originator and learns the route to 2.
+    let mut m = node(1);
+    let mut out = vec![];
+    m.receive(rreq(1, 0, 1, 2, 0, 5), 0, 0, &mut out);
+    out.clear();
+    m.receive(rrep, 2, MS, &mut out);
+    assert_eq!(
+        out,
+        vec![AodvAction::Send {
+            msg: AodvMsg::Rrep { dst: 2, dst_seq: 0, orig: 0, hops: 1, lifetime_ns: 20_000 * MS },
+            to: 0,
+            delay_ns: 0
+        }]
+    );
+    assert_eq!(m.next_hop(2, MS), Some(2));
+    // At the originator the discovery completes.
+    let mut o = node(0);
+    let mut out = vec![];
+    o.discover(2, 0, &mut out);
+    out.clear();
+    o.receive(
+        AodvMsg::Rrep { dst: 2, dst_seq: 0, orig: 0, hops: 1, lifetime_ns: 20_000 * MS },
+        1,
+        2 * MS,
+        &mut out,
+    );
+    assert_eq!(out, vec![AodvAction::RouteFound { dst: 2 }]);
+    assert_eq!(o.next_hop(2, 2 * MS), Some(1));
+    assert_eq!(o.hops(2), Some(2));
+}
+
+#[test]
+fn a_fresher_sequence_number_replaces_a_route_and_a_stale_one_does_not() {
+    let mut n = node(0);
+    n.update(9, 1, 3, Some(5), 1000 * MS, 0);
+    assert!(!n.update(9, 2, 1, Some(4), 1000 * MS, 0), "older sequence number ignored");
+    assert_eq!(n.next_hop(9, 0), Some(1));
+    assert!(n.update(9, 2, 6, Some(6), 1000 * MS, 0), "newer wins even if longer");
+    assert_eq!(n.next_hop(9, 0), Some(2));
+    assert!(n.update(9, 3, 2, Some(6), 1000 * MS, 0), "same number, fewer hops");
+    assert_eq!(n.next_hop(9, 0), Some(3));
+    assert!(newer(0, u32::MAX), "rollover");
+}
+
+#[test]
+fn a_link_failure_removes_routes_through_it_and_reports_to_precursors() {
+    let mut n = node(1);
+    n.update(5, 2, 2, Some(3), 1000 * MS, 0);
+    n.update(6, 2, 3, Some(3), 1000 * MS, 0);
+    n.update(7, 9, 1, Some(3), 1000 * MS, 0);
+    n.add_precursor(5, 0);
+    let mut out = vec![];
+    n.link_failed(2, &mut out);
+    assert_eq!(n.next_hop(5, 0), None);
+    assert_eq!(n.next_hop(6, 0), None);
+    assert_eq!(n.next_hop(7, 0), Some(9), "other routes stay");
+    assert_eq!(
+        out,
+        vec![AodvAction::Send {
+            msg: AodvMsg::Rerr { dst: 5, dst_seq: 4 },
+            to: BROADCAST,
+            delay_ns: 0
+        }],
+        "RERR only where there are precursors"
+    );
+    // Upstream, the RERR invalidates the route through the reporter and propagates.
+    let mut up = node(0);
+    up.update(5, 1, 3, Some(3), 1000 * MS, 0);
+    up.add_precursor(5, 8);
+    let mut out = vec![];
+    up.receive(AodvMsg::Rerr { dst: 5, dst_seq: 4 }, 1, 0, &mut out);
+    assert_eq!(up.next_hop(5, 0), None);
+    assert_eq!(out.len(), 1);
+}
+
+#[test]
+fn expanding_ring_then_retries_then_unreachable() {
+    let mut n = node(0);
+    let mut out = vec![];
+    n.discover(9, 0, &mut out);
+    let mut ttls = vec![];
+    loop {
+        let mut next = None;
+        for a in out.drain(..) {
+            match a {
+                AodvAction::Send { msg: AodvMsg::Rreq { ttl, .. }, .. } => ttls.push(ttl),
+                AodvAction::Timer { at, .. } => next = Some(at),
+                AodvAction::Unreachable { dst } => {
+                    assert_eq!(dst, 9);
+                    assert_eq!(ttls, vec![5, 7, 30, 30, 30, 30]);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let now = next.expect("a timer");
+        n.on_timer(9, now, &mut out);
+    }
+}
+
+#[test]
+fn a_used_route_lives_on_and_an_idle_one_expires() {
+    let mut n = node(0);
+    n.update(4, 1, 1, Some(1), 1000 * MS, 0);
+    assert_eq!(n.next_hop(4, 900 * MS), Some(1), "use extends the lifetime");
+    assert_eq!(n.next_hop(4, 10_800 * MS), Some(1));
+    assert_eq!(n.next_hop(4, 30_000 * MS), None, "expired");
+}

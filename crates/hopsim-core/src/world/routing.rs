@@ -1,0 +1,189 @@
+//! The routing layer of every node: static shortest paths, or AODV with its control packets,
+//! discovery timers and the packets waiting for a route.
+
+use super::World;
+use crate::event::Event;
+use crate::net::aodv::{AodvAction, AodvMsg, BROADCAST};
+use crate::net::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW, UDP_HEADER_BYTES};
+use crate::queue::Queued;
+use crate::time::{secs_to_ns, SimTime};
+
+/// Packets a source keeps while it looks for a route (ns-2 AODV_RTQ_MAX_LEN, AODV_RTQ_TIMEOUT).
+const WAITING_MAX: usize = 64;
+const WAITING_TIMEOUT_S: f64 = 30.0;
+
+impl World {
+    /// Next hop for `packet` at `node`; None when it was dropped or put aside to wait for a
+    /// route (AODV starts a discovery then).
+    pub(super) fn next_hop_for(
+        &mut self,
+        now: SimTime,
+        node: u32,
+        packet: PacketId,
+    ) -> Option<u32> {
+        let p = *self.packets.get(packet);
+        let Some(aodv) = self.aodv.as_mut() else {
+            let hop = self.routes.next_hop(node, p.dst);
+            if hop.is_none() {
+                self.nodes[node as usize].counters.no_route_drops += 1;
+                self.drop_packet(packet);
+            }
+            return hop;
+        };
+        if let Some(hop) = aodv[node as usize].next_hop(p.dst, now) {
+            return Some(hop);
+        }
+        let mut out = std::mem::take(&mut self.aodv_out);
+        if p.src == node && p.flow != NO_FLOW {
+            aodv[node as usize].discover(p.dst, now, &mut out);
+            if self.route_wait[node as usize].len() >= WAITING_MAX {
+                self.nodes[node as usize].counters.no_route_drops += 1;
+                self.drop_packet(packet);
+            } else {
+                self.route_wait[node as usize].push_back(packet);
+            }
+        } else {
+            // A forwarder without a route (6.11 case ii): drop and report upstream.
+            self.nodes[node as usize].counters.no_route_drops += 1;
+            self.drop_packet(packet);
+            self.aodv.as_mut().expect("aodv")[node as usize]
+                .no_route_for_forwarding(p.dst, &mut out);
+        }
+        self.apply_aodv(now, node, &mut out);
+        self.aodv_out = out;
+        None
+    }
+
+    /// A routing control message from neighbour `from` arrived at `node`.
+    pub(super) fn control_received(&mut self, now: SimTime, node: u32, msg: AodvMsg, from: u32) {
+        self.nodes[node as usize].counters.routing_received += 1;
+        let Some(aodv) = self.aodv.as_mut() else { return };
+        let mut out = std::mem::take(&mut self.aodv_out);
+        aodv[node as usize].receive(msg, from, now, &mut out);
+        self.apply_aodv(now, node, &mut out);
+        self.aodv_out = out;
+    }
+
+    /// The MAC of `node` gave up on `next_hop`.
+    pub(super) fn routing_link_failed(&mut self, now: SimTime, node: u32, next_hop: u32) {
+        let Some(aodv) = self.aodv.as_mut() else { return };
+        let mut out = std::mem::take(&mut self.aodv_out);
+        aodv[node as usize].link_failed(next_hop, &mut out);
+        self.apply_aodv(now, node, &mut out);
+        self.aodv_out = out;
+    }
+
+    pub(super) fn aodv_timer(&mut self, now: SimTime, node: u32, dst: u32) {
+        let Some(aodv) = self.aodv.as_mut() else { return };
+        let mut out = std::mem::take(&mut self.aodv_out);
+        aodv[node as usize].on_timer(dst, now, &mut out);
+        self.expire_waiting(now, node);
+        self.apply_aodv(now, node, &mut out);
+        self.aodv_out = out;
+    }
+
+    /// Drop packets that waited too long for a route.
+    fn expire_waiting(&mut self, now: SimTime, node: u32) {
+        let limit = secs_to_ns(WAITING_TIMEOUT_S);
+        while let Some(&id) = self.route_wait[node as usize].front() {
+            if now.saturating_sub(self.packets.get(id).created_ns) < limit {
+                break;
+            }
+            self.route_wait[node as usize].pop_front();
+            self.nodes[node as usize].counters.no_route_drops += 1;
+            self.drop_packet(id);
+        }
+    }
+
+    /// Carry out what the routing protocol of `node` asked for.
+    fn apply_aodv(&mut self, now: SimTime, node: u32, out: &mut Vec<AodvAction>) {
+        for action in out.drain(..) {
+            match action {
+                AodvAction::Send { msg, to, delay_ns } => {
+                    self.send_control(now, node, msg, to, delay_ns)
+                }
+                AodvAction::Timer { dst, at } => {
+                    self.sched.schedule(at, Event::AodvTimer { node, dst })
+                }
+                AodvAction::RouteFound { dst } => self.release_waiting(now, node, dst, true),
+                AodvAction::Unreachable { dst } => self.release_waiting(now, node, dst, false),
+            }
+        }
+    }
+
+    /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
+    fn release_waiting(&mut self, now: SimTime, node: u32, dst: u32, found: bool) {
+        let waiting = std::mem::take(&mut self.route_wait[node as usize]);
+        let mut keep = std::collections::VecDeque::with_capacity(waiting.len());
+        let mut go = Vec::new();
+        for id in waiting {
+            if self.packets.get(id).dst == dst {
+                go.push(id);
+            } else {
+                keep.push_back(id);
+            }
+        }
+        self.route_wait[node as usize] = keep;
+        for id in go {
+            if found {
+                self.route_and_enqueue(now, node, id);
+            } else {
+                self.nodes[node as usize].counters.no_route_drops += 1;
+                self.drop_packet(id);
+            }
+        }
+    }
+
+    /// Put a control packet on its way: at once, or after a random jitter up to `max_delay`.
+    fn send_control(&mut self, now: SimTime, node: u32, msg: AodvMsg, to: u32, max_delay_ns: u64) {
+        let n = &mut self.nodes[node as usize];
+        n.counters.routing_sent += 1;
+        n.counters.routing_bytes += (msg.bytes() + UDP_HEADER_BYTES + 20) as u64;
+        let ident = n.next_ident;
+        n.next_ident = n.next_ident.wrapping_add(1);
+        let delay = if max_delay_ns > 0 {
+            (n.routing_rng.uniform() * max_delay_ns as f64) as u64
+        } else {
+            0
+        };
+        let packet = self.packets.alloc(Packet {
+            flow: NO_FLOW,
+            seq: 0,
+            src: node,
+            dst: to,
+            payload_bytes: msg.bytes(),
+            transport_header_bytes: UDP_HEADER_BYTES,
+            created_ns: now,
+            ttl: INITIAL_TTL,
+            control: true,
+            handed_over: false,
+            tcp: None,
+            ident,
+            aodv: Some(msg),
+            delay_total_ns: 0,
+            delay_max_ns: 0,
+        });
+        if delay == 0 {
+            self.release_control(now, node, packet);
+        } else {
+            self.sched.schedule(now + delay, Event::ControlRelease { node, packet });
+        }
+    }
+
+    /// A control packet enters the interface queue of `node`, ahead of data.
+    pub(super) fn release_control(&mut self, now: SimTime, node: u32, packet: PacketId) {
+        let to = self.packets.get(packet).dst;
+        let next_hop = if to == BROADCAST { BROADCAST } else { to };
+        if let Some(dropped) =
+            self.nodes[node as usize].queue.push(Queued { packet, next_hop }, true)
+        {
+            self.nodes[node as usize].counters.queue_drops += 1;
+            let d = *self.packets.get(dropped.packet);
+            if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {
+                self.flows[d.flow as usize].queued_at_source -= 1;
+            }
+            self.drop_packet(dropped.packet);
+        }
+        self.pump(now, node);
+    }
+}
