@@ -302,6 +302,14 @@ def _print_result(res: Result, file: Path) -> None:
         )
         + f"link drop probability {_num(t.get('link_drop_probability'), '{:.4f}')}"
     )
+    if t.get("link_failures") or t.get("routing_packets"):
+        out.print(
+            "[bold]routing[/]: "
+            f"route failures {_num(t.get('link_failures'))} "
+            f"(false {_num(t.get('false_route_failures'))}) · "
+            f"control packets {_num(t.get('routing_packets'))} "
+            f"({_num(t.get('routing_bytes'))} bytes)"
+        )
     wall = res.wall_time_s or 0.0
     eps = res.events_per_s
     speed = res.speedup
