@@ -19,8 +19,8 @@ pub enum Event {
     TcpDelAck { flow: u32, generation: u32 },
     /// Pacing timer of a flow's sender.
     TcpPace { flow: u32, generation: u32 },
-    /// AODV route discovery timer of `node` for destination `dst`.
-    AodvTimer { node: u32, dst: u32 },
+    /// Route discovery timer (AODV or DSR) of `node` for destination `dst`.
+    RouteTimer { node: u32, dst: u32 },
     /// A routing control packet (jittered) goes to the interface queue of `node`.
     ControlRelease { node: u32, packet: crate::net::packet::PacketId },
     /// Take a sample of the time series.

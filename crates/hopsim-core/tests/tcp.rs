@@ -45,21 +45,21 @@ fn tcp_runs_are_deterministic() {
 }
 
 #[test]
-fn tcp_over_aodv_on_a_static_chain_is_close_to_static_routing() {
-    for variant in ["newreno", "vegas"] {
-        let base = chain_tcp(7, &format!("variant = \"{variant}\""), "");
-        let stat = common::run_checked(&base);
-        let aodv = common::run_checked(
-            &base.replace("[topology]", "[routing]\nprotocol = \"aodv\"\n[topology]"),
-        );
-        let (g_s, g_a) = (stat.flows[0].goodput_kbps, aodv.flows[0].goodput_kbps);
-        println!(
-            "{variant}: static {g_s:.1} aodv {g_a:.1} routing {} pkts, lf {} false {}",
-            aodv.totals.routing_packets,
-            aodv.totals.link_failures,
-            aodv.totals.false_route_failures
-        );
-        assert!(g_a > 0.7 * g_s, "{variant}: AODV {g_a} vs static {g_s}");
-        assert!(aodv.totals.routing_packets > 0);
+fn tcp_over_aodv_and_dsr_on_a_static_chain_is_close_to_static_routing() {
+    for protocol in ["aodv", "dsr"] {
+        for variant in ["newreno", "vegas"] {
+            let base = chain_tcp(7, &format!("variant = \"{variant}\""), "");
+            let stat = common::run_checked(&base);
+            let routing = format!("[routing]\nprotocol = \"{protocol}\"\n[topology]");
+            let dynamic = common::run_checked(&base.replace("[topology]", &routing));
+            let (g_s, g_d) = (stat.flows[0].goodput_kbps, dynamic.flows[0].goodput_kbps);
+            let t = &dynamic.totals;
+            println!(
+                "{variant} {protocol}: static {g_s:.1} dynamic {g_d:.1} routing {} pkts, failures {} false {}",
+                t.routing_packets, t.link_failures, t.false_route_failures
+            );
+            assert!(g_d > 0.7 * g_s, "{variant} over {protocol}: {g_d} vs static {g_s}");
+            assert!(t.routing_packets > 0);
+        }
     }
 }

@@ -71,6 +71,9 @@ impl Bench {
             tcp: None,
             ident: 0,
             aodv: None,
+            dsr: None,
+            route: None,
+            option_bytes: 0,
             delay_total_ns: 0,
             delay_max_ns: 0,
         })

@@ -1,5 +1,6 @@
 //! Network layer: the packet model and routing.
 
 pub mod aodv;
+pub mod dsr;
 pub mod packet;
 pub mod routing;

@@ -58,6 +58,11 @@ pub struct Packet {
     pub tcp: Option<TcpHeader>,
     /// Routing protocol message of control packets (flow = [`NO_FLOW`]).
     pub aodv: Option<crate::net::aodv::AodvMsg>,
+    pub dsr: Option<crate::net::dsr::DsrMsg>,
+    /// DSR source route and the position of the node holding the packet.
+    pub route: Option<(crate::net::dsr::SrcRoute, u8)>,
+    /// Bytes of network-layer options (the DSR header).
+    pub option_bytes: u32,
     /// Chen et al.'s two IP header fields: sum and maximum of the per-hop MAC delay
     /// estimates of the nodes that forwarded the packet (ns).
     pub delay_total_ns: u64,
@@ -69,7 +74,7 @@ pub struct Packet {
 impl Packet {
     /// IP datagram length.
     pub fn ip_bytes(&self) -> u32 {
-        IP_HEADER_BYTES + self.transport_header_bytes + self.payload_bytes
+        IP_HEADER_BYTES + self.option_bytes + self.transport_header_bytes + self.payload_bytes
     }
 }
 
@@ -145,6 +150,9 @@ mod tests {
             tcp: None,
             ident: 0,
             aodv: None,
+            dsr: None,
+            route: None,
+            option_bytes: 0,
             delay_total_ns: 0,
             delay_max_ns: 0,
         }

@@ -285,6 +285,7 @@ impl Default for Mac {
 pub enum RoutingProtocol {
     Static,
     Aodv,
+    Dsr,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -3,6 +3,7 @@
 //! over the channel) and `stack` (MAC <-> queue <-> routing <-> transport).
 
 mod air;
+mod dsr;
 mod flows;
 mod motion;
 mod placement;
@@ -23,6 +24,7 @@ use crate::mac::frame::Frame;
 use crate::mac::timing::{Rate, Timing};
 use crate::metrics::{self, Invariants, NodeCounters, RunResult};
 use crate::net::aodv::{AodvAction, AodvConfig, AodvNode};
+use crate::net::dsr::{DsrAction, DsrConfig, DsrNode};
 use crate::net::packet::PacketArena;
 use crate::net::packet::PacketId;
 use crate::net::routing::StaticRoutes;
@@ -100,6 +102,8 @@ pub struct World {
     /// source keeps while it looks for a route.
     aodv: Option<Vec<AodvNode>>,
     aodv_out: Vec<AodvAction>,
+    dsr: Option<Vec<DsrNode>>,
+    dsr_out: Vec<DsrAction>,
     route_wait: Vec<VecDeque<PacketId>>,
     warnings: Vec<String>,
 }
@@ -196,6 +200,9 @@ impl World {
             aodv: (s.routing.protocol == RoutingProtocol::Aodv)
                 .then(|| (0..n_nodes).map(|i| AodvNode::new(i, AodvConfig::default())).collect()),
             aodv_out: Vec::with_capacity(8),
+            dsr: (s.routing.protocol == RoutingProtocol::Dsr)
+                .then(|| (0..n_nodes).map(|i| DsrNode::new(i, DsrConfig::default())).collect()),
+            dsr_out: Vec::with_capacity(8),
             route_wait: vec![VecDeque::new(); n_nodes as usize],
             warnings: Vec::new(),
         })
@@ -240,7 +247,7 @@ impl World {
             Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
             Event::TcpDelAck { flow, generation } => self.tcp_delack(now, flow, generation),
             Event::TcpPace { flow, generation } => self.tcp_pace(now, flow, generation),
-            Event::AodvTimer { node, dst } => self.aodv_timer(now, node, dst),
+            Event::RouteTimer { node, dst } => self.route_timer(now, node, dst),
             Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
             Event::Sample => self.sample(now),
         }

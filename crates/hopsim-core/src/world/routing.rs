@@ -22,6 +22,9 @@ impl World {
         packet: PacketId,
     ) -> Option<u32> {
         let p = *self.packets.get(packet);
+        if self.dsr.is_some() {
+            return self.dsr_next_hop(now, node, packet);
+        }
         let Some(aodv) = self.aodv.as_mut() else {
             let hop = self.routes.next_hop(node, p.dst);
             if hop.is_none() {
@@ -36,12 +39,7 @@ impl World {
         let mut out = std::mem::take(&mut self.aodv_out);
         if p.src == node && p.flow != NO_FLOW {
             aodv[node as usize].discover(p.dst, now, &mut out);
-            if self.route_wait[node as usize].len() >= WAITING_MAX {
-                self.nodes[node as usize].counters.no_route_drops += 1;
-                self.drop_packet(packet);
-            } else {
-                self.route_wait[node as usize].push_back(packet);
-            }
+            self.wait_for_route(node, packet);
         } else {
             // A forwarder without a route (6.11 case ii): drop and report upstream.
             self.nodes[node as usize].counters.no_route_drops += 1;
@@ -73,7 +71,21 @@ impl World {
         self.aodv_out = out;
     }
 
-    pub(super) fn aodv_timer(&mut self, now: SimTime, node: u32, dst: u32) {
+    /// Keep a source's packet until a route is found (bounded).
+    pub(super) fn wait_for_route(&mut self, node: u32, packet: PacketId) {
+        if self.route_wait[node as usize].len() >= WAITING_MAX {
+            self.nodes[node as usize].counters.no_route_drops += 1;
+            self.drop_packet(packet);
+        } else {
+            self.route_wait[node as usize].push_back(packet);
+        }
+    }
+
+    pub(super) fn route_timer(&mut self, now: SimTime, node: u32, dst: u32) {
+        if self.dsr.is_some() {
+            self.dsr_timer(now, node, dst);
+            return;
+        }
         let Some(aodv) = self.aodv.as_mut() else { return };
         let mut out = std::mem::take(&mut self.aodv_out);
         aodv[node as usize].on_timer(dst, now, &mut out);
@@ -83,7 +95,7 @@ impl World {
     }
 
     /// Drop packets that waited too long for a route.
-    fn expire_waiting(&mut self, now: SimTime, node: u32) {
+    pub(super) fn expire_waiting(&mut self, now: SimTime, node: u32) {
         let limit = secs_to_ns(WAITING_TIMEOUT_S);
         while let Some(&id) = self.route_wait[node as usize].front() {
             if now.saturating_sub(self.packets.get(id).created_ns) < limit {
@@ -103,7 +115,7 @@ impl World {
                     self.send_control(now, node, msg, to, delay_ns)
                 }
                 AodvAction::Timer { dst, at } => {
-                    self.sched.schedule(at, Event::AodvTimer { node, dst })
+                    self.sched.schedule(at, Event::RouteTimer { node, dst })
                 }
                 AodvAction::RouteFound { dst } => self.release_waiting(now, node, dst, true),
                 AodvAction::Unreachable { dst } => self.release_waiting(now, node, dst, false),
@@ -112,7 +124,7 @@ impl World {
     }
 
     /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
-    fn release_waiting(&mut self, now: SimTime, node: u32, dst: u32, found: bool) {
+    pub(super) fn release_waiting(&mut self, now: SimTime, node: u32, dst: u32, found: bool) {
         let waiting = std::mem::take(&mut self.route_wait[node as usize]);
         let mut keep = std::collections::VecDeque::with_capacity(waiting.len());
         let mut go = Vec::new();
@@ -134,24 +146,49 @@ impl World {
         }
     }
 
-    /// Put a control packet on its way: at once, or after a random jitter up to `max_delay`.
+    /// Put an AODV packet on its way: at once, or after a random jitter up to `max_delay`.
     fn send_control(&mut self, now: SimTime, node: u32, msg: AodvMsg, to: u32, max_delay_ns: u64) {
+        let delay = self.control_delay(node, max_delay_ns);
+        let packet = self.control_packet(now, node, to, msg.bytes());
+        self.packets.get_mut(packet).aodv = Some(msg);
+        self.release_after(now, node, packet, delay);
+    }
+
+    pub(super) fn release_after(&mut self, now: SimTime, node: u32, packet: PacketId, delay: u64) {
+        if delay == 0 {
+            self.release_control(now, node, packet);
+        } else {
+            self.sched.schedule(now + delay, Event::ControlRelease { node, packet });
+        }
+    }
+
+    /// The jitter of a control packet: uniform up to `max_delay_ns` (0: none).
+    pub(super) fn control_delay(&mut self, node: u32, max_delay_ns: u64) -> u64 {
         let n = &mut self.nodes[node as usize];
-        n.counters.routing_sent += 1;
-        n.counters.routing_bytes += (msg.bytes() + UDP_HEADER_BYTES + 20) as u64;
-        let ident = n.next_ident;
-        n.next_ident = n.next_ident.wrapping_add(1);
-        let delay = if max_delay_ns > 0 {
+        if max_delay_ns > 0 {
             (n.routing_rng.uniform() * max_delay_ns as f64) as u64
         } else {
             0
-        };
-        let packet = self.packets.alloc(Packet {
+        }
+    }
+
+    /// A routing control packet from `node` to `to` (a neighbour, or BROADCAST).
+    pub(super) fn control_packet(
+        &mut self,
+        now: SimTime,
+        node: u32,
+        to: u32,
+        bytes: u32,
+    ) -> PacketId {
+        let n = &mut self.nodes[node as usize];
+        let ident = n.next_ident;
+        n.next_ident = n.next_ident.wrapping_add(1);
+        self.packets.alloc(Packet {
             flow: NO_FLOW,
             seq: 0,
             src: node,
             dst: to,
-            payload_bytes: msg.bytes(),
+            payload_bytes: bytes,
             transport_header_bytes: UDP_HEADER_BYTES,
             created_ns: now,
             ttl: INITIAL_TTL,
@@ -159,15 +196,13 @@ impl World {
             handed_over: false,
             tcp: None,
             ident,
-            aodv: Some(msg),
+            aodv: None,
+            dsr: None,
+            route: None,
+            option_bytes: 0,
             delay_total_ns: 0,
             delay_max_ns: 0,
-        });
-        if delay == 0 {
-            self.release_control(now, node, packet);
-        } else {
-            self.sched.schedule(now + delay, Event::ControlRelease { node, packet });
-        }
+        })
     }
 
     /// A control packet enters the interface queue of `node`, ahead of data.

@@ -48,6 +48,9 @@ impl World {
                 tcp: None,
                 ident: 0,
                 aodv: None,
+                dsr: None,
+                route: None,
+                option_bytes: 0,
                 delay_total_ns: 0,
                 delay_max_ns: 0,
             },
@@ -122,6 +125,12 @@ impl World {
         }
         let Some(item) = n.queue.pop() else { return };
         let p = *self.packets.get(item.packet);
+        if p.control {
+            // Routing overhead: every control packet transmission (each hop of a relayed one).
+            let c = &mut self.nodes[node as usize].counters;
+            c.routing_sent += 1;
+            c.routing_bytes += p.ip_bytes() as u64;
+        }
         if p.src == node && p.tcp.is_none() && p.flow != NO_FLOW {
             self.flows[p.flow as usize].queued_at_source -= 1;
         }
@@ -154,9 +163,14 @@ impl World {
 
     /// The MAC of `node` accepted a data packet from `from`: a new copy for this hop.
     pub(super) fn mac_received(&mut self, now: SimTime, node: u32, packet: PacketId, from: u32) {
-        if let Some(msg) = self.packets.get(packet).aodv {
+        let p = self.packets.get(packet);
+        if let Some(msg) = p.aodv {
             // Routing control: consumed by the routing layer of this node, never forwarded.
             self.control_received(now, node, msg, from);
+            return;
+        }
+        if let (Some(msg), None) = (p.dsr, p.route) {
+            self.dsr_request_received(now, node, msg); // a flooded Route Request
             return;
         }
         let original = self.packets.get_mut(packet);
@@ -168,6 +182,9 @@ impl World {
         if copy.ttl == 0 && copy.dst != node {
             self.nodes[node as usize].counters.ttl_drops += 1;
             self.drop_packet(copy_id);
+            return;
+        }
+        if copy.route.is_some() && !self.dsr_arrived(now, node, copy_id) {
             return;
         }
         self.route_and_enqueue(now, node, copy_id);
@@ -204,7 +221,11 @@ impl World {
                 self.flows[flow as usize].link_failures += 1;
                 self.flows[flow as usize].false_route_failures += still_in_range as u64;
             }
-            self.routing_link_failed(now, node, next_hop);
+            if self.dsr.is_some() {
+                self.dsr_link_failed(now, node, next_hop, packet);
+            } else {
+                self.routing_link_failed(now, node, next_hop);
+            }
             if self.packets.get(packet).handed_over {
                 // The next hop has it (only its ACKs were lost): nothing is lost end to end.
                 self.packets.free(packet);

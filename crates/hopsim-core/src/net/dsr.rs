@@ -1,0 +1,399 @@
+//! DSR (RFC 4728; ns-2's implementation where the RFC leaves choices): route discovery by a
+//! flooded Route Request that accumulates the route, a Route Reply carrying it back, source
+//! routes in every packet header, a path cache (replies from the cache included), and Route
+//! Errors on link-layer failure that remove the broken link from the caches on their way to the
+//! packet's source. No packet salvaging, no gratuitous replies (documented in docs/models.md).
+//!
+//! Pure protocol logic, like `aodv`: the world carries out the actions.
+
+use crate::time::{SimDuration, SimTime};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Longest source route, in hops (ns-2 MAX_SR_LEN).
+pub const MAX_HOPS: usize = 16;
+
+/// A source route: the nodes from the originator to the target, both included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SrcRoute {
+    nodes: [u16; MAX_HOPS + 1],
+    len: u8,
+}
+
+impl SrcRoute {
+    pub fn new(first: u32) -> SrcRoute {
+        let mut nodes = [0; MAX_HOPS + 1];
+        nodes[0] = first as u16;
+        SrcRoute { nodes, len: 1 }
+    }
+
+    pub fn from_slice(path: &[u32]) -> Option<SrcRoute> {
+        if path.is_empty() || path.len() > MAX_HOPS + 1 {
+            return None;
+        }
+        let mut r = SrcRoute::new(path[0]);
+        for &n in &path[1..] {
+            r.push(n)?;
+        }
+        Some(r)
+    }
+
+    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        self.nodes[..self.len as usize].iter().map(|&n| n as u32)
+    }
+
+    pub fn get(&self, i: usize) -> Option<u32> {
+        (i < self.len as usize).then(|| self.nodes[i] as u32)
+    }
+
+    /// Number of nodes (hops + 1).
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn hops(&self) -> usize {
+        self.len as usize - 1
+    }
+
+    pub fn last(&self) -> u32 {
+        self.nodes[self.len as usize - 1] as u32
+    }
+
+    pub fn push(&mut self, n: u32) -> Option<()> {
+        if self.len as usize > MAX_HOPS {
+            return None;
+        }
+        self.nodes[self.len as usize] = n as u16;
+        self.len += 1;
+        Some(())
+    }
+
+    pub fn position(&self, n: u32) -> Option<usize> {
+        self.nodes[..self.len as usize].iter().position(|&x| x as u32 == n)
+    }
+
+    /// The route reversed.
+    pub fn reversed(&self) -> SrcRoute {
+        let mut r = *self;
+        r.nodes[..self.len as usize].reverse();
+        r
+    }
+
+    /// Nodes `from..=to` (by position).
+    pub fn slice(&self, from: usize, to: usize) -> SrcRoute {
+        let mut r = SrcRoute::new(self.nodes[from] as u32);
+        for i in from + 1..=to {
+            r.nodes[r.len as usize] = self.nodes[i];
+            r.len += 1;
+        }
+        r
+    }
+
+    fn has_link(&self, a: u32, b: u32) -> Option<usize> {
+        (1..self.len as usize).find(|&i| {
+            let (x, y) = (self.nodes[i - 1] as u32, self.nodes[i] as u32);
+            (x, y) == (a, b) || (x, y) == (b, a)
+        })
+    }
+
+    /// Header bytes of a DSR source route option (RFC 4728 6.7: 4 + 4 per address).
+    pub fn option_bytes(&self) -> u32 {
+        4 + 4 * self.len as u32
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DsrMsg {
+    /// Route Request: `record` holds the nodes it passed, starting at the originator.
+    Rreq { id: u32, target: u32, record: SrcRoute, ttl: u8 },
+    /// Route Reply: `route` from the requester to the target.
+    Rrep { route: SrcRoute },
+    /// Route Error: the link `from` -> `to` broke.
+    Rerr { from: u32, to: u32 },
+}
+
+impl DsrMsg {
+    /// Bytes of the DSR header with this option (fixed part 4 B, RFC 4728 section 6).
+    pub fn bytes(&self) -> u32 {
+        match self {
+            DsrMsg::Rreq { record, .. } => 4 + 8 + 4 * record.len() as u32,
+            DsrMsg::Rrep { route } => 4 + 3 + 4 * route.len() as u32,
+            DsrMsg::Rerr { .. } => 4 + 16,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DsrAction {
+    /// Broadcast a Route Request after a random jitter up to `jitter_ns`.
+    Flood {
+        msg: DsrMsg,
+        jitter_ns: SimDuration,
+    },
+    /// Send a reply or error along `route` (which starts at this node).
+    Unicast {
+        msg: DsrMsg,
+        route: SrcRoute,
+    },
+    RouteFound {
+        dst: u32,
+    },
+    Unreachable {
+        dst: u32,
+    },
+    Timer {
+        dst: u32,
+        at: SimTime,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct DsrConfig {
+    /// First wait for a reply; doubled per retry up to `max_backoff_ns` (ns-2 dsragent).
+    pub initial_backoff_ns: SimDuration,
+    pub max_backoff_ns: SimDuration,
+    pub max_requests: u32,
+    pub cache_paths: usize,
+    pub jitter_ns: SimDuration,
+}
+
+impl Default for DsrConfig {
+    fn default() -> Self {
+        DsrConfig {
+            initial_backoff_ns: 500_000_000, // ns-2 rt_rq_period 0.5 s
+            max_backoff_ns: 10_000_000_000,  // ns-2 rt_rq_max_period 10 s
+            max_requests: 16,                // ns-2 MAX_REQUEST_REXMT... stops after this many
+            cache_paths: 64,
+            jitter_ns: 10_000_000,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Discovery {
+    backoff_ns: SimDuration,
+    requests: u32,
+    deadline: SimTime,
+}
+
+#[derive(Debug, Clone)]
+pub struct DsrNode {
+    me: u32,
+    cfg: DsrConfig,
+    next_id: u32,
+    /// Path cache: routes starting at this node, most recent last.
+    cache: VecDeque<SrcRoute>,
+    seen: VecDeque<(u32, u32)>,
+    pending: BTreeMap<u32, Discovery>,
+}
+
+const SEEN_KEPT: usize = 256;
+
+impl DsrNode {
+    pub fn new(me: u32, cfg: DsrConfig) -> DsrNode {
+        DsrNode {
+            me,
+            cfg,
+            next_id: 0,
+            cache: VecDeque::new(),
+            seen: VecDeque::new(),
+            pending: BTreeMap::new(),
+        }
+    }
+
+    /// Shortest cached route from this node to `dst`.
+    pub fn route_to(&self, dst: u32) -> Option<SrcRoute> {
+        self.cache
+            .iter()
+            .filter_map(|r| r.position(dst).map(|i| r.slice(0, i)))
+            .filter(|r| r.len() > 1)
+            .min_by_key(|r| r.len())
+    }
+
+    /// Remember a route that starts at this node (and loop-free).
+    pub fn learn(&mut self, route: SrcRoute) {
+        if route.len() < 2 || route.get(0) != Some(self.me) {
+            return;
+        }
+        let mut seen = Vec::with_capacity(route.len());
+        for n in route.nodes() {
+            if seen.contains(&n) {
+                return;
+            }
+            seen.push(n);
+        }
+        if self.cache.iter().any(|r| r.len() >= route.len() && r.slice(0, route.len() - 1) == route)
+        {
+            return;
+        }
+        if self.cache.len() >= self.cfg.cache_paths {
+            self.cache.pop_front();
+        }
+        self.cache.push_back(route);
+    }
+
+    /// Learn what a route passing through this node says: the part ahead and, reversed, the
+    /// part behind (links are symmetric here).
+    pub fn learn_from(&mut self, route: &SrcRoute) {
+        if let Some(i) = route.position(self.me) {
+            self.learn(route.slice(i, route.len() - 1));
+            self.learn(route.slice(0, i).reversed());
+        }
+    }
+
+    /// Forget every cached route over the link a-b: keep what precedes it.
+    pub fn remove_link(&mut self, a: u32, b: u32) {
+        let mut kept = VecDeque::with_capacity(self.cache.len());
+        for r in self.cache.drain(..) {
+            match r.has_link(a, b) {
+                Some(i) if i >= 2 => kept.push_back(r.slice(0, i - 1)),
+                Some(_) => {}
+                None => kept.push_back(r),
+            }
+        }
+        self.cache = kept;
+    }
+
+    /// Start a discovery for `dst` unless one is under way.
+    pub fn discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+        if self.pending.contains_key(&dst) {
+            return;
+        }
+        let backoff = self.cfg.initial_backoff_ns;
+        self.request(dst, Discovery { backoff_ns: backoff, requests: 0, deadline: 0 }, now, out);
+    }
+
+    fn request(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
+        self.next_id = self.next_id.wrapping_add(1);
+        self.remember(self.me, self.next_id);
+        d.requests += 1;
+        d.deadline = now + d.backoff_ns;
+        self.pending.insert(dst, d);
+        let msg = DsrMsg::Rreq {
+            id: self.next_id,
+            target: dst,
+            record: SrcRoute::new(self.me),
+            ttl: 255,
+        };
+        out.push(DsrAction::Flood { msg, jitter_ns: 0 });
+        out.push(DsrAction::Timer { dst, at: d.deadline });
+    }
+
+    pub fn on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+        let Some(d) = self.pending.get(&dst).copied() else { return };
+        if d.deadline != now {
+            return;
+        }
+        self.pending.remove(&dst);
+        if self.route_to(dst).is_some() {
+            out.push(DsrAction::RouteFound { dst });
+        } else if d.requests < self.cfg.max_requests {
+            let backoff = (2 * d.backoff_ns).min(self.cfg.max_backoff_ns);
+            self.request(dst, Discovery { backoff_ns: backoff, ..d }, now, out);
+        } else {
+            out.push(DsrAction::Unreachable { dst });
+        }
+    }
+
+    fn remember(&mut self, orig: u32, id: u32) {
+        if self.seen.len() >= SEEN_KEPT {
+            self.seen.pop_front();
+        }
+        self.seen.push_back((orig, id));
+    }
+
+    /// A broadcast Route Request arrived.
+    pub fn receive_request(&mut self, msg: DsrMsg, out: &mut Vec<DsrAction>) {
+        let DsrMsg::Rreq { id, target, record, ttl } = msg else { return };
+        let orig = record.get(0).expect("record starts at the originator");
+        if orig == self.me || record.position(self.me).is_some() || self.seen.contains(&(orig, id))
+        {
+            return; // own request, a loop, or a duplicate (RFC 4728 3.3.2)
+        }
+        self.remember(orig, id);
+        let mut with_me = record;
+        if with_me.push(self.me).is_none() {
+            return; // longer than a source route may be
+        }
+        self.learn(with_me.reversed());
+        if target == self.me {
+            out.push(DsrAction::Unicast {
+                msg: DsrMsg::Rrep { route: with_me },
+                route: with_me.reversed(),
+            });
+            return;
+        }
+        // Reply from the cache (RFC 4728 3.3.2) if the joined route stays loop-free and short.
+        if let Some(rest) = self.route_to(target) {
+            let mut full = with_me;
+            let fits =
+                rest.nodes().skip(1).all(|n| full.position(n).is_none() && full.push(n).is_some());
+            if fits {
+                out.push(DsrAction::Unicast {
+                    msg: DsrMsg::Rrep { route: full },
+                    route: with_me.reversed(),
+                });
+                return;
+            }
+        }
+        if ttl > 1 {
+            let msg = DsrMsg::Rreq { id, target, record: with_me, ttl: ttl - 1 };
+            out.push(DsrAction::Flood { msg, jitter_ns: self.cfg.jitter_ns });
+        }
+    }
+
+    /// A reply or error is at this node on its way (`arrived`: this node is its destination).
+    pub fn receive_in_transit(&mut self, msg: DsrMsg, arrived: bool, out: &mut Vec<DsrAction>) {
+        match msg {
+            DsrMsg::Rrep { route } => {
+                self.learn_from(&route);
+                let requester = route.get(0).expect("route");
+                if arrived && requester == self.me {
+                    let target = route.last();
+                    if self.pending.remove(&target).is_some() {
+                        out.push(DsrAction::RouteFound { dst: target });
+                    }
+                    // Any other destination on the route is reachable now as well.
+                    for n in route.nodes().skip(1) {
+                        if n != target && self.pending.remove(&n).is_some() {
+                            out.push(DsrAction::RouteFound { dst: n });
+                        }
+                    }
+                }
+            }
+            DsrMsg::Rerr { from, to } => self.remove_link(from, to),
+            DsrMsg::Rreq { .. } => {}
+        }
+    }
+
+    /// The MAC of this node gave up on `next_hop` while forwarding a packet that came along
+    /// `route` (position of this node: `at`): drop the link, report it to the source.
+    pub fn link_failed(
+        &mut self,
+        next_hop: u32,
+        route: Option<(&SrcRoute, usize)>,
+        out: &mut Vec<DsrAction>,
+    ) {
+        self.remove_link(self.me, next_hop);
+        if let Some((route, at)) = route {
+            if at > 0 {
+                let back = route.slice(0, at).reversed();
+                out.push(DsrAction::Unicast {
+                    msg: DsrMsg::Rerr { from: self.me, to: next_hop },
+                    route: back,
+                });
+            }
+        }
+    }
+
+    pub fn cached_routes(&self) -> usize {
+        self.cache.len()
+    }
+}
+
+#[cfg(test)]
+#[path = "dsr_tests.rs"]
+mod tests;
