@@ -64,7 +64,9 @@ pub struct FlowResult {
     pub packets_in_flight: u64,
     pub mean_delay_ms: Option<f64>,
     /// Link failures (retry-limit drops) of this flow's packets, and the false ones.
+    /// `route_failures` is the same count under the name the routing studies use.
     pub link_failures: u64,
+    pub route_failures: u64,
     pub false_route_failures: u64,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpResult>,
@@ -115,6 +117,8 @@ pub struct MacTotals {
     pub no_route_drops: u64,
     pub ttl_drops: u64,
     pub link_failures: u64,
+    /// Same as `link_failures`: failures reported to routing (the studies' route failures).
+    pub route_failures: u64,
     pub false_route_failures: u64,
     pub frame_errors: u64,
     /// Routing overhead: control packets and bytes sent.
@@ -139,6 +143,7 @@ impl MacTotals {
         self.no_route_drops += o.no_route_drops;
         self.ttl_drops += o.ttl_drops;
         self.link_failures += o.link_failures;
+        self.route_failures += o.route_failures;
         self.false_route_failures += o.false_route_failures;
         self.routing_packets += o.routing_packets;
         self.routing_bytes += o.routing_bytes;
@@ -193,6 +198,11 @@ pub struct RunResult {
     pub totals: MacTotals,
     pub invariants: InvariantResult,
     pub engine: EngineResult,
+    /// Network totals of route failures and routing overhead (also in `totals`).
+    pub route_failures: u64,
+    pub false_route_failures: u64,
+    pub routing_packets: u64,
+    pub routing_bytes: u64,
     /// Per-flow time series, when asked for (run option `series_interval_s`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<Series>,
@@ -247,6 +257,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
                 no_route_drops: c.no_route_drops,
                 ttl_drops: c.ttl_drops,
                 link_failures: c.link_failures,
+                route_failures: c.link_failures,
                 false_route_failures: c.false_route_failures,
                 routing_packets: c.routing_sent,
                 routing_bytes: c.routing_bytes,
@@ -263,6 +274,9 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             NodeResult { id: i as u32, x_m, y_m, counters }
         })
         .collect();
+    let (route_failures, false_route_failures) =
+        (totals.route_failures, totals.false_route_failures);
+    let (routing_packets, routing_bytes) = (totals.routing_packets, totals.routing_bytes);
     RunResult {
         hopsim_version: crate::VERSION,
         seed: scenario.seed,
@@ -277,6 +291,10 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             violation_count: invariants.count,
         },
         engine: EngineResult { events: world.events(), sim_time_s: ns_to_secs(end_ns) },
+        route_failures,
+        false_route_failures,
+        routing_packets,
+        routing_bytes,
         series: world.series().cloned(),
         warnings: world.warnings().to_vec(),
     }
@@ -297,6 +315,7 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
         packets_in_flight: in_flight,
         mean_delay_ms: None,
         link_failures: f.link_failures,
+        route_failures: f.link_failures,
         false_route_failures: f.false_route_failures,
         tcp: None,
     };

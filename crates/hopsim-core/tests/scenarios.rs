@@ -226,3 +226,24 @@ fn a_small_window_limit_means_fewer_false_route_failures_over_dsr() {
         open.totals.false_route_failures
     );
 }
+
+#[test]
+fn moving_nodes_must_stay_connected_when_asked() {
+    // Sparse and fast: some second of the run is partitioned under every placement drawn.
+    let s = parse_toml(
+        "duration_s = 100.0\n[topology]\nkind = \"random\"\nnodes = 6\narea_m = [3000.0, 300.0]\n\
+         connected = \"reject\"\n[mobility]\nmodel = \"random_waypoint\"\nspeed_min_mps = 10.0\n\
+         speed_max_mps = 20.0\n[traffic]\nrandom_flows = 1\n",
+    )
+    .unwrap();
+    let e = run(&s).unwrap_err();
+    assert_eq!(e.key, "topology.connected");
+    assert!(e.message.contains("throughout"), "{}", e.message);
+    // Dense enough: a re-seeded placement stays connected for the whole run.
+    let r = common::run_checked(
+        "duration_s = 100.0\n[topology]\nkind = \"random\"\nnodes = 30\narea_m = [800.0, 300.0]\n\
+         connected = \"reseed\"\n[mobility]\nmodel = \"random_waypoint\"\nspeed_max_mps = 5.0\n\
+         [traffic]\nrandom_flows = 2\ninterval_s = 0.2\n",
+    );
+    assert_eq!(r.flows.len(), 2);
+}

@@ -111,7 +111,7 @@ pub struct World {
 impl World {
     /// Build the network of a validated scenario; rejects flows between unconnected nodes.
     pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
-        let (positions, channel) = placement::place(s)?;
+        let (positions, channel, motion) = placement::place(s)?;
         let all_flows = placement::flows_with_random_traffic(s, &channel)?;
         let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
         endpoints.sort_unstable();
@@ -135,7 +135,6 @@ impl World {
             flows.push(FlowState::new(i as u32, f, hops, s));
         }
 
-        let motion = motion::build(s, &positions)?;
         let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
         let timing = Timing::new(
             Rate::from_mbps(s.mac.basic_rate_mbps),

@@ -59,7 +59,11 @@ impl Motion {
 }
 
 /// The motion of a scenario's nodes (None for static topologies), starting from `positions`.
-pub(crate) fn build(s: &Scenario, positions: &[[f64; 2]]) -> Result<Option<Motion>, ScenarioError> {
+pub(crate) fn build(
+    s: &Scenario,
+    positions: &[[f64; 2]],
+    attempt: u32,
+) -> Result<Option<Motion>, ScenarioError> {
     let m = &s.mobility;
     let until = secs_to_ns(s.duration_s);
     let trajectories = match m.model {
@@ -70,7 +74,8 @@ pub(crate) fn build(s: &Scenario, positions: &[[f64; 2]]) -> Result<Option<Motio
                 .iter()
                 .enumerate()
                 .map(|(i, &p)| {
-                    let mut rng = Rng::derive(s.seed, Purpose::Mobility, i as u64);
+                    let index = ((attempt as u64) << 32) | i as u64;
+                    let mut rng = Rng::derive(s.seed, Purpose::Mobility, index);
                     let speeds = (m.speed_min_mps, m.speed_max_mps);
                     mobility::random_waypoint(p, area, speeds, m.pause_s, until, &mut rng)
                 })
@@ -119,6 +124,32 @@ fn bounding_box(positions: &[[f64; 2]]) -> [f64; 2] {
 }
 
 impl Motion {
+    /// Is the decode-range graph connected at every whole second of the run?
+    pub fn connected_throughout(&mut self, duration_ns: SimTime) -> bool {
+        let n = self.trajectories.len();
+        let mut t = 0;
+        while t <= duration_ns {
+            let pos: Vec<[f64; 2]> = (0..n as u32).map(|i| self.position(i, t)).collect();
+            let mut reached = vec![false; n];
+            let mut stack = vec![0usize];
+            reached[0] = true;
+            while let Some(v) = stack.pop() {
+                for u in 0..n {
+                    if !reached[u] && self.path.rx_power_w(distance_m(pos[v], pos[u])) >= self.rx_w
+                    {
+                        reached[u] = true;
+                        stack.push(u);
+                    }
+                }
+            }
+            if reached.iter().any(|r| !r) {
+                return false;
+            }
+            t += 1_000_000_000;
+        }
+        true
+    }
+
     /// Start positions (trace files set them).
     pub fn starts(&self) -> Vec<[f64; 2]> {
         self.trajectories.iter().map(|t| t.start).collect()

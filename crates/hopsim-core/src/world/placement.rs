@@ -1,13 +1,18 @@
 //! Building the network: node placement (with the connectedness check of random placements)
 //! and random traffic between distinct node pairs.
 
+use super::motion::Motion;
 use crate::error::ScenarioError;
 use crate::phy::channel::Channel;
 use crate::phy::propagation::{thresholds_w, PathLoss};
 use crate::rng::{Purpose, Rng};
 use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
+use crate::time::secs_to_ns;
 use crate::topology;
 use std::collections::VecDeque;
+
+/// Start positions, who hears whom at the start, and how nodes move (None: static).
+pub type Placement = (Vec<[f64; 2]>, Channel, Option<Motion>);
 
 /// Most placements drawn when re-seeding a disconnected random topology.
 const RESEED_ATTEMPTS: u32 = 1000;
@@ -35,9 +40,10 @@ pub fn components(channel: &Channel) -> Vec<u32> {
     comp
 }
 
-/// Node positions at time 0 and who hears whom then, honouring `topology.connected`; for
-/// trace-driven mobility the start positions come from the trace.
-pub fn place(s: &Scenario) -> Result<(Vec<[f64; 2]>, Channel), ScenarioError> {
+/// Node positions at time 0, who hears whom then and how nodes move, honouring
+/// `topology.connected` (for moving nodes: connected at every second of the run, as the MANET
+/// study requires); for trace-driven mobility the start positions come from the trace.
+pub fn place(s: &Scenario) -> Result<Placement, ScenarioError> {
     let path = PathLoss::new(&s.radio);
     let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
     let rule = s.topology.connected.unwrap_or(Connectivity::Ignore);
@@ -45,19 +51,22 @@ pub fn place(s: &Scenario) -> Result<(Vec<[f64; 2]>, Channel), ScenarioError> {
     let mut reachable = 0;
     for attempt in 0..attempts {
         let mut positions = topology::positions_m(&s.topology, s.seed, attempt);
+        let mut motion = super::motion::build(s, &positions, attempt)?;
         if matches!(s.mobility.model, MobilityModel::Setdest | MobilityModel::Bonnmotion) {
-            if let Some(m) = super::motion::build(s, &positions)? {
+            if let Some(m) = motion.as_ref() {
                 positions = m.starts();
             }
         }
         let channel = Channel::build(&positions, &path, rx_w, cs_w);
         if rule == Connectivity::Ignore {
-            return Ok((positions, channel));
+            return Ok((positions, channel, motion));
         }
         let comp = components(&channel);
         reachable = comp.iter().filter(|&&c| c == 0).count();
-        if reachable == comp.len() {
-            return Ok((positions, channel));
+        let always =
+            motion.as_mut().is_none_or(|m| m.connected_throughout(secs_to_ns(s.duration_s)));
+        if reachable == comp.len() && always {
+            return Ok((positions, channel, motion));
         }
     }
     let n = crate::scenario::node_count(&s.topology);
@@ -68,8 +77,9 @@ pub fn place(s: &Scenario) -> Result<(Vec<[f64; 2]>, Channel), ScenarioError> {
             _ => "\"reject\"",
         },
         &format!(
-            "the random placement is not connected (seed {}: {reachable} of {n} nodes reachable \
-             from node 0{}); use a smaller area, more nodes or a larger radio range",
+            "the random placement is not connected throughout (seed {}: {reachable} of {n} nodes \
+             reachable from node 0 at the start{}); use a smaller area, more nodes or a larger \
+             radio range",
             s.seed,
             if rule == Connectivity::Reseed {
                 format!(", after {RESEED_ATTEMPTS} placements")
