@@ -63,3 +63,16 @@ fn tcp_over_aodv_and_dsr_on_a_static_chain_is_close_to_static_routing() {
         }
     }
 }
+
+#[test]
+fn aodv_hello_messages_are_an_option() {
+    let base = chain_tcp(4, "variant = \"newreno\"", "[routing]\nprotocol = \"aodv\"");
+    let plain = common::run_checked(&base);
+    let hello = common::run_checked(
+        &base.replace("protocol = \"aodv\"", "protocol = \"aodv\"\nhello = true"),
+    );
+    // About one HELLO per second from each of the 5 nodes on the active route.
+    let extra = hello.totals.routing_packets - plain.totals.routing_packets;
+    assert!((200..=400).contains(&extra), "{extra}");
+    assert!(hello.flows[0].goodput_kbps > 0.8 * plain.flows[0].goodput_kbps);
+}

@@ -134,6 +134,8 @@ pub struct AodvNode {
     /// (originator, RREQ id, forget at): RREQs already processed (RFC 6.5).
     seen: VecDeque<(u32, u32, SimTime)>,
     pending: BTreeMap<u32, Discovery>,
+    /// HELLO (6.9): when each neighbour was last heard.
+    heard: BTreeMap<u32, SimTime>,
 }
 
 impl AodvNode {
@@ -146,6 +148,46 @@ impl AodvNode {
             routes: BTreeMap::new(),
             seen: VecDeque::new(),
             pending: BTreeMap::new(),
+            heard: BTreeMap::new(),
+        }
+    }
+
+    /// Any packet from `neighbour` shows the link works (6.9).
+    pub fn heard(&mut self, neighbour: u32, now: SimTime) {
+        self.heard.insert(neighbour, now);
+    }
+
+    /// Periodic HELLO (6.9): a node on an active route broadcasts a one-hop RREP about itself;
+    /// a next hop not heard for `allowed_loss` intervals counts as a broken link.
+    pub fn hello(
+        &mut self,
+        now: SimTime,
+        interval_ns: SimDuration,
+        allowed_loss: u32,
+        out: &mut Vec<AodvAction>,
+    ) {
+        let active = self.routes.values().any(|r| r.valid && r.expires_ns > now);
+        let limit = allowed_loss as u64 * interval_ns;
+        if active {
+            let msg = AodvMsg::Rrep {
+                dst: self.me,
+                dst_seq: self.seq,
+                orig: self.me,
+                hops: 0,
+                lifetime_ns: limit,
+            };
+            out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+        }
+        let mut silent: Vec<u32> = self
+            .routes
+            .values()
+            .filter(|r| r.valid && r.expires_ns > now)
+            .map(|r| r.next_hop)
+            .filter(|h| self.heard.get(h).is_some_and(|&t| now.saturating_sub(t) > limit))
+            .collect();
+        silent.dedup();
+        for hop in silent {
+            self.link_failed(hop, out);
         }
     }
 
@@ -376,6 +418,12 @@ impl AodvNode {
                         delay_ns: self.cfg.broadcast_jitter_ns,
                     });
                 }
+            }
+            AodvMsg::Rrep { dst, dst_seq, orig, hops: 0, lifetime_ns }
+                if dst == orig && dst == from =>
+            {
+                // A HELLO: the neighbour is alive; a route to it only.
+                self.update(from, from, 1, Some(dst_seq), lifetime_ns.max(1), now);
             }
             AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns } => {
                 self.update(from, from, 1, None, timeout, now);

@@ -141,3 +141,31 @@ fn a_used_route_lives_on_and_an_idle_one_expires() {
     assert_eq!(n.next_hop(4, 10_800 * MS), Some(1));
     assert_eq!(n.next_hop(4, 30_000 * MS), None, "expired");
 }
+
+#[test]
+fn hello_from_active_nodes_and_silent_next_hops_break() {
+    let mut n = node(1);
+    n.update(5, 2, 2, Some(3), 1000 * MS, 0);
+    n.add_precursor(5, 0);
+    n.heard(2, 0);
+    let mut out = vec![];
+    n.hello(500 * MS, 1000 * MS, 2, &mut out);
+    assert!(matches!(
+        out[0],
+        AodvAction::Send { to: BROADCAST, msg: AodvMsg::Rrep { dst: 1, orig: 1, hops: 0, .. }, .. }
+    ));
+    assert_eq!(n.next_hop(5, 500 * MS), Some(2), "heard recently");
+    out.clear();
+    n.hello(2500 * MS, 1000 * MS, 2, &mut out);
+    assert_eq!(n.next_hop(5, 2500 * MS), None, "next hop silent for more than 2 intervals");
+    assert!(out
+        .iter()
+        .any(|a| matches!(a, AodvAction::Send { msg: AodvMsg::Rerr { dst: 5, .. }, .. })));
+    // A HELLO received makes a route to the neighbour and nothing else.
+    let mut m = node(3);
+    let mut out = vec![];
+    let hello = AodvMsg::Rrep { dst: 4, dst_seq: 9, orig: 4, hops: 0, lifetime_ns: 2000 * MS };
+    m.receive(hello, 4, 0, &mut out);
+    assert!(out.is_empty());
+    assert_eq!(m.next_hop(4, 0), Some(4));
+}

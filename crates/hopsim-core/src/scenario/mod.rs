@@ -292,11 +292,21 @@ pub enum RoutingProtocol {
 #[serde(deny_unknown_fields, default)]
 pub struct Routing {
     pub protocol: RoutingProtocol,
+    /// AODV: detect broken links by HELLO messages as well (RFC 3561 6.9); link-layer
+    /// feedback from the MAC is always on.
+    pub hello: bool,
+    pub hello_interval_s: f64,
+    pub allowed_hello_loss: u32,
 }
 
 impl Default for Routing {
     fn default() -> Self {
-        Routing { protocol: RoutingProtocol::Static }
+        Routing {
+            protocol: RoutingProtocol::Static,
+            hello: false,
+            hello_interval_s: 1.0, // RFC 3561 HELLO_INTERVAL
+            allowed_hello_loss: 2, // RFC 3561 ALLOWED_HELLO_LOSS
+        }
     }
 }
 

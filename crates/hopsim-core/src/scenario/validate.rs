@@ -392,6 +392,18 @@ pub fn validate(s: &Scenario) -> Check {
     }
     check_tcp("tcp", &s.tcp)?;
     check_mobility(&s.mobility)?;
+    let rt = &s.routing;
+    positive("routing.hello_interval_s", rt.hello_interval_s, "seconds")?;
+    if rt.allowed_hello_loss == 0 {
+        return Err(ScenarioError::invalid("routing.allowed_hello_loss", 0, "must be at least 1"));
+    }
+    if rt.hello && rt.protocol != super::RoutingProtocol::Aodv {
+        return Err(ScenarioError::invalid(
+            "routing.hello",
+            true,
+            "HELLO messages are part of AODV: use it with protocol = \"aodv\"",
+        ));
+    }
     if let Some(v) = r.rx_range_m {
         positive("radio.rx_range_m", v, "metres")?;
     }

@@ -102,6 +102,8 @@ pub struct World {
     /// source keeps while it looks for a route.
     aodv: Option<Vec<AodvNode>>,
     aodv_out: Vec<AodvAction>,
+    /// AODV HELLO interval and allowed losses (None: link-layer feedback only).
+    hello: Option<(SimTime, u32)>,
     dsr: Option<Vec<DsrNode>>,
     dsr_out: Vec<DsrAction>,
     route_wait: Vec<VecDeque<PacketId>>,
@@ -175,6 +177,14 @@ impl World {
 
         let n_nodes = nodes.len() as u32;
         let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
+        if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
+            // First HELLOs spread over one interval, from each node's own stream.
+            let interval = secs_to_ns(s.routing.hello_interval_s) as f64;
+            for (i, n) in nodes.iter_mut().enumerate() {
+                let at = (n.routing_rng.uniform() * interval) as u64;
+                sched.schedule(at, Event::Hello { node: i as u32 });
+            }
+        }
         for (i, f) in flows.iter().enumerate() {
             sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
         }
@@ -199,6 +209,8 @@ impl World {
             aodv: (s.routing.protocol == RoutingProtocol::Aodv)
                 .then(|| (0..n_nodes).map(|i| AodvNode::new(i, AodvConfig::default())).collect()),
             aodv_out: Vec::with_capacity(8),
+            hello: (s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello)
+                .then(|| (secs_to_ns(s.routing.hello_interval_s), s.routing.allowed_hello_loss)),
             dsr: (s.routing.protocol == RoutingProtocol::Dsr)
                 .then(|| (0..n_nodes).map(|i| DsrNode::new(i, DsrConfig::default())).collect()),
             dsr_out: Vec::with_capacity(8),
@@ -248,6 +260,7 @@ impl World {
             Event::TcpPace { flow, generation } => self.tcp_pace(now, flow, generation),
             Event::RouteTimer { node, dst } => self.route_timer(now, node, dst),
             Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
+            Event::Hello { node } => self.aodv_hello(now, node),
             Event::Sample => self.sample(now),
         }
         self.drain(now);

@@ -71,6 +71,20 @@ impl World {
         self.aodv_out = out;
     }
 
+    /// The periodic HELLO of `node` (AODV with `routing.hello`).
+    pub(super) fn aodv_hello(&mut self, now: SimTime, node: u32) {
+        let (Some(aodv), Some((interval, loss))) = (self.aodv.as_mut(), self.hello) else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.aodv_out);
+        aodv[node as usize].hello(now, interval, loss, &mut out);
+        self.apply_aodv(now, node, &mut out);
+        self.aodv_out = out;
+        if now + interval < self.end_ns {
+            self.sched.schedule(now + interval, Event::Hello { node });
+        }
+    }
+
     /// Keep a source's packet until a route is found (bounded).
     pub(super) fn wait_for_route(&mut self, node: u32, packet: PacketId) {
         if self.route_wait[node as usize].len() >= WAITING_MAX {

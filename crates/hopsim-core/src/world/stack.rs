@@ -163,6 +163,9 @@ impl World {
 
     /// The MAC of `node` accepted a data packet from `from`: a new copy for this hop.
     pub(super) fn mac_received(&mut self, now: SimTime, node: u32, packet: PacketId, from: u32) {
+        if self.hello.is_some() {
+            self.aodv.as_mut().expect("aodv")[node as usize].heard(from, now);
+        }
         let p = self.packets.get(packet);
         if let Some(msg) = p.aodv {
             // Routing control: consumed by the routing layer of this node, never forwarded.
