@@ -203,6 +203,9 @@ fn tcp_over_dsr_with_fifty_moving_nodes() {
     assert!(t.false_route_failures > 0, "{t:?}");
     assert!(t.link_failures > t.false_route_failures, "real failures too: {t:?}");
     assert!(t.routing_packets > 0);
+    assert_eq!(r.route_failures, t.link_failures, "network totals at the top level");
+    let again = common::run_checked(text);
+    assert_eq!(serde_json::to_string(&r).unwrap(), serde_json::to_string(&again).unwrap());
 }
 
 /// The studies' finding: NewReno over DSR on a long chain suffers false route failures, fewer

@@ -169,3 +169,11 @@ fn hello_from_active_nodes_and_silent_next_hops_break() {
     assert!(out.is_empty());
     assert_eq!(m.next_hop(4, 0), Some(4));
 }
+
+#[test]
+fn without_expanding_ring_the_first_request_floods_the_network() {
+    let mut n = AodvNode::new(0, AodvConfig { expanding_ring: false, ..AodvConfig::default() });
+    let mut out = vec![];
+    n.discover(9, 0, &mut out);
+    assert!(matches!(out[0], AodvAction::Send { msg: AodvMsg::Rreq { ttl: 30, .. }, .. }));
+}

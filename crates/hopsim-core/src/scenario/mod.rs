@@ -297,6 +297,8 @@ pub struct Routing {
     pub hello: bool,
     pub hello_interval_s: f64,
     pub allowed_hello_loss: u32,
+    /// AODV: expanding ring search (TTL 5, 7, then the network diameter), as ns-2 does.
+    pub expanding_ring: bool,
 }
 
 impl Default for Routing {
@@ -306,6 +308,7 @@ impl Default for Routing {
             hello: false,
             hello_interval_s: 1.0, // RFC 3561 HELLO_INTERVAL
             allowed_hello_loss: 2, // RFC 3561 ALLOWED_HELLO_LOSS
+            expanding_ring: true,
         }
     }
 }

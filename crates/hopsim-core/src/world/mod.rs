@@ -206,8 +206,13 @@ impl World {
             tracer: None,
             series: None,
             motion,
-            aodv: (s.routing.protocol == RoutingProtocol::Aodv)
-                .then(|| (0..n_nodes).map(|i| AodvNode::new(i, AodvConfig::default())).collect()),
+            aodv: (s.routing.protocol == RoutingProtocol::Aodv).then(|| {
+                let cfg = AodvConfig {
+                    expanding_ring: s.routing.expanding_ring,
+                    ..AodvConfig::default()
+                };
+                (0..n_nodes).map(|i| AodvNode::new(i, cfg)).collect()
+            }),
             aodv_out: Vec::with_capacity(8),
             hello: (s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello)
                 .then(|| (secs_to_ns(s.routing.hello_interval_s), s.routing.allowed_hello_loss)),
