@@ -58,34 +58,11 @@ impl IfQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::packet::{Packet, PacketArena, INITIAL_TTL};
+    use crate::net::packet::{Packet, PacketArena};
 
     fn ids(n: usize) -> Vec<PacketId> {
         let mut a = PacketArena::with_capacity(n);
-        (0..n)
-            .map(|i| {
-                a.alloc(Packet {
-                    flow: 0,
-                    seq: i as u32,
-                    src: 0,
-                    dst: 1,
-                    payload_bytes: 1,
-                    transport_header_bytes: 8,
-                    created_ns: 0,
-                    ttl: INITIAL_TTL,
-                    control: false,
-                    handed_over: false,
-                    tcp: None,
-                    ident: 0,
-                    aodv: None,
-                    dsr: None,
-                    route: None,
-                    option_bytes: 0,
-                    delay_total_ns: 0,
-                    delay_max_ns: 0,
-                })
-            })
-            .collect()
+        (0..n).map(|i| a.alloc(Packet::new(0, i as u32, 0, 1, 1, 8, 0))).collect()
     }
 
     #[test]

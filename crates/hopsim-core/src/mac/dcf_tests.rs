@@ -4,7 +4,7 @@
 use super::*;
 use crate::mac::frame::Frame;
 use crate::mac::timing::{Rate, Timing};
-use crate::net::packet::{Packet, PacketArena, INITIAL_TTL};
+use crate::net::packet::{Packet, PacketArena};
 use crate::rng::{Purpose, Rng};
 use crate::time::{us, SimTime};
 
@@ -57,26 +57,7 @@ impl Bench {
     }
 
     fn packet(&mut self) -> PacketId {
-        self.packets.alloc(Packet {
-            flow: 0,
-            seq: 0,
-            src: ME,
-            dst: PEER,
-            payload_bytes: 1000,
-            transport_header_bytes: 8,
-            created_ns: 0,
-            ttl: INITIAL_TTL,
-            control: false,
-            handed_over: false,
-            tcp: None,
-            ident: 0,
-            aodv: None,
-            dsr: None,
-            route: None,
-            option_bytes: 0,
-            delay_total_ns: 0,
-            delay_max_ns: 0,
-        })
+        self.packets.alloc(Packet::new(0, 0, ME, PEER, 1000, 8, 0))
     }
 
     fn offer(&mut self, now: SimTime, packet: PacketId) {

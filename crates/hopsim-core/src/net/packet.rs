@@ -72,6 +72,38 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// A packet with no TCP header, routing message or options, at the initial TTL.
+    pub fn new(
+        flow: u32,
+        seq: u32,
+        src: u32,
+        dst: u32,
+        payload_bytes: u32,
+        transport_header_bytes: u32,
+        created_ns: u64,
+    ) -> Packet {
+        Packet {
+            flow,
+            seq,
+            src,
+            dst,
+            payload_bytes,
+            transport_header_bytes,
+            created_ns,
+            ttl: INITIAL_TTL,
+            control: false,
+            handed_over: false,
+            tcp: None,
+            ident: 0,
+            aodv: None,
+            dsr: None,
+            route: None,
+            option_bytes: 0,
+            delay_total_ns: 0,
+            delay_max_ns: 0,
+        }
+    }
+
     /// IP datagram length.
     pub fn ip_bytes(&self) -> u32 {
         IP_HEADER_BYTES + self.option_bytes + self.transport_header_bytes + self.payload_bytes
@@ -136,26 +168,7 @@ mod tests {
     use super::*;
 
     fn pkt(seq: u32) -> Packet {
-        Packet {
-            flow: 0,
-            seq,
-            src: 0,
-            dst: 1,
-            payload_bytes: 10,
-            transport_header_bytes: UDP_HEADER_BYTES,
-            created_ns: 0,
-            ttl: INITIAL_TTL,
-            control: false,
-            handed_over: false,
-            tcp: None,
-            ident: 0,
-            aodv: None,
-            dsr: None,
-            route: None,
-            option_bytes: 0,
-            delay_total_ns: 0,
-            delay_max_ns: 0,
-        }
+        Packet::new(0, seq, 0, 1, 10, UDP_HEADER_BYTES, 0)
     }
 
     #[test]

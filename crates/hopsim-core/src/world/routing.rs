@@ -4,7 +4,7 @@
 use super::World;
 use crate::event::Event;
 use crate::net::aodv::{AodvAction, AodvMsg, BROADCAST};
-use crate::net::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::queue::Queued;
 use crate::time::{secs_to_ns, SimTime};
 
@@ -198,24 +198,9 @@ impl World {
         let ident = n.next_ident;
         n.next_ident = n.next_ident.wrapping_add(1);
         self.packets.alloc(Packet {
-            flow: NO_FLOW,
-            seq: 0,
-            src: node,
-            dst: to,
-            payload_bytes: bytes,
-            transport_header_bytes: UDP_HEADER_BYTES,
-            created_ns: now,
-            ttl: INITIAL_TTL,
             control: true,
-            handed_over: false,
-            tcp: None,
             ident,
-            aodv: None,
-            dsr: None,
-            route: None,
-            option_bytes: 0,
-            delay_total_ns: 0,
-            delay_max_ns: 0,
+            ..Packet::new(NO_FLOW, 0, node, to, bytes, UDP_HEADER_BYTES, now)
         })
     }
 

@@ -4,7 +4,7 @@ use super::{FlowApp, World};
 use crate::event::Event;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
-use crate::net::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::queue::Queued;
 use crate::time::SimTime;
 
@@ -32,29 +32,7 @@ impl World {
         let seq = source.take_seq();
         let payload_bytes = source.payload_bytes;
         let (src, dst) = (f.src, f.dst);
-        self.originate(
-            now,
-            Packet {
-                flow,
-                seq,
-                src,
-                dst,
-                payload_bytes,
-                transport_header_bytes: UDP_HEADER_BYTES,
-                created_ns: now,
-                ttl: INITIAL_TTL,
-                control: false,
-                handed_over: false,
-                tcp: None,
-                ident: 0,
-                aodv: None,
-                dsr: None,
-                route: None,
-                option_bytes: 0,
-                delay_total_ns: 0,
-                delay_max_ns: 0,
-            },
-        );
+        self.originate(now, Packet::new(flow, seq, src, dst, payload_bytes, UDP_HEADER_BYTES, now));
     }
 
     /// A transport endpoint at `packet.src` sends a packet of its flow.

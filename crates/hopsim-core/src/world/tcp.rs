@@ -54,24 +54,8 @@ impl World {
             self.originate(
                 now,
                 Packet {
-                    flow,
-                    seq: seg,
-                    src,
-                    dst,
-                    payload_bytes,
-                    transport_header_bytes: TCP_HEADER_BYTES,
-                    created_ns: now,
-                    ttl: INITIAL_TTL,
-                    control: false,
-                    handed_over: false,
-                    ident: 0,
-                    aodv: None,
-                    dsr: None,
-                    route: None,
-                    option_bytes: 0,
-                    delay_total_ns: 0,
-                    delay_max_ns: 0,
                     tcp: Some(TcpHeader { seg, ..TcpHeader::default() }),
+                    ..Packet::new(flow, seg, src, dst, payload_bytes, TCP_HEADER_BYTES, now)
                 },
             );
         }
@@ -85,23 +69,6 @@ impl World {
         self.originate(
             now,
             Packet {
-                flow,
-                seq: ack.next_expected,
-                src: dst,
-                dst: src,
-                payload_bytes: 0,
-                transport_header_bytes: TCP_HEADER_BYTES + sack_option_bytes(ack.sack_len),
-                created_ns: now,
-                ttl: INITIAL_TTL,
-                control: false,
-                handed_over: false,
-                ident: 0,
-                aodv: None,
-                dsr: None,
-                route: None,
-                option_bytes: 0,
-                delay_total_ns: 0,
-                delay_max_ns: 0,
                 tcp: Some(TcpHeader {
                     seg: 0,
                     ack: ack.next_expected,
@@ -112,6 +79,15 @@ impl World {
                     echo_delay_total_ns: echo.1,
                     echo_delay_max_ns: echo.2,
                 }),
+                ..Packet::new(
+                    flow,
+                    ack.next_expected,
+                    dst,
+                    src,
+                    0,
+                    TCP_HEADER_BYTES + sack_option_bytes(ack.sack_len),
+                    now,
+                )
             },
         );
     }

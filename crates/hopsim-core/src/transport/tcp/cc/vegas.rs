@@ -139,6 +139,20 @@ impl VegasClock {
     }
 }
 
+/// Vegas' milder reaction to a loss found by duplicate ACKs (ns-2 tcp-vegas.cc): the usable
+/// window falls to 3/4, to 1/2 if the lost segment had been resent, and windows of 3 or less
+/// to 2 (never below `min_window`, and never raised).
+pub fn reduced_window(loss: &Loss, min_window: f64) -> f64 {
+    let win = loss.usable;
+    if win <= 3.0 {
+        win.clamp(min_window, 2.0f64.max(min_window))
+    } else if loss.retransmitted {
+        (win / 2.0).floor()
+    } else {
+        win - (win / 4.0).floor()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Vegas {
     p: VegasParams,
@@ -216,16 +230,8 @@ impl CongestionControl for Vegas {
 
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {
         if self.last_reduction_ns <= loss.sent_ns {
-            let win = loss.usable;
-            let win = if win <= 3.0 {
-                MIN_WINDOW
-            } else if loss.retransmitted {
-                (win / 2.0).floor()
-            } else {
-                win - (win / 4.0).floor()
-            };
-            self.new_cwnd = win;
-            w.cwnd = win + loss.dupack_threshold as f64;
+            self.new_cwnd = reduced_window(loss, MIN_WINDOW);
+            w.cwnd = self.new_cwnd + loss.dupack_threshold as f64;
             self.last_reduction_ns = loss.now;
         }
         self.clock.back_off(loss.retransmitted);

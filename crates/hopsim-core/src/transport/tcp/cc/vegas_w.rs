@@ -17,7 +17,7 @@
 //! Where the paper is silent or ambiguous the choices are in docs/research/issue4-rules.md
 //! section 1 (ns-2 boundaries > gamma, < alpha, > beta; count-then-test counters).
 
-use super::vegas::VegasClock;
+use super::vegas::{reduced_window, VegasClock};
 use super::{AckSample, CongestionControl, Loss, Window};
 use crate::time::{SimDuration, SimTime};
 
@@ -172,16 +172,8 @@ impl CongestionControl for VegasW {
 
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {
         if self.last_reduction_ns <= loss.sent_ns {
-            let win = loss.usable;
-            let win = if win <= 3.0 {
-                win.clamp(MIN_WINDOW, 2.0)
-            } else if loss.retransmitted {
-                (win / 2.0).floor()
-            } else {
-                win - (win / 4.0).floor()
-            };
-            self.new_cwnd = win;
-            w.cwnd = win + loss.dupack_threshold as f64;
+            self.new_cwnd = reduced_window(loss, MIN_WINDOW);
+            w.cwnd = self.new_cwnd + loss.dupack_threshold as f64;
             self.last_reduction_ns = loss.now;
         }
         self.clock.back_off(loss.retransmitted);
