@@ -185,6 +185,7 @@ impl AodvNode {
             .map(|r| r.next_hop)
             .filter(|h| self.heard.get(h).is_some_and(|&t| now.saturating_sub(t) > limit))
             .collect();
+        silent.sort_unstable();
         silent.dedup();
         for hop in silent {
             self.link_failed(hop, out);
@@ -259,7 +260,9 @@ impl AodvNode {
             return; // superseded
         }
         if self.next_hop(dst, now).is_some() {
+            // Learned another way meanwhile (a RREQ from dst, a HELLO): release what waits.
             self.pending.remove(&dst);
+            out.push(AodvAction::RouteFound { dst });
             return;
         }
         self.pending.remove(&dst);

@@ -177,3 +177,20 @@ fn without_expanding_ring_the_first_request_floods_the_network() {
     n.discover(9, 0, &mut out);
     assert!(matches!(out[0], AodvAction::Send { msg: AodvMsg::Rreq { ttl: 30, .. }, .. }));
 }
+
+#[test]
+fn a_route_learned_during_a_discovery_releases_the_waiting_packets() {
+    let mut n = node(0);
+    let mut out = vec![];
+    n.discover(5, 0, &mut out);
+    let deadline = out.iter().find_map(|a| match a {
+        AodvAction::Timer { at, .. } => Some(*at),
+        _ => None,
+    });
+    out.clear();
+    // Node 5's own RREQ passes by: a reverse route to 5 appears.
+    n.receive(rreq(1, 5, 3, 8, 2, 5), 1, MS, &mut out);
+    out.clear();
+    n.on_timer(5, deadline.unwrap(), &mut out);
+    assert_eq!(out, vec![AodvAction::RouteFound { dst: 5 }]);
+}

@@ -393,7 +393,20 @@ pub fn validate(s: &Scenario) -> Check {
     check_tcp("tcp", &s.tcp)?;
     check_mobility(&s.mobility)?;
     let rt = &s.routing;
-    positive("routing.hello_interval_s", rt.hello_interval_s, "seconds")?;
+    if !(rt.hello_interval_s.is_finite() && rt.hello_interval_s >= 1e-3) {
+        return Err(ScenarioError::invalid(
+            "routing.hello_interval_s",
+            rt.hello_interval_s,
+            "must be at least 0.001 seconds",
+        ));
+    }
+    if rt.protocol == super::RoutingProtocol::Dsr && node_count(&s.topology) > 65_536 {
+        return Err(ScenarioError::invalid(
+            "routing.protocol",
+            "\"dsr\"",
+            "supports at most 65536 nodes (16-bit addresses in source routes)",
+        ));
+    }
     if rt.allowed_hello_loss == 0 {
         return Err(ScenarioError::invalid("routing.allowed_hello_loss", 0, "must be at least 1"));
     }

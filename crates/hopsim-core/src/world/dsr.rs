@@ -34,6 +34,7 @@ impl World {
             let q = self.packets.get_mut(packet);
             q.route = Some((route, 0));
             q.option_bytes = route.option_bytes();
+            self.release_older(now, node, p.dst);
             return route.get(1);
         }
         if p.src == node && p.flow != NO_FLOW {

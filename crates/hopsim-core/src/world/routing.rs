@@ -34,6 +34,7 @@ impl World {
             return hop;
         };
         if let Some(hop) = aodv[node as usize].next_hop(p.dst, now) {
+            self.release_older(now, node, p.dst);
             return Some(hop);
         }
         let mut out = std::mem::take(&mut self.aodv_out);
@@ -80,8 +81,16 @@ impl World {
         aodv[node as usize].hello(now, interval, loss, &mut out);
         self.apply_aodv(now, node, &mut out);
         self.aodv_out = out;
-        if now + interval < self.end_ns {
-            self.sched.schedule(now + interval, Event::Hello { node });
+        if now + interval.max(1) < self.end_ns {
+            self.sched.schedule(now + interval.max(1), Event::Hello { node });
+        }
+    }
+
+    /// A route to `dst` exists: packets that waited for it go first, so none is overtaken.
+    pub(super) fn release_older(&mut self, now: SimTime, node: u32, dst: u32) {
+        let waiting = &self.route_wait[node as usize];
+        if !waiting.is_empty() && waiting.iter().any(|&id| self.packets.get(id).dst == dst) {
+            self.release_waiting(now, node, dst, true);
         }
     }
 

@@ -120,7 +120,10 @@ impl World {
             let flow = self.nodes[node as usize].saturated_flows[k];
             let f = &self.flows[flow as usize];
             let active = matches!(&f.app, FlowApp::Udp { source, .. } if source.active_at(now));
-            if f.queued_at_source == 0 && active {
+            // Packets waiting for a route count as queued: no refill while a discovery runs.
+            let waiting =
+                self.route_wait[node as usize].iter().any(|&id| self.packets.get(id).flow == flow);
+            if f.queued_at_source == 0 && active && !waiting {
                 self.originate_udp(now, flow);
             }
         }
