@@ -53,13 +53,20 @@ def load(path: str | PathLike[str]) -> dict[str, Any]:
         raise IsADirectoryError(f"scenario file {str(p)!r} is a directory, not a TOML file")
     try:
         with p.open("rb") as fh:
-            return tomllib.load(fh)
+            doc = tomllib.load(fh)
     except FileNotFoundError:
         raise FileNotFoundError(f"scenario file {str(p)!r} not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: TOML syntax error: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
+    # A movement trace named relative to the scenario file is found beside it.
+    mobility = doc.get("mobility")
+    if isinstance(mobility, dict) and isinstance(mobility.get("trace_file"), str):
+        trace = Path(mobility["trace_file"])
+        if not trace.is_absolute():
+            mobility["trace_file"] = str(p.parent / trace)
+    return doc
 
 
 def parse_value(text: str) -> Any:
