@@ -63,3 +63,33 @@ def test_missing_trace_file_is_bad_input(tmp_path):
     assert proc.returncode == 2
     assert "mobility.trace_file" in proc.stderr
     assert_no_traceback(proc)
+
+
+def test_aodv_messages_decode_in_tshark(tmp_path):
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark is not installed (make test installs it)")
+    path = tmp_path / "aodv.toml"
+    path.write_text(chain_text("aodv", hops=3))
+    proc = run_cli("run", str(path), "--pcap", str(tmp_path / "pcap"))
+    assert proc.returncode == 0, proc.stderr
+    trace = str(tmp_path / "pcap" / "node-1.pcap")
+    fields = ["-T", "fields", "-e", "aodv.type", "-e", "udp.checksum.status"]
+    out = subprocess.run(
+        ["tshark", "-r", trace, "-o", "udp.check_checksum:TRUE", "-Y", "aodv", *fields],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    rows = [line.split("\t") for line in out if line]
+    types = {r[0] for r in rows}
+    assert {"1", "2"} <= types, rows  # Route Request and Route Reply
+    assert all(r[1] == "1" for r in rows), rows  # checksum status 1 = verified good
+    bad = subprocess.run(
+        ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
+    ).stdout
+    assert bad == ""

@@ -134,6 +134,8 @@ impl Script {
             ident: self.ident[src as usize],
             transport,
             payload_len,
+            head: [0; 24],
+            head_len: 0,
         };
         self.ident[src as usize] = self.ident[src as usize].wrapping_add(1);
         self.tracer.ip_packet(flow, src, self.t, &ip);
@@ -193,6 +195,8 @@ impl Script {
             ident: self.ident[src as usize],
             transport: TraceTransport::Udp { src_port: 520, dst_port: 520 },
             payload_len: 24,
+            head: [0; 24],
+            head_len: 0,
         };
         self.ident[src as usize] += 1;
         let seq = self.mac_seq[src as usize];

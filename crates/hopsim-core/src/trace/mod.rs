@@ -52,6 +52,9 @@ pub struct TraceIp {
     pub transport: TraceTransport,
     /// Application payload length in bytes.
     pub payload_len: u32,
+    /// The first `head_len` payload bytes (a routing message); the rest is written as zeros.
+    pub head: [u8; 24],
+    pub head_len: u8,
 }
 
 /// One 802.11 frame as sent or received by a node.

@@ -215,10 +215,12 @@ fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
             out.extend_from_slice(&dst_port.to_be_bytes());
             out.extend_from_slice(&seg_len.to_be_bytes());
             out.extend_from_slice(&[0, 0]);
+            push_payload(out, ip, payload);
             let c = transport_checksum(src, dst, PROTO_UDP, seg_len, &out[th..]);
             // A computed zero is sent as all ones (zero means "no checksum" in UDP).
             let c = if c == 0 { 0xffff } else { c };
             out[th + 6..th + 8].copy_from_slice(&c.to_be_bytes());
+            return;
         }
         TraceTransport::Tcp(t) => {
             push_tcp_header(out, t, th_len);
@@ -227,9 +229,14 @@ fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
         }
     }
     debug_assert_eq!(out.len() - th, th_len);
+    push_payload(out, ip, payload);
+}
 
-    // Payload: zeros.
-    out.resize(out.len() + payload, 0);
+/// The payload: the message head the record carries, then zeros.
+fn push_payload(out: &mut Vec<u8>, ip: &TraceIp, payload: usize) {
+    let head = (ip.head_len as usize).min(payload).min(ip.head.len());
+    out.extend_from_slice(&ip.head[..head]);
+    out.resize(out.len() + payload - head, 0);
 }
 
 /// Number of SACK blocks written (at most 3).
@@ -354,6 +361,8 @@ mod tests {
                 ..TraceTcp::default()
             }),
             payload_len,
+            head: [0; 24],
+            head_len: 0,
         }
     }
 
@@ -496,6 +505,8 @@ mod tests {
             ident: 0xbeef,
             transport: TraceTransport::Udp { src_port: 9, dst_port: 9 },
             payload_len: 1460,
+            head: [0; 24],
+            head_len: 0,
         };
         let mut out = Vec::new();
         encode_ipv4(&mut out, &ip);

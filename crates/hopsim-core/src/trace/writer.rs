@@ -171,6 +171,8 @@ mod tests {
             ident: 1,
             transport: TraceTransport::Udp { src_port: 1, dst_port: 2 },
             payload_len: 10,
+            head: [0; 24],
+            head_len: 0,
         }
     }
 

@@ -3,8 +3,10 @@
 
 use super::{FlowApp, World};
 use crate::mac::frame::{Frame, FrameKind};
+use crate::net::aodv::AodvMsg;
 use crate::net::packet::Packet;
 use crate::time::SimTime;
+use crate::trace::pcap::node_ipv4;
 use crate::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
 
 /// Well-known port of every flow's receiver; senders use 49152 + flow id.
@@ -61,14 +63,19 @@ impl World {
 
     fn trace_ip(&self, p: &Packet) -> TraceIp {
         if p.flow == crate::net::packet::NO_FLOW {
-            // Routing control: UDP port 654 (AODV, RFC 3561).
+            // Routing control: AODV on UDP port 654 with its real message (RFC 3561 section 5);
+            // DSR options travel on a port no dissector claims, payload zeroed.
+            let (head, head_len) = p.aodv.map_or(([0; 24], 0), |m| aodv_bytes(&m));
+            let port = if p.aodv.is_some() { 654 } else { 65048 };
             return TraceIp {
                 src_node: p.src,
                 dst_node: p.dst,
                 ttl: p.ttl,
                 ident: p.ident,
-                transport: TraceTransport::Udp { src_port: 654, dst_port: 654 },
+                transport: TraceTransport::Udp { src_port: port, dst_port: port },
                 payload_len: p.payload_bytes,
+                head,
+                head_len,
             };
         }
         let flow = &self.flows[p.flow as usize];
@@ -113,6 +120,45 @@ impl World {
             ident: p.ident,
             transport,
             payload_len: p.payload_bytes,
+            head: [0; 24],
+            head_len: 0,
+        }
+    }
+}
+
+/// An AODV message as on the wire (RFC 3561 section 5): RREQ 24 B, RREP 20 B, RERR with one
+/// unreachable destination 12 B.
+fn aodv_bytes(m: &AodvMsg) -> ([u8; 24], u8) {
+    let mut b = [0u8; 24];
+    let put = |b: &mut [u8; 24], at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_be_bytes());
+    let addr = |n: u32| u32::from_be_bytes(node_ipv4(n));
+    match *m {
+        AodvMsg::Rreq { id, dst, dst_seq, unknown_seq, orig, orig_seq, hops, .. } => {
+            b[0] = 1;
+            b[1] = if unknown_seq { 0x08 } else { 0 }; // U flag
+            b[3] = hops;
+            put(&mut b, 4, id);
+            put(&mut b, 8, addr(dst));
+            put(&mut b, 12, dst_seq);
+            put(&mut b, 16, addr(orig));
+            put(&mut b, 20, orig_seq);
+            (b, 24)
+        }
+        AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns } => {
+            b[0] = 2;
+            b[3] = hops;
+            put(&mut b, 4, addr(dst));
+            put(&mut b, 8, dst_seq);
+            put(&mut b, 12, addr(orig));
+            put(&mut b, 16, (lifetime_ns / 1_000_000).min(u32::MAX as u64) as u32);
+            (b, 20)
+        }
+        AodvMsg::Rerr { dst, dst_seq } => {
+            b[0] = 3;
+            b[3] = 1; // DestCount
+            put(&mut b, 4, addr(dst));
+            put(&mut b, 8, dst_seq);
+            (b, 12)
         }
     }
 }
