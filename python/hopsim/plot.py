@@ -1,0 +1,174 @@
+"""Figures of sweep results: lines with 95% confidence-interval error bars (matplotlib).
+
+``plot_points`` draws one metric against one swept key, one line per value of a series key
+(or per combination of the remaining swept keys), and writes PNG and PDF.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from ._core import ScenarioError
+from .sweeps.runner import PointSummary
+
+__all__ = ["axis_label", "plot_points"]
+
+#: Axis labels with units, for swept keys (matched on the last path components) and metrics.
+LABELS = {
+    "topology.hops": "hops",
+    "hops": "hops",
+    "topology.spacing_m": "node spacing (m)",
+    "tcp.max_window": "congestion window limit (segments)",
+    "max_window": "congestion window limit (segments)",
+    "mac.data_rate_mbps": "data rate (Mbit/s)",
+    "data_rate_mbps": "data rate (Mbit/s)",
+    "interval_s": "inter-send time (s)",
+    "duration_s": "simulated time (s)",
+    "goodput_kbps": "goodput (kbit/s)",
+    "throughput_pps": "throughput (packets/s)",
+    "retransmissions": "transport retransmissions (segments)",
+    "timeouts": "retransmission timeouts",
+    "avg_cwnd": "average congestion window (segments)",
+    "avg_window_limit": "average window limit (segments)",
+    "mean_delay_ms": "end-to-end delay (ms)",
+    "false_route_failures": "false route failures",
+    "route_failures": "route failures",
+    "slow_start_fraction": "time in slow start (fraction)",
+    "link_drop_probability": "link-layer drop probability",
+    "mac_retries": "MAC retries",
+    "collisions": "collisions",
+    "routing_packets": "routing packets",
+    "rtt_ms.mean": "mean RTT (ms)",
+    "rtt_ms.p50": "median RTT (ms)",
+    "rtt_ms.p95": "95th percentile RTT (ms)",
+    "flows": "flows",
+}
+
+
+def axis_label(name: str) -> str:
+    """A label with units for a swept key or a metric name (``sum:goodput_kbps`` too)."""
+    agg, sep, field = name.partition(":")
+    if not sep:
+        agg, field = "", name
+    field = field.removeprefix("totals.")
+    parts = field.split(".")
+    for n in range(len(parts)):
+        key = ".".join(parts[n:])
+        if key in LABELS:
+            label = LABELS[key]
+            break
+    else:
+        label = field
+    if agg == "jain":
+        return f"Jain fairness of {label}"
+    if agg in ("mean", "min", "max") or agg.startswith("flow"):
+        return f"{label}, {agg}"
+    return label
+
+
+def _value_text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _numeric(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def plot_points(
+    points: Sequence[PointSummary],
+    x: str,
+    y: str,
+    out_stem: str | PathLike[str],
+    series: str | None = None,
+    title: str | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    logx: bool = False,
+    extra: Sequence[tuple[str, Sequence[float], Sequence[float]]] = (),
+) -> list[Path]:
+    """Draw ``y`` (a metric) against ``x`` (a swept key); write ``out_stem``.png and .pdf.
+
+    Lines: one per value of ``series`` if given, else one per combination of the other
+    swept keys. Error bars are the 95% confidence intervals (none for one replication).
+    ``extra``: further (label, xs, ys) lines drawn dashed, e.g. a paper's values.
+
+    Raises:
+        ScenarioError: ``x``/``series`` is not a swept key or ``y`` not a metric of the points.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if not points:
+        raise ScenarioError("nothing to plot: the store has no finished runs for this sweep")
+    keys = list(points[0].params)
+    for name, what in ((x, "--x"), (series, "--series")):
+        if name is not None and name not in keys:
+            raise ScenarioError(
+                f"{what} {name}: not a swept key of this sweep; swept keys: {', '.join(keys)}"
+            )
+    if y not in points[0].stats:
+        raise ScenarioError(
+            f"--y {y}: not a metric of this sweep; metrics: {', '.join(points[0].stats)}"
+        )
+    # One line per combination of the keys other than x; the series key names lines first.
+    others = [k for k in keys if k != x]
+    if series is not None:
+        others.sort(key=lambda k: k != series)
+    lines: dict[tuple[Any, ...], list[tuple[float, float, float]]] = {}
+    for p in points:
+        stat = p.stats.get(y)
+        xv = _numeric(p.params[x])
+        if stat is None or xv is None:
+            continue
+        err = 0.0 if math.isnan(stat.half_width) else stat.half_width
+        label_key = tuple((k, _hashable(p.params[k])) for k in others)
+        lines.setdefault(label_key, []).append((xv, stat.mean, err))
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for label_key, pts in lines.items():
+        pts.sort()
+        label = ", ".join(f"{_short(k)}={_value_text(v)}" for k, v in label_key) or None
+        ax.errorbar(
+            [p[0] for p in pts],
+            [p[1] for p in pts],
+            yerr=[p[2] for p in pts],
+            marker="o",
+            markersize=4,
+            capsize=3,
+            label=label,
+        )
+    for label, xs, ys in extra:
+        ax.plot(xs, ys, linestyle="--", marker="x", color="black", label=label)
+    ax.set_xlabel(xlabel or axis_label(x))
+    ax.set_ylabel(ylabel or axis_label(y))
+    if logx:
+        ax.set_xscale("log", base=2)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    if len(lines) > 1 or extra:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    stem = Path(out_stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
+    for path in paths:
+        fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return paths
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _short(key: str) -> str:
+    """``flows.0.tcp.variant`` -> ``variant``: the last component names the parameter."""
+    return key.rsplit(".", 1)[-1]

@@ -1,0 +1,32 @@
+"""The catalogue: the published studies of the seeds, as runnable, checked experiments.
+
+``hopsim reproduce NAME`` runs a study's sweeps (resumably) and writes its figures, the CSV
+of its points and the table of the paper's values and claims beside ours.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .._core import ScenarioError
+from .common import Claim, Study, StudyReport, reproduce_study
+
+__all__ = ["CATALOGUE", "Claim", "Study", "StudyReport", "get_study", "reproduce_study"]
+
+#: Study name -> module defining ``STUDY``.
+CATALOGUE = {
+    "chen-cwl": "hopsim.studies.chen_cwl",
+    "chen-manet": "hopsim.studies.chen_manet",
+    "dsn-variants": "hopsim.studies.dsn_variants",
+    "vegas-w": "hopsim.studies.vegas_w",
+}
+
+
+def get_study(name: str) -> Study:
+    """The study called ``name`` (see :data:`CATALOGUE`)."""
+    if name not in CATALOGUE:
+        raise ScenarioError(
+            f"study {name!r} is not in the catalogue; available: {', '.join(CATALOGUE)}"
+        )
+    study: Study = importlib.import_module(CATALOGUE[name]).STUDY
+    return study

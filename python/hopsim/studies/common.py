@@ -1,0 +1,203 @@
+"""What every catalogue entry shares: running its sweeps, and writing its points, figures
+and the table that sets the paper's values and claims beside ours.
+
+A study module defines ``STUDY = Study(...)``: its sweep files (TOML, in
+``hopsim/studies/sweeps/``) and an ``analyse(ctx)`` function that draws the figures through
+``ctx.figure(...)`` and returns the claims, each with a plain verdict.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..plot import plot_points
+from ..sweeps import PointSummary, ResultStore, load_sweep, run_sweep, summarize
+
+__all__ = [
+    "SWEEP_DIR",
+    "Claim",
+    "Study",
+    "StudyContext",
+    "StudyReport",
+    "check",
+    "compare_value",
+    "pct",
+    "reproduce_study",
+]
+
+SWEEP_DIR = Path(__file__).parent / "sweeps"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One reported number or qualitative finding of the paper, beside ours."""
+
+    claim: str  # what the paper says, briefly
+    paper: str  # the paper's value(s), as printed
+    ours: str  # our value(s)
+    verdict: str  # "holds", "differs by +23%", "does not hold", "not comparable: why"
+    source: str = ""  # where in the paper (seed file and line)
+
+
+def compare_value(ours: float | None, paper: float, tolerance: float = 0.10) -> str:
+    """``holds`` when ``ours`` is within ``tolerance`` (relative) of ``paper``, else
+    ``differs by +X%``."""
+    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
+        return "not comparable: no value of ours"
+    if paper == 0:
+        return "holds" if ours == 0 else f"differs ({ours:g} vs 0)"
+    diff = (ours - paper) / abs(paper)
+    return "holds" if abs(diff) <= tolerance else f"differs by {diff:+.0%}"
+
+
+def check(condition: bool, why_not: str = "") -> str:
+    """``holds`` or ``does not hold`` (with the reason, if given)."""
+    if condition:
+        return "holds"
+    return f"does not hold ({why_not})" if why_not else "does not hold"
+
+
+def pct(new: float | None, old: float | None) -> float | None:
+    """Relative change (new - old) / old, or None when it cannot be computed."""
+    if new is None or old is None or old == 0:
+        return None
+    return (new - old) / abs(old)
+
+
+@dataclass
+class Study:
+    name: str
+    title: str
+    source: str  # the paper, as cited
+    sweeps: list[str]  # sweep file names in SWEEP_DIR, run in this order
+    analyse: Callable[[StudyContext], list[Claim]]
+    notes: str = ""  # what differs from the paper's set-up, and why
+
+
+@dataclass
+class StudyContext:
+    """What ``analyse`` works with: the sweeps' summaries and a place for figures."""
+
+    study: Study
+    out_dir: Path
+    quick: bool
+    store: ResultStore
+    figures: list[Path] = field(default_factory=list)
+
+    def points(self, sweep: str, metrics: Sequence[str] | None = None) -> list[PointSummary]:
+        """The points of sweep ``sweep`` (its ``name``) with replication statistics."""
+        return summarize(self.store, sweep, list(metrics) if metrics else None)
+
+    def mean(self, points: Sequence[PointSummary], metric: str, **params: Any) -> float | None:
+        """The mean of ``metric`` at the point whose params match ``params`` (keys with the
+        dots written as ``__``: ``topology__hops=4``), or None."""
+        want = {k.replace("__", "."): v for k, v in params.items()}
+        for p in points:
+            if all(p.params.get(k) == v for k, v in want.items()):
+                s = p.stats.get(metric)
+                return None if s is None else s.mean
+        return None
+
+    def figure(self, stem: str, points: Sequence[PointSummary], x: str, y: str, **kw: Any) -> None:
+        """Draw a figure (see :func:`hopsim.plot.plot_points`) into ``figures/``."""
+        self.figures.extend(plot_points(points, x, y, self.out_dir / "figures" / stem, **kw))
+
+
+@dataclass
+class StudyReport:
+    name: str
+    title: str
+    out_dir: Path
+    claims: list[Claim]
+    figures: list[Path]
+    points_csv: Path
+    table_md: Path
+    runs_done: int
+    runs_skipped: int
+    runs_failed: int
+
+
+def reproduce_study(
+    study: Study,
+    out_dir: Path,
+    quick: bool = False,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: str | None = None,
+) -> StudyReport:
+    """Run (or resume) the study's sweeps into ``out_dir`` and write its outputs there:
+    ``points.csv``, ``figures/*.png|pdf``, ``claims.md`` and ``claims.csv``."""
+    specs = [load_sweep(SWEEP_DIR / f, quick=quick) for f in study.sweeps]  # all checked first
+    done = skipped = failed = 0
+    for spec in specs:
+        report = run_sweep(spec, out_dir, jobs=jobs, scheduler=scheduler, progress=progress)
+        done, skipped, failed = done + report.done, skipped + report.skipped, failed + report.failed
+    with ResultStore(out_dir) as store:
+        ctx = StudyContext(study, out_dir, quick, store)
+        points_csv = _write_points(ctx, [s.name for s in specs])
+        claims = study.analyse(ctx)
+    table_md = _write_claims(study, out_dir, claims, quick)
+    return StudyReport(
+        study.name,
+        study.title,
+        out_dir,
+        claims,
+        ctx.figures,
+        points_csv,
+        table_md,
+        done,
+        skipped,
+        failed,
+    )
+
+
+def _write_points(ctx: StudyContext, sweeps: list[str]) -> Path:
+    path = ctx.out_dir / "points.csv"
+    rows = []
+    for sweep in sweeps:
+        for p in ctx.points(sweep):
+            row: dict[str, Any] = {"sweep": sweep, "point": p.point, "runs": p.runs}
+            row.update(p.params)
+            for metric, s in p.stats.items():
+                if s is None:
+                    continue
+                row[f"{metric}.mean"] = s.mean
+                row[f"{metric}.std"] = s.std
+                row[f"{metric}.ci95_low"] = s.ci_low
+                row[f"{metric}.ci95_high"] = s.ci_high
+            rows.append(row)
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    with path.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def _write_claims(study: Study, out_dir: Path, claims: list[Claim], quick: bool) -> Path:
+    with (out_dir / "claims.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["claim", "paper", "hopsim", "verdict", "source"])
+        for c in claims:
+            writer.writerow([c.claim, c.paper, c.ours, c.verdict, c.source])
+    path = out_dir / "claims.md"
+    lines = [
+        f"# {study.title}",
+        "",
+        f"Paper: {study.source}",
+        f"Mode: {'quick (short runs, fewer points and replications)' if quick else 'full'}",
+        "",
+    ]
+    if study.notes:
+        lines += [study.notes, ""]
+    lines += ["| claim | paper | hopsim | verdict |", "|---|---|---|---|"]
+    for c in claims:
+        cells = [c.claim, c.paper, c.ours, c.verdict]
+        lines.append("| " + " | ".join(x.replace("|", "/") for x in cells) + " |")
+    path.write_text("\n".join(lines) + "\n")
+    return path

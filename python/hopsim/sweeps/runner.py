@@ -1,0 +1,279 @@
+"""Running a sweep: skip what is stored, execute the rest, store each run as it finishes.
+
+The calling process is the only writer of the store. Runs go to a local process pool or a
+Dask cluster; each finished run is written in its own transaction before the next outcome
+is looked at, so stopping at any moment loses no finished run, and rerunning the same
+command resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .._core import ScenarioError
+from .execute import DaskExecutor, LocalExecutor, default_jobs
+from .metrics import check_metric_name, metric_value
+from .progress import SweepProgress
+from .spec import RunTask, SweepSpec
+from .stats import Summary, summarize_values
+from .store import ResultStore, StoredRun, run_key
+
+__all__ = ["PointSummary", "SweepInterrupted", "SweepReport", "run_sweep", "summarize"]
+
+#: --until-ci stops adding replications to a point at this many, unless told otherwise.
+DEFAULT_MAX_REPLICATIONS = 30
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep; every run finished before it is in the store."""
+
+    def __init__(self, stored: int, store_path: Path) -> None:
+        super().__init__(stored, store_path)
+        self.stored = stored
+        self.store_path = store_path
+
+
+@dataclass
+class SweepReport:
+    """What a call of :func:`run_sweep` did."""
+
+    name: str
+    out_dir: Path
+    total: int = 0  # runs the sweep consists of
+    skipped: int = 0  # already in the store
+    done: int = 0  # run and stored now
+    failed: int = 0
+    executor: str = ""
+    failures: list[str] = field(default_factory=list)
+    rounds: int = 1  # --until-ci rounds
+
+
+@dataclass(frozen=True)
+class PointSummary:
+    """One sweep point: its parameters and each metric's replication statistics."""
+
+    point: int
+    params: dict[str, Any]
+    runs: int
+    stats: dict[str, Summary | None]
+
+
+def _resolve(task: RunTask) -> tuple[str, dict[str, Any], str]:
+    from .. import __version__, _core
+    from ..scenario import to_json
+
+    text = to_json(task.scenario)
+    resolved = json.loads(_core.validate_json(text))
+    return run_key(resolved, __version__), resolved, text
+
+
+def _open_executor(jobs: int | None, scheduler: str | None) -> LocalExecutor | DaskExecutor:
+    if scheduler:
+        return DaskExecutor(scheduler)
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ScenarioError(f"--jobs {jobs!r}: not allowed, give a number of processes >= 1")
+    return LocalExecutor(jobs or default_jobs())
+
+
+def run_sweep(
+    spec: SweepSpec,
+    out_dir: str | PathLike[str],
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    until_ci: float | None = None,
+    max_replications: int = DEFAULT_MAX_REPLICATIONS,
+    ci_metric: str | None = None,
+    progress: str | None = None,
+) -> SweepReport:
+    """Run every run of ``spec`` that ``out_dir``'s store does not hold yet.
+
+    ``until_ci``: after the sweep's replications, keep adding replications to each point
+    whose relative 95% CI half-width of ``ci_metric`` (default: the first metric) is above
+    this target, up to ``max_replications``. ``progress``: ``"bar"``, ``"lines"``, ``"off"``
+    or None (bar on a terminal).
+
+    Raises:
+        ScenarioError: a bad option or an unreachable scheduler, before any run.
+        SweepInterrupted: Ctrl-C; every finished run is stored.
+        StoreError: the store cannot be written (finished runs are kept).
+    """
+    if until_ci is not None and not (isinstance(until_ci, (int, float)) and 0 < until_ci < 1):
+        raise ScenarioError(
+            f"--until-ci {until_ci!r}: not allowed, give a relative half-width in (0, 1), e.g. 0.05"
+        )
+    metric = ci_metric or spec.metrics[0]
+    check_metric_name(metric)
+    if until_ci is not None and max_replications < spec.replications:
+        raise ScenarioError(
+            f"--max-replications {max_replications}: below the sweep's replications "
+            f"({spec.replications})"
+        )
+    out = Path(out_dir)
+    executor = _open_executor(jobs, scheduler)  # connects first: fail before any run
+    report = SweepReport(spec.name, out, executor=executor.description)
+    store = ResultStore(out)
+    try:
+        store.record_sweep(spec.name, spec.digest(), spec.to_doc())
+        bar = SweepProgress(0, spec.name, progress)
+        try:
+            reps = {p.index: spec.replications for p in spec.points}
+            _run_round(spec, spec.tasks(), store, executor, bar, report)
+            while until_ci is not None:
+                extra = _more_replications(spec, store, metric, until_ci, max_replications, reps)
+                if not extra:
+                    break
+                report.rounds += 1
+                _run_round(spec, extra, store, executor, bar, report)
+        finally:
+            bar.close()
+    except KeyboardInterrupt:
+        executor.close(cancel=True)
+        stored = store.count()
+        store.close()
+        raise SweepInterrupted(stored, store.path) from None
+    except BaseException:
+        executor.close(cancel=True)
+        store.close()
+        raise
+    executor.close()
+    store.close()
+    return report
+
+
+def _run_round(
+    spec: SweepSpec,
+    tasks: list[RunTask],
+    store: ResultStore,
+    executor: LocalExecutor | DaskExecutor,
+    bar: SweepProgress,
+    report: SweepReport,
+) -> None:
+    finished = store.finished_keys()
+    by_key: dict[str, tuple[RunTask, dict[str, Any]]] = {}
+    members = []
+    todo = []
+    for task in tasks:
+        key, resolved, text = _resolve(task)
+        members.append((key, task.point, task.replication, task.params))
+        report.total += 1
+        if key in finished or key in by_key:
+            report.skipped += 1
+            continue
+        by_key[key] = (task, resolved)
+        todo.append((key, {"scenario_json": text, "metrics": list(task.metrics)}))
+    store.add_members(spec.name, spec.digest(), members)
+    bar.add_total(len(todo))
+    from .. import __version__
+
+    for key, payload in todo:
+        executor.submit(key, payload)
+    for key, outcome, error in executor.results():
+        task, resolved = by_key[key]
+        if outcome is not None and outcome.get("violations"):
+            error = "invariant violated: " + "; ".join(outcome["violations"][:3])
+        if error is not None or outcome is None:
+            store.add_failure(key, spec.name, task.params, task.replication, task.seed, error or "")
+            report.failed += 1
+            report.failures.append(f"{_label(task.params)} rep {task.replication}: {error}")
+            bar.advance(False)
+            continue
+        store.add_run(
+            key,
+            task.seed,
+            resolved,
+            outcome["metrics"],
+            outcome["result_json"],
+            outcome["wall_s"],
+            __version__,
+            outcome.get("host"),
+        )
+        report.done += 1
+        bar.advance(True)
+
+
+def _label(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items()) or "(base)"
+
+
+def _more_replications(
+    spec: SweepSpec,
+    store: ResultStore,
+    metric: str,
+    target: float,
+    cap: int,
+    reps: dict[int, int],
+) -> list[RunTask]:
+    """The next replications of every point whose CI is still too wide (none at the cap)."""
+    summaries = {s.point: s for s in summarize(store, spec.name, [metric])}
+    extra: list[RunTask] = []
+    for point in spec.points:
+        have = reps[point.index]
+        s = summaries.get(point.index)
+        stat = s.stats.get(metric) if s else None
+        if have >= cap or (stat is not None and stat.relative_half_width <= target):
+            continue
+        if stat is None or stat.n < 2 or math.isinf(stat.relative_half_width):
+            want = have + 1
+        else:
+            # n grows with the square of the width ratio; at most double per round.
+            ratio = stat.relative_half_width / target
+            want = min(2 * have, math.ceil(stat.n * ratio * ratio))
+        want = max(have + 1, min(want, cap))
+        extra.extend(spec.task(point, r) for r in range(have, want))
+        reps[point.index] = want
+    return extra
+
+
+def summarize(
+    store: ResultStore | str | PathLike[str],
+    sweep: str | None = None,
+    metrics: list[str] | tuple[str, ...] | None = None,
+    confidence: float = 0.95,
+) -> list[PointSummary]:
+    """Per point of a sweep (the only one in the store if ``sweep`` is None): the number of
+    runs and, per metric, mean, std and Student-t CI over the replications.
+
+    Metrics not stored with the runs are computed from their result documents.
+    """
+    own = not isinstance(store, ResultStore)
+    st = ResultStore(store, create=False) if own else store
+    try:
+        if sweep is None:
+            names = list(st.sweeps())
+            if len(names) != 1:
+                raise ScenarioError(
+                    f"the store holds {len(names)} sweeps ({', '.join(names) or 'none'}); name one"
+                )
+            sweep = names[0]
+        runs = st.runs(sweep)
+        if metrics is None:
+            spec = st.sweeps().get(sweep, {}).get("spec", {})
+            metrics = spec.get("metrics") or sorted({m for r in runs for m in r.metrics})
+        groups: dict[int, list[StoredRun]] = {}
+        for run in runs:
+            groups.setdefault(run.point, []).append(run)
+        out = []
+        for point in sorted(groups):
+            members = groups[point]
+            stats = {}
+            for m in metrics:
+                values = [_metric(st, r, m) for r in members]
+                stats[m] = summarize_values(values, confidence)
+            out.append(PointSummary(point, members[0].params, len(members), stats))
+        return out
+    finally:
+        if own:
+            st.close()
+
+
+def _metric(store: ResultStore, run: StoredRun, name: str) -> float | None:
+    if name in run.metrics:
+        value = run.metrics[name]
+        return None if value is None else float(value)
+    return metric_value(store.result(run.run_key), name)

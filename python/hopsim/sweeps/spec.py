@@ -1,0 +1,384 @@
+"""Sweep files: a base scenario, parameter lists, replications, metrics.
+
+A sweep file is TOML::
+
+    name = "chain-cwl"                 # optional; names the figures and the summary
+    base = "../scenarios/chain-tcp.toml"  # a scenario file (relative to this file), or
+    # [scenario] ...                   # the base scenario inline, as in a scenario file
+    replications = 3                   # runs per point, seeds derived from `seed`
+    seed = 1                           # base seed of the replications (default 1)
+    metrics = ["goodput_kbps", "retransmissions", "mean:avg_cwnd"]
+
+    [sweep]                            # cartesian product of these lists
+    "topology.hops" = [1, 2, 4, 8]
+    "tcp.max_window" = [0, 2, 4]
+
+    [[sweep.zip]]                      # a group of lists that vary together (equal lengths)
+    "mac.data_rate_mbps" = [2.0, 5.5, 11.0]
+    "flows.0.interval_s" = [0.05, 0.02, 0.01]
+
+    [quick]                            # what --quick changes (all optional)
+    replications = 1
+    set = { duration_s = 30.0 }        # overrides of the base scenario
+    sweep = { "topology.hops" = [1, 4] }   # replaces lists of [sweep] / [[sweep.zip]]
+
+Keys are dotted scenario paths, list elements by index (``flows.0.interval_s``). A point is
+one combination of values; its runs are its replications. Replication ``r`` of every point
+gets the same seed (common random numbers: two points differ only in what was swept).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from .._core import ScenarioError
+from ..scenario import apply_overrides, load
+from .metrics import check_metric_name
+
+__all__ = ["Point", "RunTask", "SweepSpec", "derive_seed", "load_sweep"]
+
+TOP_KEYS = {"name", "base", "scenario", "replications", "seed", "metrics", "sweep", "quick"}
+QUICK_KEYS = {"replications", "set", "sweep"}
+DEFAULT_METRICS = ("goodput_kbps",)
+MAX_REPLICATIONS = 100_000
+
+
+def derive_seed(base_seed: int, replication: int) -> int:
+    """The seed of replication ``replication``: a 63-bit hash of (base seed, index).
+
+    Hashing (not ``base + r``) keeps the replications of two sweeps with neighbouring base
+    seeds from sharing runs.
+    """
+    digest = hashlib.sha256(f"hopsim-replication:{base_seed}:{replication}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class Point:
+    """One combination of swept values (``params``: dotted key -> value, in sweep order)."""
+
+    index: int
+    params: dict[str, Any]
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.params.items()) or "(base)"
+
+
+@dataclass(frozen=True)
+class RunTask:
+    """Everything a worker needs for one run: a complete scenario with its seed."""
+
+    point: int
+    replication: int
+    seed: int
+    params: dict[str, Any]
+    scenario: dict[str, Any]
+    metrics: tuple[str, ...]
+
+
+@dataclass
+class SweepSpec:
+    """A parsed, validated sweep (see the module docs for the file format)."""
+
+    name: str
+    base: dict[str, Any]
+    axes: list[list[str]]  # each axis: the keys that vary together (1 for a plain list)
+    values: dict[str, list[Any]]
+    replications: int
+    seed: int
+    metrics: tuple[str, ...]
+    source: str = "<dict>"
+    quick: bool = False
+    points: list[Point] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.points:
+            self.points = list(_expand(self.axes, self.values))
+
+    @property
+    def swept_keys(self) -> list[str]:
+        return [k for axis in self.axes for k in axis]
+
+    def task(self, point: Point, replication: int) -> RunTask:
+        seed = derive_seed(self.seed, replication)
+        scenario = apply_overrides(self.base, point.params)
+        scenario["seed"] = seed
+        return RunTask(point.index, replication, seed, dict(point.params), scenario, self.metrics)
+
+    def tasks(self, replications: range | None = None) -> list[RunTask]:
+        reps = replications if replications is not None else range(self.replications)
+        return [self.task(p, r) for p in self.points for r in reps]
+
+    def digest(self) -> str:
+        """A short hash of what defines the sweep's runs: base scenario, lists, seed.
+
+        Replications and metrics are left out: adding replications (``--until-ci``) or
+        another metric does not make it a different sweep.
+        """
+        doc = {"base": self.base, "axes": self.axes, "values": self.values, "seed": self.seed}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+
+    def to_doc(self) -> dict[str, Any]:
+        """The sweep as plain data, as the store keeps it."""
+        return {
+            "name": self.name,
+            "source": self.source,
+            "quick": self.quick,
+            "axes": self.axes,
+            "values": self.values,
+            "replications": self.replications,
+            "seed": self.seed,
+            "metrics": list(self.metrics),
+            "base": self.base,
+        }
+
+
+def _expand(axes: list[list[str]], values: dict[str, list[Any]]) -> list[Point]:
+    ranges = [range(len(values[axis[0]])) for axis in axes]
+    points = []
+    for index, combo in enumerate(itertools.product(*ranges)):
+        params: dict[str, Any] = {}
+        for axis, i in zip(axes, combo, strict=False):
+            for key in axis:
+                params[key] = copy.deepcopy(values[key][i])
+        points.append(Point(index, params))
+    return points
+
+
+def _flatten(table: Mapping[str, Any], prefix: str, where: str) -> dict[str, Any]:
+    """``{"topology": {"hops": [1, 2]}}`` -> ``{"topology.hops": [1, 2]}``."""
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, Mapping):
+            if not value:
+                raise ScenarioError(f"{where}.{path}: an empty table; give lists of values")
+            flat.update(_flatten(value, path, where))
+        else:
+            flat[path] = value
+    return flat
+
+
+def _check_list(where: str, key: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise ScenarioError(
+            f'{where} "{key}" = {value!r}: not allowed, a swept key takes a list of values '
+            f'(e.g. "{key}" = [{value!r}])'
+        )
+    if not value:
+        raise ScenarioError(f'{where} "{key}" = []: the list is empty; give at least one value')
+    return value
+
+
+def _parse_sweep_table(table: Any, where: str) -> tuple[list[list[str]], dict[str, list[Any]]]:
+    if not isinstance(table, Mapping):
+        raise ScenarioError(f"{where} = {table!r}: not allowed, it must be a table")
+    axes: list[list[str]] = []
+    values: dict[str, list[Any]] = {}
+    groups = table.get("zip", [])
+    plain = {k: v for k, v in table.items() if k != "zip"}
+    for key, value in _flatten(plain, "", where).items():
+        values[key] = _check_list(where, key, value)
+        axes.append([key])
+    if isinstance(groups, Mapping):
+        groups = [groups]
+    if not isinstance(groups, list):
+        raise ScenarioError(f"{where}.zip = {groups!r}: not allowed, use [[sweep.zip]] tables")
+    for n, group in enumerate(groups):
+        gwhere = f"{where}.zip[{n}]"
+        if not isinstance(group, Mapping) or not group:
+            raise ScenarioError(f"{gwhere}: must be a non-empty table of equal-length lists")
+        keys = []
+        for key, value in _flatten(group, "", gwhere).items():
+            if key in values:
+                raise ScenarioError(f'{gwhere} "{key}": the key is swept twice')
+            values[key] = _check_list(gwhere, key, value)
+            keys.append(key)
+        lengths = {k: len(values[k]) for k in keys}
+        if len(set(lengths.values())) > 1:
+            shown = ", ".join(f"{k}: {n}" for k, n in lengths.items())
+            raise ScenarioError(
+                f"{gwhere}: the lists of a zip group must be equally long ({shown})"
+            )
+        axes.append(keys)
+    return axes, values
+
+
+def _positive_int(where: str, value: Any, upper: int = MAX_REPLICATIONS) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:
+        raise ScenarioError(f"{where} = {value!r}: not allowed, it must be an integer 1..{upper}")
+    return value
+
+
+def load_sweep(source: str | PathLike[str] | Mapping[str, Any], quick: bool = False) -> SweepSpec:
+    """Read and validate a sweep file (or dict); ``quick`` applies its ``[quick]`` table.
+
+    Every point's scenario is validated by the core here, so a bad key or value fails before
+    any run, with a message naming the key.
+
+    Raises:
+        ScenarioError: the sweep or one of its points was rejected.
+        FileNotFoundError: the sweep file or its base scenario does not exist.
+    """
+    base_dir = Path.cwd()
+    where = "<sweep>"
+    if isinstance(source, Mapping):
+        doc = copy.deepcopy(dict(source))
+    else:
+        path = Path(source)
+        where = str(path)
+        if path.is_dir():
+            raise ScenarioError(f"{path}: is a directory, not a sweep file")
+        try:
+            with path.open("rb") as fh:
+                doc = tomllib.load(fh)
+        except FileNotFoundError:
+            raise FileNotFoundError(f"sweep file {str(path)!r} not found") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ScenarioError(f"{path}: TOML syntax error: {exc}") from None
+        base_dir = path.parent
+    unknown = sorted(set(doc) - TOP_KEYS)
+    if unknown:
+        raise ScenarioError(
+            f"{where}: unknown key {unknown[0]!r} at the top of the sweep file; allowed: "
+            f"{', '.join(sorted(TOP_KEYS))} (scenario keys go under [scenario] or in `base`)"
+        )
+    base = _load_base(doc, base_dir, where)
+    if "sweep" not in doc:
+        axes: list[list[str]] = []
+        values: dict[str, list[Any]] = {}
+    else:
+        axes, values = _parse_sweep_table(doc["sweep"], "sweep")
+    replications = _positive_int("replications", doc.get("replications", 1))
+    seed = doc.get("seed", 1)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ScenarioError(f"seed = {seed!r}: not allowed, it must be an integer 0..2^64-1")
+    metrics = doc.get("metrics", list(DEFAULT_METRICS))
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not isinstance(metrics, list) or not metrics:
+        raise ScenarioError(f"metrics = {metrics!r}: give a non-empty list of metric names")
+    for m in metrics:
+        check_metric_name(m)
+    if quick and "quick" in doc:
+        base, values, replications = _apply_quick(doc["quick"], base, values, replications)
+    name = doc.get("name", Path(where).stem if where != "<sweep>" else "sweep")
+    if not isinstance(name, str) or not name:
+        raise ScenarioError(f"name = {name!r}: not allowed, it must be a non-empty string")
+    spec = SweepSpec(
+        name=name,
+        base=base,
+        axes=axes,
+        values=values,
+        replications=replications,
+        seed=seed,
+        metrics=tuple(dict.fromkeys(metrics)),
+        source=where,
+        quick=quick,
+    )
+    _validate_points(spec)
+    return spec
+
+
+def _load_base(doc: Mapping[str, Any], base_dir: Path, where: str) -> dict[str, Any]:
+    if ("base" in doc) == ("scenario" in doc):
+        raise ScenarioError(
+            f'{where}: give the base scenario either as `base = "file.toml"` or as an '
+            "inline [scenario] table (exactly one of them)"
+        )
+    if "scenario" in doc:
+        if not isinstance(doc["scenario"], Mapping):
+            raise ScenarioError("scenario: must be a table (the base scenario)")
+        return copy.deepcopy(dict(doc["scenario"]))
+    base = doc["base"]
+    if not isinstance(base, str) or not base:
+        raise ScenarioError(f"base = {base!r}: not allowed, it must be a scenario file path")
+    path = Path(base)
+    if not path.is_absolute():
+        path = base_dir / path
+    if not path.exists():
+        raise FileNotFoundError(f"base = {base!r}: scenario file {str(path)!r} not found")
+    return load(path)
+
+
+def _apply_quick(
+    quick: Any, base: dict[str, Any], values: dict[str, list[Any]], replications: int
+) -> tuple[dict[str, Any], dict[str, list[Any]], int]:
+    if not isinstance(quick, Mapping):
+        raise ScenarioError(f"quick = {quick!r}: not allowed, it must be a table")
+    unknown = sorted(set(quick) - QUICK_KEYS)
+    if unknown:
+        raise ScenarioError(
+            f"quick: unknown key {unknown[0]!r}; allowed: {', '.join(sorted(QUICK_KEYS))}"
+        )
+    replications = _positive_int("quick.replications", quick.get("replications", replications))
+    overrides = quick.get("set", {})
+    if not isinstance(overrides, Mapping):
+        raise ScenarioError(f"quick.set = {overrides!r}: must be a table of key = value")
+    base = apply_overrides(base, _flatten(overrides, "", "quick.set"))
+    lists = quick.get("sweep", {})
+    if not isinstance(lists, Mapping):
+        raise ScenarioError(f"quick.sweep = {lists!r}: must be a table of key = [values]")
+    values = dict(values)
+    for key, value in _flatten(lists, "", "quick.sweep").items():
+        if key not in values:
+            raise ScenarioError(
+                f'quick.sweep "{key}": not a swept key; swept: {", ".join(values) or "none"}'
+            )
+        values[key] = _check_list("quick.sweep", key, value)
+    return base, values, replications
+
+
+def _validate_points(spec: SweepSpec) -> None:
+    from .. import validate  # late: hopsim/__init__ imports this package
+
+    for key in spec.swept_keys:
+        _check_key_path(spec.base, key)
+    for axis in spec.axes:
+        lengths = {len(spec.values[k]) for k in axis}
+        if len(lengths) > 1:
+            raise ScenarioError(f"zip group {axis}: the lists must be equally long")
+    for point in spec.points:
+        task = spec.task(point, 0)
+        try:
+            validate(task.scenario)
+        except ScenarioError as exc:
+            raise ScenarioError(f"sweep point {point.label}: {exc}") from None
+
+
+def _check_key_path(base: Mapping[str, Any], key: str) -> None:
+    """A swept key must name a place in the scenario (unknown names fail in the core)."""
+    parts = key.split(".")
+    if any(not p for p in parts):
+        raise ScenarioError(f'sweep "{key}": the key has an empty component')
+    node: Any = base
+    for i, part in enumerate(parts):
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                here = ".".join(parts[:i])
+                raise ScenarioError(
+                    f'sweep "{key}": {here} is a list of {len(node)} element(s), so {part!r} '
+                    f"must be an index 0..{len(node) - 1}"
+                )
+            node = node[int(part)]
+        elif isinstance(node, Mapping):
+            if part not in node:
+                return  # a key not written in the base: the core decides whether it exists
+            node = node[part]
+        else:
+            return
