@@ -361,6 +361,10 @@ def validate_cmd(
     sys.stdout.flush()
 
 
+# Further commands live in their own modules; importing them registers them on `app`.
+from . import cli_sweep  # noqa: E402, F401  (registers sweep, results, plot, reproduce)
+
+
 def main() -> None:
     """Entry point of the ``hopsim`` console script."""
     app(prog_name="hopsim")

@@ -118,8 +118,9 @@ def plot_points(
         raise ScenarioError(
             f"--y {y}: not a metric of this sweep; metrics: {', '.join(points[0].stats)}"
         )
-    # One line per combination of the keys other than x; the series key names lines first.
-    others = [k for k in keys if k != x]
+    # One line per combination of the keys other than x, leaving out keys that vary with x
+    # (a [[sweep.zip]] partner such as the destination of a chain); series names lines first.
+    others = [k for k in keys if k != x and not _tied(points, x, k)]
     if series is not None:
         others.sort(key=lambda k: k != series)
     lines: dict[tuple[Any, ...], list[tuple[float, float, float]]] = {}
@@ -158,11 +159,21 @@ def plot_points(
     fig.tight_layout()
     stem = Path(out_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
+    # Not with_suffix: a stem may contain dots (goodput-vs-topology.hops).
+    paths = [stem.parent / f"{stem.name}.png", stem.parent / f"{stem.name}.pdf"]
     for path in paths:
         fig.savefig(path, dpi=120)
     plt.close(fig)
     return paths
+
+
+def _tied(points: Sequence[PointSummary], x: str, key: str) -> bool:
+    """Whether ``key`` takes a single value for each value of ``x`` (and varies at all)."""
+    seen: dict[Any, set[Any]] = {}
+    for p in points:
+        seen.setdefault(_hashable(p.params[x]), set()).add(_hashable(p.params[key]))
+    values = set().union(*seen.values())
+    return len(values) > 1 and all(len(v) == 1 for v in seen.values())
 
 
 def _hashable(value: Any) -> Any:

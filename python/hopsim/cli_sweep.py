@@ -1,0 +1,353 @@
+"""The experiment commands: ``hopsim sweep``, ``results``, ``plot`` and ``reproduce``."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from .cli import _fail, _guarded, app, err, out
+from .sweeps import PointSummary, ResultStore, StoreError, SweepInterrupted, summarize
+
+EXIT_INTERRUPTED = 130
+
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        help="Local worker processes (default: every core this process may use).",
+        show_default=False,
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDR",
+        help=(
+            "Run on an existing Dask cluster instead of local processes, e.g. "
+            "tcp://host:8786 (workers need hopsim installed). Failed tasks are retried; "
+            "results stream back to this process, the one writer of the store."
+        ),
+        show_default=False,
+    ),
+]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        metavar="DIR",
+        help="Output folder with the result store (default: results/<name>[-quick]).",
+        show_default=False,
+    ),
+]
+QuickOpt = Annotated[
+    bool,
+    typer.Option("--quick", help="Apply the sweep's [quick] table: shorter, fewer runs."),
+]
+ProgressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--progress",
+        metavar="MODE",
+        help="bar | lines | off (default: a bar on a terminal, else a line every 10 s).",
+        show_default=False,
+    ),
+]
+
+
+def _check_progress(mode: str | None) -> None:
+    if mode is not None and mode not in ("bar", "lines", "off"):
+        _fail(f"--progress {mode!r}: not allowed; allowed: bar, lines, off")
+
+
+def _fmt(value: float) -> str:
+    if math.isnan(value):
+        return "nan"
+    mag = abs(value)
+    if mag >= 100:
+        return f"{value:,.0f}"
+    if mag >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def _cell(stat: Any) -> str:
+    if stat is None:
+        return "-"
+    if math.isnan(stat.half_width):
+        return _fmt(stat.mean)
+    return f"{_fmt(stat.mean)} ± {_fmt(stat.half_width)}"
+
+
+def _value(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def print_points(points: list[PointSummary], title: str) -> None:
+    """A table: the swept values, runs, and each metric's mean ± 95% CI half-width."""
+    if not points:
+        out.print(f"{escape(title)}: no finished runs")
+        return
+    table = Table(title=title, title_justify="left")
+    keys = list(points[0].params)
+    metrics = list(points[0].stats)
+    for k in keys:
+        table.add_column(k)
+    table.add_column("runs", justify="right")
+    for m in metrics:
+        table.add_column(m, justify="right")
+    for p in points:
+        table.add_row(
+            *[_value(p.params.get(k)) for k in keys],
+            str(p.runs),
+            *[_cell(p.stats.get(m)) for m in metrics],
+        )
+    out.print(table)
+    out.print("mean ± half-width of the 95% confidence interval (Student t) over replications")
+
+
+def _interrupted(exc: SweepInterrupted) -> None:
+    err.print(
+        f"interrupted: {exc.stored} finished runs are in {exc.store_path}; "
+        "rerun the same command to resume"
+    )
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _shielded(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call ``fn``: Ctrl-C and store errors end the command with their own message."""
+    try:
+        return fn(*args, **kwargs)
+    except SweepInterrupted as exc:
+        _interrupted(exc)
+    except StoreError as exc:
+        _fail(str(exc), code=1)
+
+
+@app.command(
+    "sweep",
+    help=(
+        "Run a sweep file: every combination of its [sweep] lists ([[sweep.zip]] groups vary "
+        "together) times its replications (seeds derived from `seed`). Each finished run is "
+        "stored at once in DIR/results.sqlite, keyed by its resolved scenario: rerunning "
+        "the same command resumes and never runs a finished run twice. Prints the "
+        "per-point means with 95% confidence intervals at the end."
+    ),
+)
+def sweep_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Sweep file (TOML).")],
+    jobs: JobsOpt = None,
+    scheduler: SchedulerOpt = None,
+    out_dir: OutOpt = None,
+    quick: QuickOpt = False,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            metavar="REL",
+            help=(
+                "Add replications until every point's 95% CI half-width of the first metric "
+                "(or --ci-metric) is below REL times its mean, e.g. 0.05; at most "
+                "--max-replications."
+            ),
+            show_default=False,
+        ),
+    ] = None,
+    max_replications: Annotated[
+        int, typer.Option("--max-replications", metavar="N", help="Cap of --until-ci.")
+    ] = 30,
+    ci_metric: Annotated[
+        str | None,
+        typer.Option("--ci-metric", metavar="METRIC", help="Metric of --until-ci."),
+    ] = None,
+    progress: ProgressOpt = None,
+) -> None:
+    from .sweeps import load_sweep, run_sweep
+
+    _check_progress(progress)
+    if jobs is not None and jobs < 1:
+        _fail(f"--jobs {jobs}: not allowed, give a number of processes >= 1")
+    if scheduler is not None and jobs is not None:
+        _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+    spec = _guarded(load_sweep, file, quick=quick)
+    folder = out_dir or Path("results") / (spec.name + ("-quick" if quick else ""))
+    report = _guarded(
+        _shielded,
+        run_sweep,
+        spec,
+        folder,
+        jobs=jobs,
+        scheduler=scheduler,
+        until_ci=until_ci,
+        max_replications=max_replications,
+        ci_metric=ci_metric,
+        progress=progress,
+    )
+    err.print(
+        f"{report.name}: {report.total} runs, {report.skipped} already stored, "
+        f"{report.done} run now, {report.failed} failed ({report.executor}); store: "
+        f"{folder / 'results.sqlite'}"
+    )
+    for line in report.failures[:10]:
+        err.print(f"  failed: {escape(line)}")
+    print_points(summarize(folder, spec.name), f"{spec.name} ({folder})")
+    if report.failed:
+        raise typer.Exit(1)
+
+
+def _open_store(folder: Path) -> ResultStore:
+    if not (folder / "results.sqlite").exists():
+        _fail(f"{folder}: no result store here (results.sqlite); run `hopsim sweep` first")
+    return ResultStore(folder, create=False)
+
+
+@app.command(
+    "results",
+    help=(
+        "Summarise the result store in DIR: per sweep and point, the runs and each metric's "
+        "mean ± 95% CI; runs that failed. --parquet FILE exports one row per flow per run "
+        "(run_id, the swept parameters, the flow's metrics and the network totals) for "
+        "polars or pandas (a .csv name writes CSV)."
+    ),
+)
+def results_cmd(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="Output folder of a sweep.")],
+    sweep: Annotated[
+        str | None, typer.Option("--sweep", metavar="NAME", help="Only this sweep.")
+    ] = None,
+    parquet: Annotated[
+        Path | None,
+        typer.Option("--parquet", metavar="FILE", help="Export flows per run to FILE."),
+    ] = None,
+) -> None:
+    from .sweeps.export import write_flows
+
+    with _open_store(folder) as store:
+        names = list(store.sweeps())
+        if sweep is not None and sweep not in names:
+            _fail(f"--sweep {sweep!r}: not in this store; sweeps: {', '.join(names) or 'none'}")
+        for name in [sweep] if sweep else names:
+            print_points(summarize(store, name), name)
+        failures = [f for f in store.failures() if sweep is None or f["sweep"] == sweep]
+        if failures:
+            out.print(f"[bold red]{len(failures)} failed run(s)[/] (rerun the sweep to retry):")
+            for f in failures[:20]:
+                out.print(f"  {escape(str(f['params']))} rep {f['replication']}: {f['error']}")
+        if parquet is not None:
+            path, rows = _guarded(write_flows, store, parquet, sweep)
+            out.print(f"wrote {rows} rows (one per flow per run) to {path}")
+
+
+@app.command(
+    "plot",
+    help=(
+        "Plot METRIC against a swept KEY from the store in DIR, one line per value of "
+        "--series (or per combination of the other swept keys), with 95% CI error bars; "
+        "writes PNG and PDF."
+    ),
+)
+def plot_cmd(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="Output folder of a sweep.")],
+    x: Annotated[str, typer.Option("--x", metavar="KEY", help="Swept key on the x axis.")],
+    y: Annotated[str, typer.Option("--y", metavar="METRIC", help="Metric on the y axis.")],
+    series: Annotated[
+        str | None, typer.Option("--series", metavar="KEY", help="Swept key: one line each.")
+    ] = None,
+    sweep: Annotated[
+        str | None, typer.Option("--sweep", metavar="NAME", help="Sweep in the store.")
+    ] = None,
+    out_stem: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", metavar="STEM", help="Output path without suffix."),
+    ] = None,
+) -> None:
+    from .plot import plot_points
+    from .sweeps.metrics import check_metric_name
+
+    _guarded(check_metric_name, y)
+    with _open_store(folder) as store:
+        names = list(store.sweeps())
+        if sweep is None and len(names) != 1:
+            _fail(f"the store holds {len(names)} sweeps; name one with --sweep: {', '.join(names)}")
+        name = sweep or names[0]
+        if name not in names:
+            _fail(f"--sweep {name!r}: not in this store; sweeps: {', '.join(names)}")
+        points = _guarded(summarize, store, name, [y])
+        stem = out_stem or folder / "figures" / f"{name}-{y.replace(':', '-')}-vs-{x}"
+        paths = _guarded(plot_points, points, x, y, stem, series=series, title=name)
+    for path in paths:
+        out.print(f"wrote {path}")
+
+
+@app.command(
+    "reproduce",
+    help=(
+        "Re-run a published study of the catalogue and set our numbers beside the paper's: "
+        "writes figures (PNG, PDF), points.csv and claims.md (the paper's values and claims, "
+        "ours, and a verdict per claim) into DIR (default results/<name>[-quick]). "
+        "Resumable like `hopsim sweep`. --list shows the catalogue."
+    ),
+)
+def reproduce_cmd(
+    name: Annotated[str | None, typer.Argument(metavar="NAME", help="Study name.")] = None,
+    quick: QuickOpt = False,
+    jobs: JobsOpt = None,
+    scheduler: SchedulerOpt = None,
+    out_dir: OutOpt = None,
+    list_: Annotated[bool, typer.Option("--list", help="List the catalogue.")] = False,
+    progress: ProgressOpt = None,
+) -> None:
+    from .studies import CATALOGUE, get_study, reproduce_study
+
+    _check_progress(progress)
+    if list_ or name is None:
+        table = Table(title="hopsim reproduce: the catalogue", title_justify="left")
+        table.add_column("name")
+        table.add_column("study")
+        for key in CATALOGUE:
+            study = _guarded(get_study, key)
+            table.add_row(key, study.title)
+        out.print(table)
+        if name is None and not list_:
+            _fail("give a study NAME (see the list above)")
+        return
+    if scheduler is not None and jobs is not None:
+        _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+    study = _guarded(get_study, name)
+    folder = out_dir or Path("results") / (name + ("-quick" if quick else ""))
+    report = _guarded(
+        _shielded,
+        reproduce_study,
+        study,
+        folder,
+        quick=quick,
+        jobs=jobs,
+        scheduler=scheduler,
+        progress=progress,
+    )
+    table = Table(title=f"{study.title}: the paper beside hopsim", title_justify="left")
+    for col in ("claim", "paper", "hopsim", "verdict"):
+        table.add_column(col, overflow="fold")
+    for c in report.claims:
+        style = "green" if c.verdict.startswith("holds") else "yellow"
+        table.add_row(c.claim, c.paper, c.ours, f"[{style}]{escape(c.verdict)}[/]")
+    out.print(table)
+    held = sum(c.verdict.startswith("holds") for c in report.claims)
+    out.print(f"{held} of {len(report.claims)} claims hold")
+    out.print(
+        f"runs: {report.runs_done} run now, {report.runs_skipped} from the store, "
+        f"{report.runs_failed} failed"
+    )
+    for path in report.figures:
+        if path.suffix == ".png":
+            out.print(f"figure: {path}")
+    out.print(f"table: {report.table_md}")
+    out.print(f"points: {report.points_csv}")
