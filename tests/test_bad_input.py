@@ -86,7 +86,7 @@ CASES = [
     ("unknown-top-level-key", _set("durration_s", 10.0), ["durration_s"], None),
     ("unknown-mac-key", _set("mac.cw_minimum", 15), ["mac", "cw_minimum"], None),
     ("unknown-topology-key", _set("topology.hopz", 3), ["topology", "hopz"], None),
-    ("unknown-radio-key", _set("radio.tx_power_dbm", 20.0), ["radio", "tx_power_dbm"], None),
+    ("unknown-radio-key", _set("radio.tx_power_mw", 20.0), ["radio", "tx_power_mw"], None),
     ("unknown-flow-key", _set("flows.0.rate_kbps", 100.0), ["flows", "rate_kbps"], None),
     ("unknown-section", _set("phy", {"x": 1}), ["phy"], None),
     # Wrong types.

@@ -12,6 +12,10 @@ pub enum Purpose {
     FrameError = 4,
     Mobility = 5,
     Routing = 6,
+    Shadowing = 7,
+    Fading = 8,
+    RateControl = 9,
+    Probe = 10,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.
@@ -62,6 +66,19 @@ impl Rng {
     /// Uniform in [0, 1) with 53 bits of precision.
     pub fn uniform(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// A standard normal draw (Box-Muller; two uniforms per draw, nothing cached, so the
+    /// stream stays in step whatever the caller does with the result).
+    pub fn standard_normal(&mut self) -> f64 {
+        let u1 = 1.0 - self.uniform(); // (0, 1]: log is finite
+        let u2 = self.uniform();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+
+    /// Exponential with mean 1 (the power gain of Rayleigh fading).
+    pub fn exponential(&mut self) -> f64 {
+        -(1.0 - self.uniform()).ln()
     }
 
     /// Uniform integer in [0, bound] (inclusive), unbiased (Lemire's method with rejection).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import socket
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -120,7 +121,8 @@ class DaskExecutor:
         self._futures: dict[Any, str] = {}
         from distributed import as_completed
 
-        self._ac = as_completed()
+        # The client is not the default one (set_as_default=False): give its loop.
+        self._ac = as_completed(loop=self.client.loop)
 
     @property
     def description(self) -> str:
@@ -167,6 +169,7 @@ def connect(address: str, timeout_s: float = 10.0) -> Any:
             f"--scheduler {address!r}: not a scheduler address; give e.g. tcp://host:8786"
         )
     try:
+        _probe(address, timeout_s)
         return Client(address, timeout=f"{timeout_s}s", set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise ScenarioError(
@@ -174,3 +177,13 @@ def connect(address: str, timeout_s: float = 10.0) -> Any:
             f"{timeout_s:g} s ({type(exc).__name__}: {exc}); start one with "
             "`dask scheduler` and workers with `dask worker ADDRESS`"
         ) from None
+
+
+def _probe(address: str, timeout_s: float) -> None:
+    """Fail at once on a refused tcp:// address (Dask's Client retries until its timeout)."""
+    scheme, _, rest = address.partition("://")
+    host, _, port = rest.rstrip("/").rpartition(":")
+    if scheme != "tcp" or not port.isdigit():
+        return
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+        pass

@@ -275,8 +275,11 @@ def load_sweep(source: str | PathLike[str] | Mapping[str, Any], quick: bool = Fa
         raise ScenarioError(f"metrics = {metrics!r}: give a non-empty list of metric names")
     for m in metrics:
         check_metric_name(m)
-    if quick and "quick" in doc:
-        base, values, replications = _apply_quick(doc["quick"], base, values, replications)
+    if "quick" in doc:
+        # Checked in full mode too, so a typo in [quick] does not wait for the CI run.
+        quick_parts = _apply_quick(doc["quick"], base, values, replications)
+        if quick:
+            base, values, replications = quick_parts
     name = doc.get("name", Path(where).stem if where != "<sweep>" else "sweep")
     if not isinstance(name, str) or not name:
         raise ScenarioError(f"name = {name!r}: not allowed, it must be a non-empty string")

@@ -73,14 +73,12 @@ fn bfs_towards(channel: &Channel, dst: u32) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phy::propagation::{thresholds_w, PathLoss};
-    use crate::scenario::Radio;
+    use crate::phy::links::LinkModel;
+    use crate::scenario::parse_toml;
 
     fn channel(pos: &[[f64; 2]]) -> Channel {
-        let radio = Radio::default();
-        let path = PathLoss::new(&radio);
-        let (rx, cs) = thresholds_w(&radio, &path);
-        Channel::build(pos, &path, rx, cs)
+        let s = parse_toml("[topology]\nkind = \"chain\"\nhops = 1\n").expect("scenario");
+        Channel::build(pos, &LinkModel::new(&s, Vec::new(), 0.0, 0.0))
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! their received power and propagation delay, precomputed once for a static topology so that
 //! a frame on the air costs no distance work.
 
-use super::propagation::{delay_ns, PathLoss};
+use super::links::LinkModel;
 use crate::topology::distance_m;
 
 /// One transmitter -> listener link above the carrier-sense threshold.
@@ -13,6 +13,8 @@ pub struct Link {
     pub delay_ns: u64,
     /// Received power reaches the decode threshold.
     pub decodable: bool,
+    /// Received power reaches the carrier-sense threshold (weaker links only interfere).
+    pub sensed: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -23,12 +25,7 @@ pub struct Channel {
 }
 
 impl Channel {
-    pub fn build(
-        positions: &[[f64; 2]],
-        path: &PathLoss,
-        rx_threshold_w: f64,
-        cs_threshold_w: f64,
-    ) -> Channel {
+    pub fn build(positions: &[[f64; 2]], model: &LinkModel) -> Channel {
         let n = positions.len();
         let mut links = vec![Vec::new(); n];
         let mut max_delay_ns = 0;
@@ -38,16 +35,9 @@ impl Channel {
                     continue;
                 }
                 let d = distance_m(positions[i], positions[j]);
-                let power_w = path.rx_power_w(d);
-                if power_w >= cs_threshold_w {
-                    let delay = delay_ns(d);
-                    max_delay_ns = max_delay_ns.max(delay);
-                    list.push(Link {
-                        listener: j as u32,
-                        power_w,
-                        delay_ns: delay,
-                        decodable: power_w >= rx_threshold_w,
-                    });
+                if let Some(link) = model.link(i as u32, j as u32, d) {
+                    max_delay_ns = max_delay_ns.max(link.delay_ns);
+                    list.push(link);
                 }
             }
         }
@@ -82,16 +72,14 @@ impl Channel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::phy::propagation::thresholds_w;
-    use crate::scenario::Radio;
+    use crate::phy::propagation::delay_ns;
+    use crate::scenario::parse_toml;
 
     #[test]
     fn chain_neighbourhoods_at_200m() {
-        let radio = Radio::default();
-        let path = PathLoss::new(&radio);
-        let (rx, cs) = thresholds_w(&radio, &path);
+        let s = parse_toml("[topology]\nkind = \"chain\"\nhops = 4\n").expect("scenario");
         let pos: Vec<[f64; 2]> = (0..5).map(|i| [i as f64 * 200.0, 0.0]).collect();
-        let ch = Channel::build(&pos, &path, rx, cs);
+        let ch = Channel::build(&pos, &LinkModel::new(&s, Vec::new(), 0.0, 0.0));
         // Node 2 decodes 1 and 3 (200 m), senses 0 and 4 (400 m < 550 m).
         let l: Vec<(u32, bool)> =
             ch.listeners(2).iter().map(|l| (l.listener, l.decodable)).collect();

@@ -1,5 +1,9 @@
-//! Physical layer: path loss, who hears whom, and per-node reception with capture.
+//! Physical layer: path loss and shadowing, who hears whom, receiver noise, and per-node
+//! reception (ns-2 capture, or SINR with the 802.11b error-rate curves).
 
 pub mod channel;
+pub mod error_rate;
+pub mod links;
+pub mod noise;
 pub mod propagation;
 pub mod radio;

@@ -1,6 +1,6 @@
 //! Path loss: two-ray ground reflection (Friis below the crossover distance) and free space,
 //! as in ns-2's mobile/tworayground.cc and mobile/propagation.cc (Rappaport, Wireless
-//! Communications, eq. 4.5 and 4.52).
+//! Communications, eq. 4.5 and 4.52), and log-distance (Rappaport eq. 4.68).
 
 use crate::scenario::{Propagation, Radio};
 
@@ -19,18 +19,46 @@ pub struct PathLoss {
     antenna_height_m: f64,
     wavelength_m: f64,
     system_loss: f64,
+    exponent: f64,
+    reference_distance_m: f64,
+    /// Received power at the reference distance (log-distance only).
+    reference_power_w: f64,
+}
+
+/// Milliwatts in dBm to watts.
+pub fn dbm_to_w(dbm: f64) -> f64 {
+    10f64.powf(dbm / 10.0) * 1e-3
+}
+
+/// Watts to dBm.
+pub fn w_to_dbm(w: f64) -> f64 {
+    10.0 * (w * 1e3).log10()
 }
 
 impl PathLoss {
     pub fn new(radio: &Radio) -> PathLoss {
-        PathLoss {
+        let mut p = PathLoss {
             kind: radio.propagation,
-            tx_power_w: radio.tx_power_w,
+            tx_power_w: radio.tx_power_dbm.map_or(radio.tx_power_w, dbm_to_w),
             gain_product: radio.antenna_gain * radio.antenna_gain,
             antenna_height_m: radio.antenna_height_m,
             wavelength_m: SPEED_OF_LIGHT_M_PER_S / radio.frequency_hz,
             system_loss: radio.system_loss,
-        }
+            exponent: radio.path_loss_exponent,
+            reference_distance_m: radio.reference_distance_m,
+            reference_power_w: 0.0,
+        };
+        // PL(d0): given, or the free-space loss at d0 (as ns-3's default 46.68 dB is Friis
+        // at 1 m for 5.15 GHz).
+        p.reference_power_w = match radio.reference_loss_db {
+            Some(loss_db) => p.tx_power_w * p.gain_product * 10f64.powf(-loss_db / 10.0),
+            None => p.friis_w(p.reference_distance_m),
+        };
+        p
+    }
+
+    pub fn tx_power_w(&self) -> f64 {
+        self.tx_power_w
     }
 
     /// Friis free-space received power: Pt Gt Gr lambda^2 / ((4 pi d)^2 L).
@@ -51,6 +79,11 @@ impl PathLoss {
         let d = distance_m.max(MIN_DISTANCE_M);
         match self.kind {
             Propagation::FreeSpace => self.friis_w(d),
+            Propagation::LogDistance => {
+                // Below d0 the power is held at its d0 value (the model starts at d0).
+                let ratio = (d / self.reference_distance_m).max(1.0);
+                self.reference_power_w / ratio.powf(self.exponent)
+            }
             Propagation::TwoRayGround => {
                 if d < self.crossover_m() {
                     self.friis_w(d)
@@ -112,6 +145,28 @@ mod tests {
         assert!(pl.rx_power_w(250.0) >= radio.rx_threshold_w);
         assert!(pl.rx_power_w(550.0) >= radio.cs_threshold_w);
         assert!(pl.rx_power_w(251.0) < radio.rx_threshold_w);
+    }
+
+    #[test]
+    fn log_distance_follows_its_exponent_and_reference() {
+        let radio = Radio {
+            propagation: Propagation::LogDistance,
+            tx_power_dbm: Some(18.0),
+            frequency_hz: 2.412e9,
+            path_loss_exponent: 3.0,
+            reference_loss_db: Some(40.0),
+            ..Radio::default()
+        };
+        let pl = PathLoss::new(&radio);
+        // 18 dBm - 40 dB at 1 m; -30 dB per decade with n = 3.
+        assert!((w_to_dbm(pl.rx_power_w(1.0)) - -22.0).abs() < 1e-9);
+        assert!((w_to_dbm(pl.rx_power_w(10.0)) - -52.0).abs() < 1e-9);
+        assert!((w_to_dbm(pl.rx_power_w(100.0)) - -82.0).abs() < 1e-9);
+        // Default PL(d0): Friis at 1 m, 2.412 GHz = 20 log10(4 pi / lambda) = 40.09 dB.
+        let friis = PathLoss::new(&Radio { reference_loss_db: None, ..radio });
+        let loss_db = 18.0 - w_to_dbm(friis.rx_power_w(1.0));
+        assert!((loss_db - 40.09).abs() < 0.01, "{loss_db}");
+        assert!((dbm_to_w(30.0) - 1.0).abs() < 1e-12 && (w_to_dbm(1e-3)).abs() < 1e-12);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod parse;
 mod validate;
+mod validate_radio;
 
 pub use parse::{parse_json, parse_toml};
 pub use validate::{node_count, validate};
@@ -201,12 +202,26 @@ impl Traffic {
 pub enum Propagation {
     TwoRayGround,
     FreeSpace,
+    /// Log-distance: PL(d) = PL(d0) + 10 n log10(d / d0) (Rappaport eq. 4.68).
+    LogDistance,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reception {
+    /// ns-2: one frame at a time, captured only by a 10 dB stronger one.
     Capture,
+    /// Cumulative interference and noise; error rates of the 802.11b modulations.
+    Sinr,
+}
+
+/// Per-frame fading of the received power.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fading {
+    None,
+    Rayleigh,
+    Ricean,
 }
 
 /// Radio and propagation: ns-2.35 Phy/WirelessPhy defaults (914 MHz Lucent WaveLAN).
@@ -229,6 +244,26 @@ pub struct Radio {
     pub rx_range_m: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cs_range_m: Option<f64>,
+    /// Transmit power in dBm; when given it replaces `tx_power_w`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tx_power_dbm: Option<f64>,
+    /// Log-distance exponent n and reference distance d0.
+    pub path_loss_exponent: f64,
+    pub reference_distance_m: f64,
+    /// PL(d0) in dB; default: the free-space (Friis) loss at d0 for `frequency_hz`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_loss_db: Option<f64>,
+    /// Static log-normal shadowing per link (dB), drawn once per link from the seed.
+    pub shadowing_sigma_db: f64,
+    /// Both directions of a link get the same shadowing draw.
+    pub shadowing_symmetric: bool,
+    pub fading: Fading,
+    /// Ricean K factor (dB): power of the line-of-sight part over the scattered part.
+    pub ricean_k_db: f64,
+    /// `sinr` reception: receiver noise figure over thermal noise kTB (22 MHz).
+    pub noise_figure_db: f64,
+    /// `sinr` reception: least SINR at which a preamble is detected and the receiver locks.
+    pub preamble_snr_db: f64,
 }
 
 impl Default for Radio {
@@ -247,6 +282,16 @@ impl Default for Radio {
             frame_error_rate: 0.0,
             rx_range_m: None,
             cs_range_m: None,
+            tx_power_dbm: None,
+            path_loss_exponent: 3.0,
+            reference_distance_m: 1.0,
+            reference_loss_db: None,
+            shadowing_sigma_db: 0.0,
+            shadowing_symmetric: true,
+            fading: Fading::None,
+            ricean_k_db: 6.0,
+            noise_figure_db: 7.0,
+            preamble_snr_db: 4.0,
         }
     }
 }

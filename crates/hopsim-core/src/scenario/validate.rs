@@ -9,7 +9,7 @@ use crate::error::ScenarioError;
 
 type Check = Result<(), ScenarioError>;
 
-fn positive(key: &str, v: f64, what: &str) -> Check {
+pub(super) fn positive(key: &str, v: f64, what: &str) -> Check {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
@@ -17,7 +17,7 @@ fn positive(key: &str, v: f64, what: &str) -> Check {
     }
 }
 
-fn non_negative(key: &str, v: f64, what: &str) -> Check {
+pub(super) fn non_negative(key: &str, v: f64, what: &str) -> Check {
     if v.is_finite() && v >= 0.0 {
         Ok(())
     } else {
@@ -374,22 +374,7 @@ pub fn validate(s: &Scenario) -> Check {
     }
     check_topology(&s.topology)?;
 
-    let r = &s.radio;
-    positive("radio.tx_power_w", r.tx_power_w, "watts")?;
-    positive("radio.frequency_hz", r.frequency_hz, "hertz")?;
-    positive("radio.antenna_height_m", r.antenna_height_m, "metres")?;
-    positive("radio.antenna_gain", r.antenna_gain, "linear gain")?;
-    positive("radio.system_loss", r.system_loss, "linear loss factor >= 1")?;
-    positive("radio.rx_threshold_w", r.rx_threshold_w, "watts")?;
-    positive("radio.cs_threshold_w", r.cs_threshold_w, "watts")?;
-    non_negative("radio.capture_threshold_db", r.capture_threshold_db, "dB")?;
-    if !(0.0..1.0).contains(&r.frame_error_rate) {
-        return Err(ScenarioError::invalid(
-            "radio.frame_error_rate",
-            r.frame_error_rate,
-            "must be a probability in [0, 1)",
-        ));
-    }
+    super::validate_radio::check_radio(&s.radio)?;
     check_tcp("tcp", &s.tcp)?;
     check_mobility(&s.mobility)?;
     let rt = &s.routing;
@@ -417,30 +402,6 @@ pub fn validate(s: &Scenario) -> Check {
             "HELLO messages are part of AODV: use it with protocol = \"aodv\"",
         ));
     }
-    if let Some(v) = r.rx_range_m {
-        positive("radio.rx_range_m", v, "metres")?;
-    }
-    if let Some(v) = r.cs_range_m {
-        positive("radio.cs_range_m", v, "metres")?;
-    }
-    match (r.rx_range_m, r.cs_range_m) {
-        (Some(rx), Some(cs)) if cs < rx => {
-            return Err(ScenarioError::invalid(
-                "radio.cs_range_m",
-                cs,
-                &format!("must be at least radio.rx_range_m = {rx}"),
-            ))
-        }
-        (None, None) if r.cs_threshold_w > r.rx_threshold_w => {
-            return Err(ScenarioError::invalid(
-                "radio.cs_threshold_w",
-                r.cs_threshold_w,
-                &format!("must not exceed radio.rx_threshold_w = {}", r.rx_threshold_w),
-            ))
-        }
-        _ => {}
-    }
-
     let m = &s.mac;
     if !RATES_MBPS.contains(&m.data_rate_mbps) {
         return Err(ScenarioError::invalid(

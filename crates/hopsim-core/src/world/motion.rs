@@ -5,7 +5,7 @@
 use crate::error::ScenarioError;
 use crate::mobility::{self, Trajectory};
 use crate::phy::channel::Link;
-use crate::phy::propagation::{delay_ns, thresholds_w, PathLoss};
+use crate::phy::links::LinkModel;
 use crate::rng::{Purpose, Rng};
 use crate::scenario::{MobilityModel, Scenario};
 use crate::time::{secs_to_ns, SimTime};
@@ -14,9 +14,7 @@ use crate::topology::distance_m;
 pub(crate) struct Motion {
     trajectories: Vec<Trajectory>,
     cursors: Vec<usize>,
-    path: PathLoss,
-    rx_w: f64,
-    cs_w: f64,
+    model: LinkModel,
 }
 
 impl Motion {
@@ -34,14 +32,8 @@ impl Motion {
                 continue;
             }
             let d = distance_m(at, self.position(j, t));
-            let power_w = self.path.rx_power_w(d);
-            if power_w >= self.cs_w {
-                out.push(Link {
-                    listener: j,
-                    power_w,
-                    delay_ns: delay_ns(d),
-                    decodable: power_w >= self.rx_w,
-                });
+            if let Some(link) = self.model.link(tx, j, d) {
+                out.push(link);
             }
         }
     }
@@ -49,12 +41,12 @@ impl Motion {
     /// Are `a` and `b` within decode range of each other at `t`?
     pub fn in_decode_range(&mut self, a: u32, b: u32, t: SimTime) -> bool {
         let d = distance_m(self.position(a, t), self.position(b, t));
-        self.path.rx_power_w(d) >= self.rx_w
+        self.model.power_w(a, b, d) >= self.model.rx_w
     }
 
     /// Largest propagation delay between nodes that can hear each other.
     pub fn max_delay_ns(&self) -> u64 {
-        delay_ns(self.path.range_for_threshold_m(self.cs_w))
+        crate::phy::propagation::delay_ns(self.model.max_reach_m())
     }
 }
 
@@ -112,10 +104,9 @@ pub(crate) fn build(
             t
         }
     };
-    let path = PathLoss::new(&s.radio);
-    let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
+    let model = LinkModel::new(s, Vec::new(), 0.0, 0.0);
     let n = positions.len();
-    Ok(Some(Motion { trajectories, cursors: vec![0; n], path, rx_w, cs_w }))
+    Ok(Some(Motion { trajectories, cursors: vec![0; n], model }))
 }
 
 fn bounding_box(positions: &[[f64; 2]]) -> [f64; 2] {
@@ -135,8 +126,8 @@ impl Motion {
             reached[0] = true;
             while let Some(v) = stack.pop() {
                 for u in 0..n {
-                    if !reached[u] && self.path.rx_power_w(distance_m(pos[v], pos[u])) >= self.rx_w
-                    {
+                    let d = distance_m(pos[v], pos[u]);
+                    if !reached[u] && self.model.power_w(v as u32, u as u32, d) >= self.model.rx_w {
                         reached[u] = true;
                         stack.push(u);
                     }

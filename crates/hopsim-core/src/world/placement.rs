@@ -4,7 +4,7 @@
 use super::motion::Motion;
 use crate::error::ScenarioError;
 use crate::phy::channel::Channel;
-use crate::phy::propagation::{thresholds_w, PathLoss};
+use crate::phy::links::LinkModel;
 use crate::rng::{Purpose, Rng};
 use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
 use crate::time::secs_to_ns;
@@ -44,8 +44,7 @@ pub fn components(channel: &Channel) -> Vec<u32> {
 /// `topology.connected` (for moving nodes: connected at every second of the run, as the MANET
 /// study requires); for trace-driven mobility the start positions come from the trace.
 pub fn place(s: &Scenario) -> Result<Placement, ScenarioError> {
-    let path = PathLoss::new(&s.radio);
-    let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
+    let model = LinkModel::new(s, Vec::new(), 0.0, 0.0);
     let rule = s.topology.connected.unwrap_or(Connectivity::Ignore);
     let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
     let mut reachable = 0;
@@ -57,7 +56,7 @@ pub fn place(s: &Scenario) -> Result<Placement, ScenarioError> {
                 positions = m.starts();
             }
         }
-        let channel = Channel::build(&positions, &path, rx_w, cs_w);
+        let channel = Channel::build(&positions, &model);
         if rule == Connectivity::Ignore {
             return Ok((positions, channel, motion));
         }
