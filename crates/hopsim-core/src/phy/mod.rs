@@ -7,3 +7,5 @@ pub mod links;
 pub mod noise;
 pub mod propagation;
 pub mod radio;
+pub mod receiver;
+pub mod sinr;

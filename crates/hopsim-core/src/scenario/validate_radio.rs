@@ -6,28 +6,6 @@ use super::Radio;
 use crate::error::ScenarioError;
 
 pub(super) fn check_radio(r: &Radio) -> Result<(), ScenarioError> {
-    if r.reception == super::Reception::Sinr {
-        return Err(ScenarioError::invalid(
-            "radio.reception",
-            "\"sinr\"",
-            "is not available in this build yet; allowed: \"capture\"",
-        ));
-    }
-    if r.fading != super::Fading::None {
-        return Err(ScenarioError::invalid(
-            "radio.fading",
-            format!("{:?}", r.fading).to_lowercase(),
-            "is not available in this build yet; allowed: \"none\"",
-        ));
-    }
-    positive("radio.tx_power_w", r.tx_power_w, "watts")?;
-    positive("radio.frequency_hz", r.frequency_hz, "hertz")?;
-    positive("radio.antenna_height_m", r.antenna_height_m, "metres")?;
-    positive("radio.antenna_gain", r.antenna_gain, "linear gain")?;
-    positive("radio.system_loss", r.system_loss, "linear loss factor >= 1")?;
-    positive("radio.rx_threshold_w", r.rx_threshold_w, "watts")?;
-    positive("radio.cs_threshold_w", r.cs_threshold_w, "watts")?;
-    non_negative("radio.capture_threshold_db", r.capture_threshold_db, "dB")?;
     if let Some(dbm) = r.tx_power_dbm {
         if !(-50.0..=60.0).contains(&dbm) {
             return Err(ScenarioError::invalid(

@@ -8,6 +8,7 @@ use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
 use crate::phy::channel::Link;
 use crate::phy::radio::{FrameRef, RxEnd};
+use crate::phy::receiver::Receiver;
 use crate::time::SimTime;
 
 impl World {
@@ -25,21 +26,45 @@ impl World {
             m.links(node, now, &mut links);
             self.nodes[node as usize].tx_links = links;
         }
+        let fade = self.fading.enabled();
+        let mut powers = std::mem::take(&mut self.nodes[node as usize].tx_powers);
+        powers.clear();
         for k in 0..self.link_count(node) {
-            let link = self.link(node, k);
+            let mut link = self.link(node, k);
+            if fade {
+                let g = self.fading.gain(&mut self.nodes[node as usize].fading_rng);
+                link.power_w *= g;
+                link.decodable = link.power_w >= self.fading.rx_w;
+                link.sensed = link.power_w >= self.fading.cs_w;
+            }
+            powers.push(link.power_w);
+            let capture = matches!(self.nodes[link.listener as usize].radio, Receiver::Capture(_));
+            if capture && !link.sensed {
+                continue; // ns-2: below carrier sense a signal does not exist
+            }
             let j = link.listener as usize;
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
-            let early =
-                self.nodes[j].radio.signal_start(fref, link.power_w, link.decodable, start, stop);
+            let (early, busy) = self.nodes[j].radio.signal_start(
+                fref,
+                link.power_w,
+                link.decodable,
+                start,
+                stop,
+                frame.rate.0,
+                frame.bytes,
+            );
             if let Some(e) = early {
                 let (done_frame, _) =
                     self.nodes[e.frame.tx as usize].tx_frame.expect("frame still on air");
                 let decodable = self.is_decodable(e.frame.tx, link.listener);
                 self.complete_rx(now, link.listener, &done_frame, e.end, e.ok, decodable);
             }
-            self.nodes[j].mac.on_medium_busy(start, stop);
+            if let Some((from, until)) = busy {
+                self.nodes[j].mac.on_medium_busy(from, until);
+            }
         }
+        self.nodes[node as usize].tx_powers = powers;
         self.sched.schedule(end, Event::TxEnd { node });
     }
 
@@ -96,16 +121,26 @@ impl World {
         let (frame, fref) =
             self.nodes[node as usize].tx_frame.take().expect("a frame was on the air");
         for k in 0..self.link_count(node) {
-            let link = self.link(node, k);
+            let mut link = self.link(node, k);
+            if self.fading.enabled() {
+                link.power_w = self.nodes[node as usize].tx_powers[k];
+                link.decodable = link.power_w >= self.fading.rx_w;
+                link.sensed = link.power_w >= self.fading.cs_w;
+            }
+            let listener = &self.nodes[link.listener as usize].radio;
+            if !link.sensed && matches!(listener, Receiver::Capture(_)) {
+                continue;
+            }
+            let eifs_if_missed = listener.missed_frames_cost_eifs();
             let at = now + link.delay_ns;
             match self.nodes[link.listener as usize].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {
                     self.complete_rx(now, link.listener, &frame, at, ok, link.decodable)
                 }
-                RxEnd::Missed => {
+                RxEnd::Missed if eifs_if_missed => {
                     self.complete_rx(now, link.listener, &frame, at, false, link.decodable)
                 }
-                RxEnd::AlreadyDone => {}
+                RxEnd::Missed | RxEnd::AlreadyDone => {}
             }
         }
         let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };

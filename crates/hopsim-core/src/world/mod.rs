@@ -4,6 +4,7 @@
 
 mod air;
 mod dsr;
+mod fading;
 mod flows;
 mod motion;
 mod placement;
@@ -16,6 +17,8 @@ mod trace;
 pub use series::Series;
 
 pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
+
+use fading::Fader;
 
 use crate::error::ScenarioError;
 use crate::event::Event;
@@ -30,10 +33,12 @@ use crate::net::packet::PacketId;
 use crate::net::routing::StaticRoutes;
 use crate::phy::channel::Channel;
 use crate::phy::radio::{FrameRef, Radio};
+use crate::phy::receiver::Receiver;
+use crate::phy::sinr::SinrRadio;
 use crate::queue::IfQueue;
 use crate::rng::{Purpose, Rng};
-use crate::scenario::RoutingProtocol;
 use crate::scenario::Scenario;
+use crate::scenario::{Reception, RoutingProtocol};
 use crate::sched::Scheduler;
 use crate::time::{secs_to_ns, SimTime};
 use crate::trace::writer::PcapTracer;
@@ -41,7 +46,7 @@ use crate::transport::tcp::sender::SendSegment;
 use std::collections::VecDeque;
 
 pub(crate) struct Node {
-    pub radio: Radio,
+    pub radio: Receiver,
     pub mac: Dcf,
     pub queue: IfQueue,
     /// The frame on the air from this node, with its identity.
@@ -58,6 +63,10 @@ pub(crate) struct Node {
     pub routing_rng: Rng,
     /// Listeners of the frame this node is sending (moving topologies only).
     pub tx_links: Vec<crate::phy::channel::Link>,
+    /// Per-frame fading of this node's transmissions, and the faded power of each listener
+    /// of the frame on the air (same order as its links).
+    pub fading_rng: Rng,
+    pub tx_powers: Vec<f64>,
     /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
     /// per-hop delay estimate.
     pub link_delay: Vec<(u32, f64)>,
@@ -93,6 +102,7 @@ pub struct World {
     invariants: Invariants,
     difs_ns: SimTime,
     frame_error_rate: f64,
+    fading: Fader,
     /// Segments a TCP sender asked to send, handled after each sender call.
     tcp_out: Vec<SendSegment>,
     tracer: Option<PcapTracer>,
@@ -151,9 +161,21 @@ impl World {
             short_retry_limit: s.mac.short_retry_limit,
             long_retry_limit: s.mac.long_retry_limit,
         };
+        let model = crate::phy::links::LinkModel::new(s, Vec::new(), 0.0, 0.0);
+        let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
+        let receiver = |id: u32| match s.radio.reception {
+            Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
+            Reception::Sinr => Receiver::Sinr(SinrRadio::new(
+                noise_w,
+                model.cs_w,
+                model.rx_w,
+                s.radio.preamble_snr_db,
+                Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | id as u64),
+            )),
+        };
         let mut nodes: Vec<Node> = (0..positions.len() as u32)
             .map(|id| Node {
-                radio: Radio::new(s.radio.capture_threshold_db),
+                radio: receiver(id),
                 mac: Dcf::new(id, cfg, Rng::derive(s.seed, Purpose::MacBackoff, id as u64)),
                 queue: IfQueue::new(s.mac.queue_packets as usize),
                 tx_frame: None,
@@ -165,6 +187,8 @@ impl World {
                 tx_links: Vec::new(),
                 routing_rng: Rng::derive(s.seed, Purpose::Routing, id as u64),
                 link_delay: Vec::new(),
+                fading_rng: Rng::derive(s.seed, Purpose::Fading, id as u64),
+                tx_powers: Vec::new(),
             })
             .collect();
         for (i, f) in flows.iter().enumerate() {
@@ -202,6 +226,7 @@ impl World {
             invariants: Invariants::default(),
             difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
+            fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
             tcp_out: Vec::with_capacity(32),
             tracer: None,
             series: None,

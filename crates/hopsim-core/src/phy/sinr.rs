@@ -1,0 +1,301 @@
+//! Per-node radio in `sinr` reception mode, in the manner of ns-3's InterferenceHelper:
+//! every concurrent signal adds to the interference over the noise floor; the receiver locks
+//! on a frame whose preamble arrives while it is idle with power above the detection
+//! threshold and SINR above `preamble_snr_db`; a later frame, however strong, only adds
+//! interference (no capture). At the frame's end its success probability is the product over
+//! the stretches of constant SINR of (1 - unit error rate)^(units), the 48-bit PLCP header at
+//! 1 Mbit/s DBPSK and the MPDU at the frame's rate (the 144-bit preamble carries no data),
+//! and one uniform draw from the node's own stream decides. Carrier sense is by energy: the
+//! medium is busy while the summed power of the signals reaches the threshold, or while a
+//! frame is being received.
+
+use super::error_rate::{chunk_success, Modulation};
+use super::radio::{EarlyEnd, FrameRef, RxEnd};
+use crate::rng::Rng;
+use crate::time::{us, SimTime};
+
+/// End of the preamble (144 us) and of the PLCP header (192 us) after the frame's start.
+const PREAMBLE_NS: SimTime = us(144);
+const PLCP_NS: SimTime = us(192);
+const HEADER_BITS: f64 = 48.0;
+
+#[derive(Debug, Clone, Copy)]
+struct Signal {
+    frame: FrameRef,
+    power_w: f64,
+    start: SimTime,
+    end: SimTime,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Lock {
+    signal: Signal,
+    rate_100kbps: u32,
+    mpdu_bytes: u32,
+    /// The node transmitted during the frame: lost whatever the SINR.
+    killed: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct SinrRadio {
+    pub tx_until: SimTime,
+    /// Signals still on the air at this listener (their own intervals).
+    signals: Vec<Signal>,
+    lock: Option<Lock>,
+    /// Every signal that overlapped the locked frame (reused buffer).
+    interferers: Vec<Signal>,
+    last_done: Option<FrameRef>,
+    busy_from: SimTime,
+    busy_until: SimTime,
+    prev_busy_until: SimTime,
+    noise_w: f64,
+    cs_w: f64,
+    detect_w: f64,
+    preamble_snr: f64,
+    rng: Rng,
+}
+
+impl SinrRadio {
+    pub fn new(noise_w: f64, cs_w: f64, detect_w: f64, preamble_snr_db: f64, rng: Rng) -> Self {
+        SinrRadio {
+            tx_until: 0,
+            signals: Vec::with_capacity(8),
+            lock: None,
+            interferers: Vec::with_capacity(8),
+            last_done: None,
+            busy_from: 0,
+            busy_until: 0,
+            prev_busy_until: 0,
+            noise_w,
+            cs_w,
+            detect_w,
+            preamble_snr: 10f64.powf(preamble_snr_db / 10.0),
+            rng,
+        }
+    }
+
+    pub fn signal_busy_at(&self, t: SimTime) -> bool {
+        self.busy_from <= t && t < self.busy_until
+    }
+
+    pub fn idle_since(&self, t: SimTime) -> SimTime {
+        if t < self.busy_from {
+            self.prev_busy_until
+        } else {
+            self.busy_until
+        }
+    }
+
+    pub fn transmitting_at(&self, t: SimTime) -> bool {
+        t < self.tx_until
+    }
+
+    fn power_at(&self, t: SimTime, except: FrameRef) -> f64 {
+        self.signals
+            .iter()
+            .filter(|s| s.frame != except && s.start <= t && t < s.end)
+            .map(|s| s.power_w)
+            .sum()
+    }
+
+    /// A signal arrives over [start, end). Returns a reception that ended before `start`
+    /// (to be completed first) and the interval over which carrier sense becomes busy.
+    #[allow(clippy::too_many_arguments)]
+    pub fn signal_start(
+        &mut self,
+        frame: FrameRef,
+        power_w: f64,
+        start: SimTime,
+        end: SimTime,
+        rate_100kbps: u32,
+        mpdu_bytes: u32,
+    ) -> (Option<EarlyEnd>, Option<(SimTime, SimTime)>) {
+        self.signals.retain(|s| s.end > start);
+        let mut early = None;
+        if let Some(l) = self.lock {
+            if l.signal.end <= start {
+                let ok = self.finish_lock();
+                early = Some(EarlyEnd {
+                    frame: l.signal.frame,
+                    end: l.signal.end,
+                    ok,
+                    overlapped: !self.interferers.is_empty(),
+                });
+                self.last_done = Some(l.signal.frame);
+            }
+        }
+        let signal = Signal { frame, power_w, start, end };
+        if self.lock.is_some() {
+            self.interferers.push(signal);
+        } else if power_w >= self.detect_w && !self.transmitting_at(start) {
+            let interference = self.power_at(start, frame);
+            if power_w >= self.preamble_snr * (self.noise_w + interference) {
+                self.interferers.clear();
+                let overlapping = self.signals.iter().filter(|s| s.start < end && s.end > start);
+                self.interferers.extend(overlapping);
+                self.lock = Some(Lock { signal, rate_100kbps, mpdu_bytes, killed: false });
+            }
+        }
+        self.signals.push(signal);
+        let busy = self.busy_after(start, end, frame);
+        if let Some((from, until)) = busy {
+            if from > self.busy_until {
+                self.prev_busy_until = self.busy_until;
+                self.busy_from = from;
+                self.busy_until = until;
+            } else {
+                self.busy_from = self.busy_from.min(from);
+                self.busy_until = self.busy_until.max(until);
+            }
+        }
+        (early, busy)
+    }
+
+    /// Carrier sense from `start` on: busy while the summed energy reaches the threshold
+    /// (given the signals known now), or until the end of a frame being received.
+    fn busy_after(
+        &mut self,
+        start: SimTime,
+        end: SimTime,
+        frame: FrameRef,
+    ) -> Option<(SimTime, SimTime)> {
+        let locked_until = self.lock.filter(|l| l.signal.frame == frame).map(|_| end);
+        let mut energy: f64 =
+            self.signals.iter().filter(|s| s.start <= start).map(|s| s.power_w).sum();
+        let mut energy_until = None;
+        if energy >= self.cs_w {
+            // Remove signals in order of their end until the sum falls below the threshold.
+            let mut ends: [(SimTime, f64); 16] = [(0, 0.0); 16];
+            let mut n = 0;
+            for s in self.signals.iter().filter(|s| s.start <= start) {
+                if n < ends.len() {
+                    ends[n] = (s.end, s.power_w);
+                    n += 1;
+                }
+            }
+            ends[..n].sort_unstable_by_key(|e| e.0);
+            let mut until = start;
+            for &(t, p) in &ends[..n] {
+                until = t;
+                energy -= p;
+                if energy < self.cs_w {
+                    break;
+                }
+            }
+            energy_until = Some(until);
+        }
+        match (locked_until, energy_until) {
+            (None, None) => None,
+            (a, b) => Some((start, a.unwrap_or(0).max(b.unwrap_or(0)))),
+        }
+    }
+
+    /// Success of the locked frame: the product over stretches of constant SINR, then a draw.
+    fn finish_lock(&mut self) -> bool {
+        let l = self.lock.take().expect("a frame is locked");
+        if l.killed {
+            return false;
+        }
+        let s = l.signal;
+        let header = (s.start + PREAMBLE_NS, s.start + PLCP_NS);
+        let payload = (s.start + PLCP_NS, s.end);
+        let p_header =
+            self.stretch_success(s.power_w, header, Modulation::Dbpsk1, HEADER_BITS / 48_000.0);
+        let bits_per_ns = l.rate_100kbps as f64 * 1e-4;
+        let payload_bits = 8.0 * l.mpdu_bytes as f64;
+        let airtime_ns = (payload.1.saturating_sub(payload.0)).max(1) as f64;
+        // Bits are spread evenly over the payload's airtime (its last microsecond is padding).
+        let density = (payload_bits / airtime_ns).min(bits_per_ns);
+        let m = Modulation::of_rate(l.rate_100kbps);
+        let p_payload = self.stretch_success(s.power_w, payload, m, density);
+        self.rng.uniform() < p_header * p_payload
+    }
+
+    /// The success probability the locked frame would have now (tests).
+    #[cfg(test)]
+    fn locked_success(&self) -> Option<f64> {
+        let l = self.lock?;
+        let s = l.signal;
+        let h = self.stretch_success(
+            s.power_w,
+            (s.start + PREAMBLE_NS, s.start + PLCP_NS),
+            Modulation::Dbpsk1,
+            1e-3,
+        );
+        let bits = 8.0 * l.mpdu_bytes as f64 / (s.end - s.start - PLCP_NS) as f64;
+        let m = Modulation::of_rate(l.rate_100kbps);
+        Some(h * self.stretch_success(s.power_w, (s.start + PLCP_NS, s.end), m, bits))
+    }
+
+    /// Success probability of [from, to) at `bits_per_ns`, cut where interference changes.
+    fn stretch_success(
+        &self,
+        power_w: f64,
+        (from, to): (SimTime, SimTime),
+        m: Modulation,
+        bits_per_ns: f64,
+    ) -> f64 {
+        let mut cuts: [SimTime; 34] = [0; 34];
+        let mut n = 0;
+        cuts[n] = from;
+        n += 1;
+        for s in &self.interferers {
+            for t in [s.start, s.end] {
+                if t > from && t < to && n < cuts.len() - 1 {
+                    cuts[n] = t;
+                    n += 1;
+                }
+            }
+        }
+        cuts[n] = to;
+        n += 1;
+        cuts[..n].sort_unstable();
+        let mut p = 1.0;
+        for w in cuts[..n].windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if b <= a {
+                continue;
+            }
+            let interference: f64 = self
+                .interferers
+                .iter()
+                .filter(|s| s.start <= a && a < s.end)
+                .map(|s| s.power_w)
+                .sum();
+            let sinr = power_w / (self.noise_w + interference);
+            p *= chunk_success(m, sinr, (b - a) as f64 * bits_per_ns);
+        }
+        p
+    }
+
+    pub fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
+        if let Some(i) = self.signals.iter().position(|s| s.frame == frame) {
+            self.signals.swap_remove(i);
+        }
+        if self.last_done == Some(frame) {
+            self.last_done = None;
+            return RxEnd::AlreadyDone;
+        }
+        match self.lock {
+            Some(l) if l.signal.frame == frame => {
+                let ok = self.finish_lock();
+                RxEnd::Locked { ok, overlapped: !self.interferers.is_empty() }
+            }
+            _ => RxEnd::Missed,
+        }
+    }
+
+    /// This node starts transmitting over [now, end): an ongoing reception is lost.
+    pub fn start_tx(&mut self, now: SimTime, end: SimTime) {
+        self.tx_until = end;
+        if let Some(l) = self.lock.as_mut() {
+            if l.signal.end > now {
+                l.killed = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "sinr_tests.rs"]
+mod tests;

@@ -1,0 +1,80 @@
+//! Per-frame fading of the received power: each listener of a frame gets its own draw from
+//! the transmitter's fading stream (in listener order), so the same scenario and seed fade
+//! the same way. Rayleigh: the power gain is exponential with mean 1 (Rappaport 5.6.1);
+//! Ricean with factor K: |sqrt(K/(K+1)) + CN(0, 1/(K+1))|^2, also mean 1 (Rappaport 5.6.2).
+
+use crate::rng::Rng;
+use crate::scenario::{Fading, Radio};
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fader {
+    kind: Fading,
+    /// Ricean: the line-of-sight amplitude and the scattered part's per-dimension deviation.
+    los: f64,
+    sigma: f64,
+    pub rx_w: f64,
+    pub cs_w: f64,
+}
+
+impl Fader {
+    pub fn new(radio: &Radio, rx_w: f64, cs_w: f64) -> Fader {
+        let k = 10f64.powf(radio.ricean_k_db / 10.0);
+        Fader {
+            kind: radio.fading,
+            los: (k / (k + 1.0)).sqrt(),
+            sigma: (0.5 / (k + 1.0)).sqrt(),
+            rx_w,
+            cs_w,
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.kind != Fading::None
+    }
+
+    /// The power gain of one frame at one listener.
+    pub fn gain(&self, rng: &mut Rng) -> f64 {
+        match self.kind {
+            Fading::None => 1.0,
+            Fading::Rayleigh => rng.exponential(),
+            Fading::Ricean => {
+                let i = self.los + self.sigma * rng.standard_normal();
+                let q = self.sigma * rng.standard_normal();
+                i * i + q * q
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Purpose;
+
+    fn mean_and_deep_fades(f: &Fader) -> (f64, f64) {
+        let mut rng = Rng::derive(7, Purpose::Fading, 0);
+        let n = 200_000;
+        let (mut sum, mut deep) = (0.0, 0);
+        for _ in 0..n {
+            let g = f.gain(&mut rng);
+            sum += g;
+            if g < 0.1 {
+                deep += 1;
+            }
+        }
+        (sum / n as f64, deep as f64 / n as f64)
+    }
+
+    #[test]
+    fn fading_gains_have_unit_mean_and_the_right_tails() {
+        let radio = Radio { fading: Fading::Rayleigh, ..Radio::default() };
+        let (mean, deep) = mean_and_deep_fades(&Fader::new(&radio, 1.0, 1.0));
+        assert!((mean - 1.0).abs() < 0.01, "{mean}");
+        // Rayleigh: P(gain < 0.1) = 1 - exp(-0.1) = 0.0952.
+        assert!((deep - 0.0952).abs() < 0.003, "{deep}");
+        let ricean = Radio { fading: Fading::Ricean, ricean_k_db: 10.0, ..Radio::default() };
+        let (mean, deep) = mean_and_deep_fades(&Fader::new(&ricean, 1.0, 1.0));
+        assert!((mean - 1.0).abs() < 0.01, "{mean}");
+        assert!(deep < 0.01, "a strong line of sight rarely fades 10 dB: {deep}");
+    }
+}
