@@ -50,7 +50,7 @@ OutOpt = Annotated[
 ]
 QuickOpt = Annotated[
     bool,
-    typer.Option("--quick", help="Apply the sweep's [quick] table: shorter, fewer runs."),
+    typer.Option("--quick", help="Apply the sweep's \\[quick] table: shorter, fewer runs."),
 ]
 ProgressOpt = Annotated[
     str | None,
@@ -135,7 +135,7 @@ def _shielded(fn: Any, *args: Any, **kwargs: Any) -> Any:
 @app.command(
     "sweep",
     help=(
-        "Run a sweep file: every combination of its [sweep] lists ([[sweep.zip]] groups vary "
+        "Run a sweep file: every combination of its \\[sweep] lists (\\[\\[sweep.zip]] groups vary "
         "together) times its replications (seeds derived from `seed`). Each finished run is "
         "stored at once in DIR/results.sqlite, keyed by its resolved scenario: rerunning "
         "the same command resumes and never runs a finished run twice. Prints the "

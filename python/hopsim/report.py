@@ -56,8 +56,14 @@ def _mac_summary(mac: dict[str, Any]) -> str:
         rts_text = "RTS/CTS ?"
     else:
         rts_text = f"RTS/CTS above {rts} B"
+    rate = mac.get("data_rate_mbps")
+    rate_text = (
+        f"auto rate ({str(mac.get('rate_control', '?')).upper()})"
+        if rate == "auto"
+        else f"{_num(rate, '{:g}')} Mbit/s"
+    )
     return (
-        f"802.11 DCF {_num(mac.get('data_rate_mbps'), '{:g}')} Mbit/s "
+        f"802.11 DCF {rate_text} "
         f"(basic {_num(mac.get('basic_rate_mbps'), '{:g}')}), {rts_text}, "
         f"queue {_num(mac.get('queue_packets'))} packets"
     )

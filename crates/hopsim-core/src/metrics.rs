@@ -172,6 +172,16 @@ pub struct NodeResult {
     pub y_m: f64,
     #[serde(flatten)]
     pub counters: MacTotals,
+    /// Unicast DATA attempts and acknowledgements per next hop and rate (rates used only).
+    pub rate_stats: Vec<LinkRateResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkRateResult {
+    pub dst: u32,
+    pub rate_mbps: f64,
+    pub attempts: u64,
+    pub acked: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -271,7 +281,20 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
             };
             totals.add(&counters);
             let [x_m, y_m] = world.positions()[i];
-            NodeResult { id: i as u32, x_m, y_m, counters }
+            let mut rate_stats = Vec::new();
+            for (dst, attempts, acked) in n.mac.rates.stats() {
+                for (k, rate) in crate::mac::rate::RATES.iter().enumerate() {
+                    if attempts[k] > 0 {
+                        rate_stats.push(LinkRateResult {
+                            dst,
+                            rate_mbps: rate.mbps(),
+                            attempts: attempts[k],
+                            acked: acked[k],
+                        });
+                    }
+                }
+            }
+            NodeResult { id: i as u32, x_m, y_m, counters, rate_stats }
         })
         .collect();
     let (route_failures, false_route_failures) =

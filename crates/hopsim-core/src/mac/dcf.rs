@@ -7,7 +7,8 @@
 
 use super::access::Access;
 use super::frame::{Frame, FrameKind, BROADCAST};
-use super::timing::{airtime_ns, Timing};
+use super::rate::{RateAlgo, RateControl};
+use super::timing::{airtime_ns, Rate, Timing};
 use crate::event::Event;
 use crate::net::packet::PacketId;
 use crate::rng::Rng;
@@ -44,6 +45,7 @@ pub struct DcfConfig {
     pub rts_threshold_bytes: u32,
     pub short_retry_limit: u32,
     pub long_retry_limit: u32,
+    pub rate_algo: RateAlgo,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +74,8 @@ struct Job {
     /// A DATA frame of this job has been sent before (Retry bit).
     data_sent: bool,
     offered_ns: SimTime,
+    /// Rate of this attempt's DATA frame (chosen when the medium is won).
+    rate: Rate,
 }
 
 /// Per-node MAC counters (names as in the result document).
@@ -108,10 +112,11 @@ pub struct Dcf {
     seen: Vec<(u32, u16)>,
     rng: Rng,
     pub counters: MacCounters,
+    pub rates: RateControl,
 }
 
 impl Dcf {
-    pub fn new(node: u32, cfg: DcfConfig, rng: Rng) -> Dcf {
+    pub fn new(node: u32, cfg: DcfConfig, rng: Rng, rate_rng: Rng) -> Dcf {
         let t = cfg.timing;
         Dcf {
             node,
@@ -129,6 +134,7 @@ impl Dcf {
             seen: Vec::new(),
             rng,
             counters: MacCounters::default(),
+            rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
         }
     }
 
@@ -148,17 +154,22 @@ impl Dcf {
         let mpdu_bytes = super::timing::MAC_HEADER_BYTES + msdu_bytes + super::timing::FCS_BYTES;
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0FFF;
+        let use_rts = dst != BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes;
+        if dst != BROADCAST {
+            self.rates.start_packet(dst, mpdu_bytes, use_rts, cx.now);
+        }
         self.job = Some(Job {
             packet,
             dst,
             mpdu_bytes,
             seq,
             // RTS/CTS for unicast MPDUs longer than the threshold (802.11-2007 9.2.6).
-            use_rts: dst != BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes,
+            use_rts,
             short_retries: 0,
             long_retries: 0,
             data_sent: false,
             offered_ns: cx.now,
+            rate: self.cfg.timing.basic_rate,
         });
         self.phase = Phase::Contend;
         // A post-backoff that ran out while there was nothing to send is over: it is never
@@ -214,7 +225,14 @@ impl Dcf {
             return;
         }
         self.access.clear_backoff();
-        let job = self.job.expect("contending without a job");
+        let mut job = self.job.expect("contending without a job");
+        // Each attempt asks rate control afresh (ARF may have stepped down after a failure).
+        job.rate = if job.dst == BROADCAST {
+            self.cfg.timing.basic_rate
+        } else {
+            self.rates.data_rate(job.dst)
+        };
+        self.job = Some(job);
         if job.use_rts {
             self.send_rts(cx, job);
         } else {
@@ -229,7 +247,7 @@ impl Dcf {
 
     fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
         let t = &self.cfg.timing;
-        let data_ns = airtime_ns(job.mpdu_bytes, t.data_rate);
+        let data_ns = airtime_ns(job.mpdu_bytes, job.rate);
         let frame = Frame::control(FrameKind::Rts, self.node, job.dst, t.rts_nav(data_ns), t);
         self.counters.rts_sent += 1;
         self.counters.mac_attempts += 1;
@@ -241,7 +259,7 @@ impl Dcf {
         let t = &self.cfg.timing;
         let broadcast = job.dst == BROADCAST;
         // Broadcast data goes at the basic rate (802.11-2007 9.6).
-        let rate = if broadcast { t.basic_rate } else { t.data_rate };
+        let rate = if broadcast { t.basic_rate } else { job.rate };
         Frame {
             kind: FrameKind::Data,
             src: self.node,
@@ -320,16 +338,19 @@ impl Dcf {
                 (job.short_retries, self.cfg.short_retry_limit)
             }
             Phase::WaitAck if job.use_rts => {
+                self.rates.report_attempt(job.dst, job.rate, false, cx.now);
                 job.long_retries += 1;
                 (job.long_retries, self.cfg.long_retry_limit)
             }
             Phase::WaitAck => {
+                self.rates.report_attempt(job.dst, job.rate, false, cx.now);
                 job.short_retries += 1;
                 (job.short_retries, self.cfg.short_retry_limit)
             }
             _ => return,
         };
         if count >= limit {
+            self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, false);
             self.counters.retry_limit_drops += 1;
             self.counters.unicast_done += 1;
             self.job = None;
@@ -444,6 +465,8 @@ impl Dcf {
                 if self.phase == Phase::WaitAck {
                     self.timeout_timer.cancel();
                     let job = self.job.take().expect("job");
+                    self.rates.report_attempt(job.dst, job.rate, true, cx.now);
+                    self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true);
                     self.counters.unicast_done += 1;
                     cx.out.push((
                         self.node,

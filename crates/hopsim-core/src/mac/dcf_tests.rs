@@ -39,9 +39,15 @@ impl Bench {
             rts_threshold_bytes,
             short_retry_limit: 7,
             long_retry_limit: 4,
+            rate_algo: crate::mac::rate::RateAlgo::Constant(Rate(20)),
         };
         Bench {
-            dcf: Dcf::new(ME, cfg, Rng::derive(1, Purpose::MacBackoff, 0)),
+            dcf: Dcf::new(
+                ME,
+                cfg,
+                Rng::derive(1, Purpose::MacBackoff, 0),
+                Rng::derive(1, Purpose::RateControl, 0),
+            ),
             sched: Scheduler::with_capacity(16),
             out: Vec::new(),
             inject: Vec::new(),

@@ -3,4 +3,5 @@
 pub mod access;
 pub mod dcf;
 pub mod frame;
+pub mod rate;
 pub mod timing;

@@ -300,7 +300,10 @@ impl Default for Radio {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Mac {
-    pub data_rate_mbps: f64,
+    /// Rate of unicast DATA frames: fixed, or chosen per link by `rate_control`.
+    pub data_rate_mbps: DataRate,
+    /// The algorithm of `data_rate_mbps = "auto"`.
+    pub rate_control: RateControlAlgo,
     pub basic_rate_mbps: f64,
     pub rts_threshold_bytes: u32,
     pub short_retry_limit: u32,
@@ -313,7 +316,8 @@ pub struct Mac {
 impl Default for Mac {
     fn default() -> Self {
         Mac {
-            data_rate_mbps: 2.0,
+            data_rate_mbps: DataRate::Mbps(2.0),
+            rate_control: RateControlAlgo::Arf,
             basic_rate_mbps: 1.0,
             rts_threshold_bytes: 0,
             short_retry_limit: 7,
@@ -323,6 +327,70 @@ impl Default for Mac {
             cw_max: 1023,
         }
     }
+}
+
+/// `mac.data_rate_mbps`: a number of Mbit/s, or "auto".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DataRate {
+    Mbps(f64),
+    Auto,
+}
+
+impl DataRate {
+    /// The fixed rate, if any.
+    pub fn fixed(self) -> Option<f64> {
+        match self {
+            DataRate::Mbps(r) => Some(r),
+            DataRate::Auto => None,
+        }
+    }
+}
+
+impl Serialize for DataRate {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DataRate::Mbps(r) => ser.serialize_f64(*r),
+            DataRate::Auto => ser.serialize_str("auto"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DataRate {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = DataRate;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a rate in Mbit/s (1, 2, 5.5, 11) or \"auto\"")
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<DataRate, E> {
+                Ok(DataRate::Mbps(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<DataRate, E> {
+                Ok(DataRate::Mbps(v as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<DataRate, E> {
+                Ok(DataRate::Mbps(v as f64))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DataRate, E> {
+                if v == "auto" {
+                    Ok(DataRate::Auto)
+                } else {
+                    Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
+                }
+            }
+        }
+        de.deserialize_any(V)
+    }
+}
+
+/// Rate adaptation of `data_rate_mbps = "auto"` (see mac/rate.rs for the sources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateControlAlgo {
+    Arf,
+    Aarf,
+    Sample,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -403,12 +403,14 @@ pub fn validate(s: &Scenario) -> Check {
         ));
     }
     let m = &s.mac;
-    if !RATES_MBPS.contains(&m.data_rate_mbps) {
-        return Err(ScenarioError::invalid(
-            "mac.data_rate_mbps",
-            m.data_rate_mbps,
-            "must be one of 1, 2, 5.5, 11 (802.11b)",
-        ));
+    if let Some(rate) = m.data_rate_mbps.fixed() {
+        if !RATES_MBPS.contains(&rate) {
+            return Err(ScenarioError::invalid(
+                "mac.data_rate_mbps",
+                rate,
+                "must be one of 1, 2, 5.5, 11 (802.11b) or \"auto\"",
+            ));
+        }
     }
     if ![1.0, 2.0].contains(&m.basic_rate_mbps) {
         return Err(ScenarioError::invalid(

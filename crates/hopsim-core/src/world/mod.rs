@@ -24,6 +24,7 @@ use crate::error::ScenarioError;
 use crate::event::Event;
 use crate::mac::dcf::{Dcf, DcfConfig, MacCtx, MacOutput};
 use crate::mac::frame::Frame;
+use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
 use crate::metrics::{self, Invariants, NodeCounters, RunResult};
 use crate::net::aodv::{AodvAction, AodvConfig, AodvNode};
@@ -38,7 +39,7 @@ use crate::phy::sinr::SinrRadio;
 use crate::queue::IfQueue;
 use crate::rng::{Purpose, Rng};
 use crate::scenario::Scenario;
-use crate::scenario::{Reception, RoutingProtocol};
+use crate::scenario::{DataRate, RateControlAlgo, Reception, RoutingProtocol};
 use crate::sched::Scheduler;
 use crate::time::{secs_to_ns, SimTime};
 use crate::trace::writer::PcapTracer;
@@ -150,7 +151,8 @@ impl World {
         let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
         let timing = Timing::new(
             Rate::from_mbps(s.mac.basic_rate_mbps),
-            Rate::from_mbps(s.mac.data_rate_mbps),
+            // With auto rate DATA frames take the rate control's choice; 11 is a placeholder.
+            Rate::from_mbps(s.mac.data_rate_mbps.fixed().unwrap_or(11.0)),
             max_delay_ns,
         );
         let cfg = DcfConfig {
@@ -160,6 +162,12 @@ impl World {
             rts_threshold_bytes: s.mac.rts_threshold_bytes,
             short_retry_limit: s.mac.short_retry_limit,
             long_retry_limit: s.mac.long_retry_limit,
+            rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
+                (DataRate::Mbps(r), _) => RateAlgo::Constant(Rate::from_mbps(r)),
+                (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
+                (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
+                (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
+            },
         };
         let model = crate::phy::links::LinkModel::new(s, Vec::new(), 0.0, 0.0);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
@@ -176,7 +184,12 @@ impl World {
         let mut nodes: Vec<Node> = (0..positions.len() as u32)
             .map(|id| Node {
                 radio: receiver(id),
-                mac: Dcf::new(id, cfg, Rng::derive(s.seed, Purpose::MacBackoff, id as u64)),
+                mac: Dcf::new(
+                    id,
+                    cfg,
+                    Rng::derive(s.seed, Purpose::MacBackoff, id as u64),
+                    Rng::derive(s.seed, Purpose::RateControl, id as u64),
+                ),
                 queue: IfQueue::new(s.mac.queue_packets as usize),
                 tx_frame: None,
                 tx_serial: 0,

@@ -1,0 +1,276 @@
+//! Data-rate control per destination: a constant rate, ARF, AARF, or SampleRate.
+//!
+//! * ARF (Kamerman & Monteban, WaveLAN-II, Bell Labs Technical Journal 1997): after 10
+//!   consecutive acknowledged frames, or 15 attempts since the last change, try the next
+//!   rate; if that first frame fails (the "probe"), fall back at once; otherwise fall back
+//!   after 2 consecutive failures.
+//! * AARF (Lacage, Manshaei, Turletti, MSWiM 2004): ARF whose success threshold doubles (up
+//!   to 60, ns-3's AarfWifiManager bound) each time a probe fails, and returns to 10 after a
+//!   fallback by 2 consecutive failures; the attempt timer scales alike.
+//! * SampleRate (Bicket, MIT MS thesis 2005): each packet goes at one rate, the one with the
+//!   least average transmission time per delivered packet (retries and failures included,
+//!   over an exponentially fading window); every 10th packet samples another rate whose
+//!   lossless time beats the current average; a rate with 4 successive failed
+//!   transmissions is left alone for 10 s.
+//!
+//! Control frames always go at the basic rate; only unicast DATA frames use these rates.
+
+use super::timing::{airtime_ns, Rate, Timing};
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+/// The 802.11b rates (clause 18), slowest first.
+pub const RATES: [Rate; 4] = [Rate(10), Rate(20), Rate(55), Rate(110)];
+
+const ARF_SUCCESS: u32 = 10;
+const ARF_TIMER: u32 = 15;
+const AARF_MAX_SUCCESS: u32 = 60;
+const SAMPLE_EVERY: u32 = 10;
+const SAMPLE_MAX_FAILURES: u32 = 4;
+const SAMPLE_EXCLUDE_NS: SimTime = 10_000_000_000;
+/// Weight of history per packet in SampleRate's averages (a window of about 20 packets).
+const SAMPLE_DECAY: f64 = 0.95;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RateAlgo {
+    Constant(Rate),
+    Arf,
+    Aarf,
+    Sample,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct ArfState {
+    idx: usize,
+    successes: u32,
+    failures: u32,
+    timer: u32,
+    probing: bool,
+    success_threshold: u32,
+    timer_threshold: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct SampleStats {
+    /// Decayed sums: transmission time spent and packets delivered at this rate.
+    time_ns: f64,
+    delivered: f64,
+    successive_failures: u32,
+    excluded_until: SimTime,
+}
+
+/// Per-destination state and statistics.
+#[derive(Debug, Clone, Default)]
+struct Peer {
+    dst: u32,
+    arf: ArfState,
+    sample: [SampleStats; 4],
+    packets: u32,
+    /// The rate and attempts of the packet in service (SampleRate).
+    packet_rate: usize,
+    packet_attempts: u32,
+    /// DATA attempts and acknowledged DATA frames per rate (the metrics).
+    pub attempts: [u64; 4],
+    pub acked: [u64; 4],
+}
+
+/// Per-link statistics reported in the results: (destination, attempts, acked) per rate.
+pub type LinkRateStats = (u32, [u64; 4], [u64; 4]);
+
+#[derive(Debug, Clone)]
+pub struct RateControl {
+    algo: RateAlgo,
+    timing: Timing,
+    cw_min: u32,
+    /// Sorted by destination.
+    peers: Vec<Peer>,
+    rng: Rng,
+}
+
+fn rate_index(rate: Rate) -> usize {
+    RATES.iter().position(|&r| r == rate).unwrap_or(0)
+}
+
+impl RateControl {
+    pub fn new(algo: RateAlgo, timing: Timing, cw_min: u32, rng: Rng) -> RateControl {
+        RateControl { algo, timing, cw_min, peers: Vec::new(), rng }
+    }
+
+    fn peer(&mut self, dst: u32) -> &mut Peer {
+        let i = match self.peers.binary_search_by_key(&dst, |p| p.dst) {
+            Ok(i) => i,
+            Err(i) => {
+                let mut p = Peer { dst, ..Peer::default() };
+                // ARF and AARF start at the top rate; SampleRate knows nothing yet.
+                p.arf = ArfState {
+                    idx: RATES.len() - 1,
+                    success_threshold: ARF_SUCCESS,
+                    timer_threshold: ARF_TIMER,
+                    ..ArfState::default()
+                };
+                self.peers.insert(i, p);
+                i
+            }
+        };
+        &mut self.peers[i]
+    }
+
+    /// Time one attempt of a `bytes`-byte MPDU takes at `rate` with no loss: DIFS, the mean
+    /// initial backoff, the RTS/CTS exchange if used, DATA, SIFS and ACK.
+    fn lossless_ns(&self, rate: Rate, bytes: u32, rts: bool) -> f64 {
+        let t = &self.timing;
+        let mut ns = t.difs + self.cw_min as u64 * t.slot / 2 + airtime_ns(bytes, rate) + t.sifs;
+        ns += t.ack_ns;
+        if rts {
+            ns += t.rts_ns + t.cts_ns + 2 * t.sifs;
+        }
+        ns as f64
+    }
+
+    /// A new packet for `dst` enters service (SampleRate picks its rate here).
+    pub fn start_packet(&mut self, dst: u32, bytes: u32, rts: bool, now: SimTime) {
+        if self.algo != RateAlgo::Sample {
+            return;
+        }
+        let lossless: [f64; 4] = RATES.map(|r| self.lossless_ns(r, bytes, rts));
+        let sample_turn = {
+            let p = self.peer(dst);
+            p.packets += 1;
+            p.packets % SAMPLE_EVERY == 0
+        };
+        let p_stats = self.peer(dst).sample;
+        let average = |i: usize| {
+            let s = &p_stats[i];
+            if s.delivered > 1e-9 {
+                s.time_ns / s.delivered
+            } else if s.time_ns > 0.0 {
+                f64::INFINITY // tried and never delivered
+            } else {
+                lossless[i] // untried: as good as it could be (start high, as Bicket does)
+            }
+        };
+        let usable = |i: usize| p_stats[i].excluded_until <= now;
+        let best = (0..RATES.len())
+            .filter(|&i| usable(i))
+            .min_by(|&a, &b| average(a).total_cmp(&average(b)))
+            .unwrap_or(0);
+        let mut chosen = best;
+        if sample_turn {
+            let candidates: Vec<usize> = (0..RATES.len())
+                .filter(|&i| i != best && usable(i) && lossless[i] < average(best))
+                .collect();
+            if !candidates.is_empty() {
+                chosen = candidates[self.rng.up_to(candidates.len() as u32 - 1) as usize];
+            }
+        }
+        let p = self.peer(dst);
+        p.packet_rate = chosen;
+        p.packet_attempts = 0;
+    }
+
+    /// The rate of the next DATA attempt to `dst`.
+    pub fn data_rate(&mut self, dst: u32) -> Rate {
+        match self.algo {
+            RateAlgo::Constant(r) => r,
+            RateAlgo::Arf | RateAlgo::Aarf => RATES[self.peer(dst).arf.idx],
+            RateAlgo::Sample => RATES[self.peer(dst).packet_rate],
+        }
+    }
+
+    /// Outcome of one DATA attempt at `rate` (acknowledged or not).
+    pub fn report_attempt(&mut self, dst: u32, rate: Rate, acked: bool, now: SimTime) {
+        let algo = self.algo;
+        let p = self.peer(dst);
+        let i = rate_index(rate);
+        p.attempts[i] += 1;
+        p.packet_attempts += 1;
+        if acked {
+            p.acked[i] += 1;
+        }
+        if algo == RateAlgo::Sample {
+            // Bicket: a rate with 4 successive failed transmissions is not sampled for 10 s.
+            let s = &mut p.sample[i];
+            if acked {
+                s.successive_failures = 0;
+            } else {
+                s.successive_failures += 1;
+                if s.successive_failures >= SAMPLE_MAX_FAILURES {
+                    s.excluded_until = now + SAMPLE_EXCLUDE_NS;
+                    s.successive_failures = 0;
+                }
+            }
+            return;
+        }
+        let aarf = algo == RateAlgo::Aarf;
+        if !matches!(algo, RateAlgo::Arf | RateAlgo::Aarf) {
+            return;
+        }
+        let a = &mut p.arf;
+        a.timer += 1;
+        if acked {
+            a.successes += 1;
+            a.failures = 0;
+            a.probing = false;
+            let up = a.successes >= a.success_threshold || a.timer >= a.timer_threshold;
+            if up && a.idx + 1 < RATES.len() {
+                a.idx += 1;
+                a.successes = 0;
+                a.timer = 0;
+                a.probing = true;
+            }
+            return;
+        }
+        a.successes = 0;
+        a.failures += 1;
+        if a.probing {
+            // The probe at the new rate failed: back down at once.
+            a.probing = false;
+            a.idx = a.idx.saturating_sub(1);
+            a.timer = 0;
+            a.failures = 0;
+            if aarf {
+                a.success_threshold = (a.success_threshold * 2).min(AARF_MAX_SUCCESS);
+                a.timer_threshold = (a.timer_threshold * 2).min(AARF_MAX_SUCCESS);
+            }
+        } else if a.failures >= 2 {
+            a.idx = a.idx.saturating_sub(1);
+            a.timer = 0;
+            a.failures = 0;
+            if aarf {
+                a.success_threshold = ARF_SUCCESS;
+                a.timer_threshold = ARF_TIMER;
+            }
+        }
+    }
+
+    /// The packet in service to `dst` is finished (SampleRate updates its averages).
+    pub fn finish_packet(&mut self, dst: u32, bytes: u32, rts: bool, delivered: bool) {
+        if self.algo != RateAlgo::Sample {
+            return;
+        }
+        let (i, attempts) = {
+            let p = self.peer(dst);
+            (p.packet_rate, p.packet_attempts.max(1))
+        };
+        let spent = attempts as f64 * self.lossless_ns(RATES[i], bytes, rts);
+        let p = self.peer(dst);
+        for s in p.sample.iter_mut() {
+            s.time_ns *= SAMPLE_DECAY;
+            s.delivered *= SAMPLE_DECAY;
+        }
+        let s = &mut p.sample[i];
+        s.time_ns += spent;
+        if delivered {
+            s.delivered += 1.0;
+        }
+    }
+
+    /// Attempts and acknowledged DATA frames per destination and rate.
+    pub fn stats(&self) -> Vec<LinkRateStats> {
+        self.peers.iter().map(|p| (p.dst, p.attempts, p.acked)).collect()
+    }
+}
+
+#[cfg(test)]
+#[path = "rate_tests.rs"]
+mod tests;

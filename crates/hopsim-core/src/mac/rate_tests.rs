@@ -1,0 +1,111 @@
+use super::*;
+use crate::rng::Purpose;
+
+fn control(algo: RateAlgo) -> RateControl {
+    let t = Timing::new(Rate(10), Rate(20), 0);
+    RateControl::new(algo, t, 31, Rng::derive(1, Purpose::RateControl, 0))
+}
+
+fn ok(rc: &mut RateControl, dst: u32, n: u32) {
+    for _ in 0..n {
+        let r = rc.data_rate(dst);
+        rc.report_attempt(dst, r, true, 0);
+    }
+}
+
+fn fail(rc: &mut RateControl, dst: u32, n: u32) {
+    for _ in 0..n {
+        let r = rc.data_rate(dst);
+        rc.report_attempt(dst, r, false, 0);
+    }
+}
+
+#[test]
+fn arf_steps_down_after_two_failures_and_up_after_ten_successes() {
+    let mut rc = control(RateAlgo::Arf);
+    assert_eq!(rc.data_rate(5), Rate(110), "ARF starts at the top rate");
+    fail(&mut rc, 5, 1);
+    assert_eq!(rc.data_rate(5), Rate(110), "one failure is not enough");
+    fail(&mut rc, 5, 1);
+    assert_eq!(rc.data_rate(5), Rate(55));
+    fail(&mut rc, 5, 2);
+    assert_eq!(rc.data_rate(5), Rate(20));
+    ok(&mut rc, 5, 9);
+    assert_eq!(rc.data_rate(5), Rate(20));
+    ok(&mut rc, 5, 1);
+    assert_eq!(rc.data_rate(5), Rate(55), "10 successes: up one rate");
+    // The probe at 5.5 fails: straight back to 2 (no second failure needed).
+    fail(&mut rc, 5, 1);
+    assert_eq!(rc.data_rate(5), Rate(20));
+    // Another destination has its own state.
+    assert_eq!(rc.data_rate(9), Rate(110));
+}
+
+#[test]
+fn arf_timer_raises_the_rate_after_fifteen_attempts() {
+    let mut rc = control(RateAlgo::Arf);
+    fail(&mut rc, 1, 2); // 5.5
+                         // Alternate success/failure: never 10 in a row, never 2 failures in a row.
+    for _ in 0..7 {
+        ok(&mut rc, 1, 1);
+        fail(&mut rc, 1, 1);
+    }
+    assert_eq!(rc.data_rate(1), Rate(55), "14 attempts");
+    ok(&mut rc, 1, 1);
+    assert_eq!(rc.data_rate(1), Rate(110), "the 15th attempt since the change fires the timer");
+}
+
+#[test]
+fn aarf_doubles_its_threshold_when_probes_fail() {
+    let mut rc = control(RateAlgo::Aarf);
+    fail(&mut rc, 1, 2); // down to 5.5, thresholds 10/15
+    ok(&mut rc, 1, 10); // up to 11: a probe
+    fail(&mut rc, 1, 1); // failed probe: back to 5.5, success threshold 20
+    assert_eq!(rc.data_rate(1), Rate(55));
+    // Alternating keeps the timer running; succeed in a row instead.
+    ok(&mut rc, 1, 19);
+    assert_eq!(rc.data_rate(1), Rate(55), "19 < 20 successes");
+    ok(&mut rc, 1, 1);
+    assert_eq!(rc.data_rate(1), Rate(110));
+    fail(&mut rc, 1, 1); // probe fails again: threshold 40
+    ok(&mut rc, 1, 39);
+    assert_eq!(rc.data_rate(1), Rate(55));
+    ok(&mut rc, 1, 1);
+    assert_eq!(rc.data_rate(1), Rate(110));
+    // Two failures in a row (not a probe) reset it to 10.
+    ok(&mut rc, 1, 1);
+    fail(&mut rc, 1, 2);
+    assert_eq!(rc.data_rate(1), Rate(55));
+    ok(&mut rc, 1, 10);
+    assert_eq!(rc.data_rate(1), Rate(110));
+}
+
+#[test]
+fn sample_rate_settles_on_the_fastest_rate_that_delivers() {
+    // 11 and 5.5 Mbit/s always fail, 2 always works: SampleRate ends up at 2 Mbit/s and
+    // still samples the others now and then (but not the excluded ones for 10 s).
+    let mut rc = control(RateAlgo::Sample);
+    let mut used = [0u32; 4];
+    for k in 0..400u64 {
+        let now = k * 10_000_000; // a packet every 10 ms
+        rc.start_packet(3, 1000, true, now);
+        let r = rc.data_rate(3);
+        let works = r.0 <= 20;
+        used[rate_index(r)] += 1;
+        rc.report_attempt(3, r, works, now);
+        rc.finish_packet(3, 1000, true, works);
+    }
+    assert!(used[1] > 300, "most packets at 2 Mbit/s: {used:?}");
+    assert!(used[2] + used[3] < 40, "samples of failing rates stay rare: {used:?}");
+    assert!(used[0] < 60, "1 Mbit/s is slower than 2 when 2 works: {used:?}");
+}
+
+#[test]
+fn constant_rate_is_constant_and_stats_count_attempts() {
+    let mut rc = control(RateAlgo::Constant(Rate(55)));
+    fail(&mut rc, 2, 5);
+    ok(&mut rc, 2, 3);
+    assert_eq!(rc.data_rate(2), Rate(55));
+    let stats = rc.stats();
+    assert_eq!(stats, vec![(2, [0, 0, 8, 0], [0, 0, 3, 0])]);
+}
