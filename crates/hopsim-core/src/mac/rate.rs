@@ -136,7 +136,7 @@ impl RateControl {
         let sample_turn = {
             let p = self.peer(dst);
             p.packets += 1;
-            p.packets % SAMPLE_EVERY == 0
+            p.packets.is_multiple_of(SAMPLE_EVERY)
         };
         let p_stats = self.peer(dst).sample;
         let average = |i: usize| {
