@@ -27,4 +27,8 @@ pub enum Event {
     Hello { node: u32 },
     /// Take a sample of the time series.
     Sample,
+    /// ETX: `node` broadcasts its next probe.
+    EtxProbe { node: u32 },
+    /// ETX: the warm-up is over; compute and freeze the routes.
+    EtxFreeze,
 }

@@ -68,6 +68,9 @@ pub struct FlowResult {
     pub link_failures: u64,
     pub route_failures: u64,
     pub false_route_failures: u64,
+    /// The route, node by node, where routes are fixed (static and ETX routing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<u32>>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpResult>,
 }
@@ -185,6 +188,15 @@ pub struct LinkRateResult {
 }
 
 #[derive(Debug, Clone, Serialize)]
+pub struct EtxLinkResult {
+    pub from: u32,
+    pub to: u32,
+    pub delivery: f64,
+    pub reverse_delivery: f64,
+    pub etx: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct InvariantResult {
     pub violations: Vec<String>,
     pub violation_count: u64,
@@ -213,6 +225,9 @@ pub struct RunResult {
     pub false_route_failures: u64,
     pub routing_packets: u64,
     pub routing_bytes: u64,
+    /// ETX routing: every link whose probes got through both ways.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub etx_links: Option<Vec<EtxLinkResult>>,
     /// Per-flow time series, when asked for (run option `series_interval_s`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<Series>,
@@ -237,7 +252,8 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
+            let mut r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
+            r.path = world.fixed_path(f.src, f.dst);
             if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
                 invariants.violate(format!(
                     "flow {i}: packets not conserved: sent {} != delivered {} + dropped {} + in flight {}",
@@ -318,6 +334,18 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
         false_route_failures,
         routing_packets,
         routing_bytes,
+        etx_links: world.etx_links().map(|links| {
+            links
+                .into_iter()
+                .map(|l| EtxLinkResult {
+                    from: l.from,
+                    to: l.to,
+                    delivery: l.delivery,
+                    reverse_delivery: l.reverse_delivery,
+                    etx: l.etx,
+                })
+                .collect()
+        }),
         series: world.series().cloned(),
         warnings: world.warnings().to_vec(),
     }
@@ -340,6 +368,7 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
         link_failures: f.link_failures,
         route_failures: f.link_failures,
         false_route_failures: f.false_route_failures,
+        path: None,
         tcp: None,
     };
     match &f.app {

@@ -36,6 +36,35 @@ pub fn positions_m(topology: &Topology, seed: u64, attempt: u32) -> Vec<[f64; 2]
                 })
                 .collect()
         }
+        TopologyKind::Testbed => {
+            let n = topology.nodes.unwrap_or(0);
+            let b = topology.testbed.clone().unwrap_or_default();
+            let cols = (b.buildings as f64).sqrt().ceil().max(1.0) as u32;
+            let [w, h] = b.building_size_m;
+            (0..n)
+                .map(|i| {
+                    // Node i lives in building i mod B, uniform inside its rectangle.
+                    let k = i % b.buildings.max(1);
+                    let centre = [
+                        (k % cols) as f64 * b.building_spacing_m,
+                        (k / cols) as f64 * b.building_spacing_m,
+                    ];
+                    let index = ((attempt as u64) << 32) | i as u64;
+                    let mut rng = Rng::derive(seed, Purpose::Topology, index);
+                    [centre[0] + (rng.uniform() - 0.5) * w, centre[1] + (rng.uniform() - 0.5) * h]
+                })
+                .collect()
+        }
+    }
+}
+
+/// The building of each node of a testbed topology (empty for other kinds).
+pub fn clusters(topology: &Topology) -> Vec<u32> {
+    match (topology.kind, &topology.testbed) {
+        (TopologyKind::Testbed, Some(b)) => {
+            (0..topology.nodes.unwrap_or(0)).map(|i| i % b.buildings.max(1)).collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -58,6 +87,7 @@ mod tests {
             nodes: None,
             area_m: None,
             connected: None,
+            testbed: None,
         }
     }
 

@@ -2,5 +2,6 @@
 
 pub mod aodv;
 pub mod dsr;
+pub mod etx;
 pub mod packet;
 pub mod routing;

@@ -69,6 +69,8 @@ pub struct Packet {
     pub delay_max_ns: u64,
     /// IP identification, set by the originating node.
     pub ident: u16,
+    /// An ETX probe (a broadcast control packet counted by its receivers).
+    pub etx_probe: bool,
 }
 
 impl Packet {
@@ -95,6 +97,7 @@ impl Packet {
             handed_over: false,
             tcp: None,
             ident: 0,
+            etx_probe: false,
             aodv: None,
             dsr: None,
             route: None,

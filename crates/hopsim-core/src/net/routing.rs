@@ -30,6 +30,33 @@ impl StaticRoutes {
         StaticRoutes { table_of, tables }
     }
 
+    /// Routes from precomputed tables: (destination, next hops, hop counts) for `n` nodes.
+    pub fn from_tables(n: usize, tables: Vec<(u32, Vec<u32>, Vec<u32>)>) -> StaticRoutes {
+        let mut table_of = vec![NONE; n];
+        let mut out = Vec::with_capacity(tables.len());
+        for (dst, next, hops) in tables {
+            if table_of[dst as usize] == NONE {
+                table_of[dst as usize] = out.len() as u32;
+                out.push((next, hops));
+            }
+        }
+        StaticRoutes { table_of, tables: out }
+    }
+
+    /// The node sequence from `src` to `dst` along the routes, if there is one.
+    pub fn path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
+        let mut path = vec![src];
+        let mut at = src;
+        while at != dst {
+            at = self.next_hop(at, dst)?;
+            path.push(at);
+            if path.len() > self.table_of.len() + 1 {
+                return None; // cannot happen with shortest-path tables; never loop
+            }
+        }
+        Some(path)
+    }
+
     fn table(&self, dst: u32) -> Option<&(Vec<u32>, Vec<u32>)> {
         let t = *self.table_of.get(dst as usize)?;
         (t != NONE).then(|| &self.tables[t as usize])

@@ -40,6 +40,20 @@ fn db(x: f64) -> f64 {
 }
 
 impl LinkModel {
+    /// The links of a scenario: its radio, and for testbed topologies the walls between
+    /// buildings.
+    pub fn for_scenario(s: &Scenario) -> Self {
+        match &s.topology.testbed {
+            Some(b) if s.topology.kind == crate::scenario::TopologyKind::Testbed => LinkModel::new(
+                s,
+                crate::topology::clusters(&s.topology),
+                b.wall_loss_db,
+                b.wall_sigma_db,
+            ),
+            _ => LinkModel::new(s, Vec::new(), 0.0, 0.0),
+        }
+    }
+
     pub fn new(s: &Scenario, clusters: Vec<u32>, wall_loss_db: f64, wall_sigma_db: f64) -> Self {
         let path = PathLoss::new(&s.radio);
         let (rx_w, cs_w) = thresholds_w(&s.radio, &path);

@@ -44,6 +44,9 @@ impl Scenario {
     /// Fill in defaults that depend on other keys (a flow's `stop_s` = `duration_s`; a TCP
     /// flow's settings = the top-level `[tcp]`, when the flow gives none).
     pub fn resolve(&mut self) {
+        if self.topology.kind == TopologyKind::Testbed && self.topology.testbed.is_none() {
+            self.topology.testbed = Some(TestbedLayout::default());
+        }
         for f in &mut self.flows {
             if f.stop_s.is_none() {
                 f.stop_s = Some(self.duration_s);
@@ -86,6 +89,33 @@ pub enum TopologyKind {
     Grid,
     Positions,
     Random,
+    /// Nodes scattered over several buildings, walls between them (`[topology.testbed]`).
+    Testbed,
+}
+
+/// Layout of a testbed-like topology: `nodes` spread over `buildings` rectangles of
+/// `building_size_m`, whose centres are `building_spacing_m` apart on a square grid; links
+/// between buildings lose `wall_loss_db` more, with `wall_sigma_db` more shadowing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TestbedLayout {
+    pub buildings: u32,
+    pub building_size_m: [f64; 2],
+    pub building_spacing_m: f64,
+    pub wall_loss_db: f64,
+    pub wall_sigma_db: f64,
+}
+
+impl Default for TestbedLayout {
+    fn default() -> Self {
+        TestbedLayout {
+            buildings: 4,
+            building_size_m: [40.0, 30.0],
+            building_spacing_m: 70.0,
+            wall_loss_db: 10.0,
+            wall_sigma_db: 4.0,
+        }
+    }
 }
 
 /// Node placement. Which keys apply depends on `kind`; others are rejected by validation.
@@ -110,6 +140,9 @@ pub struct Topology {
     /// Random placements only: what to do when the decode-range graph is not connected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connected: Option<Connectivity>,
+    /// Testbed topologies only: the buildings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub testbed: Option<TestbedLayout>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -399,6 +432,8 @@ pub enum RoutingProtocol {
     Static,
     Aodv,
     Dsr,
+    /// Shortest expected-transmission-count paths, measured by probes, then frozen.
+    Etx,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -412,6 +447,10 @@ pub struct Routing {
     pub allowed_hello_loss: u32,
     /// AODV: expanding ring search (TTL 5, 7, then the network diameter), as ns-2 does.
     pub expanding_ring: bool,
+    /// ETX: probe period, probing time before the routes are frozen, probe size.
+    pub etx_probe_interval_s: f64,
+    pub etx_warmup_s: f64,
+    pub etx_probe_bytes: u32,
 }
 
 impl Default for Routing {
@@ -422,6 +461,9 @@ impl Default for Routing {
             hello_interval_s: 1.0, // RFC 3561 HELLO_INTERVAL
             allowed_hello_loss: 2, // RFC 3561 ALLOWED_HELLO_LOSS
             expanding_ring: true,
+            etx_probe_interval_s: 1.0, // De Couto et al. 2003
+            etx_warmup_s: 20.0,
+            etx_probe_bytes: 134,
         }
     }
 }

@@ -53,7 +53,7 @@ pub fn node_count(t: &Topology) -> usize {
         TopologyKind::Chain => t.hops.unwrap_or(0) as usize + 1,
         TopologyKind::Grid => (t.rows.unwrap_or(0) * t.cols.unwrap_or(0)) as usize,
         TopologyKind::Positions => t.positions.as_ref().map_or(0, |p| p.len()),
-        TopologyKind::Random => t.nodes.unwrap_or(0) as usize,
+        TopologyKind::Random | TopologyKind::Testbed => t.nodes.unwrap_or(0) as usize,
     }
 }
 
@@ -65,7 +65,11 @@ fn check_topology(t: &Topology) -> Check {
         TopologyKind::Grid => "grid",
         TopologyKind::Positions => "positions",
         TopologyKind::Random => "random",
+        TopologyKind::Testbed => "testbed",
     };
+    if t.kind != TopologyKind::Testbed {
+        unused("topology.testbed", &t.testbed, kind)?;
+    }
     let count_ok = |key: &str, v: u64| -> Check {
         if (1..=MAX_NODES).contains(&v) {
             Ok(())
@@ -157,6 +161,29 @@ fn check_topology(t: &Topology) -> Check {
             unused("topology.rows", &t.rows, kind)?;
             unused("topology.cols", &t.cols, kind)?;
             unused("topology.positions", &t.positions, kind)?;
+        }
+        TopologyKind::Testbed => {
+            let n = required("topology.nodes", t.nodes, kind)? as u64;
+            if !(2..=MAX_NODES).contains(&n) {
+                return Err(ScenarioError::invalid(
+                    "topology.nodes",
+                    n,
+                    &format!("must be between 2 and {MAX_NODES}"),
+                ));
+            }
+            for (key, v) in [
+                ("topology.hops", t.hops.is_some()),
+                ("topology.spacing_m", t.spacing_m.is_some()),
+                ("topology.rows", t.rows.is_some()),
+                ("topology.cols", t.cols.is_some()),
+                ("topology.positions", t.positions.is_some()),
+                ("topology.area_m", t.area_m.is_some()),
+            ] {
+                unused(key, &v.then_some(()), kind)?;
+            }
+            if let Some(b) = &t.testbed {
+                super::validate_radio::check_testbed(b, n)?;
+            }
         }
     }
     Ok(())
@@ -378,6 +405,34 @@ pub fn validate(s: &Scenario) -> Check {
     check_tcp("tcp", &s.tcp)?;
     check_mobility(&s.mobility)?;
     let rt = &s.routing;
+    if !(rt.etx_probe_interval_s.is_finite() && rt.etx_probe_interval_s >= 1e-3) {
+        return Err(ScenarioError::invalid(
+            "routing.etx_probe_interval_s",
+            rt.etx_probe_interval_s,
+            "must be at least 0.001 seconds",
+        ));
+    }
+    if rt.protocol == super::RoutingProtocol::Etx
+        && !(rt.etx_warmup_s.is_finite()
+            && rt.etx_warmup_s >= rt.etx_probe_interval_s
+            && rt.etx_warmup_s < s.duration_s)
+    {
+        return Err(ScenarioError::invalid(
+            "routing.etx_warmup_s",
+            rt.etx_warmup_s,
+            &format!(
+                "must be at least one probe interval ({} s) and less than duration_s = {}",
+                rt.etx_probe_interval_s, s.duration_s
+            ),
+        ));
+    }
+    if !(20..=2000).contains(&rt.etx_probe_bytes) {
+        return Err(ScenarioError::invalid(
+            "routing.etx_probe_bytes",
+            rt.etx_probe_bytes,
+            "must be 20..2000 bytes",
+        ));
+    }
     if !(rt.hello_interval_s.is_finite() && rt.hello_interval_s >= 1e-3) {
         return Err(ScenarioError::invalid(
             "routing.hello_interval_s",

@@ -1,8 +1,8 @@
-//! Value checks of the `[radio]` table: every rejection names the key, the value and what
-//! is allowed.
+//! Value checks of the `[radio]` table and of the testbed layout (the buildings whose walls
+//! shadow links): every rejection names the key, the value and what is allowed.
 
 use super::validate::{non_negative, positive};
-use super::Radio;
+use super::{Radio, TestbedLayout};
 use crate::error::ScenarioError;
 
 pub(super) fn check_radio(r: &Radio) -> Result<(), ScenarioError> {
@@ -86,5 +86,33 @@ pub(super) fn check_radio(r: &Radio) -> Result<(), ScenarioError> {
         _ => {}
     }
 
+    Ok(())
+}
+
+pub(super) fn check_testbed(b: &TestbedLayout, nodes: u64) -> Result<(), ScenarioError> {
+    if b.buildings == 0 || b.buildings as u64 > nodes {
+        return Err(ScenarioError::invalid(
+            "topology.testbed.buildings",
+            b.buildings,
+            &format!("must be between 1 and topology.nodes = {nodes}"),
+        ));
+    }
+    positive("topology.testbed.building_size_m.0", b.building_size_m[0], "width in metres")?;
+    positive("topology.testbed.building_size_m.1", b.building_size_m[1], "depth in metres")?;
+    positive("topology.testbed.building_spacing_m", b.building_spacing_m, "metres")?;
+    if !(b.wall_loss_db.is_finite() && (0.0..=80.0).contains(&b.wall_loss_db)) {
+        return Err(ScenarioError::invalid(
+            "topology.testbed.wall_loss_db",
+            b.wall_loss_db,
+            "must be in 0..80 dB",
+        ));
+    }
+    if !(b.wall_sigma_db.is_finite() && (0.0..=30.0).contains(&b.wall_sigma_db)) {
+        return Err(ScenarioError::invalid(
+            "topology.testbed.wall_sigma_db",
+            b.wall_sigma_db,
+            "must be in 0..30 dB",
+        ));
+    }
     Ok(())
 }

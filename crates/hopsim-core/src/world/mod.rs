@@ -4,6 +4,7 @@
 
 mod air;
 mod dsr;
+mod etx;
 mod fading;
 mod flows;
 mod motion;
@@ -119,6 +120,7 @@ pub struct World {
     dsr_out: Vec<DsrAction>,
     route_wait: Vec<VecDeque<PacketId>>,
     warnings: Vec<String>,
+    etx: Option<etx::EtxState>,
 }
 
 impl World {
@@ -169,7 +171,7 @@ impl World {
                 (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
             },
         };
-        let model = crate::phy::links::LinkModel::new(s, Vec::new(), 0.0, 0.0);
+        let model = crate::phy::links::LinkModel::for_scenario(s);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
         let receiver = |id: u32| match s.radio.reception {
             Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
@@ -225,7 +227,15 @@ impl World {
         for (i, f) in flows.iter().enumerate() {
             sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
         }
-        Ok(World {
+        let etx = (s.routing.protocol == RoutingProtocol::Etx).then(|| etx::EtxState {
+            table: crate::net::etx::EtxTable::new(n_nodes as usize),
+            interval_ns: secs_to_ns(s.routing.etx_probe_interval_s),
+            warmup_end_ns: secs_to_ns(s.routing.etx_warmup_s),
+            probe_bytes: s.routing.etx_probe_bytes,
+            frozen: false,
+            endpoints: endpoints.clone(),
+        });
+        let mut world = World {
             sched,
             nodes,
             channel,
@@ -259,7 +269,23 @@ impl World {
             dsr_out: Vec::with_capacity(8),
             route_wait: vec![VecDeque::new(); n_nodes as usize],
             warnings: Vec::new(),
-        })
+            etx,
+        };
+        world.etx_start();
+        Ok(world)
+    }
+
+    /// The frozen route of a flow (static and ETX routing), as a node sequence.
+    pub(crate) fn fixed_path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
+        if self.aodv.is_some() || self.dsr.is_some() {
+            return None;
+        }
+        self.routes.path(src, dst)
+    }
+
+    /// ETX: the measured links (None for other routing).
+    pub(crate) fn etx_links(&self) -> Option<Vec<crate::net::etx::EtxLink>> {
+        self.etx.as_ref().map(|e| e.table.links())
     }
 
     /// Run until the end time; events at exactly the end time are not processed.
@@ -305,6 +331,8 @@ impl World {
             Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
             Event::Hello { node } => self.aodv_hello(now, node),
             Event::Sample => self.sample(now),
+            Event::EtxProbe { node } => self.etx_probe(now, node),
+            Event::EtxFreeze => self.etx_freeze(now),
         }
         self.drain(now);
     }

@@ -104,7 +104,7 @@ pub(crate) fn build(
             t
         }
     };
-    let model = LinkModel::new(s, Vec::new(), 0.0, 0.0);
+    let model = LinkModel::for_scenario(s);
     let n = positions.len();
     Ok(Some(Motion { trajectories, cursors: vec![0; n], model }))
 }

@@ -44,7 +44,7 @@ pub fn components(channel: &Channel) -> Vec<u32> {
 /// `topology.connected` (for moving nodes: connected at every second of the run, as the MANET
 /// study requires); for trace-driven mobility the start positions come from the trace.
 pub fn place(s: &Scenario) -> Result<Placement, ScenarioError> {
-    let model = LinkModel::new(s, Vec::new(), 0.0, 0.0);
+    let model = LinkModel::for_scenario(s);
     let rule = s.topology.connected.unwrap_or(Connectivity::Ignore);
     let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
     let mut reachable = 0;

@@ -25,6 +25,10 @@ impl World {
         if self.dsr.is_some() {
             return self.dsr_next_hop(now, node, packet);
         }
+        if self.etx_holding() && p.src == node {
+            self.wait_for_route(node, packet);
+            return None;
+        }
         let Some(aodv) = self.aodv.as_mut() else {
             let hop = self.routes.next_hop(node, p.dst);
             if hop.is_none() {

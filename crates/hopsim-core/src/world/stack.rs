@@ -148,6 +148,10 @@ impl World {
             self.aodv.as_mut().expect("aodv")[node as usize].heard(from, now);
         }
         let p = self.packets.get(packet);
+        if p.etx_probe {
+            self.etx_heard(node, from);
+            return;
+        }
         if let Some(msg) = p.aodv {
             // Routing control: consumed by the routing layer of this node, never forwarded.
             self.control_received(now, node, msg, from);

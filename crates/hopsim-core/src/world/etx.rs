@@ -1,0 +1,84 @@
+//! ETX routing in the world: probes during the warm-up, then frozen shortest-ETX routes
+//! (net/etx.rs has the metric and the path computation). Data sent before the routes are
+//! frozen waits at its source (bounded, as packets waiting for an AODV route do).
+
+use super::World;
+use crate::event::Event;
+use crate::net::aodv::BROADCAST;
+use crate::net::etx::EtxTable;
+use crate::time::SimTime;
+
+pub(crate) struct EtxState {
+    pub table: EtxTable,
+    pub interval_ns: SimTime,
+    pub warmup_end_ns: SimTime,
+    pub probe_bytes: u32,
+    pub frozen: bool,
+    /// Flow endpoints: the destinations routes are computed for.
+    pub endpoints: Vec<u32>,
+}
+
+impl World {
+    /// Jittered period: uniform in [0.9, 1.1] x interval (De Couto et al. jitter probes).
+    fn probe_gap(&mut self, node: u32, interval_ns: SimTime) -> SimTime {
+        let u = self.nodes[node as usize].routing_rng.uniform();
+        ((0.9 + 0.2 * u) * interval_ns as f64) as SimTime
+    }
+
+    pub(super) fn etx_start(&mut self) {
+        let Some(e) = self.etx.as_ref() else { return };
+        let (interval, end) = (e.interval_ns, e.warmup_end_ns);
+        for node in 0..self.nodes.len() as u32 {
+            // First probes spread over one interval.
+            let at = (self.nodes[node as usize].routing_rng.uniform() * interval as f64) as SimTime;
+            self.sched.schedule(at, Event::EtxProbe { node });
+        }
+        self.sched.schedule(end, Event::EtxFreeze);
+    }
+
+    pub(super) fn etx_probe(&mut self, now: SimTime, node: u32) {
+        let Some(e) = self.etx.as_mut() else { return };
+        if e.frozen || now >= e.warmup_end_ns {
+            return;
+        }
+        e.table.note_sent(node);
+        let (bytes, interval) = (e.probe_bytes, e.interval_ns);
+        let packet = self.control_packet(now, node, BROADCAST, bytes);
+        self.packets.get_mut(packet).etx_probe = true;
+        self.release_control(now, node, packet);
+        let gap = self.probe_gap(node, interval);
+        self.sched.schedule(now + gap.max(1), Event::EtxProbe { node });
+    }
+
+    /// A probe from `from` reached `node` (the packet stays the sender's to free).
+    pub(super) fn etx_heard(&mut self, node: u32, from: u32) {
+        if let Some(e) = self.etx.as_mut() {
+            if !e.frozen {
+                e.table.note_heard(node, from);
+            }
+        }
+    }
+
+    /// Freeze the routes and let the waiting packets go.
+    pub(super) fn etx_freeze(&mut self, now: SimTime) {
+        let Some(e) = self.etx.as_mut() else { return };
+        e.frozen = true;
+        self.routes = e.table.routes(&e.endpoints);
+        for f in self.flows.iter_mut() {
+            if let Some(h) = self.routes.hops(f.src, f.dst) {
+                f.hops = h;
+            }
+        }
+        for node in 0..self.nodes.len() as u32 {
+            let waiting = std::mem::take(&mut self.route_wait[node as usize]);
+            for id in waiting {
+                self.route_and_enqueue(now, node, id);
+            }
+        }
+    }
+
+    /// Before the freeze a source keeps its packets; forwarders cannot have any.
+    pub(super) fn etx_holding(&self) -> bool {
+        self.etx.as_ref().is_some_and(|e| !e.frozen)
+    }
+}
