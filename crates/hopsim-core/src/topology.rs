@@ -88,6 +88,7 @@ mod tests {
             area_m: None,
             connected: None,
             testbed: None,
+            seed: None,
         }
     }
 

@@ -19,6 +19,7 @@ CATALOGUE = {
     "chen-manet": "hopsim.studies.chen_manet",
     "dsn-variants": "hopsim.studies.dsn_variants",
     "vegas-w": "hopsim.studies.vegas_w",
+    "testbed-window": "hopsim.studies.testbed_window",
 }
 
 

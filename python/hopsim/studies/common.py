@@ -74,7 +74,9 @@ class Study:
     name: str
     title: str
     source: str  # the paper, as cited
-    sweeps: list[str]  # sweep file names in SWEEP_DIR, run in this order
+    # Sweep file names in SWEEP_DIR, or functions quick -> sweep dict (for sweeps that
+    # depend on measurements, e.g. the sender/receiver pairs of a testbed), run in order.
+    sweeps: list[str | Callable[[bool], dict[str, Any]]]
     analyse: Callable[[StudyContext], list[Claim]]
     notes: str = ""  # what differs from the paper's set-up, and why
 
@@ -132,7 +134,10 @@ def reproduce_study(
 ) -> StudyReport:
     """Run (or resume) the study's sweeps into ``out_dir`` and write its outputs there:
     ``points.csv``, ``figures/*.png|pdf``, ``claims.md`` and ``claims.csv``."""
-    specs = [load_sweep(SWEEP_DIR / f, quick=quick) for f in study.sweeps]  # all checked first
+    # Every sweep is checked before the first run.
+    specs = [
+        load_sweep(f(quick) if callable(f) else SWEEP_DIR / f, quick=quick) for f in study.sweeps
+    ]
     done = skipped = failed = 0
     for spec in specs:
         report = run_sweep(spec, out_dir, jobs=jobs, scheduler=scheduler, progress=progress)

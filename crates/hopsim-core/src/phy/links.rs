@@ -66,7 +66,7 @@ impl LinkModel {
         }
         LinkModel {
             path,
-            seed: s.seed,
+            seed: s.topology.seed.unwrap_or(s.seed),
             sigma_db: s.radio.shadowing_sigma_db,
             symmetric: s.radio.shadowing_symmetric,
             clusters,

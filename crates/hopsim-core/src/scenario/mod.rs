@@ -140,6 +140,10 @@ pub struct Topology {
     /// Random placements only: what to do when the decode-range graph is not connected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connected: Option<Connectivity>,
+    /// Seed of the placement and of the static shadowing (default: the run's `seed`): fix it
+    /// to keep one topology while replications vary the seed of everything else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// Testbed topologies only: the buildings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub testbed: Option<TestbedLayout>,

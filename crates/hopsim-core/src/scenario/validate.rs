@@ -519,7 +519,9 @@ pub fn validate(s: &Scenario) -> Check {
         }
         check_flow("traffic", &t.flow(0, 1), nodes, s)?;
     }
-    if s.flows.is_empty() && s.traffic.is_none() {
+    // A run without traffic is only useful to measure links (ETX probes).
+    let probing = s.routing.protocol == super::RoutingProtocol::Etx;
+    if s.flows.is_empty() && s.traffic.is_none() && !probing {
         return Err(ScenarioError {
             key: "flows".into(),
             message: "scenario key `flows`: at least one [[flows]] entry (or [traffic] \

@@ -49,7 +49,8 @@ pub fn place(s: &Scenario) -> Result<Placement, ScenarioError> {
     let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
     let mut reachable = 0;
     for attempt in 0..attempts {
-        let mut positions = topology::positions_m(&s.topology, s.seed, attempt);
+        let layout_seed = s.topology.seed.unwrap_or(s.seed);
+        let mut positions = topology::positions_m(&s.topology, layout_seed, attempt);
         let mut motion = super::motion::build(s, &positions, attempt)?;
         if matches!(s.mobility.model, MobilityModel::Setdest | MobilityModel::Bonnmotion) {
             if let Some(m) = motion.as_ref() {
