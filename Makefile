@@ -1,6 +1,7 @@
 # hopsim: build, run and test.
 #
-#   make demo    set everything up (venv, deps, release build of the extension) and run the main job
+#   make demo    set everything up (venv, deps, release build of the extension) and run the main
+#                job: one chain scenario, then the DSN study's variant comparison in quick mode
 #   make test    the same set-up plus test deps; Rust tests (release) and pytest
 #   make bench   engine benchmarks (cargo bench)
 #   make lint    cargo fmt --check, cargo clippy -D warnings, ruff
@@ -85,6 +86,7 @@ FORCE:
 
 demo: setup
 	$(BIN)/hopsim run scenarios/chain7_udp.toml
+	$(BIN)/hopsim reproduce dsn-variants --quick
 
 # hopsim-py is a cdylib for Python; it has no Rust tests and is exercised by pytest instead.
 test: setup-test

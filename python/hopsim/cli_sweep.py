@@ -333,6 +333,14 @@ def reproduce_cmd(
         scheduler=scheduler,
         progress=progress,
     )
+    if report.headline is not None:
+        title, columns, rows = report.headline
+        head = Table(title=title, title_justify="left")
+        for col in columns:
+            head.add_column(col, justify="right")
+        for row in rows:
+            head.add_row(*row)
+        out.print(head)
     table = Table(title=f"{study.title}: the paper beside hopsim", title_justify="left")
     for col in ("claim", "paper", "hopsim", "verdict"):
         table.add_column(col, overflow="fold")

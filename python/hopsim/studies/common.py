@@ -69,6 +69,10 @@ def pct(new: float | None, old: float | None) -> float | None:
     return (new - old) / abs(old)
 
 
+#: A table: its title, column names, and rows of cell texts.
+Headline = tuple[str, list[str], list[list[str]]]
+
+
 @dataclass
 class Study:
     name: str
@@ -79,6 +83,9 @@ class Study:
     sweeps: list[str | Callable[[bool], dict[str, Any]]]
     analyse: Callable[[StudyContext], list[Claim]]
     notes: str = ""  # what differs from the paper's set-up, and why
+    # The study's main comparison as a table (title, column names, rows of text), printed
+    # first by `hopsim reproduce` and written to headline.csv.
+    headline: Callable[[StudyContext], Headline] | None = None
 
 
 @dataclass
@@ -122,6 +129,7 @@ class StudyReport:
     runs_done: int
     runs_skipped: int
     runs_failed: int
+    headline: Headline | None = None
 
 
 def reproduce_study(
@@ -146,6 +154,12 @@ def reproduce_study(
         ctx = StudyContext(study, out_dir, quick, store)
         points_csv = _write_points(ctx, [s.name for s in specs])
         claims = study.analyse(ctx)
+        headline = study.headline(ctx) if study.headline else None
+    if headline is not None:
+        with (out_dir / "headline.csv").open("w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(headline[1])
+            writer.writerows(headline[2])
     table_md = _write_claims(study, out_dir, claims, quick)
     return StudyReport(
         study.name,
@@ -158,6 +172,7 @@ def reproduce_study(
         done,
         skipped,
         failed,
+        headline,
     )
 
 
