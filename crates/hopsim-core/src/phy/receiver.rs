@@ -69,10 +69,4 @@ impl Receiver {
             Receiver::Sinr(r) => r.start_tx(now, end),
         }
     }
-
-    /// Whether frames that were never locked still end in EIFS (ns-2 capture) or pass
-    /// unnoticed (SINR: only a failed reception does, as in ns-3).
-    pub fn missed_frames_cost_eifs(&self) -> bool {
-        matches!(self, Receiver::Capture(_))
-    }
 }

@@ -8,7 +8,6 @@ use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
 use crate::phy::channel::Link;
 use crate::phy::radio::{FrameRef, RxEnd};
-use crate::phy::receiver::Receiver;
 use crate::time::SimTime;
 
 impl World {
@@ -27,8 +26,11 @@ impl World {
             self.nodes[node as usize].tx_links = links;
         }
         let fade = self.fading.enabled();
-        let mut powers = std::mem::take(&mut self.nodes[node as usize].tx_powers);
-        powers.clear();
+        let mut powers = Vec::new();
+        if fade {
+            powers = std::mem::take(&mut self.nodes[node as usize].tx_powers);
+            powers.clear();
+        }
         for k in 0..self.link_count(node) {
             let mut link = self.link(node, k);
             if fade {
@@ -36,10 +38,9 @@ impl World {
                 link.power_w *= g;
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
+                powers.push(link.power_w);
             }
-            powers.push(link.power_w);
-            let capture = matches!(self.nodes[link.listener as usize].radio, Receiver::Capture(_));
-            if capture && !link.sensed {
+            if self.capture_mode && !link.sensed {
                 continue; // ns-2: below carrier sense a signal does not exist
             }
             let j = link.listener as usize;
@@ -64,7 +65,9 @@ impl World {
                 self.nodes[j].mac.on_medium_busy(from, until);
             }
         }
-        self.nodes[node as usize].tx_powers = powers;
+        if fade {
+            self.nodes[node as usize].tx_powers = powers;
+        }
         self.sched.schedule(end, Event::TxEnd { node });
     }
 
@@ -127,11 +130,12 @@ impl World {
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
             }
-            let listener = &self.nodes[link.listener as usize].radio;
-            if !link.sensed && matches!(listener, Receiver::Capture(_)) {
+            // ns-2 capture: signals below carrier sense do not exist, and a frame the receiver
+            // did not lock on still ends in EIFS; SINR (ns-3): only a failed reception does.
+            if self.capture_mode && !link.sensed {
                 continue;
             }
-            let eifs_if_missed = listener.missed_frames_cost_eifs();
+            let eifs_if_missed = self.capture_mode;
             let at = now + link.delay_ns;
             match self.nodes[link.listener as usize].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {

@@ -105,6 +105,8 @@ pub struct World {
     difs_ns: SimTime,
     frame_error_rate: f64,
     fading: Fader,
+    /// Every receiver is in ns-2 capture mode (else SINR).
+    capture_mode: bool,
     /// Segments a TCP sender asked to send, handled after each sender call.
     tcp_out: Vec<SendSegment>,
     tracer: Option<PcapTracer>,
@@ -250,6 +252,7 @@ impl World {
             difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
             fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
+            capture_mode: s.radio.reception == Reception::Capture,
             tcp_out: Vec::with_capacity(32),
             tracer: None,
             series: None,
