@@ -40,7 +40,7 @@ impl World {
         if p.src == node && p.flow != NO_FLOW {
             let mut out = std::mem::take(&mut self.dsr_out);
             dsr[node as usize].discover(p.dst, now, &mut out);
-            self.wait_for_route(node, packet);
+            self.wait_for_route(now, node, packet);
             self.apply_dsr(now, node, &mut out);
             self.dsr_out = out;
         } else {

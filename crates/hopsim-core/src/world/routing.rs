@@ -26,7 +26,7 @@ impl World {
             return self.dsr_next_hop(now, node, packet);
         }
         if self.etx_holding() && p.src == node {
-            self.wait_for_route(node, packet);
+            self.wait_for_route(now, node, packet);
             return None;
         }
         let Some(aodv) = self.aodv.as_mut() else {
@@ -44,7 +44,7 @@ impl World {
         let mut out = std::mem::take(&mut self.aodv_out);
         if p.src == node && p.flow != NO_FLOW {
             aodv[node as usize].discover(p.dst, now, &mut out);
-            self.wait_for_route(node, packet);
+            self.wait_for_route(now, node, packet);
         } else {
             // A forwarder without a route (6.11 case ii): drop and report upstream.
             self.nodes[node as usize].counters.no_route_drops += 1;
@@ -98,8 +98,9 @@ impl World {
         }
     }
 
-    /// Keep a source's packet until a route is found (bounded).
-    pub(super) fn wait_for_route(&mut self, node: u32, packet: PacketId) {
+    /// Keep a source's packet until a route is found (bounded in number and age).
+    pub(super) fn wait_for_route(&mut self, now: SimTime, node: u32, packet: PacketId) {
+        self.expire_waiting(now, node);
         if self.route_wait[node as usize].len() >= WAITING_MAX {
             self.nodes[node as usize].counters.no_route_drops += 1;
             self.drop_packet(packet);
@@ -121,17 +122,24 @@ impl World {
         self.aodv_out = out;
     }
 
-    /// Drop packets that waited too long for a route.
+    /// Drop packets that waited too long for a route (all of them: a packet released and
+    /// put back can sit behind younger ones).
     pub(super) fn expire_waiting(&mut self, now: SimTime, node: u32) {
         let limit = secs_to_ns(WAITING_TIMEOUT_S);
-        while let Some(&id) = self.route_wait[node as usize].front() {
-            if now.saturating_sub(self.packets.get(id).created_ns) < limit {
-                break;
+        let mut waiting = std::mem::take(&mut self.route_wait[node as usize]);
+        waiting.retain(|&id| {
+            let fresh = now.saturating_sub(self.packets.get(id).created_ns) < limit;
+            if !fresh {
+                self.nodes[node as usize].counters.no_route_drops += 1;
+                let flow = self.packets.get(id).flow;
+                if flow != NO_FLOW {
+                    self.flows[flow as usize].dropped += 1;
+                }
+                self.packets.free(id);
             }
-            self.route_wait[node as usize].pop_front();
-            self.nodes[node as usize].counters.no_route_drops += 1;
-            self.drop_packet(id);
-        }
+            fresh
+        });
+        self.route_wait[node as usize] = waiting;
     }
 
     /// Carry out what the routing protocol of `node` asked for.
@@ -152,6 +160,7 @@ impl World {
 
     /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
     pub(super) fn release_waiting(&mut self, now: SimTime, node: u32, dst: u32, found: bool) {
+        self.expire_waiting(now, node);
         let waiting = std::mem::take(&mut self.route_wait[node as usize]);
         let mut keep = std::collections::VecDeque::with_capacity(waiting.len());
         let mut go = Vec::new();
