@@ -99,11 +99,12 @@ def print_points(points: list[PointSummary], title: str) -> None:
     table = Table(title=title, title_justify="left")
     keys = list(points[0].params)
     metrics = list(points[0].stats)
+    # Fold rather than cut: a narrow console (a log file) still shows every key and metric.
     for k in keys:
-        table.add_column(k)
+        table.add_column(k, overflow="fold")
     table.add_column("runs", justify="right")
     for m in metrics:
-        table.add_column(m, justify="right")
+        table.add_column(m, justify="right", overflow="fold")
     for p in points:
         table.add_row(
             *[_value(p.params.get(k)) for k in keys],
