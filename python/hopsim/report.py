@@ -43,7 +43,10 @@ def _topology_summary(scenario: dict[str, Any], n_nodes: int) -> str:
     if kind == "random":
         area = topo.get("area_m") or ["?", "?"]
         return f"random, {n_nodes} nodes in {area[0]:g}x{area[1]:g} m"
-    return f"{kind}, {n_nodes} nodes"
+    if kind == "testbed":
+        b = topo.get("testbed") or {}
+        return f"testbed of {b.get('buildings', '?')} buildings"
+    return kind
 
 
 def _mac_summary(mac: dict[str, Any]) -> str:

@@ -350,7 +350,7 @@ impl Dcf {
             _ => return,
         };
         if count >= limit {
-            self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, false);
+            self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, false, cx.now);
             self.counters.retry_limit_drops += 1;
             self.counters.unicast_done += 1;
             self.job = None;
@@ -466,7 +466,7 @@ impl Dcf {
                     self.timeout_timer.cancel();
                     let job = self.job.take().expect("job");
                     self.rates.report_attempt(job.dst, job.rate, true, cx.now);
-                    self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true);
+                    self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
                     self.counters.unicast_done += 1;
                     cx.out.push((
                         self.node,

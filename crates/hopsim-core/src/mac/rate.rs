@@ -10,8 +10,9 @@
 //! * SampleRate (Bicket, MIT MS thesis 2005): each packet goes at one rate, the one with the
 //!   least average transmission time per delivered packet (retries and failures included,
 //!   over an exponentially fading window); every 10th packet samples another rate whose
-//!   lossless time beats the current average; a rate with 4 successive failed
-//!   transmissions is left alone for 10 s.
+//!   lossless time beats the current average, except rates with 4 successive failed
+//!   packets (all tries lost; madwifi's sample.c counts packets), which are not sampled
+//!   for 10 s.
 //!
 //! Control frames always go at the basic rate; only unicast DATA frames use these rates.
 
@@ -66,9 +67,13 @@ struct Peer {
     arf: ArfState,
     sample: [SampleStats; 4],
     packets: u32,
-    /// The rate and attempts of the packet in service (SampleRate).
+    /// The packet in service (SampleRate): the rate of its first attempt, the rate of its
+    /// retries (differs when the first is a sample), its attempts, size and RTS use.
     packet_rate: usize,
+    retry_rate: usize,
     packet_attempts: u32,
+    packet_bytes: u32,
+    packet_rts: bool,
     /// DATA attempts and acknowledged DATA frames per rate (the metrics).
     pub attempts: [u64; 4],
     pub acked: [u64; 4],
@@ -150,10 +155,8 @@ impl RateControl {
             }
         };
         let usable = |i: usize| p_stats[i].excluded_until <= now;
-        let best = (0..RATES.len())
-            .filter(|&i| usable(i))
-            .min_by(|&a, &b| average(a).total_cmp(&average(b)))
-            .unwrap_or(0);
+        // The exclusion only stops sampling: the best rate is chosen on its record.
+        let best = (0..RATES.len()).min_by(|&a, &b| average(a).total_cmp(&average(b))).unwrap_or(0);
         let mut chosen = best;
         if sample_turn {
             let candidates: Vec<usize> = (0..RATES.len())
@@ -165,7 +168,10 @@ impl RateControl {
         }
         let p = self.peer(dst);
         p.packet_rate = chosen;
+        p.retry_rate = best;
         p.packet_attempts = 0;
+        p.packet_bytes = bytes;
+        p.packet_rts = rts;
     }
 
     /// The rate of the next DATA attempt to `dst`.
@@ -173,7 +179,12 @@ impl RateControl {
         match self.algo {
             RateAlgo::Constant(r) => r,
             RateAlgo::Arf | RateAlgo::Aarf => RATES[self.peer(dst).arf.idx],
-            RateAlgo::Sample => RATES[self.peer(dst).packet_rate],
+            RateAlgo::Sample => {
+                // A sample gets one try; its retries go at the best rate (as madwifi's
+                // multi-rate retry chain does), so sampling a bad rate costs one frame.
+                let p = self.peer(dst);
+                RATES[if p.packet_attempts == 0 { p.packet_rate } else { p.retry_rate }]
+            }
         }
     }
 
@@ -188,16 +199,10 @@ impl RateControl {
             p.acked[i] += 1;
         }
         if algo == RateAlgo::Sample {
-            // Bicket: a rate with 4 successive failed transmissions is not sampled for 10 s.
-            let s = &mut p.sample[i];
-            if acked {
-                s.successive_failures = 0;
-            } else {
-                s.successive_failures += 1;
-                if s.successive_failures >= SAMPLE_MAX_FAILURES {
-                    s.excluded_until = now + SAMPLE_EXCLUDE_NS;
-                    s.successive_failures = 0;
-                }
+            if p.packet_attempts == 1 && p.packet_rate != p.retry_rate {
+                // The one try of a sample: its record is that single frame.
+                let (i, bytes, rts) = (p.packet_rate, p.packet_bytes, p.packet_rts);
+                self.record_sample(dst, i, 1, bytes, rts, acked, now);
             }
             return;
         }
@@ -244,14 +249,40 @@ impl RateControl {
     }
 
     /// The packet in service to `dst` is finished (SampleRate updates its averages).
-    pub fn finish_packet(&mut self, dst: u32, bytes: u32, rts: bool, delivered: bool) {
+    pub fn finish_packet(
+        &mut self,
+        dst: u32,
+        bytes: u32,
+        rts: bool,
+        delivered: bool,
+        now: SimTime,
+    ) {
         if self.algo != RateAlgo::Sample {
             return;
         }
-        let (i, attempts) = {
-            let p = self.peer(dst);
-            (p.packet_rate, p.packet_attempts.max(1))
-        };
+        let p = self.peer(dst);
+        let sampled = p.packet_rate != p.retry_rate;
+        // Attempts at the packet's main rate: all of them, or those after a sample's try.
+        let main = p.packet_attempts.saturating_sub(u32::from(sampled));
+        if main == 0 && sampled {
+            return; // the sample itself got through; it is recorded
+        }
+        let i = if sampled { p.retry_rate } else { p.packet_rate };
+        self.record_sample(dst, i, main.max(1), bytes, rts, delivered, now);
+    }
+
+    /// Add `attempts` at rate `i` to its record, delivered or not (SampleRate).
+    #[allow(clippy::too_many_arguments)]
+    fn record_sample(
+        &mut self,
+        dst: u32,
+        i: usize,
+        attempts: u32,
+        bytes: u32,
+        rts: bool,
+        delivered: bool,
+        now: SimTime,
+    ) {
         let spent = attempts as f64 * self.lossless_ns(RATES[i], bytes, rts);
         let p = self.peer(dst);
         for s in p.sample.iter_mut() {
@@ -262,6 +293,13 @@ impl RateControl {
         s.time_ns += spent;
         if delivered {
             s.delivered += 1.0;
+            s.successive_failures = 0;
+        } else {
+            s.successive_failures += 1;
+            if s.successive_failures >= SAMPLE_MAX_FAILURES {
+                s.excluded_until = now + SAMPLE_EXCLUDE_NS;
+                s.successive_failures = 0;
+            }
         }
     }
 

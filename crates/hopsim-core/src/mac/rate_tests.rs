@@ -93,7 +93,7 @@ fn sample_rate_settles_on_the_fastest_rate_that_delivers() {
         let works = r.0 <= 20;
         used[rate_index(r)] += 1;
         rc.report_attempt(3, r, works, now);
-        rc.finish_packet(3, 1000, true, works);
+        rc.finish_packet(3, 1000, true, works, now);
     }
     assert!(used[1] > 300, "most packets at 2 Mbit/s: {used:?}");
     assert!(used[2] + used[3] < 40, "samples of failing rates stay rare: {used:?}");
@@ -108,4 +108,31 @@ fn constant_rate_is_constant_and_stats_count_attempts() {
     assert_eq!(rc.data_rate(2), Rate(55));
     let stats = rc.stats();
     assert_eq!(stats, vec![(2, [0, 0, 8, 0], [0, 0, 3, 0])]);
+}
+
+#[test]
+fn a_failed_sample_is_retried_at_the_best_rate() {
+    // 2 Mbit/s works, faster rates fail: once 2 is the best rate, every sampled packet
+    // tries its sample rate once and then goes back to 2 for its retries.
+    let mut rc = control(RateAlgo::Sample);
+    let mut retried_at_best = 0;
+    for k in 0..200u64 {
+        let now = k * 10_000_000;
+        rc.start_packet(3, 1000, false, now);
+        let first = rc.data_rate(3);
+        let works = first.0 <= 20;
+        rc.report_attempt(3, first, works, now);
+        if !works {
+            let second = rc.data_rate(3);
+            if k > 50 {
+                assert!(second.0 <= 20, "retry of a failed sample at {:?}", second);
+                retried_at_best += 1;
+            }
+            rc.report_attempt(3, second, second.0 <= 20, now);
+            rc.finish_packet(3, 1000, false, second.0 <= 20, now);
+        } else {
+            rc.finish_packet(3, 1000, false, true, now);
+        }
+    }
+    assert!(retried_at_best > 0, "samples happened");
 }
