@@ -11,6 +11,7 @@ pub enum Receiver {
 }
 
 impl Receiver {
+    #[inline]
     pub fn signal_busy_at(&self, t: SimTime) -> bool {
         match self {
             Receiver::Capture(r) => r.signal_busy_at(t),
@@ -18,6 +19,7 @@ impl Receiver {
         }
     }
 
+    #[inline]
     pub fn idle_since(&self, t: SimTime) -> SimTime {
         match self {
             Receiver::Capture(r) => r.idle_since(t),
@@ -25,6 +27,7 @@ impl Receiver {
         }
     }
 
+    #[inline]
     pub fn transmitting_at(&self, t: SimTime) -> bool {
         match self {
             Receiver::Capture(r) => r.transmitting_at(t),
@@ -35,6 +38,7 @@ impl Receiver {
     /// A signal arrives over [start, end): a reception that ended before it (to complete
     /// first) and the carrier-sense busy interval to tell the MAC.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn signal_start(
         &mut self,
         frame: FrameRef,
@@ -56,6 +60,7 @@ impl Receiver {
         }
     }
 
+    #[inline]
     pub fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
         match self {
             Receiver::Capture(r) => r.signal_end(frame),
@@ -63,6 +68,7 @@ impl Receiver {
         }
     }
 
+    #[inline]
     pub fn start_tx(&mut self, now: SimTime, end: SimTime) {
         match self {
             Receiver::Capture(r) => r.start_tx(now, end),

@@ -152,6 +152,7 @@ impl World {
     }
 
     /// A frame's reception ends at `listener` at time `at` (>= now).
+    #[inline]
     fn complete_rx(
         &mut self,
         now: SimTime,
