@@ -535,10 +535,9 @@ same in every replication and carried > 10 kbit/s in a 10 s check under the card
 replications, as the paper's over 3 x 4 runs; spread = (max - min) / max of those averages
 over the windows; a pair prefers an RTS/CTS setting when its best goodput is > 5% higher.
 Known model limits: fading is independent from frame to frame, so the DATA frame after a
-successful RTS/CTS exchange fades as often as any, which penalises RTS/CTS on weak links; the
-SampleRate of the core bans a rate for 10 s after 4 failed attempts in a row, where madwifi
-counts packets that failed all their tries, so on lossy links auto rate often falls back to
-1 Mbit/s."""
+successful RTS/CTS exchange fades as often as any, which penalises RTS/CTS on weak links;
+the SampleRate of the core sends a sample with one try and its retries at the best rate, as
+madwifi's multi-rate retry chain does, but has no other rate in that chain."""
 
 STUDY = Study(
     name="testbed-window",
