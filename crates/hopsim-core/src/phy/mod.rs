@@ -1,6 +1,7 @@
 //! Physical layer: path loss and shadowing, who hears whom, receiver noise, and per-node
 //! reception (ns-2 capture, or SINR with the 802.11b error-rate curves).
 
+pub mod busy;
 pub mod channel;
 pub mod error_rate;
 pub mod links;

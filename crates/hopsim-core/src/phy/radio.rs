@@ -7,6 +7,7 @@
 //! Signals are registered when their transmission starts, with arrival times that include the
 //! propagation delay; nothing here needs an event per listener.
 
+use super::busy::BusyPeriods;
 use crate::time::SimTime;
 
 /// Identifies a frame on the air: its transmitter and that transmitter's frame serial number.
@@ -51,11 +52,8 @@ pub struct Radio {
     pub tx_until: SimTime,
     lock: Option<Lock>,
     last_done: Option<FrameRef>,
-    /// Union of the signals above the carrier-sense threshold: [busy_from, busy_until).
-    busy_from: SimTime,
-    busy_until: SimTime,
-    /// End of the busy period before the current one.
-    prev_busy_until: SimTime,
+    /// Physical carrier sense from other nodes' signals.
+    busy: BusyPeriods,
     capture_ratio: f64,
 }
 
@@ -65,26 +63,20 @@ impl Radio {
             tx_until: 0,
             lock: None,
             last_done: None,
-            busy_from: 0,
-            busy_until: 0,
-            prev_busy_until: 0,
+            busy: BusyPeriods::default(),
             capture_ratio: 10f64.powf(capture_threshold_db / 10.0),
         }
     }
 
     /// Physical carrier sense from other nodes' signals at `t`.
     pub fn signal_busy_at(&self, t: SimTime) -> bool {
-        self.busy_from <= t && t < self.busy_until
+        self.busy.busy_at(t)
     }
 
     /// When the medium last became idle of other nodes' signals, as seen at `t`
     /// (meaningful when it is not busy at `t`).
     pub fn idle_since(&self, t: SimTime) -> SimTime {
-        if t < self.busy_from {
-            self.prev_busy_until
-        } else {
-            self.busy_until
-        }
+        self.busy.idle_since(t)
     }
 
     pub fn transmitting_at(&self, t: SimTime) -> bool {
@@ -101,14 +93,7 @@ impl Radio {
         start: SimTime,
         end: SimTime,
     ) -> Option<EarlyEnd> {
-        if start > self.busy_until {
-            self.prev_busy_until = self.busy_until;
-            self.busy_from = start;
-            self.busy_until = end;
-        } else {
-            self.busy_from = self.busy_from.min(start);
-            self.busy_until = self.busy_until.max(end);
-        }
+        self.busy.add(start, end);
         let mut early = None;
         if let Some(cur) = self.lock {
             if cur.end <= start {

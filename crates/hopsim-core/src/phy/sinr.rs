@@ -9,6 +9,7 @@
 //! medium is busy while the summed power of the signals reaches the threshold, or while a
 //! frame is being received.
 
+use super::busy::BusyPeriods;
 use super::error_rate::{chunk_success, Modulation};
 use super::radio::{EarlyEnd, FrameRef, RxEnd};
 use crate::rng::Rng;
@@ -45,9 +46,8 @@ pub struct SinrRadio {
     /// Every signal that overlapped the locked frame (reused buffer).
     interferers: Vec<Signal>,
     last_done: Option<FrameRef>,
-    busy_from: SimTime,
-    busy_until: SimTime,
-    prev_busy_until: SimTime,
+    /// Physical carrier sense from other nodes' signals.
+    busy: BusyPeriods,
     noise_w: f64,
     cs_w: f64,
     detect_w: f64,
@@ -63,9 +63,7 @@ impl SinrRadio {
             lock: None,
             interferers: Vec::with_capacity(8),
             last_done: None,
-            busy_from: 0,
-            busy_until: 0,
-            prev_busy_until: 0,
+            busy: BusyPeriods::default(),
             noise_w,
             cs_w,
             detect_w,
@@ -75,15 +73,11 @@ impl SinrRadio {
     }
 
     pub fn signal_busy_at(&self, t: SimTime) -> bool {
-        self.busy_from <= t && t < self.busy_until
+        self.busy.busy_at(t)
     }
 
     pub fn idle_since(&self, t: SimTime) -> SimTime {
-        if t < self.busy_from {
-            self.prev_busy_until
-        } else {
-            self.busy_until
-        }
+        self.busy.idle_since(t)
     }
 
     pub fn transmitting_at(&self, t: SimTime) -> bool {
@@ -139,14 +133,7 @@ impl SinrRadio {
         self.signals.push(signal);
         let busy = self.busy_after(start, end, frame);
         if let Some((from, until)) = busy {
-            if from > self.busy_until {
-                self.prev_busy_until = self.busy_until;
-                self.busy_from = from;
-                self.busy_until = until;
-            } else {
-                self.busy_from = self.busy_from.min(from);
-                self.busy_until = self.busy_until.max(until);
-            }
+            self.busy.add(from, until);
         }
         (early, busy)
     }
