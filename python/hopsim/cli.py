@@ -308,7 +308,8 @@ def _print_outputs(
         out.print(
             f"[bold]series[/]: {rows:,} rows ({len(res.flows)} flow"
             f"{'s' if len(res.flows) != 1 else ''}, every {interval:g} s) -> "
-            f"{escape(str(series_file))} ({kind})"
+            f"{escape(str(series_file))} ({kind})",
+            soft_wrap=True,  # a path is never broken across lines
         )
     for label, directory, pattern in (
         ("pcap", pcap, "node-*.pcap"),
@@ -318,7 +319,8 @@ def _print_outputs(
             n = len(list(directory.glob(pattern))) if directory.is_dir() else 0
             out.print(
                 f"[bold]{label}[/]: {n} file{'s' if n != 1 else ''} ({pattern}) in "
-                f"{escape(str(directory))}"
+                f"{escape(str(directory))}",
+                soft_wrap=True,
             )
 
 

@@ -118,7 +118,8 @@ def print_points(points: list[PointSummary], title: str) -> None:
 def _interrupted(exc: SweepInterrupted) -> None:
     err.print(
         f"interrupted: {exc.stored} finished runs are in {exc.store_path}; "
-        "rerun the same command to resume"
+        "rerun the same command to resume",
+        soft_wrap=True,
     )
     raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -195,7 +196,8 @@ def sweep_cmd(
     err.print(
         f"{report.name}: {report.total} runs, {report.skipped} already stored, "
         f"{report.done} run now, {report.failed} failed ({report.executor}); store: "
-        f"{folder / 'results.sqlite'}"
+        f"{folder / 'results.sqlite'}",
+        soft_wrap=True,
     )
     for line in report.failures[:10]:
         err.print(f"  failed: {escape(line)}")
@@ -244,7 +246,7 @@ def results_cmd(
                 out.print(f"  {escape(str(f['params']))} rep {f['replication']}: {f['error']}")
         if parquet is not None:
             path, rows = _guarded(write_flows, store, parquet, sweep)
-            out.print(f"wrote {rows} rows (one per flow per run) to {path}")
+            out.print(f"wrote {rows} rows (one per flow per run) to {path}", soft_wrap=True)
 
 
 @app.command(
@@ -285,7 +287,7 @@ def plot_cmd(
         stem = out_stem or folder / "figures" / f"{name}-{y.replace(':', '-')}-vs-{x}"
         paths = _guarded(plot_points, points, x, y, stem, series=series, title=name)
     for path in paths:
-        out.print(f"wrote {path}")
+        out.print(f"wrote {path}", soft_wrap=True)
 
 
 @app.command(
@@ -357,6 +359,6 @@ def reproduce_cmd(
     )
     for path in report.figures:
         if path.suffix == ".png":
-            out.print(f"figure: {path}")
-    out.print(f"table: {report.table_md}")
-    out.print(f"points: {report.points_csv}")
+            out.print(f"figure: {path}", soft_wrap=True)
+    out.print(f"table: {report.table_md}", soft_wrap=True)
+    out.print(f"points: {report.points_csv}", soft_wrap=True)
