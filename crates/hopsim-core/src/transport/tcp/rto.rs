@@ -57,10 +57,11 @@ impl RtoEstimator {
         self.backoff += 1;
     }
 
-    /// Current RTO including backoff, in nanoseconds.
+    /// Current RTO including backoff, in nanoseconds; never above the maximum, the
+    /// initial RTO included (ns-2's rtt_timeout() clamps every timeout to maxrto_).
     pub fn rto_ns(&self) -> SimDuration {
         let backed_off = self.rto_ns * 2f64.powi(self.backoff.min(30) as i32);
-        backed_off.min(self.max_ns.max(self.rto_ns)) as SimDuration
+        backed_off.min(self.max_ns) as SimDuration
     }
 
     pub fn srtt_ns(&self) -> Option<f64> {
@@ -124,5 +125,14 @@ mod tests {
         assert_eq!(e.rto_ns(), 2000 * MS, "capped at max_rto");
         e.sample(100 * MS);
         assert_eq!(e.rto_ns(), 300 * MS);
+    }
+
+    #[test]
+    fn the_initial_rto_is_capped_by_the_maximum_too() {
+        // The MANET study's max RTO of 2 s applies before the first RTT sample as well.
+        let mut e = RtoEstimator::new(3000 * MS, 200 * MS, 2000 * MS, 10 * MS);
+        assert_eq!(e.rto_ns(), 2000 * MS);
+        e.on_timeout();
+        assert_eq!(e.rto_ns(), 2000 * MS);
     }
 }
