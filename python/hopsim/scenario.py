@@ -41,6 +41,28 @@ __all__ = [
 Overrides = Mapping[str, Any] | Iterable[str]
 
 
+def read_toml(path: str | PathLike[str], what: str = "scenario file") -> dict[str, Any]:
+    """Read a TOML file (a scenario or a sweep: ``what`` names it in the messages).
+
+    Raises:
+        IsADirectoryError: the path is a directory.
+        FileNotFoundError: the file does not exist.
+        ScenarioError: the file is not UTF-8 or not valid TOML (with file, line and column).
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise IsADirectoryError(f"{what} {str(p)!r} is a directory, not a TOML file")
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{what} {str(p)!r} not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{p}: TOML syntax error: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
+
+
 def load(path: str | PathLike[str]) -> dict[str, Any]:
     """Read a scenario TOML file and return it as a dict.
 
@@ -49,17 +71,7 @@ def load(path: str | PathLike[str]) -> dict[str, Any]:
         ScenarioError: the file is not valid TOML (the message gives the file, line and column).
     """
     p = Path(path)
-    if p.is_dir():
-        raise IsADirectoryError(f"scenario file {str(p)!r} is a directory, not a TOML file")
-    try:
-        with p.open("rb") as fh:
-            doc = tomllib.load(fh)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"scenario file {str(p)!r} not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{p}: TOML syntax error: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
+    doc = read_toml(p)
     # A movement trace named relative to the scenario file is found beside it.
     mobility = doc.get("mobility")
     if isinstance(mobility, dict) and isinstance(mobility.get("trace_file"), str):

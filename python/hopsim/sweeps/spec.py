@@ -33,20 +33,14 @@ import copy
 import hashlib
 import itertools
 import json
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 from .._core import ScenarioError
-from ..scenario import apply_overrides, load
+from ..scenario import apply_overrides, load, read_toml
 from .metrics import check_metric_name
 
 __all__ = ["Point", "RunTask", "SweepSpec", "derive_seed", "load_sweep"]
@@ -244,13 +238,7 @@ def load_sweep(source: str | PathLike[str] | Mapping[str, Any], quick: bool = Fa
         where = str(path)
         if path.is_dir():
             raise ScenarioError(f"{path}: is a directory, not a sweep file")
-        try:
-            with path.open("rb") as fh:
-                doc = tomllib.load(fh)
-        except FileNotFoundError:
-            raise FileNotFoundError(f"sweep file {str(path)!r} not found") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(f"{path}: TOML syntax error: {exc}") from None
+        doc = read_toml(path, "sweep file")
         base_dir = path.parent
     unknown = sorted(set(doc) - TOP_KEYS)
     if unknown:
