@@ -22,3 +22,12 @@ def validate_json(scenario_json: str) -> str:
     Raises:
         ScenarioError: the scenario was rejected.
     """
+
+def layout_json(scenario_json: str) -> str:
+    """Validate a scenario given as JSON; return its layout as JSON: ``{"positions": [[x, y]],
+    "moves": [[[start_s, end_s, to_x, to_y]]] (per node), "flows": [flow tables]}`` with the
+    random traffic drawn.
+
+    Raises:
+        ScenarioError: the scenario was rejected.
+    """

@@ -48,6 +48,15 @@ pub fn validate_json(scenario_json: &str) -> Result<String, ScenarioError> {
     Ok(serde_json::to_string(&scenario).expect("scenario serialises"))
 }
 
+/// Validate a scenario given as JSON; returns its layout as JSON: node positions at time 0,
+/// their moves, and every flow with random traffic drawn (`world::Layout`).
+pub fn layout_json(scenario_json: &str) -> Result<String, ScenarioError> {
+    let scenario = scenario::parse_json(scenario_json)?;
+    scenario::validate(&scenario)?;
+    let layout = world::layout(&scenario)?;
+    Ok(serde_json::to_string(&layout).expect("layout serialises"))
+}
+
 /// How to run (what to record besides the results); none of it changes the results.
 #[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -56,11 +56,21 @@ fn validate_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
     py.detach(|| hopsim_core::validate_json(scenario_json)).map_err(to_py_err)
 }
 
+/// Validate a scenario given as a JSON document; returns its layout as JSON: node positions
+/// at time 0, each node's moves, and every flow (random traffic drawn).
+///
+/// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
+#[pyfunction]
+fn layout_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+    py.detach(|| hopsim_core::layout_json(scenario_json)).map_err(to_py_err)
+}
+
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", hopsim_core::VERSION)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     Ok(())
 }

@@ -15,6 +15,7 @@ mod stack;
 mod tcp;
 mod trace;
 
+pub use placement::{layout, Layout};
 pub use series::Series;
 
 pub(crate) use flows::{FlowApp, FlowState, TcpFlow};

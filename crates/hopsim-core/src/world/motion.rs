@@ -141,6 +141,21 @@ impl Motion {
         true
     }
 
+    /// Each node's legs as `[start_s, end_s, to_x_m, to_y_m]` (pauses left out).
+    pub fn moves(&self) -> Vec<Vec<[f64; 4]>> {
+        let s = |ns: SimTime| ns as f64 / 1e9;
+        self.trajectories
+            .iter()
+            .map(|t| {
+                t.legs
+                    .iter()
+                    .filter(|l| l.from != l.to)
+                    .map(|l| [s(l.t0_ns), s(l.t1_ns), l.to[0], l.to[1]])
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Start positions (trace files set them).
     pub fn starts(&self) -> Vec<[f64; 2]> {
         self.trajectories.iter().map(|t| t.start).collect()

@@ -121,3 +121,27 @@ pub fn flows_with_random_traffic(
     }
     Ok(flows)
 }
+
+/// Where every node is and goes, and every flow (the random ones drawn): what another
+/// simulator needs to run the same network (`hopsim crosscheck`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Layout {
+    /// Positions at time 0, metres.
+    pub positions: Vec<[f64; 2]>,
+    /// Per node, its straight-line moves `[start_s, end_s, to_x_m, to_y_m]` in time order
+    /// (empty for static topologies).
+    pub moves: Vec<Vec<[f64; 4]>>,
+    /// Every flow, the scenario's own first, then `[traffic]`'s random ones.
+    pub flows: Vec<Flow>,
+}
+
+/// The layout of a validated scenario.
+pub fn layout(s: &Scenario) -> Result<Layout, ScenarioError> {
+    let (positions, channel, motion) = place(s)?;
+    let flows = flows_with_random_traffic(s, &channel)?;
+    let moves = match &motion {
+        None => vec![Vec::new(); positions.len()],
+        Some(m) => m.moves(),
+    };
+    Ok(Layout { positions, moves, flows })
+}
