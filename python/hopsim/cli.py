@@ -366,6 +366,7 @@ def validate_cmd(
 # Further commands live in their own modules; importing them registers them on `app`.
 from . import cli_sweep  # noqa: E402, F401  (registers sweep, results, plot, reproduce)
 from .cli_advise import advise_cmd  # noqa: E402, F401  (registers hopsim advise)
+from .cli_crosscheck import crosscheck_cmd  # noqa: E402, F401  (registers hopsim crosscheck)
 
 
 def main() -> None:

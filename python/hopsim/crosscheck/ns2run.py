@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -15,7 +16,16 @@ from .._core import ScenarioError
 from .ns2trace import parse_run
 from .translate import translate
 
-__all__ = ["NS2_PACKAGE", "Ns2Missing", "find_ns", "ns2_script", "ns2_version", "run_ns2"]
+__all__ = [
+    "NS2_PACKAGE",
+    "Ns2Missing",
+    "check_ns2_scenario",
+    "find_ns",
+    "layout_of",
+    "ns2_script",
+    "ns2_version",
+    "run_ns2",
+]
 
 NS2_PACKAGE = "ns2"
 
@@ -37,6 +47,7 @@ def find_ns() -> str:
     return path
 
 
+@functools.lru_cache(maxsize=1)
 def ns2_version() -> str:
     """What ``ns -version`` says (e.g. ``2.35``)."""
     out = subprocess.run(
@@ -56,6 +67,12 @@ def layout_of(resolved: dict[str, Any]) -> dict[str, Any]:
 def ns2_script(resolved: dict[str, Any], trace_path: str) -> str:
     """The Tcl script of a resolved scenario."""
     return translate(resolved, layout_of(resolved), trace_path)
+
+
+def check_ns2_scenario(resolved: dict[str, Any]) -> None:
+    """Raise before any run if the scenario cannot be run in ns-2 (or ns is missing)."""
+    find_ns()
+    translate(resolved, layout_of(resolved), "run.tr")
 
 
 def run_ns2(scenario_json: str, timeout_s: float | None = None) -> dict[str, Any]:

@@ -70,7 +70,16 @@ def _resolve(task: RunTask) -> tuple[str, dict[str, Any], str]:
 
     text = to_json(task.scenario)
     resolved = json.loads(_core.validate_json(text))
-    return run_key(resolved, __version__), resolved, text
+    if task.simulator == "hopsim":
+        return run_key(resolved, __version__), resolved, text
+    # ns-2: its runs do not depend on hopsim's profile; the key holds ns-2's version and
+    # hopsim's (whose translator wrote the script).
+    from ..crosscheck.ns2run import check_ns2_scenario, ns2_version
+
+    check_ns2_scenario(resolved)
+    other = {k: v for k, v in resolved.items() if k != "profile"}
+    keyed = {"simulator": task.simulator, "ns2_version": ns2_version(), "scenario": other}
+    return run_key(keyed, __version__), resolved, text
 
 
 def _open_executor(jobs: int | None, scheduler: str | None) -> LocalExecutor | DaskExecutor:
@@ -166,7 +175,10 @@ def _run_round(
             report.skipped += 1
             continue
         by_key[key] = (task, resolved)
-        todo.append((key, {"scenario_json": text, "metrics": list(task.metrics)}))
+        payload = {"scenario_json": text, "metrics": list(task.metrics)}
+        if task.simulator != "hopsim":
+            payload["simulator"] = task.simulator
+        todo.append((key, payload))
     store.add_members(spec.name, spec.digest(), members)
     bar.add_total(len(todo))
     from .. import __version__

@@ -83,6 +83,7 @@ class RunTask:
     params: dict[str, Any]
     scenario: dict[str, Any]
     metrics: tuple[str, ...]
+    simulator: str = "hopsim"
 
 
 @dataclass
@@ -99,6 +100,8 @@ class SweepSpec:
     source: str = "<dict>"
     quick: bool = False
     points: list[Point] = field(default_factory=list)
+    #: "hopsim", or "ns2" for the same runs in ns-2.35 (``hopsim crosscheck``).
+    simulator: str = "hopsim"
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -112,7 +115,15 @@ class SweepSpec:
         seed = derive_seed(self.seed, replication)
         scenario = apply_overrides(self.base, point.params)
         scenario["seed"] = seed
-        return RunTask(point.index, replication, seed, dict(point.params), scenario, self.metrics)
+        return RunTask(
+            point.index,
+            replication,
+            seed,
+            dict(point.params),
+            scenario,
+            self.metrics,
+            self.simulator,
+        )
 
     def tasks(self, replications: range | None = None) -> list[RunTask]:
         reps = replications if replications is not None else range(self.replications)
@@ -125,6 +136,8 @@ class SweepSpec:
         another metric does not make it a different sweep.
         """
         doc = {"base": self.base, "axes": self.axes, "values": self.values, "seed": self.seed}
+        if self.simulator != "hopsim":
+            doc["simulator"] = self.simulator
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def to_doc(self) -> dict[str, Any]:
@@ -139,6 +152,7 @@ class SweepSpec:
             "seed": self.seed,
             "metrics": list(self.metrics),
             "base": self.base,
+            "simulator": self.simulator,
         }
 
 

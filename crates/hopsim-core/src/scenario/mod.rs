@@ -23,6 +23,9 @@ pub struct Scenario {
     pub warmup_s: f64,
     #[serde(default = "d_seed")]
     pub seed: u64,
+    /// Whose behaviour to follow where ns-2.35 departs from the standards and RFCs.
+    #[serde(default)]
+    pub profile: Profile,
     pub topology: Topology,
     #[serde(default)]
     pub radio: Radio,
@@ -40,6 +43,16 @@ pub struct Scenario {
     /// Random flows, in addition to `flows`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traffic: Option<Traffic>,
+}
+
+/// `profile`: the standards and RFCs (`standard`, the default), or ns-2.35's own mechanisms
+/// where it departs from them (`ns2`; docs/models.md section 17 lists them with their source).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    #[default]
+    Standard,
+    Ns2,
 }
 
 impl Scenario {

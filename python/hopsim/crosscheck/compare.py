@@ -1,0 +1,239 @@
+"""``hopsim crosscheck``: the same runs in ns-2.35 and in hopsim, side by side.
+
+A crosscheck is a sweep run once per simulator (and per hopsim profile) into one result
+store, so it is as robust as a sweep: every finished run is stored at once, a rerun resumes,
+runs go to local processes or a Dask cluster. Replication ``r`` of a point has the same seed
+and the same layout (positions, moves, random flows, start times) in both simulators; the
+random streams inside each simulator differ, so the comparison is statistical: means with
+Student-t 95% intervals over the replications.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .._core import ScenarioError
+from ..scenario import apply_overrides, load, read_toml
+from ..sweeps import run_sweep, summarize
+from ..sweeps.spec import SweepSpec, load_sweep
+from ..sweeps.stats import Summary
+from .ns2run import find_ns, layout_of
+from .translate import translate
+
+__all__ = [
+    "CROSSCHECK_METRICS",
+    "PROFILES",
+    "CrosscheckReport",
+    "Row",
+    "crosscheck",
+    "load_crosscheck",
+]
+
+#: What is compared (names of hopsim's metrics; ns-2's are read to the same definitions).
+CROSSCHECK_METRICS = (
+    "goodput_kbps",
+    "segments_sent",
+    "retransmissions",
+    "timeouts",
+    "avg_cwnd",
+    "mean_delay_ms",
+    "totals.retry_limit_drops",
+    "totals.routing_packets",
+    "totals.no_route_drops",
+)
+PROFILES = ("standard", "ns2")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One point and metric: ns-2's statistics and hopsim's per profile."""
+
+    point: int
+    params: dict[str, Any]
+    metric: str
+    ns2: Summary | None
+    hopsim: dict[str, Summary | None]
+
+    def difference(self, profile: str) -> float | None:
+        """(hopsim − ns-2) / ns-2 of the means; None when ns-2's mean is 0 or missing."""
+        h, n = self.hopsim.get(profile), self.ns2
+        if h is None or n is None or n.mean == 0:
+            return None
+        return (h.mean - n.mean) / abs(n.mean)
+
+    def overlap(self, profile: str) -> bool | None:
+        """Do the two 95% intervals overlap (None without intervals)?"""
+        h, n = self.hopsim.get(profile), self.ns2
+        if h is None or n is None or h.n < 2 or n.n < 2:
+            return None
+        return h.ci_low <= n.ci_high and n.ci_low <= h.ci_high
+
+
+@dataclass
+class CrosscheckReport:
+    name: str
+    out_dir: Path
+    profiles: tuple[str, ...]
+    rows: list[Row] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    runs: dict[str, int] = field(default_factory=dict)  # sweep name -> runs done now
+    scripts: list[Path] = field(default_factory=list)
+
+    def metric_rows(self, metric: str) -> list[Row]:
+        return [r for r in self.rows if r.metric == metric]
+
+
+def _is_sweep(doc: Mapping[str, Any]) -> bool:
+    return any(k in doc for k in ("sweep", "base", "scenario", "replications"))
+
+
+def load_crosscheck(
+    source: str | PathLike[str],
+    replications: int | None = None,
+    overrides: Sequence[str] | None = None,
+    seed: int | None = None,
+    quick: bool = False,
+) -> SweepSpec:
+    """A scenario file (one point) or a sweep file, as the sweep a crosscheck runs."""
+    path = Path(source)
+    doc = read_toml(path, "scenario or sweep file")
+    if _is_sweep(doc):
+        if overrides:
+            raise ScenarioError(
+                "--set applies to a scenario file; in a sweep file, change its base or [sweep]"
+            )
+        spec = load_sweep(path, quick=quick)
+        if seed is not None:
+            spec.seed = seed
+    else:
+        base = apply_overrides(load(path), list(overrides or []))
+        spec = SweepSpec(
+            name=path.stem,
+            base=base,
+            axes=[],
+            values={},
+            replications=1,
+            seed=seed if seed is not None else int(base.get("seed", 1)),
+            metrics=CROSSCHECK_METRICS,
+            source=str(path),
+            quick=quick,
+        )
+    if replications is not None:
+        if isinstance(replications, bool) or replications < 1:
+            raise ScenarioError(f"--replications {replications}: give a number >= 1")
+        spec.replications = replications
+    spec.metrics = tuple(dict.fromkeys(CROSSCHECK_METRICS + tuple(spec.metrics)))
+    return spec
+
+
+def _variant(spec: SweepSpec, simulator: str, profile: str | None) -> SweepSpec:
+    s = copy.copy(spec)
+    s.base = copy.deepcopy(spec.base)
+    s.points = list(spec.points)
+    s.simulator = simulator
+    if profile is not None:
+        s.base["profile"] = profile
+        s.name = f"{spec.name}@hopsim-{profile}"
+    else:
+        s.base.pop("profile", None)
+        s.name = f"{spec.name}@ns2"
+    return s
+
+
+def write_scripts(spec: SweepSpec, folder: Path) -> list[Path]:
+    """The Tcl script of every run, ``ns2/point<P>-rep<R>.tcl`` (traces next to them)."""
+    import json
+
+    from .. import _core
+    from ..scenario import to_json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for task in spec.tasks():
+        resolved = json.loads(_core.validate_json(to_json(task.scenario)))
+        stem = f"point{task.point}-rep{task.replication}"
+        text = translate(resolved, layout_of(resolved), f"{stem}.tr")
+        p = folder / f"{stem}.tcl"
+        p.write_text(text)
+        paths.append(p)
+    return paths
+
+
+def crosscheck(
+    spec: SweepSpec,
+    out_dir: str | PathLike[str],
+    profiles: Sequence[str] = ("ns2",),
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    progress: str | None = None,
+) -> CrosscheckReport:
+    """Run ``spec`` in ns-2 and in hopsim (each profile); compare per point and metric.
+
+    Raises ScenarioError before any run when a key cannot be expressed in ns-2, when ns is
+    missing, or when a profile is unknown.
+    """
+    for p in profiles:
+        if p not in PROFILES:
+            raise ScenarioError(f"--profile {p!r}: allowed: {', '.join(PROFILES)}, both")
+    find_ns()
+    out = Path(out_dir)
+    ns2_spec = _variant(spec, "ns2", None)
+    # Translate every run first: an untranslatable key fails here, before anything runs.
+    scripts = write_scripts(ns2_spec, out / "ns2")
+    report = CrosscheckReport(spec.name, out, tuple(profiles), scripts=scripts)
+    specs = [ns2_spec] + [_variant(spec, "hopsim", p) for p in profiles]
+    for s in specs:
+        r = run_sweep(s, out, jobs=jobs, scheduler=scheduler, progress=progress)
+        report.runs[s.name] = r.done
+        report.failures.extend(f"{s.name}: {f}" for f in r.failures)
+    metrics = list(spec.metrics)
+    ns2 = {p.point: p for p in summarize(out, ns2_spec.name, metrics)}
+    hop = {p: {q.point: q for q in summarize(out, s.name, metrics)} for p, s in
+           zip(profiles, specs[1:], strict=True)}
+    for point in spec.points:
+        n = ns2.get(point.index)
+        for m in metrics:
+            report.rows.append(
+                Row(
+                    point.index,
+                    dict(point.params),
+                    m,
+                    n.stats.get(m) if n else None,
+                    {p: (hop[p][point.index].stats.get(m) if point.index in hop[p] else None)
+                     for p in profiles},
+                )
+            )
+    write_table(report, out / "crosscheck.csv")
+    return report
+
+
+def write_table(report: CrosscheckReport, path: Path) -> None:
+    """Every row as CSV: point, params, metric, ns-2 and each profile's mean, CI, n."""
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        head = ["point", "params", "metric", "ns2_mean", "ns2_low", "ns2_high", "ns2_n"]
+        for p in report.profiles:
+            head += [f"{p}_mean", f"{p}_low", f"{p}_high", f"{p}_n", f"{p}_diff", f"{p}_overlap"]
+        w.writerow(head)
+        for r in report.rows:
+            label = "; ".join(f"{k}={v}" for k, v in r.params.items())
+            row: list[Any] = [r.point, label, r.metric, *_stat(r.ns2)]
+            for p in report.profiles:
+                row += [*_stat(r.hopsim.get(p)), r.difference(p), r.overlap(p)]
+            w.writerow(row)
+
+
+def _stat(s: Summary | None) -> list[Any]:
+    if s is None:
+        return [None, None, None, 0]
+    return [s.mean, s.ci_low, s.ci_high, s.n]
+
+
+def is_sweep_file(path: str | PathLike[str]) -> bool:
+    return _is_sweep(read_toml(path, "scenario or sweep file"))
