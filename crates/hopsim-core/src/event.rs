@@ -23,6 +23,8 @@ pub enum Event {
     RouteTimer { node: u32, dst: u32 },
     /// A routing control packet (jittered) goes to the interface queue of `node`.
     ControlRelease { node: u32, packet: crate::net::packet::PacketId },
+    /// A packet that waited for a route goes on (ns-2 AODV releases them ARP_DELAY apart).
+    RouteRelease { node: u32, packet: crate::net::packet::PacketId },
     /// AODV HELLO timer of a node.
     Hello { node: u32 },
     /// Take a sample of the time series.

@@ -15,6 +15,8 @@ pub struct NodeCounters {
     /// Frames addressed to this node (or broadcast), strong enough to decode, lost to overlap.
     pub collisions: u64,
     pub queue_drops: u64,
+    /// Packets taken out of the interface queue because their next hop failed (ns2 profile).
+    pub queue_purge_drops: u64,
     pub no_route_drops: u64,
     pub ttl_drops: u64,
     /// Retry-limit drops reported to routing.
@@ -117,6 +119,7 @@ pub struct MacTotals {
     pub retry_limit_drops: u64,
     pub collisions: u64,
     pub queue_drops: u64,
+    pub queue_purge_drops: u64,
     pub no_route_drops: u64,
     pub ttl_drops: u64,
     pub link_failures: u64,
@@ -143,6 +146,7 @@ impl MacTotals {
         self.retry_limit_drops += o.retry_limit_drops;
         self.collisions += o.collisions;
         self.queue_drops += o.queue_drops;
+        self.queue_purge_drops += o.queue_purge_drops;
         self.no_route_drops += o.no_route_drops;
         self.ttl_drops += o.ttl_drops;
         self.link_failures += o.link_failures;
@@ -280,6 +284,7 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
                 retry_limit_drops: m.retry_limit_drops,
                 collisions: c.collisions,
                 queue_drops: c.queue_drops,
+                queue_purge_drops: c.queue_purge_drops,
                 no_route_drops: c.no_route_drops,
                 ttl_drops: c.ttl_drops,
                 link_failures: c.link_failures,

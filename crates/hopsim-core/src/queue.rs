@@ -38,6 +38,19 @@ impl IfQueue {
         }
     }
 
+    /// Take out every packet for `next_hop`, in queue order (ns-2 `PriQueue::filter`).
+    pub fn take_for(&mut self, next_hop: u32, out: &mut Vec<Queued>) {
+        let mut kept = VecDeque::with_capacity(self.items.capacity());
+        for item in self.items.drain(..) {
+            if item.next_hop == next_hop {
+                out.push(item);
+            } else {
+                kept.push_back(item);
+            }
+        }
+        self.items = kept;
+    }
+
     pub fn pop(&mut self) -> Option<Queued> {
         self.items.pop_front()
     }
@@ -77,5 +90,19 @@ mod tests {
         assert_eq!(iq.pop(), Some(q(3)));
         assert_eq!(iq.pop(), Some(q(0)));
         assert!(iq.is_empty());
+    }
+
+    #[test]
+    fn take_for_removes_one_next_hop_and_keeps_the_order_of_the_rest() {
+        let p = ids(5);
+        let mut iq = IfQueue::new(10);
+        for (i, hop) in [1, 2, 1, 3, 2].into_iter().enumerate() {
+            iq.push(Queued { packet: p[i], next_hop: hop }, false);
+        }
+        let mut out = Vec::new();
+        iq.take_for(2, &mut out);
+        assert_eq!(out.iter().map(|q| q.packet).collect::<Vec<_>>(), vec![p[1], p[4]]);
+        let rest: Vec<_> = std::iter::from_fn(|| iq.pop()).map(|q| q.next_hop).collect();
+        assert_eq!(rest, vec![1, 1, 3]);
     }
 }

@@ -13,6 +13,9 @@ use std::collections::{BTreeMap, VecDeque};
 
 pub const BROADCAST: u32 = u32::MAX;
 
+/// ns-2 aodv.h ARP_DELAY: packets that waited for a route leave this far apart.
+pub const NS2_ARP_DELAY_NS: SimDuration = 10_000_000;
+
 /// Protocol constants (RFC 3561 section 10; ns-2 aodv.h where it differs).
 #[derive(Debug, Clone, Copy)]
 pub struct AodvConfig {
@@ -25,6 +28,11 @@ pub struct AodvConfig {
     pub ttl_threshold: u8,
     pub broadcast_jitter_ns: SimDuration,
     pub expanding_ring: bool,
+    /// ns-2.35's handling of link-layer failures (aodv.cc `rt_ll_failed`, `recvError`,
+    /// `handle_link_failure`): local repair near the destination, the interface queue purged
+    /// of packets for a broken next hop, RERRs without precursors, failures of control
+    /// packets ignored. Off: RFC 3561 6.11 as ns-3 does it.
+    pub ns2_link_failure: bool,
 }
 
 impl Default for AodvConfig {
@@ -39,6 +47,7 @@ impl Default for AodvConfig {
             ttl_threshold: 7,
             broadcast_jitter_ns: 10_000_000, // ns-2: up to 10 ms before a rebroadcast
             expanding_ring: true,
+            ns2_link_failure: false,
         }
     }
 }
@@ -99,6 +108,18 @@ pub enum AodvAction {
     Unreachable { dst: u32 },
     /// Call `on_timer(dst)` at `at`.
     Timer { dst: u32, at: SimTime },
+    /// Drop every packet in this node's interface queue for `next_hop` (ns-2
+    /// `ifqueue->filter`).
+    PurgeQueue { next_hop: u32 },
+}
+
+/// What becomes of a data packet the MAC gave up on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailedPacket {
+    /// Lost (ns-2 trace reason CBK).
+    Drop,
+    /// Kept for a local repair of the route (ns-2 `local_rt_repair`): it waits for the route.
+    Wait,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -108,6 +129,8 @@ struct Route {
     seq: u32,
     valid_seq: bool,
     valid: bool,
+    /// ns-2 RTF_IN_REPAIR: a local repair is under way; packets for `dst` wait here.
+    repairing: bool,
     expires_ns: SimTime,
     precursors: Vec<u32>,
 }
@@ -274,6 +297,9 @@ impl AodvNode {
         } else if d.retries < self.cfg.rreq_retries {
             self.send_rreq(dst, self.cfg.net_diameter, d.retries + 1, now, out);
         } else {
+            if let Some(r) = self.routes.get_mut(&dst) {
+                r.repairing = false;
+            }
             out.push(AodvAction::Unreachable { dst });
         }
     }
@@ -319,6 +345,7 @@ impl AodvNode {
                         r.valid_seq = true;
                     }
                     r.valid = true;
+                    r.repairing = false;
                 }
                 if r.valid && r.next_hop == next_hop {
                     r.expires_ns = r.expires_ns.max(expires);
@@ -334,6 +361,7 @@ impl AodvNode {
                         seq: seq.unwrap_or(0),
                         valid_seq: seq.is_some(),
                         valid: true,
+                        repairing: false,
                         expires_ns: expires,
                         precursors: Vec::new(),
                     },
@@ -448,11 +476,20 @@ impl AodvNode {
             }
             AodvMsg::Rerr { dst, dst_seq } => {
                 // 6.11: invalidate the route if it goes through the reporter; tell precursors.
+                let ns2 = self.cfg.ns2_link_failure;
                 let Some(r) = self.routes.get_mut(&dst) else { return };
-                if r.valid && r.next_hop == from {
+                // ns-2 recvError also requires the RERR's sequence number to be no older.
+                if r.valid && r.next_hop == from && (!ns2 || !newer(r.seq, dst_seq)) {
                     r.valid = false;
                     r.seq = dst_seq;
+                    if ns2 {
+                        // ns-2 recvError: packets queued for the reporter go too.
+                        out.push(AodvAction::PurgeQueue { next_hop: from });
+                    }
                     if !r.precursors.is_empty() {
+                        if ns2 {
+                            r.precursors.clear(); // ns-2 pc_delete()
+                        }
                         let msg = AodvMsg::Rerr { dst, dst_seq };
                         out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
                     }
@@ -464,11 +501,13 @@ impl AodvNode {
     /// The MAC gave up on `next_hop` (6.11 case i): every route through it breaks; RERRs go to
     /// the precursors. Returns nothing when no valid route used that neighbour.
     pub fn link_failed(&mut self, next_hop: u32, out: &mut Vec<AodvAction>) {
+        let ns2 = self.cfg.ns2_link_failure;
         for (&dst, r) in self.routes.iter_mut() {
             if r.valid && r.next_hop == next_hop {
                 r.valid = false;
                 r.seq = r.seq.wrapping_add(1);
-                if !r.precursors.is_empty() {
+                // ns-2 handle_link_failure sends its RERR whether or not anyone used the route.
+                if ns2 || !r.precursors.is_empty() {
                     out.push(AodvAction::Send {
                         msg: AodvMsg::Rerr { dst, dst_seq: r.seq },
                         to: BROADCAST,
@@ -476,7 +515,57 @@ impl AodvNode {
                     });
                 }
             }
+            if ns2 {
+                r.precursors.retain(|&p| p != next_hop); // ns-2 pc_delete(id)
+            }
         }
+    }
+
+    /// The MAC gave up on a packet for `dst` sent to `next_hop` that had travelled `forwards`
+    /// hops, as ns-2.35's `rt_ll_failed` handles it (with `ns2_link_failure`): a failed
+    /// control packet is just dropped; a data packet farther from its source than from its
+    /// destination (`forwards` > the route's hop count) starts a local repair and waits;
+    /// otherwise the packet is dropped, the queue purged of packets for `next_hop`, and every
+    /// route through it broken (`link_failed`). Without `ns2_link_failure`: `link_failed`.
+    pub fn packet_failed(
+        &mut self,
+        next_hop: u32,
+        dst: u32,
+        data: bool,
+        forwards: u32,
+        now: SimTime,
+        out: &mut Vec<AodvAction>,
+    ) -> FailedPacket {
+        if !self.cfg.ns2_link_failure {
+            self.link_failed(next_hop, out);
+            return FailedPacket::Drop;
+        }
+        if !data || dst == BROADCAST {
+            return FailedPacket::Drop;
+        }
+        let Some(r) = self.routes.get_mut(&dst) else { return FailedPacket::Drop };
+        // ns-2 compares with the hop count of any route that is not down (a route already in
+        // repair keeps its count: the packet joins the ones waiting for the repair).
+        if (r.valid || r.repairing) && forwards > r.hops as u32 {
+            // ns-2 local_rt_repair: the route goes RTF_IN_REPAIR and a RREQ leaves from here
+            // (none while one is under way: sendRequest's rate limit).
+            let already = r.repairing;
+            r.valid = false;
+            r.repairing = true;
+            if !already {
+                self.pending.remove(&dst);
+                self.discover(dst, now, out);
+            }
+            return FailedPacket::Wait;
+        }
+        out.push(AodvAction::PurgeQueue { next_hop });
+        self.link_failed(next_hop, out);
+        FailedPacket::Drop
+    }
+
+    /// Is a local repair of the route to `dst` under way (packets for it wait)?
+    pub fn repairing(&self, dst: u32) -> bool {
+        self.routes.get(&dst).is_some_and(|r| r.repairing)
     }
 
     /// A data packet for `dst` cannot be forwarded here (6.11 case ii): report it upstream.

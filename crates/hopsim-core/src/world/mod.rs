@@ -124,6 +124,8 @@ pub struct World {
     route_wait: Vec<VecDeque<PacketId>>,
     warnings: Vec<String>,
     etx: Option<etx::EtxState>,
+    /// Spacing of packets released when a route is found (ns-2 AODV ARP_DELAY; 0: at once).
+    release_spacing_ns: SimTime,
 }
 
 impl World {
@@ -218,6 +220,7 @@ impl World {
         }
 
         let n_nodes = nodes.len() as u32;
+        let ns2 = s.profile == crate::scenario::Profile::Ns2;
         let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
         if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
             // First HELLOs spread over one interval, from each node's own stream.
@@ -261,6 +264,7 @@ impl World {
             aodv: (s.routing.protocol == RoutingProtocol::Aodv).then(|| {
                 let cfg = AodvConfig {
                     expanding_ring: s.routing.expanding_ring,
+                    ns2_link_failure: ns2,
                     ..AodvConfig::default()
                 };
                 (0..n_nodes).map(|i| AodvNode::new(i, cfg)).collect()
@@ -274,6 +278,11 @@ impl World {
             route_wait: vec![VecDeque::new(); n_nodes as usize],
             warnings: Vec::new(),
             etx,
+            release_spacing_ns: if ns2 && s.routing.protocol == RoutingProtocol::Aodv {
+                crate::net::aodv::NS2_ARP_DELAY_NS
+            } else {
+                0
+            },
         };
         world.etx_start();
         Ok(world)
@@ -333,6 +342,7 @@ impl World {
             Event::TcpPace { flow, generation } => self.tcp_pace(now, flow, generation),
             Event::RouteTimer { node, dst } => self.route_timer(now, node, dst),
             Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
+            Event::RouteRelease { node, packet } => self.route_and_enqueue(now, node, packet),
             Event::Hello { node } => self.aodv_hello(now, node),
             Event::Sample => self.sample(now),
             Event::EtxProbe { node } => self.etx_probe(now, node),

@@ -3,8 +3,8 @@
 
 use super::World;
 use crate::event::Event;
-use crate::net::aodv::{AodvAction, AodvMsg, BROADCAST};
-use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::aodv::{AodvAction, AodvMsg, FailedPacket, BROADCAST};
+use crate::net::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW, UDP_HEADER_BYTES};
 use crate::queue::Queued;
 use crate::time::{secs_to_ns, SimTime};
 
@@ -45,6 +45,9 @@ impl World {
         if p.src == node && p.flow != NO_FLOW {
             aodv[node as usize].discover(p.dst, now, &mut out);
             self.wait_for_route(now, node, packet);
+        } else if aodv[node as usize].repairing(p.dst) {
+            // ns-2 rt_resolve: a local repair is under way here; the packet waits for it.
+            self.wait_for_route(now, node, packet);
         } else {
             // A forwarder without a route (6.11 case ii): drop and report upstream.
             self.nodes[node as usize].counters.no_route_drops += 1;
@@ -67,13 +70,38 @@ impl World {
         self.aodv_out = out;
     }
 
-    /// The MAC of `node` gave up on `next_hop`.
-    pub(super) fn routing_link_failed(&mut self, now: SimTime, node: u32, next_hop: u32) {
-        let Some(aodv) = self.aodv.as_mut() else { return };
+    /// The MAC of `node` gave up on `packet` for `next_hop`; true when routing keeps the
+    /// packet (it waits for a repaired route), false when it is lost.
+    pub(super) fn routing_link_failed(
+        &mut self,
+        now: SimTime,
+        node: u32,
+        next_hop: u32,
+        packet: PacketId,
+    ) -> bool {
+        let Some(aodv) = self.aodv.as_mut() else { return false };
+        let p = *self.packets.get(packet);
+        let data = p.aodv.is_none();
+        let forwards = (INITIAL_TTL - p.ttl.min(INITIAL_TTL)) as u32;
         let mut out = std::mem::take(&mut self.aodv_out);
-        aodv[node as usize].link_failed(next_hop, &mut out);
+        let fate = aodv[node as usize].packet_failed(next_hop, p.dst, data, forwards, now, &mut out);
         self.apply_aodv(now, node, &mut out);
         self.aodv_out = out;
+        fate == FailedPacket::Wait
+    }
+
+    /// Drop every packet queued at `node` for `next_hop` (ns-2 AODV `ifqueue->filter`).
+    fn purge_queue(&mut self, node: u32, next_hop: u32) {
+        let mut taken = Vec::new();
+        self.nodes[node as usize].queue.take_for(next_hop, &mut taken);
+        for item in taken {
+            self.nodes[node as usize].counters.queue_purge_drops += 1;
+            let d = *self.packets.get(item.packet);
+            if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {
+                self.flows[d.flow as usize].queued_at_source -= 1;
+            }
+            self.drop_packet(item.packet);
+        }
     }
 
     /// The periodic HELLO of `node` (AODV with `routing.hello`).
@@ -154,6 +182,7 @@ impl World {
                 }
                 AodvAction::RouteFound { dst } => self.release_waiting(now, node, dst, true),
                 AodvAction::Unreachable { dst } => self.release_waiting(now, node, dst, false),
+                AodvAction::PurgeQueue { next_hop } => self.purge_queue(node, next_hop),
             }
         }
     }
@@ -172,8 +201,11 @@ impl World {
             }
         }
         self.route_wait[node as usize] = keep;
-        for id in go {
-            if found {
+        for (k, id) in go.into_iter().enumerate() {
+            if found && k > 0 && self.release_spacing_ns > 0 {
+                let at = now + k as u64 * self.release_spacing_ns;
+                self.sched.schedule(at, Event::RouteRelease { node, packet: id });
+            } else if found {
                 self.route_and_enqueue(now, node, id);
             } else {
                 self.nodes[node as usize].counters.no_route_drops += 1;

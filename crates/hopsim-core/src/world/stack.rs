@@ -209,12 +209,16 @@ impl World {
                 self.flows[flow as usize].link_failures += 1;
                 self.flows[flow as usize].false_route_failures += still_in_range as u64;
             }
-            if self.dsr.is_some() {
+            let kept = if self.dsr.is_some() {
                 self.dsr_link_failed(now, node, next_hop, packet);
+                false
             } else {
-                self.routing_link_failed(now, node, next_hop);
-            }
-            if self.packets.get(packet).handed_over {
+                self.routing_link_failed(now, node, next_hop, packet)
+            };
+            if kept && !self.packets.get(packet).handed_over {
+                // A local repair (ns-2 AODV): the packet waits here for the new route.
+                self.wait_for_route(now, node, packet);
+            } else if self.packets.get(packet).handed_over {
                 // The next hop has it (only its ACKs were lost): nothing is lost end to end.
                 self.packets.free(packet);
             } else {
