@@ -69,14 +69,17 @@ setup: $(EXT_STAMP)
 
 setup-test: $(EXT_STAMP) $(TEST_STAMP) test-tools
 
-# Debian's tshark and tcptrace read the pcap traces in the tests; installed when missing (as
-# root, non-interactively). Without apt-get the pcap tests are skipped and say why.
+# Debian's tshark and tcptrace read the pcap traces in the tests, and ns-2.35 (package ns2,
+# command ns) runs beside hopsim in the crosscheck tests; installed when missing (as root,
+# non-interactively). Without apt-get those tests are skipped and say why.
 test-tools:
-	if ! command -v tshark >/dev/null || ! command -v tcptrace >/dev/null; then \
+	if ! command -v tshark >/dev/null || ! command -v tcptrace >/dev/null \
+	    || ! command -v ns >/dev/null; then \
 	  if command -v apt-get >/dev/null; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y tshark tcptrace; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      tshark tcptrace ns2; \
 	  else \
-	    echo "warning: tshark/tcptrace missing and no apt-get: the pcap tests will be skipped"; \
+	    echo "warning: tshark/tcptrace/ns missing and no apt-get: their tests will be skipped"; \
 	  fi; \
 	fi
 

@@ -81,7 +81,9 @@ def crosscheck_cmd(
     replications: Annotated[
         int | None,
         typer.Option(
-            "--replications", "-r", metavar="N",
+            "--replications",
+            "-r",
+            metavar="N",
             help="Runs per point and simulator (default: 1, or the sweep file's).",
             show_default=False,
         ),
@@ -89,26 +91,35 @@ def crosscheck_cmd(
     out_dir: Annotated[
         Path | None,
         typer.Option(
-            "--out", "-o", metavar="DIR",
-            help="Output folder (default: results/crosscheck-<name>).", show_default=False,
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Output folder (default: results/crosscheck-<name>).",
+            show_default=False,
         ),
     ] = None,
     profile: Annotated[
         str,
         typer.Option(
-            "--profile", metavar="PROFILE",
+            "--profile",
+            metavar="PROFILE",
             help="hopsim's profile to compare: ns2, standard or both.",
         ),
     ] = "ns2",
     overrides: Annotated[
         list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="Override a scenario key (repeatable).",
-                     show_default=False),
+        typer.Option(
+            "--set",
+            metavar="KEY=VALUE",
+            help="Override a scenario key (repeatable).",
+            show_default=False,
+        ),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", metavar="N", help="Base seed of the replications.",
-                     show_default=False),
+        typer.Option(
+            "--seed", metavar="N", help="Base seed of the replications.", show_default=False
+        ),
     ] = None,
     figure: Annotated[
         bool, typer.Option("--figure", help="Also draw DIR/crosscheck.png and .pdf.")
@@ -131,7 +142,13 @@ def crosscheck_cmd(
     spec = _guarded(load_crosscheck, file, replications, overrides, seed, quick)
     folder = out_dir or Path("results") / f"crosscheck-{spec.name}{'-quick' if quick else ''}"
     report = _guarded(
-        _shielded, crosscheck, spec, folder, profiles, jobs=jobs, scheduler=scheduler,
+        _shielded,
+        crosscheck,
+        spec,
+        folder,
+        profiles,
+        jobs=jobs,
+        scheduler=scheduler,
         progress=progress,
     )
     print_report(report)

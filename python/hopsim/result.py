@@ -172,6 +172,7 @@ class _Counters(Record):
     retry_limit_drops: int
     collisions: int
     queue_drops: int
+    queue_purge_drops: int
     no_route_drops: int
     link_failures: int
     frame_errors: int

@@ -194,8 +194,10 @@ def crosscheck(
         report.failures.extend(f"{s.name}: {f}" for f in r.failures)
     metrics = list(spec.metrics)
     ns2 = {p.point: p for p in summarize(out, ns2_spec.name, metrics)}
-    hop = {p: {q.point: q for q in summarize(out, s.name, metrics)} for p, s in
-           zip(profiles, specs[1:], strict=True)}
+    hop = {
+        p: {q.point: q for q in summarize(out, s.name, metrics)}
+        for p, s in zip(profiles, specs[1:], strict=True)
+    }
     for point in spec.points:
         n = ns2.get(point.index)
         for m in metrics:
@@ -205,8 +207,10 @@ def crosscheck(
                     dict(point.params),
                     m,
                     n.stats.get(m) if n else None,
-                    {p: (hop[p][point.index].stats.get(m) if point.index in hop[p] else None)
-                     for p in profiles},
+                    {
+                        p: (hop[p][point.index].stats.get(m) if point.index in hop[p] else None)
+                        for p in profiles
+                    },
                 )
             )
     write_table(report, out / "crosscheck.csv")

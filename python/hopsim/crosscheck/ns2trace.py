@@ -155,7 +155,9 @@ def parse_run(
             "dst": f["dst"],
             "transport": f.get("transport", "udp"),
             "payload_bytes": payload[i],
-            "goodput_kbps": fs.in_window * payload[i] * 8 / window_s / 1000 if window_s > 0 else 0.0,
+            "goodput_kbps": fs.in_window * payload[i] * 8 / window_s / 1000
+            if window_s > 0
+            else 0.0,
             "packets_delivered": fs.delivered,
             "mean_delay_ms": fs.delay_sum / fs.delay_n * 1000 if fs.delay_n else None,
         }

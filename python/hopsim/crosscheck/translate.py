@@ -18,7 +18,18 @@ from typing import Any
 
 from .._core import ScenarioError
 
-__all__ = ["CWND_SAMPLE_S", "Untranslatable", "check_translatable", "ns2_seed", "translate"]
+__all__ = [
+    "CWND_SAMPLE_S",
+    "TRANSLATOR_VERSION",
+    "Untranslatable",
+    "check_translatable",
+    "ns2_seed",
+    "translate",
+]
+
+#: Raised whenever the script or the trace reader changes what an ns-2 run measures: it is
+#: part of the store key of ns-2 runs, so a fixed translator never reuses stale runs.
+TRANSLATOR_VERSION = 2
 
 #: The Tcl script samples each TCP agent's window this often (time average of min(cwnd_,
 #: window_) over the measurement window).
@@ -241,18 +252,40 @@ def check_translatable(s: Mapping[str, Any]) -> None:
             "topology.kind", topo["kind"], "chain, grid, positions and random translate"
         )
     radio = s["radio"]
-    _unknown("radio", radio, _RADIO_MAPPED | _RADIO_INERT | {"propagation", "reception"} | {
-        "frame_error_rate", "shadowing_sigma_db", "fading"})
+    _unknown(
+        "radio",
+        radio,
+        _RADIO_MAPPED
+        | _RADIO_INERT
+        | {"propagation", "reception"}
+        | {"frame_error_rate", "shadowing_sigma_db", "fading"},
+    )
     checks = [
-        ("radio.propagation", radio["propagation"], ("two_ray_ground", "free_space"),
-         'ns-2 has Propagation/TwoRayGround and Propagation/FreeSpace: "two_ray_ground" or '
-         '"free_space"'),
-        ("radio.reception", radio["reception"], ("capture",),
-         'ns-2.35\'s Phy/WirelessPhy receives with the capture rule: "capture"'),
-        ("radio.frame_error_rate", radio["frame_error_rate"], (0, 0.0),
-         "ns-2 has no injected frame errors here: 0"),
-        ("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], (0, 0.0),
-         "static per-link shadowing has no ns-2 equivalent: 0"),
+        (
+            "radio.propagation",
+            radio["propagation"],
+            ("two_ray_ground", "free_space"),
+            'ns-2 has Propagation/TwoRayGround and Propagation/FreeSpace: "two_ray_ground" or '
+            '"free_space"',
+        ),
+        (
+            "radio.reception",
+            radio["reception"],
+            ("capture",),
+            'ns-2.35\'s Phy/WirelessPhy receives with the capture rule: "capture"',
+        ),
+        (
+            "radio.frame_error_rate",
+            radio["frame_error_rate"],
+            (0, 0.0),
+            "ns-2 has no injected frame errors here: 0",
+        ),
+        (
+            "radio.shadowing_sigma_db",
+            radio["shadowing_sigma_db"],
+            (0, 0.0),
+            "static per-link shadowing has no ns-2 equivalent: 0",
+        ),
         ("radio.fading", radio["fading"], ("none",), 'ns-2\'s two-ray model has no fading: "none"'),
     ]
     for key, value, ok, allowed in checks:
@@ -262,7 +295,8 @@ def check_translatable(s: Mapping[str, Any]) -> None:
     _unknown("mac", mac, _MAC)
     if not isinstance(mac["data_rate_mbps"], (int, float)):
         raise Untranslatable(
-            "mac.data_rate_mbps", mac["data_rate_mbps"],
+            "mac.data_rate_mbps",
+            mac["data_rate_mbps"],
             "ns-2.35's Mac/802_11 has no rate adaptation: a fixed rate",
         )
     routing = s["routing"]
@@ -270,17 +304,20 @@ def check_translatable(s: Mapping[str, Any]) -> None:
     proto = routing["protocol"]
     if proto not in ROUTING_AGENTS and proto != "static":
         raise Untranslatable(
-            "routing.protocol", proto,
+            "routing.protocol",
+            proto,
             'ns-2.35 has "aodv" and "dsr" (and "static" for one-hop flows)',
         )
     if proto == "aodv" and routing["hello"]:
         raise Untranslatable(
-            "routing.hello", True,
+            "routing.hello",
+            True,
             "ns-2.35's AODV is built with link-layer detection and no HELLO messages: false",
         )
     if proto == "aodv" and not routing["expanding_ring"]:
         raise Untranslatable(
-            "routing.expanding_ring", False,
+            "routing.expanding_ring",
+            False,
             "ns-2.35's AODV always searches with an expanding ring: true",
         )
     for i, flow in enumerate(s.get("flows", [])):
@@ -393,7 +430,9 @@ def translate(
     w(f"Mac/802_11 set CWMax_ {int(mac['cw_max'])}")
     w("")
     propagation = (
-        "Propagation/FreeSpace" if radio["propagation"] == "free_space" else "Propagation/TwoRayGround"
+        "Propagation/FreeSpace"
+        if radio["propagation"] == "free_space"
+        else "Propagation/TwoRayGround"
     )
     routing_agent = ROUTING_AGENTS.get(proto, "DumbAgent")
     ifq = "CMUPriQueue" if proto == "dsr" else "Queue/DropTail/PriQueue"
@@ -409,7 +448,8 @@ def translate(
     w("    $node_($i) random-motion 0")
     w("}")
     for i, (x, y) in enumerate(positions):
-        w(f"$node_({i}) set X_ {float(x)!r}; $node_({i}) set Y_ {float(y)!r}; $node_({i}) set Z_ 0.0")
+        node = f"$node_({i})"
+        w(f"{node} set X_ {float(x)!r}; {node} set Y_ {float(y)!r}; {node} set Z_ 0.0")
     moves = [(m, i) for i, ms in enumerate(layout["moves"]) for m in ms]
     if moves:
         w("")
@@ -424,15 +464,18 @@ def translate(
     tcp_flows = []
     for i, f in enumerate(flows):
         start = float(f.get("start_s", 0.0))
-        stop = min(float(f.get("stop_s", duration) if f.get("stop_s") is not None else duration),
-                   duration)
+        stop = min(
+            float(f.get("stop_s", duration) if f.get("stop_s") is not None else duration), duration
+        )
         if f.get("transport") == "tcp":
             tcp_flows.append(i)
             _tcp_flow(w, i, f, start, stop)
         else:
             _udp_flow(w, i, f, start, stop, mac)
-        w(f'puts "HOPSIM port {i} {f["src"]} [$src_({i}) set agent_port_] {f["dst"]} '
-          f'[$dst_({i}) set agent_port_]"')
+        w(
+            f'puts "HOPSIM port {i} {f["src"]} [$src_({i}) set agent_port_] {f["dst"]} '
+            f'[$dst_({i}) set agent_port_]"'
+        )
     w("")
     w("# Counters: each TCP agent's window sampled for its time average over the window")
     w(f"set warmup {warmup!r}")
@@ -456,8 +499,10 @@ def translate(
     w("    foreach i $tcp_flows {")
     w("        set avg -1")
     w("        if {$cwnd_n_($i) > 0} { set avg [expr {$cwnd_sum_($i) / $cwnd_n_($i)}] }")
-    w('        puts "HOPSIM tcp $i [$src_($i) set ndatapack_] [$src_($i) set nrexmitpack_] '
-      '[$src_($i) set nrexmit_] $avg"')
+    w(
+        '        puts "HOPSIM tcp $i [$src_($i) set ndatapack_] [$src_($i) set nrexmitpack_] '
+        '[$src_($i) set nrexmit_] $avg"'
+    )
     w("    }")
     w("    $ns flush-trace")
     w("    close $tracefd")
@@ -469,7 +514,9 @@ def translate(
     return "\n".join(out) + "\n"
 
 
-def _leg_speed(layout: Mapping[str, Any], node: int, t0: float, t1: float, x: float, y: float) -> float:
+def _leg_speed(
+    layout: Mapping[str, Any], node: int, t0: float, t1: float, x: float, y: float
+) -> float:
     """Speed of the leg of ``node`` that starts at ``t0``: its length over its duration."""
     legs = layout["moves"][node]
     k = next(j for j, m in enumerate(legs) if m[0] == t0)
@@ -524,13 +571,16 @@ def _udp_flow(
         # source's queue never runs dry (the surplus is dropped at its interface queue).
         interval = payload * 8 / (float(mac["data_rate_mbps"]) * 1e6) / 2
     w(f"set src_({i}) [new Agent/UDP]")
+    # UdpAgent::sendmsg splits messages larger than the agent's packetSize_ (1000 B).
+    w(f"$src_({i}) set packetSize_ {payload}")
     w(f"set dst_({i}) [new Agent/LossMonitor]")
     w(f"$ns attach-agent $node_({f['src']}) $src_({i})")
     w(f"$ns attach-agent $node_({f['dst']}) $dst_({i})")
     w(f"$ns connect $src_({i}) $dst_({i})")
     w(f"set app_({i}) [new Application/Traffic/CBR]")
     w(f"$app_({i}) set packetSize_ {payload}")
-    w(f"$app_({i}) set interval_ {interval!r}")
+    # CBR_Traffic::init (tools/cbr_traffic.cc) derives interval_ from rate_: set the rate.
+    w(f"$app_({i}) set rate_ {payload * 8 / interval!r}")
     w(f"$app_({i}) set random_ 0")
     w(f"$app_({i}) attach-agent $src_({i})")
     w(f'$ns at {start!r} "$app_({i}) start"')
@@ -549,6 +599,6 @@ def _check_static(s: Mapping[str, Any], positions: list[Any], flows: list[Any]) 
             raise Untranslatable(
                 "routing.protocol",
                 "static",
-                "ns-2.35 has no static multihop routing for wireless nodes: use \"aodv\" or "
+                'ns-2.35 has no static multihop routing for wireless nodes: use "aodv" or '
                 '"dsr" (static works for flows between direct neighbours of a static topology)',
             )

@@ -66,6 +66,7 @@ TOTAL_FIELDS = {
     "retry_limit_drops",
     "collisions",
     "queue_drops",
+    "queue_purge_drops",
     "no_route_drops",
     "ttl_drops",
     "link_failures",

@@ -75,10 +75,16 @@ def _resolve(task: RunTask) -> tuple[str, dict[str, Any], str]:
     # ns-2: its runs do not depend on hopsim's profile; the key holds ns-2's version and
     # hopsim's (whose translator wrote the script).
     from ..crosscheck.ns2run import check_ns2_scenario, ns2_version
+    from ..crosscheck.translate import TRANSLATOR_VERSION
 
     check_ns2_scenario(resolved)
     other = {k: v for k, v in resolved.items() if k != "profile"}
-    keyed = {"simulator": task.simulator, "ns2_version": ns2_version(), "scenario": other}
+    keyed = {
+        "simulator": task.simulator,
+        "ns2_version": ns2_version(),
+        "translator": TRANSLATOR_VERSION,
+        "scenario": other,
+    }
     return run_key(keyed, __version__), resolved, text
 
 

@@ -582,3 +582,7 @@ impl AodvNode {
 #[cfg(test)]
 #[path = "aodv_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "aodv_ns2_tests.rs"]
+mod ns2_tests;

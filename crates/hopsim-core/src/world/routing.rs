@@ -84,7 +84,8 @@ impl World {
         let data = p.aodv.is_none();
         let forwards = (INITIAL_TTL - p.ttl.min(INITIAL_TTL)) as u32;
         let mut out = std::mem::take(&mut self.aodv_out);
-        let fate = aodv[node as usize].packet_failed(next_hop, p.dst, data, forwards, now, &mut out);
+        let fate =
+            aodv[node as usize].packet_failed(next_hop, p.dst, data, forwards, now, &mut out);
         self.apply_aodv(now, node, &mut out);
         self.aodv_out = out;
         fate == FailedPacket::Wait
