@@ -97,9 +97,10 @@ impl FlowState {
                 FlowApp::Udp { source, sink: UdpSink::default() }
             }
             Transport::Tcp => {
+                let ns2 = s.profile == crate::scenario::Profile::Ns2;
                 // Time averages of the sender cover the window while the flow exists.
                 let sender_window = (window_ns.0.max(start_ns), window_ns.1);
-                FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window)))
+                FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2)))
             }
         };
         FlowState {
@@ -118,7 +119,14 @@ impl FlowState {
     }
 }
 
-fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) -> TcpFlow {
+/// `ns2`: the ns2 profile's TCP agent details (limited transmit, ssthresh from the window).
+fn tcp_flow(
+    id: u32,
+    f: &Flow,
+    stop_ns: SimTime,
+    window_ns: (SimTime, SimTime),
+    ns2: bool,
+) -> TcpFlow {
     let spec = f.tcp.clone().unwrap_or_default();
     let mss = f.payload_bytes;
     let total_segments = (f.bytes > 0).then(|| f.bytes.div_ceil(mss as u64) as u32);
@@ -137,6 +145,8 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
         stop_ns,
         window_ns,
         pacing: spec.pacing,
+        limited_transmit: ns2
+            && matches!(spec.variant, TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack),
     };
     let rto = RtoEstimator::new(
         secs_to_ns(spec.initial_rto_s),
@@ -153,7 +163,7 @@ fn tcp_flow(id: u32, f: &Flow, stop_ns: SimTime, window_ns: (SimTime, SimTime)) 
         AckPolicy::EverySegment
     };
     TcpFlow {
-        sender: TcpSender::new(cfg, congestion_control(&spec), rto),
+        sender: TcpSender::new(cfg, congestion_control(&spec, ns2), rto),
         receiver: TcpReceiver::new(
             id,
             policy,

@@ -20,10 +20,13 @@ use sender::Recovery;
 pub const TCP_HEADER_BYTES: u32 = 20;
 
 /// The congestion-control algorithm of a flow.
-pub fn congestion_control(spec: &TcpSpec) -> Box<dyn CongestionControl> {
+/// `ns2`: the ns2 profile (ssthresh from the usable window, as ns-2's `slowdown`).
+pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionControl> {
     let rwnd = spec.receiver_window as f64;
     match spec.variant {
-        TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => Box::new(Aimd),
+        TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => {
+            Box::new(Aimd { window_basis: ns2 })
+        }
         TcpVariant::Vegas => Box::new(Vegas::new(
             VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma },
             rwnd,

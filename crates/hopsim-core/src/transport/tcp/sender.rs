@@ -40,6 +40,9 @@ pub struct SenderConfig {
     pub stop_ns: SimTime,
     /// Release segments evenly, one every SRTT / cwnd (TCP pacing).
     pub pacing: bool,
+    /// ns-2's limited transmit (`singledup_`, on by default for its Reno, NewReno and Sack1
+    /// agents): the first and second duplicate ACKs each release one new segment.
+    pub limited_transmit: bool,
     /// Measurement window for the time averages.
     pub window_ns: (SimTime, SimTime),
 }
@@ -466,6 +469,23 @@ impl TcpSender {
         {
             self.dupacks = self.dupacks.max(self.cfg.dupack_threshold);
             self.enter_recovery(cx);
+        } else if self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold {
+            self.send_one(cx);
+        }
+    }
+
+    /// ns-2 tcp.cc `send_one`: one new segment if it stays within the advertised window
+    /// (`window_`, here with the CWL) and within cwnd + the duplicates seen.
+    fn send_one(&mut self, cx: &mut TcpCtx) {
+        let outstanding = (self.snd_nxt - self.snd_una) as f64;
+        let window = self.cwnd_cap().floor();
+        if outstanding < window
+            && outstanding + 1.0 <= self.w.cwnd + self.dupacks as f64
+            && self.has_data(self.snd_nxt, cx.now)
+        {
+            let seg = self.snd_nxt;
+            self.snd_nxt += 1;
+            self.transmit(cx, seg);
         }
     }
 

@@ -29,6 +29,18 @@ impl Harness {
         max_window: Option<f64>,
         pacing: bool,
     ) -> Harness {
+        Harness::with_options(variant, initial_window, max_window, pacing, false)
+    }
+
+    /// `ns2`: the ns2 profile's sender (limited transmit for AIMD variants, ssthresh from
+    /// the window).
+    fn with_options(
+        variant: TcpVariant,
+        initial_window: f64,
+        max_window: Option<f64>,
+        pacing: bool,
+        ns2: bool,
+    ) -> Harness {
         let cfg = SenderConfig {
             flow: 0,
             recovery: recovery(variant),
@@ -40,12 +52,13 @@ impl Harness {
             stop_ns: u64::MAX,
             pacing,
             window_ns: (0, u64::MAX),
+            limited_transmit: ns2 && variant != TcpVariant::Vegas,
         };
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
         let mut h = Harness {
             tx: TcpSender::new(
                 cfg,
-                congestion_control(&TcpSpec { variant, ..TcpSpec::default() }),
+                congestion_control(&TcpSpec { variant, ..TcpSpec::default() }, ns2),
                 rto,
             ),
             sched: Scheduler::with_capacity(8),
@@ -257,4 +270,44 @@ fn fractional_window_is_a_rate_of_one_segment_per_rtt_over_cwnd() {
     let later = pace_until(&mut h, 10 * MS);
     // One segment every SRTT / 0.5 = 2 ms after the previous one (sent at 0).
     assert_eq!(later.first(), Some(&(2 * MS, 1)));
+}
+
+// ns-2.35 (ns2 profile), written from tcp.cc `send_one` and `slowdown`, tcp-newreno.cc `recv`:
+//
+//   segments 0..4 in flight, 0 lost
+//   dup 1 -> segment 4 (limited transmit)    dup 2 -> segment 5    dup 3 -> 0 again
+#[test]
+fn ns2_limited_transmit_sends_one_new_segment_per_early_duplicate() {
+    let mut h = Harness::with_options(TcpVariant::NewReno, 4.0, None, false, true);
+    assert_eq!(h.sent(), new_segs(0..4));
+    assert_eq!(h.ack(0, &[]), new_segs(4..5), "first duplicate: one new segment");
+    assert_eq!(h.ack(0, &[]), new_segs(5..6), "second duplicate: one more");
+    assert_eq!(h.ack(0, &[]), vec![(0, true)], "third: fast retransmit");
+    assert_eq!(h.tx.ssthresh(), 2.0, "half the window of 4 (not of the 6 in flight)");
+    // Without the profile (RFC 5681 without RFC 3042): nothing before the third duplicate.
+    let mut std = Harness::new(TcpVariant::NewReno, 4.0, None);
+    std.sent();
+    assert_eq!(std.ack(0, &[]), vec![]);
+    assert_eq!(std.ack(0, &[]), vec![]);
+    assert_eq!(std.ack(0, &[]), vec![(0, true), (4, false)], "cwnd 2 + 3 > 4 in flight");
+    assert_eq!(std.tx.ssthresh(), 2.0);
+}
+
+#[test]
+fn ns2_limited_transmit_stays_within_the_window_limit() {
+    // window_ = 4 (the CWL): t_seqno_ <= highest_ack_ + wnd_ forbids a fifth segment.
+    let mut h = Harness::with_options(TcpVariant::Reno, 4.0, Some(4.0), false, true);
+    assert_eq!(h.sent(), new_segs(0..4));
+    assert_eq!(h.ack(0, &[]), vec![]);
+    assert_eq!(h.ack(0, &[]), vec![]);
+    assert_eq!(h.ack(0, &[]), vec![(0, true)]);
+}
+
+#[test]
+fn ns2_vegas_has_no_limited_transmit() {
+    let mut h = Harness::with_options(TcpVariant::Vegas, 4.0, None, false, true);
+    let first = h.sent();
+    assert!(!first.is_empty());
+    let out = h.ack(0, &[]);
+    assert!(out.iter().all(|s| s.1), "no new segment on an early duplicate: {out:?}");
 }

@@ -4,7 +4,7 @@
 //! per new ACK; slow start and loss reactions are NewReno's. Default alpha = 0.01 (the value the
 //! paper recommends, as far as we could establish: see docs/research/issue4-rules.md, section 5).
 
-use super::{AckSample, Aimd, CongestionControl, Window};
+use super::{AckSample, Aimd, CongestionControl, Loss, Window};
 
 #[derive(Debug, Clone)]
 pub struct Few {
@@ -27,8 +27,8 @@ impl CongestionControl for Few {
         }
     }
 
-    fn ssthresh_after_loss(&mut self, w: &Window, flight: f64) -> f64 {
-        Aimd.ssthresh_after_loss(w, flight)
+    fn ssthresh_after_loss(&mut self, w: &Window, loss: &Loss) -> f64 {
+        Aimd::default().ssthresh_after_loss(w, loss)
     }
 }
 

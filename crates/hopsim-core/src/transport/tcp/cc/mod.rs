@@ -72,12 +72,12 @@ pub trait CongestionControl: Send + Sync {
     fn on_new_ack(&mut self, w: &mut Window, ack: &AckSample);
 
     /// Slow-start threshold after a loss, given the data in flight (segments).
-    fn ssthresh_after_loss(&mut self, w: &Window, flight: f64) -> f64;
+    fn ssthresh_after_loss(&mut self, w: &Window, loss: &Loss) -> f64;
 
     /// Fast retransmit (RFC 5681 3.2 steps 2-3): ssthresh, and cwnd inflated by the
     /// duplicates.
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {
-        w.ssthresh = self.ssthresh_after_loss(w, loss.flight);
+        w.ssthresh = self.ssthresh_after_loss(w, loss);
         w.cwnd = w.ssthresh + loss.dupack_threshold as f64;
     }
 
@@ -88,7 +88,7 @@ pub trait CongestionControl: Send + Sync {
 
     /// Retransmission timeout (RFC 5681 eq. 4 and the loss window of one segment).
     fn on_timeout(&mut self, w: &mut Window, loss: &Loss) {
-        w.ssthresh = self.ssthresh_after_loss(w, loss.flight);
+        w.ssthresh = self.ssthresh_after_loss(w, loss);
         w.cwnd = 1.0;
     }
 

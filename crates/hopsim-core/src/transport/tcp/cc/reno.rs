@@ -1,12 +1,17 @@
 //! Standard AIMD (RFC 5681 section 3.1), as ns-2's Agent/TCP `opencwnd` with the default
 //! increase: in slow start +1 segment per new ACK; in congestion avoidance +1/cwnd per new
-//! ACK (about one segment per RTT); on loss ssthresh = max(FlightSize / 2, 2 segments).
+//! ACK (about one segment per RTT); on loss ssthresh = max(FlightSize / 2, 2 segments), or, as
+//! ns-2's `TcpAgent::slowdown` computes it (ns2 profile), half the usable window
+//! floor(min(cwnd, window_)), rounded down, at least 2.
 //! Used by the Reno, NewReno and SACK variants, which differ only in loss recovery.
 
-use super::{AckSample, CongestionControl, Window};
+use super::{AckSample, CongestionControl, Loss, Window};
 
 #[derive(Debug, Clone, Default)]
-pub struct Aimd;
+pub struct Aimd {
+    /// ssthresh from the usable window (ns-2 tcp.cc `slowdown`, `halfwin`), not FlightSize.
+    pub window_basis: bool,
+}
 
 impl CongestionControl for Aimd {
     fn name(&self) -> &'static str {
@@ -24,8 +29,12 @@ impl CongestionControl for Aimd {
         }
     }
 
-    fn ssthresh_after_loss(&mut self, _w: &Window, flight: f64) -> f64 {
-        (flight / 2.0).max(2.0) // RFC 5681 (4)
+    fn ssthresh_after_loss(&mut self, _w: &Window, loss: &Loss) -> f64 {
+        if self.window_basis {
+            (loss.usable / 2.0).floor().max(2.0)
+        } else {
+            (loss.flight / 2.0).max(2.0) // RFC 5681 (4)
+        }
     }
 }
 
@@ -46,7 +55,7 @@ mod tests {
 
     #[test]
     fn slow_start_then_congestion_avoidance() {
-        let mut cc = Aimd;
+        let mut cc = Aimd::default();
         let mut w = Window { cwnd: 2.0, ssthresh: 4.0 };
         cc.on_new_ack(&mut w, &ack(0, 1, 1, 3, None));
         cc.on_new_ack(&mut w, &ack(0, 2, 3, 5, None));
@@ -62,9 +71,36 @@ mod tests {
 
     #[test]
     fn halving_with_floor_of_two() {
-        let mut cc = Aimd;
+        let mut cc = Aimd::default();
         let w = Window { cwnd: 10.0, ssthresh: 64.0 };
-        assert_eq!(cc.ssthresh_after_loss(&w, 10.0), 5.0);
-        assert_eq!(cc.ssthresh_after_loss(&w, 3.0), 2.0);
+        let loss = |flight: f64, usable: f64| Loss {
+            now: 0,
+            flight,
+            usable,
+            dupack_threshold: 3,
+            sent_ns: 0,
+            retransmitted: false,
+        };
+        assert_eq!(cc.ssthresh_after_loss(&w, &loss(10.0, 10.0)), 5.0);
+        assert_eq!(cc.ssthresh_after_loss(&w, &loss(3.0, 10.0)), 2.0);
+    }
+
+    #[test]
+    fn ns2_halves_the_usable_window_not_the_flight() {
+        // tcp.cc slowdown(CLOSE_SSTHRESH_HALF): ssthresh_ = int(window() / 2), at least 2.
+        // After go-back-N the flight can be far above the window of 1 a timeout left.
+        let mut cc = Aimd { window_basis: true };
+        let w = Window { cwnd: 7.6, ssthresh: 64.0 };
+        let loss = |flight: f64, usable: f64| Loss {
+            now: 0,
+            flight,
+            usable,
+            dupack_threshold: 3,
+            sent_ns: 0,
+            retransmitted: false,
+        };
+        assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 7.0)), 3.0, "floor(7 / 2)");
+        assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 1.0)), 2.0, "repeated timeouts: 2");
+        assert_eq!(Aimd::default().ssthresh_after_loss(&w, &loss(12.0, 1.0)), 6.0);
     }
 }

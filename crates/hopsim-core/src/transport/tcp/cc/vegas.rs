@@ -224,8 +224,8 @@ impl CongestionControl for Vegas {
         }
     }
 
-    fn ssthresh_after_loss(&mut self, _w: &Window, flight: f64) -> f64 {
-        (flight / 2.0).floor().max(MIN_WINDOW)
+    fn ssthresh_after_loss(&mut self, _w: &Window, loss: &Loss) -> f64 {
+        (loss.flight / 2.0).floor().max(MIN_WINDOW)
     }
 
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {

@@ -166,7 +166,7 @@ impl CongestionControl for VegasW {
         }
     }
 
-    fn ssthresh_after_loss(&mut self, w: &Window, _flight: f64) -> f64 {
+    fn ssthresh_after_loss(&mut self, w: &Window, _loss: &Loss) -> f64 {
         w.ssthresh // W_th moves only by Algorithm 1 and the timeout rule
     }
 
