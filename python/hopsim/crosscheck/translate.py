@@ -415,7 +415,8 @@ def translate(
     w(f"Phy/WirelessPhy set L_ {float(radio['system_loss'])!r}")
     w(f"Phy/WirelessPhy set RXThresh_ {rx_w!r}")
     w(f"Phy/WirelessPhy set CSThresh_ {cs_w!r}")
-    w(f"Phy/WirelessPhy set CPThresh_ {float(radio['capture_threshold_db'])!r}")
+    # CPThresh_ is a power ratio (wireless-phy.cc compares Pr1 / Pr2 with it), not dB.
+    w(f"Phy/WirelessPhy set CPThresh_ {10 ** (float(radio['capture_threshold_db']) / 10)!r}")
     w(f"Antenna/OmniAntenna set Z_ {float(radio['antenna_height_m'])!r}")
     w(f"Antenna/OmniAntenna set Gt_ {float(radio['antenna_gain'])!r}")
     w(f"Antenna/OmniAntenna set Gr_ {float(radio['antenna_gain'])!r}")

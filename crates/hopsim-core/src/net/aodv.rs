@@ -28,11 +28,11 @@ pub struct AodvConfig {
     pub ttl_threshold: u8,
     pub broadcast_jitter_ns: SimDuration,
     pub expanding_ring: bool,
-    /// ns-2.35's handling of link-layer failures (aodv.cc `rt_ll_failed`, `recvError`,
-    /// `handle_link_failure`): local repair near the destination, the interface queue purged
-    /// of packets for a broken next hop, RERRs without precursors, failures of control
-    /// packets ignored. Off: RFC 3561 6.11 as ns-3 does it.
-    pub ns2_link_failure: bool,
+    /// ns-2.35's AODV where it departs from RFC 3561 (aodv_ns2.rs): link-failure handling
+    /// (`rt_ll_failed`: local repair near the destination, the interface queue purged,
+    /// RERRs without precursors, failed control packets ignored), replies accepted only when
+    /// newer or shorter, and `sendRequest`'s discovery cycle. Off: RFC 3561 as ns-3 does it.
+    pub ns2: bool,
 }
 
 impl Default for AodvConfig {
@@ -47,7 +47,7 @@ impl Default for AodvConfig {
             ttl_threshold: 7,
             broadcast_jitter_ns: 10_000_000, // ns-2: up to 10 ms before a rebroadcast
             expanding_ring: true,
-            ns2_link_failure: false,
+            ns2: false,
         }
     }
 }
@@ -131,15 +131,21 @@ struct Route {
     valid: bool,
     /// ns-2 RTF_IN_REPAIR: a local repair is under way; packets for `dst` wait here.
     repairing: bool,
+    /// ns-2 rt_last_hop_count: the hop count when the route last went down (255: never).
+    last_hop_count: u8,
     expires_ns: SimTime,
     precursors: Vec<u32>,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Discovery {
     ttl: u8,
     retries: u32,
     deadline: SimTime,
+    /// ns2: requests are held back after a failed discovery (MAX_RREQ_TIMEOUT); `wanted`:
+    /// packets asked for the destination meanwhile.
+    held: bool,
+    wanted: bool,
 }
 
 /// Is sequence number `a` newer than `b` (RFC 3561 6.1, rollover-safe)?
@@ -221,6 +227,7 @@ impl AodvNode {
         let r = self.routes.get_mut(&dst)?;
         if !r.valid || r.expires_ns <= now {
             r.valid = false;
+            r.last_hop_count = r.hops; // ns-2 rt_down
             return None;
         }
         r.expires_ns = r.expires_ns.max(now + timeout);
@@ -234,6 +241,10 @@ impl AodvNode {
 
     /// Start a route discovery for `dst` unless one is under way (6.3).
     pub fn discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        if self.cfg.ns2 {
+            self.ns2_discover(dst, now, out);
+            return;
+        }
         if self.pending.contains_key(&dst) {
             return;
         }
@@ -271,13 +282,17 @@ impl AodvNode {
             self.cfg.net_traversal_ns() << retries.min(8)
         };
         let deadline = now + wait;
-        self.pending.insert(dst, Discovery { ttl, retries, deadline });
+        self.pending.insert(dst, Discovery { ttl, retries, deadline, ..Discovery::default() });
         out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
         out.push(AodvAction::Timer { dst, at: deadline });
     }
 
     /// The discovery timer of `dst` fired.
     pub fn on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        if self.cfg.ns2 {
+            self.ns2_on_timer(dst, now, out);
+            return;
+        }
         let Some(d) = self.pending.get(&dst).copied() else { return };
         if d.deadline != now {
             return; // superseded
@@ -333,7 +348,7 @@ impl AodvNode {
                     Some(s) => {
                         !r.valid_seq
                             || newer(s, r.seq)
-                            || (s == r.seq && (hops < r.hops || !r.valid))
+                            || (s == r.seq && (hops < r.hops || (!r.valid && !r.repairing)))
                     }
                     None => !r.valid || (!r.valid_seq && hops < r.hops),
                 };
@@ -362,6 +377,7 @@ impl AodvNode {
                         valid_seq: seq.is_some(),
                         valid: true,
                         repairing: false,
+                        last_hop_count: u8::MAX,
                         expires_ns: expires,
                         precursors: Vec::new(),
                     },
@@ -459,7 +475,10 @@ impl AodvNode {
             AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns } => {
                 self.update(from, from, 1, None, timeout, now);
                 let hops = hops.saturating_add(1);
-                self.update(dst, from, hops, Some(dst_seq), lifetime_ns.max(1), now);
+                let fresher = self.update(dst, from, hops, Some(dst_seq), lifetime_ns.max(1), now);
+                if self.cfg.ns2 && !fresher {
+                    return; // ns-2 recvReply: suppress_reply, nothing released or forwarded
+                }
                 if orig == self.me {
                     if self.pending.remove(&dst).is_some() || self.next_hop(dst, now).is_some() {
                         out.push(AodvAction::RouteFound { dst });
@@ -476,11 +495,12 @@ impl AodvNode {
             }
             AodvMsg::Rerr { dst, dst_seq } => {
                 // 6.11: invalidate the route if it goes through the reporter; tell precursors.
-                let ns2 = self.cfg.ns2_link_failure;
+                let ns2 = self.cfg.ns2;
                 let Some(r) = self.routes.get_mut(&dst) else { return };
                 // ns-2 recvError also requires the RERR's sequence number to be no older.
                 if r.valid && r.next_hop == from && (!ns2 || !newer(r.seq, dst_seq)) {
                     r.valid = false;
+                    r.last_hop_count = r.hops; // ns-2 rt_down
                     r.seq = dst_seq;
                     if ns2 {
                         // ns-2 recvError: packets queued for the reporter go too.
@@ -501,10 +521,11 @@ impl AodvNode {
     /// The MAC gave up on `next_hop` (6.11 case i): every route through it breaks; RERRs go to
     /// the precursors. Returns nothing when no valid route used that neighbour.
     pub fn link_failed(&mut self, next_hop: u32, out: &mut Vec<AodvAction>) {
-        let ns2 = self.cfg.ns2_link_failure;
+        let ns2 = self.cfg.ns2;
         for (&dst, r) in self.routes.iter_mut() {
             if r.valid && r.next_hop == next_hop {
                 r.valid = false;
+                r.last_hop_count = r.hops; // ns-2 rt_down
                 r.seq = r.seq.wrapping_add(1);
                 // ns-2 handle_link_failure sends its RERR whether or not anyone used the route.
                 if ns2 || !r.precursors.is_empty() {
@@ -521,53 +542,6 @@ impl AodvNode {
         }
     }
 
-    /// The MAC gave up on a packet for `dst` sent to `next_hop` that had travelled `forwards`
-    /// hops, as ns-2.35's `rt_ll_failed` handles it (with `ns2_link_failure`): a failed
-    /// control packet is just dropped; a data packet farther from its source than from its
-    /// destination (`forwards` > the route's hop count) starts a local repair and waits;
-    /// otherwise the packet is dropped, the queue purged of packets for `next_hop`, and every
-    /// route through it broken (`link_failed`). Without `ns2_link_failure`: `link_failed`.
-    pub fn packet_failed(
-        &mut self,
-        next_hop: u32,
-        dst: u32,
-        data: bool,
-        forwards: u32,
-        now: SimTime,
-        out: &mut Vec<AodvAction>,
-    ) -> FailedPacket {
-        if !self.cfg.ns2_link_failure {
-            self.link_failed(next_hop, out);
-            return FailedPacket::Drop;
-        }
-        if !data || dst == BROADCAST {
-            return FailedPacket::Drop;
-        }
-        let Some(r) = self.routes.get_mut(&dst) else { return FailedPacket::Drop };
-        // ns-2 compares with the hop count of any route that is not down (a route already in
-        // repair keeps its count: the packet joins the ones waiting for the repair).
-        if (r.valid || r.repairing) && forwards > r.hops as u32 {
-            // ns-2 local_rt_repair: the route goes RTF_IN_REPAIR and a RREQ leaves from here
-            // (none while one is under way: sendRequest's rate limit).
-            let already = r.repairing;
-            r.valid = false;
-            r.repairing = true;
-            if !already {
-                self.pending.remove(&dst);
-                self.discover(dst, now, out);
-            }
-            return FailedPacket::Wait;
-        }
-        out.push(AodvAction::PurgeQueue { next_hop });
-        self.link_failed(next_hop, out);
-        FailedPacket::Drop
-    }
-
-    /// Is a local repair of the route to `dst` under way (packets for it wait)?
-    pub fn repairing(&self, dst: u32) -> bool {
-        self.routes.get(&dst).is_some_and(|r| r.repairing)
-    }
-
     /// A data packet for `dst` cannot be forwarded here (6.11 case ii): report it upstream.
     pub fn no_route_for_forwarding(&mut self, dst: u32, out: &mut Vec<AodvAction>) {
         let seq = self.routes.get(&dst).map_or(0, |r| r.seq);
@@ -578,6 +552,9 @@ impl AodvNode {
         });
     }
 }
+
+#[path = "aodv_ns2.rs"]
+mod ns2;
 
 #[cfg(test)]
 #[path = "aodv_tests.rs"]

@@ -7,7 +7,7 @@ use super::*;
 const MS: u64 = 1_000_000;
 
 fn ns2_node(me: u32) -> AodvNode {
-    AodvNode::new(me, AodvConfig { ns2_link_failure: true, ..AodvConfig::default() })
+    AodvNode::new(me, AodvConfig { ns2: true, ..AodvConfig::default() })
 }
 
 fn rreq_sent(out: &[AodvAction], dst: u32) -> bool {
@@ -120,4 +120,76 @@ fn the_standard_profile_breaks_the_link_without_purge_or_repair() {
     assert_eq!(n.packet_failed(5, 5, true, 4, MS, &mut out), FailedPacket::Drop);
     assert!(out.is_empty(), "no precursors: no RERR (RFC 3561 6.11), no purge");
     assert_eq!(n.next_hop(5, MS), None);
+}
+
+#[test]
+fn a_route_in_repair_takes_only_a_newer_or_shorter_reply() {
+    // recvReply: rt_seqno < rp_dst_seqno, or equal and fewer hops. The upstream neighbour's
+    // answer from its own table (same number, more hops) would point the route backwards.
+    let mut n = ns2_node(4);
+    n.update(5, 5, 1, Some(2), 1000 * MS, 0);
+    let mut out = vec![];
+    n.packet_failed(5, 5, true, 4, MS, &mut out);
+    let mut out = vec![];
+    let stale = AodvMsg::Rrep { dst: 5, dst_seq: 2, orig: 4, hops: 2, lifetime_ns: 10_000 * MS };
+    n.receive(stale, 3, 2 * MS, &mut out);
+    assert!(out.is_empty(), "ignored: nothing released, nothing forwarded");
+    assert!(n.repairing(5));
+    assert_eq!(n.next_hop(5, 2 * MS), None);
+    let fresh = AodvMsg::Rrep { dst: 5, dst_seq: 3, orig: 4, hops: 0, lifetime_ns: 10_000 * MS };
+    n.receive(fresh, 5, 3 * MS, &mut out);
+    assert_eq!(out, vec![AodvAction::RouteFound { dst: 5 }]);
+}
+
+//   t = 0      RREQ TTL 30 (never routed: rt_last_hop_count = INFINITY2), timeout 1.8 s
+//   t = 2.0    (the purge tick after 1.8 s) RREQ 2, timeout 3.6 s -> 5.6 -> tick 6.0
+//   t = 6.0    RREQ 3, 5.4 s -> 11.4 -> 11.5;   t = 11.5   RREQ 4, 7.2 s -> 18.7 -> 19.0
+//   t = 19.0   count 4 > RREQ_RETRIES: give up, hold 10 s
+#[test]
+fn ns2_discovery_paces_requests_on_purge_ticks_then_gives_up_and_holds() {
+    let mut n = ns2_node(0);
+    let mut out = vec![];
+    n.discover(9, 0, &mut out);
+    let ttl_of = |out: &[AodvAction]| {
+        out.iter().find_map(|a| match a {
+            AodvAction::Send { msg: AodvMsg::Rreq { ttl, .. }, .. } => Some(*ttl),
+            _ => None,
+        })
+    };
+    let timer_of = |out: &[AodvAction]| {
+        out.iter()
+            .find_map(|a| match a {
+                AodvAction::Timer { at, .. } => Some(*at),
+                _ => None,
+            })
+            .expect("timer")
+    };
+    assert_eq!(ttl_of(&out), Some(30));
+    let mut at = timer_of(&out);
+    assert_eq!(at, 2000 * MS, "1.8 s, then the next 0.5 s tick");
+    // A packet asking meanwhile sends nothing (rt_req_timeout rate limit).
+    let mut again = vec![];
+    n.discover(9, 1000 * MS, &mut again);
+    assert!(again.is_empty());
+    let mut times = vec![0];
+    loop {
+        let mut out = vec![];
+        n.on_timer(9, at, &mut out);
+        if out.contains(&AodvAction::Unreachable { dst: 9 }) {
+            assert_eq!(at, 19_000 * MS);
+            let hold = timer_of(&out);
+            assert_eq!(hold, at + 10_000 * MS, "MAX_RREQ_TIMEOUT hold");
+            let mut during = vec![];
+            n.discover(9, at + MS, &mut during);
+            assert!(during.is_empty(), "no request during the hold");
+            let mut after = vec![];
+            n.on_timer(9, hold, &mut after);
+            assert_eq!(ttl_of(&after), Some(30), "a packet asked during the hold: new cycle");
+            break;
+        }
+        assert_eq!(ttl_of(&out), Some(30));
+        times.push(at);
+        at = timer_of(&out);
+    }
+    assert_eq!(times, vec![0, 2000 * MS, 6000 * MS, 11_500 * MS]);
 }

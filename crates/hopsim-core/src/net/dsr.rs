@@ -4,6 +4,15 @@
 //! Errors on link-layer failure that remove the broken link from the caches on their way to the
 //! packet's source. No packet salvaging, no gratuitous replies (documented in docs/models.md).
 //!
+//! With `DsrConfig::ns2` (the ns2 profile) it follows ns-2.35's dsragent.cc where that differs:
+//! routes are learned only forward (a forwarder caches the part of a route ahead of it, the
+//! target the reversed request record, the requester the reply; nothing from requests passing
+//! by or from data at its destination), a dead link is removed in one direction, the target
+//! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
+//! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
+//! min(0.5 s x 4^n, 10 s), no limit but the send buffer's 30 s; a salvaging forwarder sends the
+//! ring-zero request only. Salvaging itself and the queue purge are the world's (world/dsr.rs).
+//!
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 
 use crate::time::{SimDuration, SimTime};
@@ -92,6 +101,10 @@ impl SrcRoute {
         r
     }
 
+    fn has_directed_link(&self, a: u32, b: u32) -> Option<usize> {
+        (1..self.len as usize).find(|&i| (self.nodes[i - 1] as u32, self.nodes[i] as u32) == (a, b))
+    }
+
     fn has_link(&self, a: u32, b: u32) -> Option<usize> {
         (1..self.len as usize).find(|&i| {
             let (x, y) = (self.nodes[i - 1] as u32, self.nodes[i] as u32);
@@ -158,7 +171,19 @@ pub struct DsrConfig {
     pub max_requests: u32,
     pub cache_paths: usize,
     pub jitter_ns: SimDuration,
+    /// Follow ns-2.35's dsragent.cc (see the module docs).
+    pub ns2: bool,
 }
+
+/// ns-2 dsragent.cc `arp_timeout`: the wait after a ring-zero request (also the spacing of
+/// packets released from the send buffer).
+pub const NS2_ARP_TIMEOUT_NS: SimDuration = 30_000_000;
+/// ns-2 `BackOffTest`: a new request cycle after min(0.5 s x 4^n, 10 s).
+const NS2_FIRST_BACKOFF_NS: SimDuration = 500_000_000;
+/// ns-2 send buffer timeout: nothing waits longer, so discovery stops then.
+const NS2_SEND_TIMEOUT_NS: SimDuration = 30_000_000_000;
+/// A salvaging forwarder waits this long for a ring-zero answer (the next BackOffTest cycle).
+const NS2_SALVAGE_WAIT_NS: SimDuration = 2_000_000_000;
 
 impl Default for DsrConfig {
     fn default() -> Self {
@@ -168,6 +193,7 @@ impl Default for DsrConfig {
             max_requests: 16,                // ns-2 MAX_REQUEST_REXMT... stops after this many
             cache_paths: 64,
             jitter_ns: 10_000_000,
+            ns2: false,
         }
     }
 }
@@ -177,6 +203,11 @@ struct Discovery {
     backoff_ns: SimDuration,
     requests: u32,
     deadline: SimTime,
+    /// ns2: the cycle's ring-zero request is out; the propagating one follows at `deadline`.
+    ring_zero: bool,
+    /// ns2: when the discovery began, and whether it salvages (ring zero only).
+    started_ns: SimTime,
+    salvage: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -236,19 +267,27 @@ impl DsrNode {
     }
 
     /// Learn what a route passing through this node says: the part ahead and, reversed, the
-    /// part behind (links are symmetric here).
+    /// part behind (links are symmetric here). ns2: the part ahead only (routecache.cc
+    /// `pre_noticeRouteUsed`), nothing at the route's end.
     pub fn learn_from(&mut self, route: &SrcRoute) {
         if let Some(i) = route.position(self.me) {
-            self.learn(route.slice(i, route.len() - 1));
-            self.learn(route.slice(0, i).reversed());
+            if i + 1 < route.len() {
+                self.learn(route.slice(i, route.len() - 1));
+            }
+            if !self.cfg.ns2 {
+                self.learn(route.slice(0, i).reversed());
+            }
         }
     }
 
     /// Forget every cached route over the link a-b: keep what precedes it.
+    /// (ns2: only the direction a -> b, mobicache.cc `noticeDeadLink`.)
     pub fn remove_link(&mut self, a: u32, b: u32) {
+        let ns2 = self.cfg.ns2;
         let mut kept = VecDeque::with_capacity(self.cache.len());
         for r in self.cache.drain(..) {
-            match r.has_link(a, b) {
+            let hit = if ns2 { r.has_directed_link(a, b) } else { r.has_link(a, b) };
+            match hit {
                 Some(i) if i >= 2 => kept.push_back(r.slice(0, i - 1)),
                 Some(_) => {}
                 None => kept.push_back(r),
@@ -259,27 +298,85 @@ impl DsrNode {
 
     /// Start a discovery for `dst` unless one is under way.
     pub fn discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+        self.start_discovery(dst, false, now, out);
+    }
+
+    /// ns2: a forwarder salvaging a packet asks its neighbours only (ring zero), once
+    /// (dsragent.cc `dsr_salvage_allow_propagating` 0); `Unreachable` after ~2 s.
+    pub fn discover_for_salvage(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+        self.start_discovery(dst, true, now, out);
+    }
+
+    fn start_discovery(&mut self, dst: u32, salvage: bool, now: SimTime, out: &mut Vec<DsrAction>) {
         if self.pending.contains_key(&dst) {
             return;
         }
-        let backoff = self.cfg.initial_backoff_ns;
-        self.request(dst, Discovery { backoff_ns: backoff, requests: 0, deadline: 0 }, now, out);
+        let d = Discovery {
+            backoff_ns: if self.cfg.ns2 {
+                NS2_FIRST_BACKOFF_NS
+            } else {
+                self.cfg.initial_backoff_ns
+            },
+            requests: 0,
+            deadline: 0,
+            ring_zero: false,
+            started_ns: now,
+            salvage,
+        };
+        if self.cfg.ns2 {
+            self.ns2_cycle(dst, d, now, out);
+        } else {
+            self.request(dst, d, now, out);
+        }
+    }
+
+    fn send_rreq(&mut self, dst: u32, ttl: u8, out: &mut Vec<DsrAction>) {
+        self.next_id = self.next_id.wrapping_add(1);
+        self.remember(self.me, self.next_id);
+        let msg =
+            DsrMsg::Rreq { id: self.next_id, target: dst, record: SrcRoute::new(self.me), ttl };
+        // ns-2 jitters every request, the originator's too (RREQ_JITTER).
+        let jitter_ns = if self.cfg.ns2 { self.cfg.jitter_ns } else { 0 };
+        out.push(DsrAction::Flood { msg, jitter_ns });
     }
 
     fn request(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
-        self.next_id = self.next_id.wrapping_add(1);
-        self.remember(self.me, self.next_id);
         d.requests += 1;
         d.deadline = now + d.backoff_ns;
         self.pending.insert(dst, d);
-        let msg = DsrMsg::Rreq {
-            id: self.next_id,
-            target: dst,
-            record: SrcRoute::new(self.me),
-            ttl: 255,
-        };
-        out.push(DsrAction::Flood { msg, jitter_ns: 0 });
+        self.send_rreq(dst, 255, out);
         out.push(DsrAction::Timer { dst, at: d.deadline });
+    }
+
+    /// ns2: a request cycle begins with a ring-zero request; the propagating one follows
+    /// `arp_timeout` later unless a reply came (dsragent.cc `getRouteForPacket`).
+    fn ns2_cycle(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
+        d.requests += 1;
+        d.ring_zero = true;
+        d.deadline = now + if d.salvage { NS2_SALVAGE_WAIT_NS } else { NS2_ARP_TIMEOUT_NS };
+        self.pending.insert(dst, d);
+        self.send_rreq(dst, 1, out);
+        out.push(DsrAction::Timer { dst, at: d.deadline });
+    }
+
+    fn ns2_on_timer(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
+        if d.salvage {
+            out.push(DsrAction::Unreachable { dst });
+            return;
+        }
+        if d.ring_zero {
+            // The propagating request of this cycle; the next cycle after the backoff.
+            d.ring_zero = false;
+            d.deadline = now - NS2_ARP_TIMEOUT_NS + d.backoff_ns;
+            self.pending.insert(dst, d);
+            self.send_rreq(dst, 255, out);
+            out.push(DsrAction::Timer { dst, at: d.deadline });
+        } else if now.saturating_sub(d.started_ns) < NS2_SEND_TIMEOUT_NS {
+            d.backoff_ns = (4 * d.backoff_ns).min(self.cfg.max_backoff_ns);
+            self.ns2_cycle(dst, d, now, out);
+        } else {
+            out.push(DsrAction::Unreachable { dst });
+        }
     }
 
     pub fn on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
@@ -290,6 +387,8 @@ impl DsrNode {
         self.pending.remove(&dst);
         if self.route_to(dst).is_some() {
             out.push(DsrAction::RouteFound { dst });
+        } else if self.cfg.ns2 {
+            self.ns2_on_timer(dst, d, now, out);
         } else if d.requests < self.cfg.max_requests {
             let backoff = (2 * d.backoff_ns).min(self.cfg.max_backoff_ns);
             self.request(dst, Discovery { backoff_ns: backoff, ..d }, now, out);
@@ -309,7 +408,11 @@ impl DsrNode {
     pub fn receive_request(&mut self, msg: DsrMsg, out: &mut Vec<DsrAction>) {
         let DsrMsg::Rreq { id, target, record, ttl } = msg else { return };
         let orig = record.get(0).expect("record starts at the originator");
-        if orig == self.me || record.position(self.me).is_some() || self.seen.contains(&(orig, id))
+        // ns-2: the target answers every copy (dsragent_reply_only_to_first_rtreq false).
+        let answer_all = self.cfg.ns2 && target == self.me;
+        if orig == self.me
+            || record.position(self.me).is_some()
+            || (self.seen.contains(&(orig, id)) && !answer_all)
         {
             return; // own request, a loop, or a duplicate (RFC 4728 3.3.2)
         }
@@ -318,7 +421,10 @@ impl DsrNode {
         if with_me.push(self.me).is_none() {
             return; // longer than a source route may be
         }
-        self.learn(with_me.reversed());
+        // ns-2 learns nothing from a request passing by; its target keeps the way back.
+        if !self.cfg.ns2 || target == self.me {
+            self.learn(with_me.reversed());
+        }
         if target == self.me {
             out.push(DsrAction::Unicast {
                 msg: DsrMsg::Rrep { route: with_me },
@@ -332,6 +438,9 @@ impl DsrNode {
             let fits =
                 rest.nodes().skip(1).all(|n| full.position(n).is_none() && full.push(n).is_some());
             if fits {
+                if self.cfg.ns2 {
+                    self.learn(with_me.reversed()); // replyFromRouteCache keeps the way back
+                }
                 out.push(DsrAction::Unicast {
                     msg: DsrMsg::Rrep { route: full },
                     route: with_me.reversed(),
@@ -349,8 +458,12 @@ impl DsrNode {
     pub fn receive_in_transit(&mut self, msg: DsrMsg, arrived: bool, out: &mut Vec<DsrAction>) {
         match msg {
             DsrMsg::Rrep { route } => {
-                self.learn_from(&route);
                 let requester = route.get(0).expect("route");
+                if self.cfg.ns2 && arrived && requester == self.me {
+                    self.learn(route); // acceptRouteReply
+                } else {
+                    self.learn_from(&route);
+                }
                 if arrived && requester == self.me {
                     let target = route.last();
                     if self.pending.remove(&target).is_some() {

@@ -71,6 +71,8 @@ pub struct Packet {
     pub ident: u16,
     /// An ETX probe (a broadcast control packet counted by its receivers).
     pub etx_probe: bool,
+    /// DSR (ns2 profile): times a forwarder gave this packet a new route after a link failure.
+    pub salvaged: u8,
 }
 
 impl Packet {
@@ -98,6 +100,7 @@ impl Packet {
             tcp: None,
             ident: 0,
             etx_probe: false,
+            salvaged: 0,
             aodv: None,
             dsr: None,
             route: None,

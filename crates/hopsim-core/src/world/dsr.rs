@@ -8,6 +8,9 @@ use crate::net::dsr::{DsrAction, DsrMsg, SrcRoute};
 use crate::net::packet::{PacketId, NO_FLOW};
 use crate::time::SimTime;
 
+/// ns-2 dsragent.cc `dsr_salvage_max_attempts`: a packet is salvaged at most this often.
+const NS2_SALVAGE_MAX: u8 = 15;
+
 impl World {
     /// Next hop of a packet under DSR: from its source route, or a cached route put on it at
     /// its source; without one the source keeps it and starts a discovery.
@@ -34,7 +37,10 @@ impl World {
             let q = self.packets.get_mut(packet);
             q.route = Some((route, 0));
             q.option_bytes = route.option_bytes();
-            self.release_older(now, node, p.dst);
+            if !self.ns2 {
+                // ns-2 lets new packets overtake the ones its send buffer releases later.
+                self.release_older(now, node, p.dst);
+            }
             return route.get(1);
         }
         if p.src == node && p.flow != NO_FLOW {
@@ -110,6 +116,59 @@ impl World {
         );
         self.apply_dsr(now, node, &mut out);
         self.dsr_out = out;
+    }
+
+    /// ns-2 `undeliverablePkt`: a packet whose next hop failed goes on if it can. Its own
+    /// source re-routes it (cache, or send buffer and discovery); a forwarder salvages it with
+    /// a cached route (at most `NS2_SALVAGE_MAX` times) or keeps it while it asks its
+    /// neighbours. Routing control is not salvaged here. True when the packet lives on.
+    pub(super) fn dsr_salvage(&mut self, now: SimTime, node: u32, packet: PacketId) -> bool {
+        let p = *self.packets.get(packet);
+        if p.dsr.is_some() || p.flow == NO_FLOW {
+            return false;
+        }
+        {
+            let q = self.packets.get_mut(packet);
+            q.route = None;
+            q.option_bytes = 0;
+        }
+        if p.src == node {
+            self.route_and_enqueue(now, node, packet); // handlePktWithoutSR
+            return true;
+        }
+        if p.salvaged >= NS2_SALVAGE_MAX {
+            self.nodes[node as usize].counters.no_route_drops += 1; // ns-2 drop reason SAL
+            return false;
+        }
+        self.packets.get_mut(packet).salvaged += 1;
+        let dsr = self.dsr.as_mut().expect("dsr");
+        if dsr[node as usize].route_to(p.dst).is_some() {
+            self.route_and_enqueue(now, node, packet);
+        } else {
+            let mut out = std::mem::take(&mut self.dsr_out);
+            dsr[node as usize].discover_for_salvage(p.dst, now, &mut out);
+            self.wait_for_route(now, node, packet);
+            self.apply_dsr(now, node, &mut out);
+            self.dsr_out = out;
+        }
+        true
+    }
+
+    /// ns-2 `xmitFailed`: every packet queued for the dead next hop is taken out and goes
+    /// through `dsr_salvage` (lost when it cannot).
+    pub(super) fn dsr_purge_and_salvage(&mut self, now: SimTime, node: u32, next_hop: u32) {
+        let mut taken = Vec::new();
+        self.nodes[node as usize].queue.take_for(next_hop, &mut taken);
+        for item in taken {
+            let d = *self.packets.get(item.packet);
+            if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {
+                self.flows[d.flow as usize].queued_at_source -= 1;
+            }
+            if !self.dsr_salvage(now, node, item.packet) {
+                self.nodes[node as usize].counters.queue_purge_drops += 1;
+                self.drop_packet(item.packet);
+            }
+        }
     }
 
     pub(super) fn dsr_timer(&mut self, now: SimTime, node: u32, dst: u32) {

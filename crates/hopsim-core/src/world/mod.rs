@@ -124,8 +124,11 @@ pub struct World {
     route_wait: Vec<VecDeque<PacketId>>,
     warnings: Vec<String>,
     etx: Option<etx::EtxState>,
-    /// Spacing of packets released when a route is found (ns-2 AODV ARP_DELAY; 0: at once).
+    /// Spacing of packets released when a route is found (ns-2 AODV ARP_DELAY, DSR
+    /// arp_timeout; 0: at once).
     release_spacing_ns: SimTime,
+    /// The ns2 profile (scenario `profile = "ns2"`): DSR salvaging and queue purge here.
+    ns2: bool,
 }
 
 impl World {
@@ -176,6 +179,7 @@ impl World {
                 (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
             },
         };
+        let ns2 = s.profile == crate::scenario::Profile::Ns2;
         let model = crate::phy::links::LinkModel::for_scenario(s);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
         let receiver = |id: u32| match s.radio.reception {
@@ -197,7 +201,12 @@ impl World {
                     Rng::derive(s.seed, Purpose::MacBackoff, id as u64),
                     Rng::derive(s.seed, Purpose::RateControl, id as u64),
                 ),
-                queue: IfQueue::new(s.mac.queue_packets as usize),
+                // ns-2 gives DSR its CMUPriQueue (bands of 50; `-ifqLen` has no effect there).
+                queue: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
+                    IfQueue::cmu_priority()
+                } else {
+                    IfQueue::new(s.mac.queue_packets as usize)
+                },
                 tx_frame: None,
                 tx_serial: 0,
                 counters: NodeCounters::default(),
@@ -220,7 +229,6 @@ impl World {
         }
 
         let n_nodes = nodes.len() as u32;
-        let ns2 = s.profile == crate::scenario::Profile::Ns2;
         let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
         if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
             // First HELLOs spread over one interval, from each node's own stream.
@@ -264,7 +272,7 @@ impl World {
             aodv: (s.routing.protocol == RoutingProtocol::Aodv).then(|| {
                 let cfg = AodvConfig {
                     expanding_ring: s.routing.expanding_ring,
-                    ns2_link_failure: ns2,
+                    ns2,
                     ..AodvConfig::default()
                 };
                 (0..n_nodes).map(|i| AodvNode::new(i, cfg)).collect()
@@ -272,17 +280,20 @@ impl World {
             aodv_out: Vec::with_capacity(8),
             hello: (s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello)
                 .then(|| (secs_to_ns(s.routing.hello_interval_s), s.routing.allowed_hello_loss)),
-            dsr: (s.routing.protocol == RoutingProtocol::Dsr)
-                .then(|| (0..n_nodes).map(|i| DsrNode::new(i, DsrConfig::default())).collect()),
+            dsr: (s.routing.protocol == RoutingProtocol::Dsr).then(|| {
+                let cfg = DsrConfig { ns2, ..DsrConfig::default() };
+                (0..n_nodes).map(|i| DsrNode::new(i, cfg)).collect()
+            }),
             dsr_out: Vec::with_capacity(8),
             route_wait: vec![VecDeque::new(); n_nodes as usize],
             warnings: Vec::new(),
             etx,
-            release_spacing_ns: if ns2 && s.routing.protocol == RoutingProtocol::Aodv {
-                crate::net::aodv::NS2_ARP_DELAY_NS
-            } else {
-                0
+            release_spacing_ns: match (ns2, s.routing.protocol) {
+                (true, RoutingProtocol::Aodv) => crate::net::aodv::NS2_ARP_DELAY_NS,
+                (true, RoutingProtocol::Dsr) => crate::net::dsr::NS2_ARP_TIMEOUT_NS,
+                _ => 0,
             },
+            ns2,
         };
         world.etx_start();
         Ok(world)

@@ -46,7 +46,9 @@ impl World {
             aodv[node as usize].discover(p.dst, now, &mut out);
             self.wait_for_route(now, node, packet);
         } else if aodv[node as usize].repairing(p.dst) {
-            // ns-2 rt_resolve: a local repair is under way here; the packet waits for it.
+            // ns-2 rt_resolve: a local repair is under way here; the packet waits for it (and
+            // rt_purge asks again for destinations with waiting packets).
+            aodv[node as usize].discover(p.dst, now, &mut out);
             self.wait_for_route(now, node, packet);
         } else {
             // A forwarder without a route (6.11 case ii): drop and report upstream.

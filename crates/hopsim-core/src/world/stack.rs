@@ -5,7 +5,7 @@ use crate::event::Event;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
-use crate::queue::Queued;
+use crate::queue::{Class, Queued};
 use crate::time::SimTime;
 
 impl World {
@@ -62,8 +62,15 @@ impl World {
         q.delay_total_ns += est;
         q.delay_max_ns = q.delay_max_ns.max(est);
         let local = p.src == node && p.tcp.is_none() && p.flow != NO_FLOW;
+        let class = if p.control {
+            Class::Control
+        } else if p.tcp.is_some() && p.payload_bytes == 0 {
+            Class::Ack
+        } else {
+            Class::Data
+        };
         let n = &mut self.nodes[node as usize];
-        match n.queue.push(Queued { packet, next_hop }, p.control) {
+        match n.queue.push_class(Queued { packet, next_hop }, class) {
             None => {
                 if local {
                     self.flows[p.flow as usize].queued_at_source += 1;
@@ -211,6 +218,20 @@ impl World {
             }
             let kept = if self.dsr.is_some() {
                 self.dsr_link_failed(now, node, next_hop, packet);
+                if self.ns2 {
+                    // ns-2 xmitFailed: the packet and every queued one for that hop are
+                    // re-routed at their source or salvaged (world/dsr.rs).
+                    let handed = self.packets.get(packet).handed_over;
+                    let kept = !handed && self.dsr_salvage(now, node, packet);
+                    self.dsr_purge_and_salvage(now, node, next_hop);
+                    if !kept && !handed {
+                        self.drop_packet(packet);
+                    } else if handed {
+                        self.packets.free(packet);
+                    }
+                    self.pump(now, node);
+                    return;
+                }
                 false
             } else {
                 self.routing_link_failed(now, node, next_hop, packet)

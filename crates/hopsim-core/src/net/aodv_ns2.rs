@@ -1,0 +1,149 @@
+//! ns-2.35's AODV where it departs from RFC 3561 (`AodvConfig::ns2`, the ns2 profile):
+//! link-layer failures as `AODV::rt_ll_failed` handles them, and route discovery as
+//! `AODV::sendRequest` paces it. Sources: ns-2.35 aodv/aodv.cc, aodv.h.
+
+use super::*;
+
+/// ns-2 aodv.h RREQ_RETRIES: network-wide requests before giving up.
+const NS2_RREQ_RETRIES: u32 = 3;
+/// ns-2 aodv.h MAX_RREQ_TIMEOUT: the longest wait for a reply, and the hold after giving up.
+const NS2_MAX_RREQ_TIMEOUT_NS: SimDuration = 10_000_000_000;
+/// ns-2 aodv.cc RouteCacheTimer: `rt_purge` (which re-sends requests for buffered packets)
+/// runs every 0.5 s.
+const NS2_PURGE_TICK_NS: SimDuration = 500_000_000;
+
+impl AodvNode {
+    /// The MAC gave up on a packet for `dst` sent to `next_hop` that had travelled `forwards`
+    /// hops, as ns-2.35's `rt_ll_failed` handles it (with `ns2`): a failed
+    /// control packet is just dropped; a data packet farther from its source than from its
+    /// destination (`forwards` > the route's hop count) starts a local repair and waits;
+    /// otherwise the packet is dropped, the queue purged of packets for `next_hop`, and every
+    /// route through it broken (`link_failed`). Without `ns2`: `link_failed`.
+    pub fn packet_failed(
+        &mut self,
+        next_hop: u32,
+        dst: u32,
+        data: bool,
+        forwards: u32,
+        now: SimTime,
+        out: &mut Vec<AodvAction>,
+    ) -> FailedPacket {
+        if !self.cfg.ns2 {
+            self.link_failed(next_hop, out);
+            return FailedPacket::Drop;
+        }
+        if !data || dst == BROADCAST {
+            return FailedPacket::Drop;
+        }
+        let Some(r) = self.routes.get_mut(&dst) else { return FailedPacket::Drop };
+        // ns-2 compares with the hop count of any route that is not down (a route already in
+        // repair keeps its count: the packet joins the ones waiting for the repair).
+        if (r.valid || r.repairing) && forwards > r.hops as u32 {
+            // ns-2 local_rt_repair: the route goes RTF_IN_REPAIR and a RREQ leaves from here
+            // (none while one is under way: sendRequest's rate limit).
+            let already = r.repairing;
+            r.valid = false;
+            r.repairing = true;
+            if !already {
+                self.discover(dst, now, out);
+            }
+            return FailedPacket::Wait;
+        }
+        out.push(AodvAction::PurgeQueue { next_hop });
+        self.link_failed(next_hop, out);
+        FailedPacket::Drop
+    }
+
+    /// Is a local repair of the route to `dst` under way (packets for it wait)?
+    pub fn repairing(&self, dst: u32) -> bool {
+        self.routes.get(&dst).is_some_and(|r| r.repairing)
+    }
+
+    /// ns-2 `sendRequest`, called whenever a packet waits for `dst`: rate-limited by the
+    /// request timeout; TTL from the last TTL and the hop count the route had (TTL_START, +2
+    /// below TTL_THRESHOLD, else NETWORK_DIAMETER, counted); timeout 2 TTL NODE_TRAVERSAL_TIME
+    /// times the count, at most 10 s; after RREQ_RETRIES network-wide requests the waiting
+    /// packets are dropped and requests held back for MAX_RREQ_TIMEOUT.
+    pub(super) fn ns2_discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        if let Some(d) = self.pending.get_mut(&dst) {
+            if now < d.deadline {
+                d.wanted = true;
+                return;
+            }
+        }
+        self.ns2_request(dst, now, out);
+    }
+
+    fn ns2_request(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        let mut d = self.pending.get(&dst).copied().unwrap_or_default();
+        d.wanted = false;
+        if d.retries > NS2_RREQ_RETRIES {
+            d = Discovery { held: true, deadline: now + NS2_MAX_RREQ_TIMEOUT_NS, ..d };
+            d.retries = 0;
+            self.pending.insert(dst, d);
+            out.push(AodvAction::Unreachable { dst });
+            out.push(AodvAction::Timer { dst, at: d.deadline });
+            return;
+        }
+        let last_hops = self.routes.get(&dst).map_or(u8::MAX, |r| r.last_hop_count);
+        let last = d.ttl.max(last_hops);
+        let ttl = if last == 0 {
+            self.cfg.ttl_start
+        } else if last < self.cfg.ttl_threshold {
+            last + self.cfg.ttl_increment
+        } else {
+            d.retries += 1;
+            self.cfg.net_diameter
+        };
+        d.ttl = ttl;
+        d.held = false;
+        let wait = 2 * ttl as u64 * self.cfg.node_traversal_ns * d.retries.max(1) as u64;
+        d.deadline = now + wait.min(NS2_MAX_RREQ_TIMEOUT_NS);
+        self.pending.insert(dst, d);
+        self.ns2_rreq(dst, ttl, now, out);
+        // The next request goes out at the first purge tick after the timeout.
+        let tick = d.deadline.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS;
+        out.push(AodvAction::Timer { dst, at: tick.max(d.deadline) });
+    }
+
+    fn ns2_rreq(&mut self, dst: u32, ttl: u8, now: SimTime, out: &mut Vec<AodvAction>) {
+        self.seq = self.seq.wrapping_add(1);
+        self.rreq_id = self.rreq_id.wrapping_add(1);
+        let known = self.routes.get(&dst).filter(|r| r.valid_seq);
+        let msg = AodvMsg::Rreq {
+            id: self.rreq_id,
+            dst,
+            dst_seq: known.map_or(0, |r| r.seq),
+            unknown_seq: known.is_none(),
+            orig: self.me,
+            orig_seq: self.seq,
+            hops: 0,
+            ttl,
+        };
+        self.remember(self.me, self.rreq_id, now);
+        out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+    }
+
+    /// The purge tick after a request timeout: a reply may have come meanwhile; otherwise
+    /// the next request, or the end of the hold.
+    pub(super) fn ns2_on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+        let Some(d) = self.pending.get(&dst).copied() else { return };
+        let tick = d.deadline.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS;
+        if now != tick.max(d.deadline) {
+            return; // superseded
+        }
+        if self.next_hop(dst, now).is_some() {
+            self.pending.remove(&dst);
+            out.push(AodvAction::RouteFound { dst });
+            return;
+        }
+        if d.held && !d.wanted {
+            self.pending.remove(&dst);
+            if let Some(r) = self.routes.get_mut(&dst) {
+                r.repairing = false;
+            }
+            return;
+        }
+        self.ns2_request(dst, now, out);
+    }
+}
