@@ -46,6 +46,10 @@ pub struct DcfConfig {
     pub short_retry_limit: u32,
     pub long_retry_limit: u32,
     pub rate_algo: RateAlgo,
+    /// ns-2.35's Mac802_11 where it departs from the standard (dcf_ns2.rs): EIFS as a NAV,
+    /// set by captured and erroneous frames, that also withholds CTS; backoff drawn from
+    /// {0, ..., CW - 1} before every frame.
+    pub ns2: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,6 +111,8 @@ pub struct Dcf {
     sifs_timer: Timer,
     sifs_frame: Option<Frame>,
     nav_until: SimTime,
+    /// ns2 profile: EIFS as a NAV (dcf_ns2.rs).
+    eifs_nav_until: SimTime,
     next_seq: u16,
     /// Last sequence number received from each transmitter (sorted by transmitter).
     seen: Vec<(u32, u16)>,
@@ -130,6 +136,7 @@ impl Dcf {
             sifs_timer: Timer::default(),
             sifs_frame: None,
             nav_until: 0,
+            eifs_nav_until: 0,
             next_seq: 0,
             seen: Vec::new(),
             rng,
@@ -177,8 +184,9 @@ impl Dcf {
         if self.access.access_time().is_some_and(|at| at <= cx.now) {
             self.access.clear_backoff();
         }
-        if self.access.backoff().is_none() && !self.access.try_immediate(cx.now) {
-            let slots = self.rng.up_to(self.cw);
+        // ns-2 `send` always draws a backoff (no immediate access, mac-802_11.cc).
+        if self.access.backoff().is_none() && (self.cfg.ns2 || !self.access.try_immediate(cx.now)) {
+            let slots = self.backoff_slots();
             self.access.start_backoff(cx.now, slots);
         }
         self.arm_access(cx);
@@ -199,8 +207,17 @@ impl Dcf {
         }
     }
 
+    /// Uniform on {0, ..., CW} (802.11 9.2.4), or ns-2's `Random::random() % cw`.
+    fn backoff_slots(&mut self) -> u32 {
+        if self.cfg.ns2 {
+            self.rng.up_to(self.cw.saturating_sub(1))
+        } else {
+            self.rng.up_to(self.cw)
+        }
+    }
+
     fn draw_backoff(&mut self, cx: &mut MacCtx) {
-        let slots = self.rng.up_to(self.cw);
+        let slots = self.backoff_slots();
         self.access.start_backoff(cx.now, slots);
         self.arm_access(cx);
     }
@@ -380,6 +397,9 @@ impl Dcf {
         let Some(frame) = self.sifs_frame.take() else {
             return;
         };
+        if frame.kind == FrameKind::Cts && !self.ns2_may_answer(cx.now) {
+            return; // ns-2 check_pktCTRL: no CTS unless is_idle()
+        }
         match frame.kind {
             FrameKind::Cts => self.counters.cts_sent += 1,
             FrameKind::Ack => self.counters.ack_sent += 1,
@@ -410,7 +430,13 @@ impl Dcf {
 
     /// A frame ended at this node at time `at`; `ok` if it was decoded.
     pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
-        self.access.note_rx_end(at, ok);
+        if self.cfg.ns2 {
+            if !ok {
+                self.ns2_eifs_nav(at, at);
+            }
+        } else {
+            self.access.note_rx_end(at, ok);
+        }
         // EIFS set or cleared moves the access time either way: the timer must never be late.
         self.arm_access(cx);
         if !ok {
@@ -498,6 +524,9 @@ impl Dcf {
         }
     }
 }
+
+#[path = "dcf_ns2.rs"]
+mod ns2;
 
 #[cfg(test)]
 #[path = "dcf_tests.rs"]

@@ -31,8 +31,14 @@ struct Bench {
 
 impl Bench {
     fn new(rts_threshold_bytes: u32) -> Bench {
+        Bench::with_profile(rts_threshold_bytes, false)
+    }
+
+    /// `ns2`: the ns2 profile's MAC (dcf_ns2.rs).
+    fn with_profile(rts_threshold_bytes: u32, ns2: bool) -> Bench {
         let timing = Timing::new(Rate(10), Rate(20), 1000);
         let cfg = DcfConfig {
+            ns2,
             timing,
             cw_min: 31,
             cw_max: 1023,
@@ -170,6 +176,60 @@ fn data_from(src: u32, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> F
         retry,
         packet: Some(packet),
     }
+}
+
+// ns-2.35 Mac802_11 (ns2 profile), from mac-802_11.cc `capture`, `recv_timer`, `check_pktCTRL`:
+//
+//   OTHER (weaker, captured)      |=================================|  900 .. 2500 us
+//   RTS PEER -> ME           |=========|                                 .. 1000 us
+//   ME                                 ^ 1010: CTS?  ns-2: NAV until 2500 + EIFS: no CTS
+#[test]
+fn ns2_a_frame_captured_during_an_rts_withholds_the_cts() {
+    for (ns2, answered) in [(true, false), (false, true)] {
+        let mut b = Bench::with_profile(0, ns2);
+        let t = b.timing;
+        b.dcf.on_medium_busy(us(900), us(2500));
+        b.dcf.on_captured(us(900), us(2500));
+        let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+        b.inject.push((us(1000), rts, true));
+        b.run_until(us(3000));
+        assert_eq!(!b.sent.is_empty(), answered, "ns2 = {ns2}: {:?}", b.sent_kinds());
+    }
+}
+
+//   a frame in error ends at 1000 us; a packet is offered then
+//   standard: the RTS goes out EIFS after it (the medium is idle: immediate access)
+//   ns-2: EIFS is a NAV, then DIFS and a backoff drawn from {0, ..., CW - 1}
+#[test]
+fn ns2_eifs_is_a_nav_followed_by_difs_and_a_backoff() {
+    for ns2 in [false, true] {
+        let mut b = Bench::with_profile(0, ns2);
+        let t = b.timing;
+        let garbled = Frame::control(FrameKind::Cts, OTHER, 3, 0, &t);
+        b.inject.push((us(1000), garbled, false));
+        b.run_until(us(1000) + 1);
+        let p = b.packet();
+        b.offer(us(1000) + 1, p);
+        b.run_until(us(10_000));
+        let (first, _) = b.sent[0];
+        if ns2 {
+            let earliest = us(1000) + t.eifs + t.difs;
+            let latest = earliest + 30 * t.slot;
+            assert!((earliest..=latest).contains(&first), "{first} not in [{earliest}, {latest}]");
+        } else {
+            assert_eq!(first, us(1000) + t.eifs);
+        }
+    }
+}
+
+#[test]
+fn ns2_backoff_is_drawn_below_cw() {
+    let mut b = Bench::with_profile(0, true);
+    let draws: Vec<u32> = (0..20_000).map(|_| b.dcf.backoff_slots()).collect();
+    assert_eq!(draws.iter().max(), Some(&30), "Random::random() % 31");
+    assert_eq!(draws.iter().min(), Some(&0));
+    let mut std = Bench::new(0);
+    assert!((0..20_000).any(|_| std.dcf.backoff_slots() == 31), "802.11: [0, CW]");
 }
 
 #[test]

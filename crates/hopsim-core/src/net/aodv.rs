@@ -165,6 +165,8 @@ pub struct AodvNode {
     pending: BTreeMap<u32, Discovery>,
     /// HELLO (6.9): when each neighbour was last heard.
     heard: BTreeMap<u32, SimTime>,
+    /// ns2: per destination, the request state ns-2 keeps in its route entry.
+    ns2_dst: BTreeMap<u32, ns2::Ns2Dst>,
 }
 
 impl AodvNode {
@@ -178,6 +180,7 @@ impl AodvNode {
             seen: VecDeque::new(),
             pending: BTreeMap::new(),
             heard: BTreeMap::new(),
+            ns2_dst: BTreeMap::new(),
         }
     }
 
@@ -414,8 +417,13 @@ impl AodvNode {
                     .saturating_sub(2 * hops as u64 * self.cfg.node_traversal_ns);
                 self.update(orig, from, hops, Some(orig_seq), reverse.max(timeout), now);
                 if dst == self.me {
-                    // 6.6.1: own sequence number to at least the requested one.
-                    if !unknown_seq && newer(dst_seq, self.seq) {
+                    if self.cfg.ns2 {
+                        // ns-2 recvRequest: max(own, requested) + 1, rounded up to even.
+                        let base = if newer(dst_seq, self.seq) { dst_seq } else { self.seq };
+                        self.seq = base.wrapping_add(1);
+                        self.seq = self.seq.wrapping_add(self.seq % 2);
+                    } else if !unknown_seq && newer(dst_seq, self.seq) {
+                        // 6.6.1: own sequence number to at least the requested one.
                         self.seq = dst_seq;
                     }
                     let msg = AodvMsg::Rrep {
@@ -476,8 +484,14 @@ impl AodvNode {
                 self.update(from, from, 1, None, timeout, now);
                 let hops = hops.saturating_add(1);
                 let fresher = self.update(dst, from, hops, Some(dst_seq), lifetime_ns.max(1), now);
-                if self.cfg.ns2 && !fresher {
-                    return; // ns-2 recvReply: suppress_reply, nothing released or forwarded
+                if self.cfg.ns2 {
+                    if !fresher {
+                        return; // ns-2 recvReply: suppress_reply, nothing released or forwarded
+                    }
+                    self.ns2_reply_accepted(dst, hops, orig == self.me, now, out);
+                    if orig == self.me {
+                        return;
+                    }
                 }
                 if orig == self.me {
                     if self.pending.remove(&dst).is_some() || self.next_hop(dst, now).is_some() {

@@ -12,6 +12,38 @@ const NS2_MAX_RREQ_TIMEOUT_NS: SimDuration = 10_000_000_000;
 /// runs every 0.5 s.
 const NS2_PURGE_TICK_NS: SimDuration = 500_000_000;
 
+/// ns-2 aodv_rtable.h MAX_HISTORY: discovery latencies kept per destination.
+const NS2_MAX_HISTORY: usize = 3;
+
+/// What ns-2 keeps in a route entry about requesting it (aodv_rtable.h).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Ns2Dst {
+    /// rt_req_last_ttl.
+    last_ttl: u8,
+    /// rt_disc_latency: per-hop latency of the last discoveries (0: none), and hist_indx.
+    latency_ns: [u64; NS2_MAX_HISTORY],
+    next: usize,
+    /// When this node last sent a request for the destination (the RREP's rp_timestamp).
+    sent_ns: SimTime,
+}
+
+impl Ns2Dst {
+    /// ns-2 `PerHopTime`: the mean of the recorded latencies, else NODE_TRAVERSAL_TIME.
+    fn per_hop_ns(&self, default_ns: SimDuration) -> SimDuration {
+        let known: Vec<u64> = self.latency_ns.iter().copied().filter(|&l| l > 0).collect();
+        if known.is_empty() {
+            default_ns
+        } else {
+            known.iter().sum::<u64>() / known.len() as u64
+        }
+    }
+}
+
+/// The first `rt_purge` tick at or after `t`.
+fn purge_tick(t: SimTime) -> SimTime {
+    t.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS
+}
+
 impl AodvNode {
     /// The MAC gave up on a packet for `dst` sent to `next_hop` that had travelled `forwards`
     /// hops, as ns-2.35's `rt_ll_failed` handles it (with `ns2`): a failed
@@ -82,11 +114,12 @@ impl AodvNode {
             d.retries = 0;
             self.pending.insert(dst, d);
             out.push(AodvAction::Unreachable { dst });
-            out.push(AodvAction::Timer { dst, at: d.deadline });
+            out.push(AodvAction::Timer { dst, at: purge_tick(d.deadline) });
             return;
         }
         let last_hops = self.routes.get(&dst).map_or(u8::MAX, |r| r.last_hop_count);
-        let last = d.ttl.max(last_hops);
+        let hist = self.ns2_dst.entry(dst).or_default();
+        let last = hist.last_ttl.max(last_hops);
         let ttl = if last == 0 {
             self.cfg.ttl_start
         } else if last < self.cfg.ttl_threshold {
@@ -97,13 +130,15 @@ impl AodvNode {
         };
         d.ttl = ttl;
         d.held = false;
-        let wait = 2 * ttl as u64 * self.cfg.node_traversal_ns * d.retries.max(1) as u64;
+        hist.last_ttl = ttl;
+        hist.sent_ns = now;
+        let per_hop = hist.per_hop_ns(self.cfg.node_traversal_ns);
+        let wait = 2 * ttl as u64 * per_hop * d.retries.max(1) as u64;
         d.deadline = now + wait.min(NS2_MAX_RREQ_TIMEOUT_NS);
         self.pending.insert(dst, d);
         self.ns2_rreq(dst, ttl, now, out);
         // The next request goes out at the first purge tick after the timeout.
-        let tick = d.deadline.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS;
-        out.push(AodvAction::Timer { dst, at: tick.max(d.deadline) });
+        out.push(AodvAction::Timer { dst, at: purge_tick(d.deadline) });
     }
 
     fn ns2_rreq(&mut self, dst: u32, ttl: u8, now: SimTime, out: &mut Vec<AodvAction>) {
@@ -124,12 +159,33 @@ impl AodvNode {
         out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
     }
 
+    /// ns-2 `recvReply` took a reply for `dst` (newer or shorter), at any node on its way: the
+    /// request state is reset (rt_req_cnt, rt_req_timeout, rt_req_last_ttl = hops), the
+    /// originator records the discovery latency per hop, and packets waiting here go.
+    pub(super) fn ns2_reply_accepted(
+        &mut self,
+        dst: u32,
+        hops: u8,
+        originator: bool,
+        now: SimTime,
+        out: &mut Vec<AodvAction>,
+    ) {
+        let hist = self.ns2_dst.entry(dst).or_default();
+        hist.last_ttl = hops;
+        if originator && hops > 0 {
+            let latency = now.saturating_sub(hist.sent_ns) / hops as u64;
+            hist.latency_ns[hist.next] = latency.max(1);
+            hist.next = (hist.next + 1) % NS2_MAX_HISTORY;
+        }
+        self.pending.remove(&dst);
+        out.push(AodvAction::RouteFound { dst });
+    }
+
     /// The purge tick after a request timeout: a reply may have come meanwhile; otherwise
     /// the next request, or the end of the hold.
     pub(super) fn ns2_on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
         let Some(d) = self.pending.get(&dst).copied() else { return };
-        let tick = d.deadline.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS;
-        if now != tick.max(d.deadline) {
+        if now != purge_tick(d.deadline) {
             return; // superseded
         }
         if self.next_hop(dst, now).is_some() {

@@ -55,6 +55,9 @@ pub struct Radio {
     /// Physical carrier sense from other nodes' signals.
     busy: BusyPeriods,
     capture_ratio: f64,
+    /// The last signal to arrive was captured away (ns-2 `capture()`): the MAC of the ns2
+    /// profile sets its EIFS NAV from it.
+    captured: bool,
 }
 
 impl Radio {
@@ -65,6 +68,7 @@ impl Radio {
             last_done: None,
             busy: BusyPeriods::default(),
             capture_ratio: 10f64.powf(capture_threshold_db / 10.0),
+            captured: false,
         }
     }
 
@@ -94,6 +98,7 @@ impl Radio {
         end: SimTime,
     ) -> Option<EarlyEnd> {
         self.busy.add(start, end);
+        self.captured = false;
         let mut early = None;
         if let Some(cur) = self.lock {
             if cur.end <= start {
@@ -122,6 +127,7 @@ impl Radio {
             Some(cur) => {
                 if cur.power_w >= power_w * self.capture_ratio {
                     // Capture: the current frame survives, the newcomer is missed.
+                    self.captured = true;
                 } else {
                     cur.ok = false;
                     cur.overlapped = true;
@@ -133,6 +139,11 @@ impl Radio {
             }
         }
         early
+    }
+
+    /// Was the signal that arrived last captured away by the frame being received?
+    pub fn captured_newcomer(&self) -> bool {
+        self.captured
     }
 
     /// The signal of `frame` ends at this listener at `at`.

@@ -60,6 +60,15 @@ impl Receiver {
         }
     }
 
+    /// The signal that arrived last was captured away (capture mode only).
+    #[inline]
+    pub fn captured_newcomer(&self) -> bool {
+        match self {
+            Receiver::Capture(r) => r.captured_newcomer(),
+            Receiver::Sinr(_) => false,
+        }
+    }
+
     #[inline]
     pub fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
         match self {

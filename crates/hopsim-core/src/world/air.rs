@@ -64,6 +64,9 @@ impl World {
             if let Some((from, until)) = busy {
                 self.nodes[j].mac.on_medium_busy(from, until);
             }
+            if self.ns2 && self.nodes[j].radio.captured_newcomer() {
+                self.nodes[j].mac.on_captured(start, stop);
+            }
         }
         if fade {
             self.nodes[node as usize].tx_powers = powers;

@@ -172,6 +172,7 @@ impl World {
             rts_threshold_bytes: s.mac.rts_threshold_bytes,
             short_retry_limit: s.mac.short_retry_limit,
             long_retry_limit: s.mac.long_retry_limit,
+            ns2: s.profile == crate::scenario::Profile::Ns2,
             rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
                 (DataRate::Mbps(r), _) => RateAlgo::Constant(Rate::from_mbps(r)),
                 (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
