@@ -129,3 +129,113 @@ fn routes_longer_than_sixteen_hops_are_not_built() {
     let longer: Vec<u32> = (0..18).collect();
     assert!(SrcRoute::from_slice(&longer).is_none());
 }
+
+// ns2 profile, written from ns-2.35 dsragent.cc and mobicache.cc.
+
+fn ns2(me: u32) -> DsrNode {
+    DsrNode::new(me, DsrConfig { ns2: true, ..DsrConfig::default() })
+}
+
+#[test]
+fn ns2_learns_forward_only() {
+    // A forwarder (noticeRouteUsed) caches the part ahead; the requests it relays teach it
+    // nothing; the end of a route learns nothing from the data it receives.
+    let mut n = ns2(2);
+    n.learn_from(&route(&[0, 1, 2, 3, 4]));
+    assert_eq!(n.route_to(4), Some(route(&[2, 3, 4])));
+    assert_eq!(n.route_to(0), None, "nothing about the part behind");
+    let mut out = vec![];
+    n.receive_request(
+        DsrMsg::Rreq { id: 1, target: 9, record: route(&[5, 6]), ttl: 255 },
+        &mut out,
+    );
+    assert_eq!(n.route_to(5), None, "relayed requests are not snooped");
+    let mut end = ns2(4);
+    end.learn_from(&route(&[0, 1, 2, 3, 4]));
+    assert_eq!(end.cached_routes(), 0);
+    // The standard profile learns both ways.
+    let mut std = DsrNode::new(2, DsrConfig::default());
+    std.learn_from(&route(&[0, 1, 2, 3, 4]));
+    assert_eq!(std.route_to(0), Some(route(&[2, 1, 0])));
+}
+
+#[test]
+fn ns2_target_answers_every_copy_and_keeps_the_way_back() {
+    let mut t = ns2(3);
+    let mut out = vec![];
+    t.receive_request(
+        DsrMsg::Rreq { id: 4, target: 3, record: route(&[0, 1, 2]), ttl: 255 },
+        &mut out,
+    );
+    t.receive_request(
+        DsrMsg::Rreq { id: 4, target: 3, record: route(&[0, 5]), ttl: 255 },
+        &mut out,
+    );
+    assert_eq!(out.len(), 2, "both copies answered: {out:?}");
+    assert_eq!(t.route_to(0), Some(route(&[3, 5, 0])), "the shorter way back");
+}
+
+#[test]
+fn ns2_dead_links_are_removed_in_one_direction() {
+    let mut n = ns2(0);
+    n.learn(route(&[0, 1, 2, 3]));
+    n.learn(route(&[0, 4, 2, 1, 5]));
+    n.remove_link(1, 2);
+    assert_eq!(n.route_to(3), None, "0-1-2-3 cut before 1 -> 2");
+    assert_eq!(n.route_to(5), Some(route(&[0, 4, 2, 1, 5])), "2 -> 1 still usable");
+}
+
+//   t = 0       ring-zero request (TTL 1)
+//   t = 30 ms   no answer: the propagating request; next cycle 0.5 s x 4 = 2 s after the start
+//   t = 2 s     ring zero, 2.03 s propagating; next cycle 8 s later (10 s), then every 10 s
+#[test]
+fn ns2_discovery_runs_ring_zero_then_propagating_in_backoff_cycles() {
+    const MS: u64 = 1_000_000;
+    let mut n = ns2(0);
+    let mut out = vec![];
+    n.discover(9, 0, &mut out);
+    let mut sent = vec![];
+    let mut at = 0;
+    for _ in 0..8 {
+        for a in &out {
+            if let DsrAction::Flood { msg: DsrMsg::Rreq { ttl, .. }, jitter_ns } = a {
+                assert_eq!(*jitter_ns, 10 * MS, "every request jittered (RREQ_JITTER)");
+                sent.push((at, *ttl));
+            }
+        }
+        let Some(next) = out.iter().find_map(|a| match a {
+            DsrAction::Timer { at, .. } => Some(*at),
+            _ => None,
+        }) else {
+            break;
+        };
+        out.clear();
+        at = next;
+        n.on_timer(9, at, &mut out);
+    }
+    assert_eq!(
+        sent[..6],
+        [
+            (0, 1),
+            (30 * MS, 255),
+            (2000 * MS, 1),
+            (2030 * MS, 255),
+            (10_000 * MS, 1),
+            (10_030 * MS, 255)
+        ]
+    );
+}
+
+#[test]
+fn ns2_a_salvaging_forwarder_asks_its_neighbours_only_then_gives_up() {
+    const MS: u64 = 1_000_000;
+    let mut n = ns2(2);
+    let mut out = vec![];
+    n.discover_for_salvage(9, 0, &mut out);
+    assert!(matches!(out[0], DsrAction::Flood { msg: DsrMsg::Rreq { ttl: 1, .. }, .. }));
+    let DsrAction::Timer { at, .. } = out[1] else { panic!("{out:?}") };
+    assert_eq!(at, 2000 * MS);
+    out.clear();
+    n.on_timer(9, at, &mut out);
+    assert_eq!(out, vec![DsrAction::Unreachable { dst: 9 }]);
+}

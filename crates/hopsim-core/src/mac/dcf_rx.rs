@@ -1,0 +1,102 @@
+//! What the DCF does with a frame that ended at this node: NAV, responses (CTS, ACK, DATA
+//! after CTS), the end of its own exchanges, duplicate detection (802.11-2007 9.2.5-9.2.9).
+
+use super::*;
+
+impl Dcf {
+    /// A frame ended at this node at time `at`; `ok` if it was decoded.
+    pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
+        if self.cfg.ns2 {
+            if !ok {
+                self.ns2_eifs_nav(at, at);
+            }
+        } else {
+            self.access.note_rx_end(at, ok);
+        }
+        // EIFS set or cleared moves the access time either way: the timer must never be late.
+        self.arm_access(cx);
+        if !ok {
+            return;
+        }
+        if frame.dst != self.node && frame.dst != BROADCAST {
+            // Virtual carrier sense (9.2.5.4): NAV from the Duration field.
+            let nav_end = at + frame.nav_ns;
+            if nav_end > self.nav_until {
+                self.nav_until = nav_end;
+                self.access.note_busy(at, nav_end);
+            }
+            return;
+        }
+        let t = self.cfg.timing;
+        match frame.kind {
+            FrameKind::Rts => {
+                // Answer only if NAV is idle and no exchange of our own is under way.
+                let free = matches!(self.phase, Phase::Idle | Phase::Contend);
+                if free && self.nav_until <= at && self.sifs_frame.is_none() {
+                    let nav_ns = t.cts_nav(frame.nav_ns);
+                    let cts = Frame::control(FrameKind::Cts, self.node, frame.src, nav_ns, &t);
+                    self.respond_after_sifs(cx, at, cts);
+                }
+            }
+            FrameKind::Cts => {
+                if self.phase == Phase::WaitCts && self.job.is_some_and(|j| j.dst == frame.src) {
+                    self.timeout_timer.cancel();
+                    let mut job = self.job.expect("job");
+                    job.short_retries = 0; // SSRC reset on CTS (9.2.5.3)
+                    self.job = Some(job);
+                    self.phase = Phase::SifsData;
+                    let data = self.data_frame(&job);
+                    self.respond_after_sifs(cx, at, data);
+                }
+            }
+            FrameKind::Data => {
+                let packet = frame.packet.expect("data frame carries a packet");
+                if frame.dst == BROADCAST {
+                    cx.out.push((self.node, MacOutput::Received { packet, from: frame.src }));
+                    return;
+                }
+                let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t);
+                self.respond_after_sifs(cx, at, ack);
+                if self.is_duplicate(frame) {
+                    self.counters.duplicates += 1;
+                } else {
+                    cx.out.push((self.node, MacOutput::Received { packet, from: frame.src }));
+                }
+            }
+            FrameKind::Ack => {
+                if self.phase == Phase::WaitAck {
+                    self.timeout_timer.cancel();
+                    let job = self.job.take().expect("job");
+                    self.rates.report_attempt(job.dst, job.rate, true, cx.now);
+                    self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
+                    self.counters.unicast_done += 1;
+                    cx.out.push((
+                        self.node,
+                        MacOutput::Done {
+                            packet: job.packet,
+                            next_hop: job.dst,
+                            acked: true,
+                            service_ns: cx.now - job.offered_ns,
+                        },
+                    ));
+                    self.finish(cx);
+                }
+            }
+        }
+    }
+
+    /// Duplicate detection by (transmitter, sequence number) with the Retry bit (9.2.9).
+    fn is_duplicate(&mut self, frame: &Frame) -> bool {
+        match self.seen.binary_search_by_key(&frame.src, |e| e.0) {
+            Ok(i) => {
+                let dup = frame.retry && self.seen[i].1 == frame.seq;
+                self.seen[i].1 = frame.seq;
+                dup
+            }
+            Err(i) => {
+                self.seen.insert(i, (frame.src, frame.seq));
+                false
+            }
+        }
+    }
+}
