@@ -530,3 +530,23 @@ def test_full_disk_raises_store_error_and_keeps_the_stored_runs(tmp_path):
             assert metrics == {m: metric_value(json.loads(result), m) for m in spec.metrics}
     report = run_sweep(spec, out, jobs=2, progress="off")
     assert (report.skipped, report.done, report.failed) == (stored, 200 - stored, 0)
+
+
+def test_a_rerun_after_an_upgrade_replaces_older_runs_in_the_summaries(tmp_path):
+    # A run's key holds the simulator's version; the sweep's definition does not. After an
+    # upgrade a rerun stores new runs for the same replications: each counts once, the latest.
+    import time
+
+    from hopsim.sweeps import ResultStore, summarize
+
+    store = ResultStore(tmp_path)
+    store.record_sweep("s", "d1", {"metrics": ["goodput_kbps"]})
+    for key, value in (("old", 100.0), ("new", 200.0)):
+        store.add_members("s", "d1", [(key, 0, 0, {})])
+        store.add_run(key, 1, {"seed": 1}, {"goodput_kbps": value}, "{}", 0.1, "x", "h")
+        time.sleep(1.1)  # finished_at has one-second resolution
+    runs = store.runs("s")
+    assert [r.run_key for r in runs] == ["new"]
+    (point,) = summarize(store, "s", ["goodput_kbps"])
+    assert point.runs == 1 and point.stats["goodput_kbps"].mean == 200.0
+    store.close()

@@ -221,7 +221,9 @@ class ResultStore:
 
     def runs(self, sweep: str | None = None, digest: str | None = None) -> list[StoredRun]:
         """The finished runs of a sweep's current definition (of every sweep if None),
-        ordered by sweep, point and replication."""
+        ordered by sweep, point and replication: one per replication, the latest finished
+        (a run's key also holds the simulator's version, which the definition does not: after
+        an upgrade the rerun's runs replace the older ones)."""
         sql = (
             "SELECT r.run_key, m.sweep, m.point, m.replication, r.seed, m.params, r.metrics, "
             "r.wall_s, r.hopsim_version, r.host, r.finished_at FROM members m "
@@ -232,14 +234,17 @@ class ResultStore:
         if sweep is not None:
             sql += " WHERE m.sweep = ?"
             args = (sweep,)
-        sql += " ORDER BY m.sweep, m.point, m.replication, r.run_key"
+        sql += " ORDER BY m.sweep, m.point, m.replication, r.finished_at, r.run_key"
         if digest is not None:
             sql = sql.replace("s.digest = m.digest", "m.digest = ?")
             args = (digest, *args)
-        return [
-            StoredRun(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), *r[7:])
-            for r in self._db.execute(sql, args)
-        ]
+        latest: dict[tuple[str, int, int], StoredRun] = {}
+        for r in self._db.execute(sql, args):
+            run = StoredRun(
+                r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), *r[7:]
+            )
+            latest[(run.sweep, run.point, run.replication)] = run
+        return list(latest.values())
 
     def result(self, key: str) -> dict[str, Any]:
         """The whole result document of a finished run."""
