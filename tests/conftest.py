@@ -6,11 +6,16 @@ simulator test uses:
 
 * ``run_scenario(scenario, overrides=None, seed=None)`` -> result, after asserting the
   invariants on it (see ``simhelpers.check_result``);
-* ``hopsim_mod``: the imported ``hopsim`` package.
+* ``hopsim_mod``: the imported ``hopsim`` package;
+* ``ns2``: the path of ns-2.35's ``ns`` (installed from Debian's package if missing; the test
+  is skipped, saying why, where it cannot be).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -41,3 +46,17 @@ def hopsim_mod():
 def run_scenario():
     """Run a scenario through ``hopsim.run`` and assert every invariant on its result."""
     return simhelpers.run_checked
+
+
+@pytest.fixture(scope="session")
+def ns2():
+    """ns-2.35, installed from Debian's package if missing (as `make test` does)."""
+    if shutil.which("ns") is None:
+        if shutil.which("apt-get") is None or os.geteuid() != 0:
+            pytest.skip("ns (Debian package ns2) not installed and cannot be installed here")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "ns2"]):
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
+            if proc.returncode != 0:
+                pytest.skip(f"`{' '.join(cmd)}` failed: {proc.stderr.strip()[-300:]}")
+    return shutil.which("ns")

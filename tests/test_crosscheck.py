@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -244,20 +243,6 @@ def test_an_untranslatable_scenario_exits_2_before_any_run(tmp_path):
 
 
 # ---------------------------------------------------------------- side by side with ns-2
-
-
-@pytest.fixture(scope="session")
-def ns2():
-    """ns-2.35, installed from Debian's package if missing (as `make test` does)."""
-    if shutil.which("ns") is None:
-        if shutil.which("apt-get") is None or os.geteuid() != 0:
-            pytest.skip("ns (Debian package ns2) not installed and cannot be installed here")
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "ns2"]):
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
-            if proc.returncode != 0:
-                pytest.skip(f"`{' '.join(cmd)}` failed: {proc.stderr.strip()[-300:]}")
-    return shutil.which("ns")
 
 
 def _crosscheck(spec_path: Path, out: Path, profile: str = "both", jobs: int = 2):

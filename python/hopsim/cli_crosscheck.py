@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,24 +10,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from .cli import _fail, _guarded, app, err, out
-from .cli_sweep import JobsOpt, ProgressOpt, QuickOpt, SchedulerOpt, _check_progress, _shielded
-
-
-def _fmt(value: float) -> str:
-    mag = abs(value)
-    if mag >= 100:
-        return f"{value:,.0f}"
-    if mag >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3g}"
-
-
-def _cell(stat: Any) -> str:
-    if stat is None:
-        return "-"
-    if math.isnan(stat.half_width):
-        return _fmt(stat.mean)
-    return f"{_fmt(stat.mean)} ± {_fmt(stat.half_width)}"
+from .cli_sweep import (
+    JobsOpt,
+    ProgressOpt,
+    QuickOpt,
+    SchedulerOpt,
+    _cell,
+    _check_progress,
+    _shielded,
+)
 
 
 def _diff(d: float | None, overlap: bool | None) -> str:

@@ -263,20 +263,7 @@ impl AodvNode {
         now: SimTime,
         out: &mut Vec<AodvAction>,
     ) {
-        self.seq = self.seq.wrapping_add(1);
-        self.rreq_id = self.rreq_id.wrapping_add(1);
-        let known = self.routes.get(&dst).filter(|r| r.valid_seq);
-        let msg = AodvMsg::Rreq {
-            id: self.rreq_id,
-            dst,
-            dst_seq: known.map_or(0, |r| r.seq),
-            unknown_seq: known.is_none(),
-            orig: self.me,
-            orig_seq: self.seq,
-            hops: 0,
-            ttl,
-        };
-        self.remember(self.me, self.rreq_id, now);
+        let msg = self.new_rreq(dst, ttl, now);
         // Waiting time: ring traversal within the ring, else NET_TRAVERSAL_TIME with binary
         // exponential backoff per retry (6.3).
         let wait = if ttl < self.cfg.net_diameter {
@@ -288,6 +275,25 @@ impl AodvNode {
         self.pending.insert(dst, Discovery { ttl, retries, deadline, ..Discovery::default() });
         out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
         out.push(AodvAction::Timer { dst, at: deadline });
+    }
+
+    /// A new RREQ of this node for `dst` (own sequence number and request id incremented,
+    /// remembered as seen).
+    fn new_rreq(&mut self, dst: u32, ttl: u8, now: SimTime) -> AodvMsg {
+        self.seq = self.seq.wrapping_add(1);
+        self.rreq_id = self.rreq_id.wrapping_add(1);
+        self.remember(self.me, self.rreq_id, now);
+        let known = self.routes.get(&dst).filter(|r| r.valid_seq);
+        AodvMsg::Rreq {
+            id: self.rreq_id,
+            dst,
+            dst_seq: known.map_or(0, |r| r.seq),
+            unknown_seq: known.is_none(),
+            orig: self.me,
+            orig_seq: self.seq,
+            hops: 0,
+            ttl,
+        }
     }
 
     /// The discovery timer of `dst` fired.

@@ -142,20 +142,7 @@ impl AodvNode {
     }
 
     fn ns2_rreq(&mut self, dst: u32, ttl: u8, now: SimTime, out: &mut Vec<AodvAction>) {
-        self.seq = self.seq.wrapping_add(1);
-        self.rreq_id = self.rreq_id.wrapping_add(1);
-        let known = self.routes.get(&dst).filter(|r| r.valid_seq);
-        let msg = AodvMsg::Rreq {
-            id: self.rreq_id,
-            dst,
-            dst_seq: known.map_or(0, |r| r.seq),
-            unknown_seq: known.is_none(),
-            orig: self.me,
-            orig_seq: self.seq,
-            hops: 0,
-            ttl,
-        };
-        self.remember(self.me, self.rreq_id, now);
+        let msg = self.new_rreq(dst, ttl, now);
         out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
     }
 

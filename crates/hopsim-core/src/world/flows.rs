@@ -147,6 +147,7 @@ fn tcp_flow(
         pacing: spec.pacing,
         limited_transmit: ns2
             && matches!(spec.variant, TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack),
+        ns2_vegas: ns2 && spec.variant == TcpVariant::Vegas,
     };
     let rto = RtoEstimator::new(
         secs_to_ns(spec.initial_rto_s),

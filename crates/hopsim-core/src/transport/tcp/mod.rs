@@ -20,17 +20,20 @@ use sender::Recovery;
 pub const TCP_HEADER_BYTES: u32 = 20;
 
 /// The congestion-control algorithm of a flow.
-/// `ns2`: the ns2 profile (ssthresh from the usable window, as ns-2's `slowdown`).
+/// `ns2`: the ns2 profile (AIMD's ssthresh from the usable window as ns-2's `slowdown`;
+/// Vegas as tcp-vegas.cc, `cc/vegas.rs`).
 pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionControl> {
     let rwnd = spec.receiver_window as f64;
     match spec.variant {
         TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => {
             Box::new(Aimd { window_basis: ns2 })
         }
-        TcpVariant::Vegas => Box::new(Vegas::new(
-            VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma },
-            rwnd,
-        )),
+        TcpVariant::Vegas => {
+            let params = VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma };
+            let mut vegas = Vegas::new(params, rwnd);
+            vegas.ns2 = ns2;
+            Box::new(vegas)
+        }
         TcpVariant::VegasW => Box::new(VegasW::new(
             VegasWParams {
                 alpha: spec.alpha,

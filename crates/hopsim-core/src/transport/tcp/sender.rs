@@ -43,6 +43,10 @@ pub struct SenderConfig {
     /// ns-2's limited transmit (`singledup_`, on by default for its Reno, NewReno and Sack1
     /// agents): the first and second duplicate ACKs each release one new segment.
     pub limited_transmit: bool,
+    /// ns-2's Vegas agent (tcp-vegas.cc `recv`): fast retransmits are barred only below the
+    /// recovery point of a timeout, a duplicate finding the next segment expired resends it
+    /// during recovery too, and each such retransmission backs the coarse timer off.
+    pub ns2_vegas: bool,
     /// Measurement window for the time averages.
     pub window_ns: (SimTime, SimTime),
 }
@@ -92,6 +96,8 @@ pub struct TcpSender {
     in_recovery: bool,
     /// RFC 6582 "recover": snd_max when recovery (or the last timeout) began.
     recover: u32,
+    /// snd_max at the last timeout (ns-2 Vegas' only fast-retransmit guard).
+    recover_timeout: u32,
     /// Vegas: new ACKs after a fast retransmit on which the next segment is checked against
     /// the fine-grained timeout (ns-2 v_worried_).
     worried: u32,
@@ -127,6 +133,7 @@ impl TcpSender {
             dupacks: 0,
             in_recovery: false,
             recover: 0,
+            recover_timeout: 0,
             worried: 0,
             partial_acks: 0,
             rto,
@@ -355,9 +362,9 @@ impl TcpSender {
         self.segs.drain(..newly as usize);
         self.snd_una = ack;
         self.snd_nxt = self.snd_nxt.max(ack);
-        self.dupacks = 0;
+        let dupacks = std::mem::take(&mut self.dupacks);
         if self.in_recovery {
-            self.recovery_ack(cx, ack, newly);
+            self.recovery_ack(cx, ack, newly, dupacks);
         } else {
             let sample = AckSample {
                 now: cx.now,
@@ -383,13 +390,13 @@ impl TcpSender {
     }
 
     /// A new ACK during fast recovery.
-    fn recovery_ack(&mut self, cx: &mut TcpCtx, ack: u32, newly: u32) {
+    fn recovery_ack(&mut self, cx: &mut TcpCtx, ack: u32, newly: u32, dupacks: u32) {
         let full = ack >= self.recover;
         match self.cfg.recovery {
             Recovery::Reno => {
                 // RFC 5681 step 6: the first new ACK ends recovery, deflating the window.
                 self.in_recovery = false;
-                self.cc.exit_recovery(&mut self.w);
+                self.cc.exit_recovery(&mut self.w, dupacks);
             }
             Recovery::NewReno if full => {
                 // RFC 6582 3.2 step 3 (1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
@@ -457,6 +464,9 @@ impl TcpSender {
             if self.cfg.recovery != Recovery::Sack {
                 self.w.cwnd += 1.0; // RFC 5681 step 4: inflate per duplicate ACK
             }
+            if self.cfg.ns2_vegas && self.expired(self.snd_una, cx.now) {
+                self.enter_recovery(cx); // tcp-vegas.cc: an expired segment is resent again
+            }
             return;
         }
         let lost_by_sack = self.cfg.recovery == Recovery::Sack && self.is_lost(self.snd_una);
@@ -464,8 +474,9 @@ impl TcpSender {
         let expired = self.expired(self.snd_una, cx.now);
         // RFC 6582 section 4 (and 6675 5): no new recovery for ACKs below `recover`, i.e.
         // duplicates of data sent before the last recovery or timeout.
+        let guard = if self.cfg.ns2_vegas { self.recover_timeout } else { self.recover };
         if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack || expired)
-            && self.snd_una >= self.recover
+            && self.snd_una >= guard
         {
             self.dupacks = self.dupacks.max(self.cfg.dupack_threshold);
             self.enter_recovery(cx);
@@ -508,6 +519,9 @@ impl TcpSender {
         }
         // (Reno, NewReno: the algorithm set cwnd = ssthresh + 3, RFC 5681 steps 2-3.)
         self.retransmit_una(cx);
+        if self.cfg.ns2_vegas {
+            self.rto.on_timeout(); // reset_rtx_timer(1): the coarse timer backs off
+        }
         self.arm_rto(cx);
     }
 
@@ -589,6 +603,7 @@ impl TcpSender {
         self.worried = 0;
         self.dupacks = 0;
         self.recover = self.snd_max;
+        self.recover_timeout = self.snd_max;
         for s in self.segs.iter_mut() {
             s.sacked = false; // SACK information may be reneged: start afresh
             s.rexmit_in_recovery = false;

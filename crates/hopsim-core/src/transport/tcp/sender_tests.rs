@@ -53,6 +53,7 @@ impl Harness {
             pacing,
             window_ns: (0, u64::MAX),
             limited_transmit: ns2 && variant != TcpVariant::Vegas,
+            ns2_vegas: ns2 && variant == TcpVariant::Vegas,
         };
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
         let mut h = Harness {
@@ -310,4 +311,44 @@ fn ns2_vegas_has_no_limited_transmit() {
     assert!(!first.is_empty());
     let out = h.ack(0, &[]);
     assert!(out.iter().all(|s| s.1), "no new segment on an early duplicate: {out:?}");
+}
+
+// tcp-vegas.cc: the fast retransmit calls reset_rtx_timer(1), which backs the coarse timer off.
+//   0..4 sent, 0 lost; three duplicates -> 0 resent; then silence until the RTO fires
+#[test]
+fn ns2_vegas_fast_retransmit_backs_the_coarse_timer_off() {
+    let mut fired = Vec::new();
+    for ns2 in [false, true] {
+        let mut h = Harness::with_options(TcpVariant::Vegas, 4.0, None, false, ns2);
+        h.sent();
+        for _ in 0..3 {
+            h.ack(0, &[]);
+        }
+        assert_eq!(h.tx.stats.fast_retransmits, 1);
+        h.timeout();
+        fired.push(h.now);
+    }
+    // The initial RTO is 1 s: the standard profile fires 1 s after the retransmission,
+    // ns-2's Vegas 2 s after it.
+    assert_eq!(fired[1] - fired[0], 1000 * MS, "{fired:?}");
+}
+
+// tcp-vegas.cc guards fast retransmit only with the recovery point of a timeout:
+//   0..8 sent, 0 and 2 lost: 3 dups -> 0 resent; ACK 2 (0, 1 arrived); 3 dups for 2 ->
+//   ns-2 resends 2 at once, the standard (RFC 6582 section 4 guard) waits for the timer.
+#[test]
+fn ns2_vegas_may_fast_retransmit_twice_in_one_window() {
+    for ns2 in [false, true] {
+        let mut h = Harness::with_options(TcpVariant::Vegas, 8.0, None, false, ns2);
+        h.sent();
+        for _ in 0..3 {
+            h.ack(0, &[]);
+        }
+        h.ack(2, &[]);
+        let mut resent = Vec::new();
+        for _ in 0..3 {
+            resent.extend(h.ack(2, &[]).into_iter().filter(|s| s.1));
+        }
+        assert_eq!(resent.contains(&(2, true)), ns2, "ns2 = {ns2}: {resent:?}");
+    }
 }

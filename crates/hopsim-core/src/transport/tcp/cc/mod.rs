@@ -81,8 +81,9 @@ pub trait CongestionControl: Send + Sync {
         w.cwnd = w.ssthresh + loss.dupack_threshold as f64;
     }
 
-    /// Reno-style recovery ends with the first new ACK (RFC 5681 step 6: deflate).
-    fn exit_recovery(&mut self, w: &mut Window) {
+    /// Reno-style recovery ends with the first new ACK (RFC 5681 step 6: deflate);
+    /// `dupacks`: the duplicate ACKs counted before it.
+    fn exit_recovery(&mut self, w: &mut Window, _dupacks: u32) {
         w.cwnd = w.ssthresh;
     }
 

@@ -69,18 +69,14 @@ mod tests {
         assert!(w.cwnd > 5.0 && w.cwnd < 5.25, "about one segment per window of ACKs: {}", w.cwnd);
     }
 
+    fn loss(flight: f64, usable: f64) -> Loss {
+        Loss { now: 0, flight, usable, dupack_threshold: 3, sent_ns: 0, retransmitted: false }
+    }
+
     #[test]
     fn halving_with_floor_of_two() {
         let mut cc = Aimd::default();
         let w = Window { cwnd: 10.0, ssthresh: 64.0 };
-        let loss = |flight: f64, usable: f64| Loss {
-            now: 0,
-            flight,
-            usable,
-            dupack_threshold: 3,
-            sent_ns: 0,
-            retransmitted: false,
-        };
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(10.0, 10.0)), 5.0);
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(3.0, 10.0)), 2.0);
     }
@@ -91,14 +87,6 @@ mod tests {
         // After go-back-N the flight can be far above the window of 1 a timeout left.
         let mut cc = Aimd { window_basis: true };
         let w = Window { cwnd: 7.6, ssthresh: 64.0 };
-        let loss = |flight: f64, usable: f64| Loss {
-            now: 0,
-            flight,
-            usable,
-            dupack_threshold: 3,
-            sent_ns: 0,
-            retransmitted: false,
-        };
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 7.0)), 3.0, "floor(7 / 2)");
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 1.0)), 2.0, "repeated timeouts: 2");
         assert_eq!(Aimd::default().ssthresh_after_loss(&w, &loss(12.0, 1.0)), 6.0);

@@ -164,6 +164,11 @@ pub struct Vegas {
     /// Window after the fast retransmit, restored when recovery ends.
     new_cwnd: f64,
     last_reduction_ns: SimTime,
+    dupack_threshold: u32,
+    /// ns-2.35's tcp-vegas.cc where hopsim's reading differed (ns2 profile): no deflation
+    /// after exactly `numdupacks_` duplicates, `t_cwnd_changed_` moved only by a fast
+    /// retransmit or a timeout (and compared strictly), growth while cwnd - outstanding <= 3.
+    pub ns2: bool,
 }
 
 const MIN_WINDOW: f64 = 2.0;
@@ -178,6 +183,8 @@ impl Vegas {
             initial_ssthresh: receiver_window,
             new_cwnd: 0.0,
             last_reduction_ns: 0,
+            dupack_threshold: 3,
+            ns2: false,
         }
     }
 }
@@ -200,14 +207,18 @@ impl CongestionControl for Vegas {
                 } else if diff > self.p.gamma {
                     w.ssthresh = MIN_WINDOW;
                     w.cwnd = (w.cwnd - w.cwnd / 8.0).max(MIN_WINDOW);
-                    self.last_reduction_ns = ack.now;
+                    if !self.ns2 {
+                        self.last_reduction_ns = ack.now;
+                    }
                     self.incr = 0.0;
                 } else {
                     self.incr = 1.0;
                 }
             } else if diff > self.p.beta {
                 w.cwnd = (w.cwnd - 1.0).max(MIN_WINDOW);
-                self.last_reduction_ns = ack.now;
+                if !self.ns2 {
+                    self.last_reduction_ns = ack.now;
+                }
                 self.incr = 0.0;
             } else if diff < self.p.alpha {
                 self.incr = 1.0 / w.cwnd;
@@ -218,8 +229,10 @@ impl CongestionControl for Vegas {
         if self.incr == 1.0 && w.cwnd >= w.ssthresh {
             self.incr = 0.0; // slow start never crosses ssthresh
         }
-        // Grow only while the window is being used.
-        if w.cwnd - ack.outstanding() <= 2.0 {
+        // Grow only while the window is being used (ns-2 compares with t_seqno_ - last_ack_
+        // after last_ack_ moved: one more).
+        let slack = if self.ns2 { 3.0 } else { 2.0 };
+        if w.cwnd - ack.outstanding() <= slack {
             w.cwnd += self.incr;
         }
     }
@@ -229,7 +242,13 @@ impl CongestionControl for Vegas {
     }
 
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {
-        if self.last_reduction_ns <= loss.sent_ns {
+        self.dupack_threshold = loss.dupack_threshold;
+        let cut = if self.ns2 {
+            self.last_reduction_ns < loss.sent_ns
+        } else {
+            self.last_reduction_ns <= loss.sent_ns
+        };
+        if cut {
             self.new_cwnd = reduced_window(loss, MIN_WINDOW);
             w.cwnd = self.new_cwnd + loss.dupack_threshold as f64;
             self.last_reduction_ns = loss.now;
@@ -237,7 +256,10 @@ impl CongestionControl for Vegas {
         self.clock.back_off(loss.retransmitted);
     }
 
-    fn exit_recovery(&mut self, w: &mut Window) {
+    fn exit_recovery(&mut self, w: &mut Window, dupacks: u32) {
+        if self.ns2 && dupacks <= self.dupack_threshold {
+            return; // tcp-vegas.cc recv: deflates only if dupacks_ > numdupacks_
+        }
         if self.new_cwnd > 0.0 && w.cwnd > self.new_cwnd {
             w.cwnd = self.new_cwnd;
             w.ssthresh = MIN_WINDOW;
@@ -351,6 +373,59 @@ mod tests {
         panic!("slow start did not end: {w:?}");
     }
 
+    // ns-2.35 tcp-vegas.cc `recv` (ns2 profile): the next new ACK deflates the window to
+    // v_newcwnd_ only if dupacks_ > numdupacks_; with exactly three it stays inflated.
+    #[test]
+    fn ns2_exactly_three_duplicates_leave_the_window_inflated() {
+        let mut cc = vegas();
+        cc.ns2 = true;
+        let loss = Loss {
+            now: 10,
+            flight: 4.0,
+            usable: 4.0,
+            dupack_threshold: 3,
+            sent_ns: 5,
+            retransmitted: false,
+        };
+        let mut w = Window { cwnd: 4.0, ssthresh: 64.0 };
+        cc.enter_recovery(&mut w, &loss);
+        assert_eq!(w.cwnd, 3.0 + 3.0);
+        cc.exit_recovery(&mut w, 3);
+        assert_eq!((w.cwnd, w.ssthresh), (6.0, 64.0), "exactly 3: no deflation");
+        let mut w = Window { cwnd: 4.0, ssthresh: 64.0 };
+        let mut cc2 = vegas();
+        cc2.ns2 = true;
+        cc2.enter_recovery(&mut w, &loss);
+        w.cwnd += 1.0; // a fourth duplicate inflates
+        cc2.exit_recovery(&mut w, 4);
+        assert_eq!((w.cwnd, w.ssthresh), (3.0, 2.0), "more than 3: v_newcwnd_, ssthresh 2");
+    }
+
+    // t_cwnd_changed_ < v_sendtime_: a segment sent at the very time of the last cut does
+    // not cut again (the standard reading, <=, does).
+    #[test]
+    fn ns2_a_second_trigger_for_the_same_retransmission_cuts_nothing() {
+        let loss = Loss {
+            now: 10,
+            flight: 8.0,
+            usable: 8.0,
+            dupack_threshold: 3,
+            sent_ns: 5,
+            retransmitted: false,
+        };
+        for (ns2, expect) in [(true, 6.0 + 3.0), (false, 4.0 + 3.0)] {
+            let mut cc = vegas();
+            cc.ns2 = ns2;
+            let mut w = Window { cwnd: 8.0, ssthresh: 64.0 };
+            cc.enter_recovery(&mut w, &loss);
+            w.cwnd = 8.0;
+            // The retransmission went out at 10, when the window was cut.
+            let again = Loss { now: 20, sent_ns: 10, retransmitted: true, ..loss };
+            cc.enter_recovery(&mut w, &again);
+            assert_eq!(w.cwnd, if ns2 { 8.0 } else { expect }, "ns2 = {ns2}");
+        }
+    }
+
     #[test]
     fn milder_loss_reaction_and_timeout_to_two() {
         let mut cc = vegas();
@@ -365,11 +440,11 @@ mod tests {
         };
         cc.enter_recovery(&mut w, &loss);
         assert_eq!(w.cwnd, 6.0 + 3.0, "3/4 of the window, inflated by the duplicates");
-        cc.exit_recovery(&mut w);
+        cc.exit_recovery(&mut w, 3);
         assert_eq!(w.cwnd, 6.0);
         let mut w = Window { cwnd: 3.0, ssthresh: 2.0 };
         cc.enter_recovery(&mut w, &Loss { now: 20, sent_ns: 15, usable: 3.0, ..loss });
-        cc.exit_recovery(&mut w);
+        cc.exit_recovery(&mut w, 3);
         assert_eq!(w.cwnd, 2.0, "windows of 3 or less fall to 2");
         // A loss of a segment sent before the last reduction changes nothing.
         let mut w = Window { cwnd: 6.0, ssthresh: 2.0 };

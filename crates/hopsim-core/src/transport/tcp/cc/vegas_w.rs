@@ -179,7 +179,7 @@ impl CongestionControl for VegasW {
         self.clock.back_off(loss.retransmitted);
     }
 
-    fn exit_recovery(&mut self, w: &mut Window) {
+    fn exit_recovery(&mut self, w: &mut Window, _dupacks: u32) {
         if self.new_cwnd > 0.0 && w.cwnd > self.new_cwnd {
             w.cwnd = self.new_cwnd;
         }
