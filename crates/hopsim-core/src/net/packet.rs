@@ -73,6 +73,10 @@ pub struct Packet {
     pub etx_probe: bool,
     /// DSR (ns2 profile): times a forwarder gave this packet a new route after a link failure.
     pub salvaged: u8,
+    /// ns2 profile: a segment of ns-2's Vegas agent, which puts no TCP/IP header bytes on
+    /// the air (tcp-vegas.cc `output` sends `size_` alone; routing adds no IP header to
+    /// PT_TCP): its IP length is its payload (and any routing option).
+    pub headerless: bool,
 }
 
 impl Packet {
@@ -101,6 +105,7 @@ impl Packet {
             ident: 0,
             etx_probe: false,
             salvaged: 0,
+            headerless: false,
             aodv: None,
             dsr: None,
             route: None,
@@ -112,6 +117,9 @@ impl Packet {
 
     /// IP datagram length.
     pub fn ip_bytes(&self) -> u32 {
+        if self.headerless {
+            return self.option_bytes + self.payload_bytes;
+        }
         IP_HEADER_BYTES + self.option_bytes + self.transport_header_bytes + self.payload_bytes
     }
 }
@@ -189,6 +197,16 @@ mod tests {
         assert_eq!(a.get(z).seq, 3);
         assert_eq!(a.live(), 2);
         assert_eq!(a.get(z).ip_bytes(), 38);
+    }
+
+    #[test]
+    fn an_ns2_vegas_segment_is_its_payload_on_the_air() {
+        // ns-2.35's Vegas agent: hdr_cmn size = packetSize_ (no tcpip_base_hdr_size_), and
+        // routing adds no IP header to PT_TCP; a DSR option still counts.
+        let seg = Packet { headerless: true, ..Packet::new(0, 1, 0, 1, 1460, 20, 0) };
+        assert_eq!(seg.ip_bytes(), 1460);
+        assert_eq!(Packet { option_bytes: 12, ..seg }.ip_bytes(), 1472);
+        assert_eq!(Packet { headerless: false, ..seg }.ip_bytes(), 1500);
     }
 
     #[test]

@@ -12,6 +12,8 @@ use crate::transport::udp::{UdpSink, UdpSource};
 
 pub(crate) struct TcpFlow {
     pub spec: TcpSpec,
+    /// ns2 profile, Vegas: segments carry no TCP/IP header bytes on the air (`Packet`).
+    pub headerless: bool,
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
     pub mss: u32,
@@ -164,6 +166,7 @@ fn tcp_flow(
         AckPolicy::EverySegment
     };
     TcpFlow {
+        headerless: ns2 && spec.variant == TcpVariant::Vegas,
         sender: TcpSender::new(cfg, congestion_control(&spec, ns2), rto),
         receiver: TcpReceiver::new(
             id,

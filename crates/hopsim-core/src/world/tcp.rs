@@ -48,6 +48,7 @@ impl World {
     /// Put the segments the sender asked for onto the network at the source node.
     fn send_segments(&mut self, now: SimTime, flow: u32) {
         let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        let headerless = self.tcp_flow(flow).headerless;
         for k in 0..self.tcp_out.len() {
             let seg = self.tcp_out[k].seg;
             let payload_bytes = self.tcp_flow(flow).segment_bytes(seg);
@@ -55,6 +56,7 @@ impl World {
                 now,
                 Packet {
                     tcp: Some(TcpHeader { seg, ..TcpHeader::default() }),
+                    headerless,
                     ..Packet::new(flow, seg, src, dst, payload_bytes, TCP_HEADER_BYTES, now)
                 },
             );
