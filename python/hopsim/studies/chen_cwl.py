@@ -406,7 +406,8 @@ replication, so no CI. Thresholds of our own: "flat" = spread <= 5%, "very close
 10%; a CWL is an integer, so the bounds kN are checked as optimum <= ceil(kN). The no-CWL
 baseline keeps ns-2's window_ of 20 segments. avg_window_limit includes the start of each
 run, before the first ACK, when only window_ (20) limits the window. Pacing (Sec. 5.3) is
-not rerun here."""
+not rerun here. The runs use profile = "ns2": ns-2.35's AODV, MAC and TCP-agent mechanisms
+where they depart from the RFCs (docs/models.md section 17)."""
 
 STUDY = Study(
     name="chen-cwl",

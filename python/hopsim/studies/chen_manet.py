@@ -271,7 +271,10 @@ by the same 256. The network is connected at time 0 (placements redrawn until it
 paper made sure it is never partitioned, which we do not enforce later in the run. Each
 replication is a new scenario; the paper does not say how many it averaged: 10 in full
 mode, 1 in quick mode (150 s runs), so quick verdicts are noise-level. Hop counts come
-from the IP TTL (docs/models.md 8.11), not from the DSR source route; the two agree."""
+from the IP TTL (docs/models.md 8.11), not from the DSR source route; the two agree. The
+runs use profile = "ns2" (ns-2.35's DSR, MAC and TCP-agent mechanisms, docs/models.md
+section 17). ns-2.35 itself, run beside hopsim by `hopsim crosscheck` on 10 flows for 200 s,
+shows no gain from limiting the window either (CWL 2 vs none: +1%, docs/validation.md)."""
 
 STUDY = Study(
     name="chen-manet",

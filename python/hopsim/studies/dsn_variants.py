@@ -467,8 +467,9 @@ STUDY = Study(
         "2 Mbit/s data (5.5, 11 in the rate runs), RTS/CTS/ACK at 1 Mbit/s, RTS/CTS always, "
         "retry limits 7 (RTS) / 4 (DATA), queue 50, 1460-byte segments and datagrams, "
         "receiver window 20. Routing is not named in the extract; its route deletion and "
-        "route error after a failed link (S002:283-290) fit AODV, used here (RFC 3561, ns-2 "
-        "constants). AODV floods at most NET_DIAMETER = 30 hops, so AODV chains stop at 30 "
+        "route error after a failed link (S002:283-290) fit AODV, used here as ns-2.35 "
+        'implements it (profile = "ns2", docs/models.md section 17, also for the MAC and '
+        "the TCP agents). AODV floods at most NET_DIAMETER = 30 hops, so AODV chains stop at 30 "
         "(the paper's 32-hop values are compared at 30) and 32..64 hops (Vegas only, Figs. "
         "2, 3, 8) use static routes. Vegas: beta = alpha (the paper names one parameter, "
         "S002:274). ACK thinning: an ACK per segment up to segment 8, then every 4th "
