@@ -69,7 +69,7 @@ def test_a_chain_script_sets_what_the_scenario_says():
     for line in (
         "Mac/802_11 set dataRate_ 11.0Mb",
         "Mac/802_11 set basicRate_ 1.0Mb",
-        "Mac/802_11 set RTSThreshold_ 3000",
+        "Mac/802_11 set RTSThreshold_ 3023",
         "Mac/802_11 set LongRetryLimit_ 5",
         "-adhocRouting AODV",
         "-ifqType Queue/DropTail/PriQueue -ifqLen 50",
@@ -82,6 +82,16 @@ def test_a_chain_script_sets_what_the_scenario_says():
         "$ns at 60.0 finish",
     ):
         assert line in text, line
+
+
+def test_the_rts_threshold_selects_the_same_packets_in_both():
+    # hopsim: RTS if IP + 36 > T; ns-2 (mac-802_11.cc): RTS if IP + 58 >= R.
+    from hopsim.crosscheck.translate import ns2_rts_threshold
+
+    for t in (0, 100, 500, 1500, 3000):
+        r = ns2_rts_threshold(t)
+        for ip in range(0, 3000, 7):
+            assert (ip + 36 > t) == (ip + 58 >= r), (t, ip)
 
 
 def test_dsr_takes_its_own_queue_and_delayed_ack_its_sink():

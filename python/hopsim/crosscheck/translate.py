@@ -29,7 +29,7 @@ __all__ = [
 
 #: Raised whenever the script or the trace reader changes what an ns-2 run measures: it is
 #: part of the store key of ns-2 runs, so a fixed translator never reuses stale runs.
-TRANSLATOR_VERSION = 2
+TRANSLATOR_VERSION = 3
 
 #: The Tcl script samples each TCP agent's window this often (time average of min(cwnd_,
 #: window_) over the measurement window).
@@ -363,6 +363,22 @@ def thresholds_w(radio: Mapping[str, Any]) -> tuple[float, float]:
     return rx_w, cs_w
 
 
+#: hopsim's MPDU is the IP packet + 36 B (24 MAC header, 8 LLC/SNAP, 4 FCS); the size ns-2's
+#: Mac802_11 compares with RTSThreshold_ is the IP packet + 58 B (MAC header, FCS and PLCP).
+_HOPSIM_MPDU_OVER_IP = 36
+_NS2_RTS_SIZE_OVER_IP = 58
+
+
+def ns2_rts_threshold(hopsim_bytes: int) -> int:
+    """ns-2's RTSThreshold_ for hopsim's `rts_threshold_bytes`: hopsim uses RTS/CTS when the
+    MPDU is longer than the threshold (IP + 36 > T), ns-2 when its size is at least the
+    threshold (IP + 58 >= R, mac-802_11.cc `send`); the same packets do when R = T + 23.
+    0 (always) stays 0."""
+    if hopsim_bytes <= 0:
+        return 0
+    return hopsim_bytes + 1 + _NS2_RTS_SIZE_OVER_IP - _HOPSIM_MPDU_OVER_IP
+
+
 def ns2_seed(seed: int) -> int:
     """ns-2's RNG seed for a hopsim seed: 1 .. 2^31 - 2 (0 would seed from the clock)."""
     return int(seed) % 2147483646 + 1
@@ -424,7 +440,7 @@ def translate(
     w("# 802.11 DCF (mac/mac-802_11.cc)")
     w(f"Mac/802_11 set dataRate_ {_num(mac['data_rate_mbps'])}Mb")
     w(f"Mac/802_11 set basicRate_ {_num(mac['basic_rate_mbps'])}Mb")
-    w(f"Mac/802_11 set RTSThreshold_ {int(mac['rts_threshold_bytes'])}")
+    w(f"Mac/802_11 set RTSThreshold_ {ns2_rts_threshold(int(mac['rts_threshold_bytes']))}")
     w(f"Mac/802_11 set ShortRetryLimit_ {int(mac['short_retry_limit'])}")
     w(f"Mac/802_11 set LongRetryLimit_ {int(mac['long_retry_limit'])}")
     w(f"Mac/802_11 set CWMin_ {int(mac['cw_min'])}")
