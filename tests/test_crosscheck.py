@@ -249,7 +249,7 @@ def test_an_untranslatable_scenario_exits_2_before_any_run(tmp_path):
     )
     assert proc.returncode == 2, proc.stderr
     assert "radio.reception" in proc.stderr
-    assert not (tmp_path / "out" / "results.sqlite").exists()
+    assert not (tmp_path / "out").exists(), "nothing written"
 
 
 # ---------------------------------------------------------------- side by side with ns-2

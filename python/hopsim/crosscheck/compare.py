@@ -153,16 +153,17 @@ def write_scripts(spec: SweepSpec, folder: Path) -> list[Path]:
     from .. import _core
     from ..scenario import to_json
 
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for task in spec.tasks():
+    scripts = []
+    for task in spec.tasks():  # every run translated before anything is written
         resolved = json.loads(_core.validate_json(to_json(task.scenario)))
         stem = f"point{task.point}-rep{task.replication}"
-        text = translate(resolved, layout_of(resolved), f"{stem}.tr")
-        p = folder / f"{stem}.tcl"
-        p.write_text(text)
-        paths.append(p)
-    return paths
+        scripts.append(
+            (folder / f"{stem}.tcl", translate(resolved, layout_of(resolved), f"{stem}.tr"))
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, text in scripts:
+        path.write_text(text)
+    return [path for path, _ in scripts]
 
 
 def crosscheck(
