@@ -16,7 +16,7 @@ from .cli_sweep import (
     QuickOpt,
     SchedulerOpt,
     _cell,
-    _check_progress,
+    _check_run_options,
     _shielded,
 )
 
@@ -121,11 +121,7 @@ def crosscheck_cmd(
 ) -> None:
     from .crosscheck.compare import crosscheck, load_crosscheck
 
-    _check_progress(progress)
-    if jobs is not None and jobs < 1:
-        _fail(f"--jobs {jobs}: not allowed, give a number of processes >= 1")
-    if scheduler is not None and jobs is not None:
-        _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+    _check_run_options(jobs, scheduler, progress)
     if profile not in ("ns2", "standard", "both"):
         _fail(f"--profile {profile!r}: not allowed; allowed: ns2, standard, both")
     profiles = ("standard", "ns2") if profile == "both" else (profile,)

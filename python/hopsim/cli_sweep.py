@@ -68,6 +68,15 @@ def _check_progress(mode: str | None) -> None:
         _fail(f"--progress {mode!r}: not allowed; allowed: bar, lines, off")
 
 
+def _check_run_options(jobs: int | None, scheduler: str | None, progress: str | None) -> None:
+    """The options of every command that runs a sweep: --jobs, --scheduler, --progress."""
+    _check_progress(progress)
+    if jobs is not None and jobs < 1:
+        _fail(f"--jobs {jobs}: not allowed, give a number of processes >= 1")
+    if scheduler is not None and jobs is not None:
+        _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+
+
 def _fmt(value: float) -> str:
     if math.isnan(value):
         return "nan"
@@ -174,11 +183,7 @@ def sweep_cmd(
 ) -> None:
     from .sweeps import load_sweep, run_sweep
 
-    _check_progress(progress)
-    if jobs is not None and jobs < 1:
-        _fail(f"--jobs {jobs}: not allowed, give a number of processes >= 1")
-    if scheduler is not None and jobs is not None:
-        _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+    _check_run_options(jobs, scheduler, progress)
     spec = _guarded(load_sweep, file, quick=quick)
     folder = out_dir or Path("results") / (spec.name + ("-quick" if quick else ""))
     report = _guarded(
