@@ -239,6 +239,3 @@ def _stat(s: Summary | None) -> list[Any]:
         return [None, None, None, 0]
     return [s.mean, s.ci_low, s.ci_high, s.n]
 
-
-def is_sweep_file(path: str | PathLike[str]) -> bool:
-    return _is_sweep(read_toml(path, "scenario or sweep file"))
