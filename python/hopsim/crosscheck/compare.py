@@ -238,4 +238,3 @@ def _stat(s: Summary | None) -> list[Any]:
     if s is None:
         return [None, None, None, 0]
     return [s.mean, s.ci_low, s.ci_high, s.n]
-
