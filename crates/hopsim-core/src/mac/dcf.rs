@@ -314,16 +314,7 @@ impl Dcf {
             }
             (FrameKind::Data, Phase::TxData) if frame.dst == BROADCAST => {
                 let job = self.job.take().expect("job");
-                cx.out.push((
-                    self.node,
-                    MacOutput::Done {
-                        packet: job.packet,
-                        next_hop: job.dst,
-                        acked: true,
-                        service_ns: cx.now - job.offered_ns,
-                    },
-                ));
-                self.finish(cx);
+                self.done(cx, &job, true);
             }
             (FrameKind::Data, Phase::TxData) => {
                 self.phase = Phase::WaitAck;
@@ -336,6 +327,15 @@ impl Dcf {
     }
 
     /// End of an exchange (success or drop): reset CW, post-backoff (9.2.5.2).
+    /// The packet of `job` is finished (acknowledged or broadcast, or dropped): tell the
+    /// layer above, then contend again after a post-backoff.
+    fn done(&mut self, cx: &mut MacCtx, job: &Job, acked: bool) {
+        let service_ns = cx.now - job.offered_ns;
+        let (packet, next_hop) = (job.packet, job.dst);
+        cx.out.push((self.node, MacOutput::Done { packet, next_hop, acked, service_ns }));
+        self.finish(cx);
+    }
+
     fn finish(&mut self, cx: &mut MacCtx) {
         self.phase = Phase::Idle;
         self.cw = self.cfg.cw_min;
@@ -371,16 +371,7 @@ impl Dcf {
             self.counters.retry_limit_drops += 1;
             self.counters.unicast_done += 1;
             self.job = None;
-            cx.out.push((
-                self.node,
-                MacOutput::Done {
-                    packet: job.packet,
-                    next_hop: job.dst,
-                    acked: false,
-                    service_ns: cx.now - job.offered_ns,
-                },
-            ));
-            self.finish(cx);
+            self.done(cx, &job, false);
         } else {
             self.counters.mac_retries += 1;
             self.job = Some(job);

@@ -70,16 +70,7 @@ impl Dcf {
                     self.rates.report_attempt(job.dst, job.rate, true, cx.now);
                     self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
                     self.counters.unicast_done += 1;
-                    cx.out.push((
-                        self.node,
-                        MacOutput::Done {
-                            packet: job.packet,
-                            next_hop: job.dst,
-                            acked: true,
-                            service_ns: cx.now - job.offered_ns,
-                        },
-                    ));
-                    self.finish(cx);
+                    self.done(cx, &job, true);
                 }
             }
         }
