@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "or `maturin develop --release` in the project's virtual environment"
     ) from exc
 
-from ._core import ScenarioError
+from ._core import InternalError, ScenarioError
 from .result import FlowResult, NodeResult, Record, Result, RttStats, Totals
 from .scenario import Overrides, apply_overrides, dumps_toml, load, to_json
 
@@ -38,6 +38,7 @@ ScenarioLike = Mapping[str, Any] | str | PathLike[str]
 
 __all__ = [
     "FlowResult",
+    "InternalError",
     "NodeResult",
     "Overrides",
     "Record",
@@ -93,11 +94,14 @@ def run_options(
     series_interval_s: float | None = None,
     pcap_dir: str | PathLike[str] | None = None,
     pcap_ip_dir: str | PathLike[str] | None = None,
+    max_events: int | None = None,
+    max_memory_mb: float | None = None,
 ) -> dict[str, Any]:
     """The run options document sent to the core, with only the options that were given.
 
     Directories are made absolute (the core creates them when missing). ``series_interval_s``
-    must be a positive, finite number of seconds.
+    must be a positive, finite number of seconds; ``max_events`` (a positive integer) and
+    ``max_memory_mb`` (1..1e9) set the run's budget (docs/interfaces.md, "Run options").
 
     Raises:
         ScenarioError: an option has an impossible value (the message names the option).
@@ -115,6 +119,28 @@ def run_options(
                 "positive number of seconds (e.g. 1.0)"
             )
         options["series_interval_s"] = float(series_interval_s)
+    if max_events is not None:
+        if (
+            isinstance(max_events, bool)
+            or not isinstance(max_events, int)
+            or not (1 <= max_events < 2**64)
+        ):
+            raise ScenarioError(
+                f"max_events = {max_events!r}: not allowed, it must be a whole number of events "
+                "of at least 1"
+            )
+        options["max_events"] = max_events
+    if max_memory_mb is not None:
+        if (
+            isinstance(max_memory_mb, bool)
+            or not isinstance(max_memory_mb, (int, float))
+            or not 1 <= max_memory_mb <= 1e9
+        ):
+            raise ScenarioError(
+                f"max_memory_mb = {max_memory_mb!r}: not allowed, it must be a number of "
+                "megabytes between 1 and 1e9"
+            )
+        options["max_memory_mb"] = float(max_memory_mb)
     for key, value in (("pcap_dir", pcap_dir), ("pcap_ip_dir", pcap_ip_dir)):
         if value is None:
             continue
@@ -152,6 +178,8 @@ def run(
     series_interval_s: float | None = None,
     pcap_dir: str | PathLike[str] | None = None,
     pcap_ip_dir: str | PathLike[str] | None = None,
+    max_events: int | None = None,
+    max_memory_mb: float | None = None,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
@@ -168,17 +196,24 @@ def run(
         pcap_ip_dir: write one raw-IP pcap per flow endpoint, ``flow-<f>-node-<id>.pcap``,
             into this directory (created when missing).
 
+        max_events: the run's budget of events (default 5e9, about eight minutes): a
+            scenario known to need more is refused before it starts, a run that reaches it
+            stops with a ScenarioError naming the cause.
+        max_memory_mb: the run's memory budget for what it builds and what grows while it
+            runs (default 4096).
+
     None of the options changes the results: the same scenario and seed give the same
     numbers with or without them.
 
     Raises:
-        ScenarioError: the scenario (or an override, or an option) was rejected; the message
-            names the key, the value and what is allowed.
+        ScenarioError: the scenario (or an override, or an option) was rejected, or the run
+            passed its budget; the message names the key, the value and what is allowed.
+        InternalError: a bug in hopsim's core (never caused by input).
         FileNotFoundError: ``scenario`` is a path that does not exist.
         RunOptionsUnsupported: an option was given to a core built without run options.
     """
     text = to_json(prepare(scenario, overrides, seed))
-    options = run_options(series_interval_s, pcap_dir, pcap_ip_dir)
+    options = run_options(series_interval_s, pcap_dir, pcap_ip_dir, max_events, max_memory_mb)
     t0 = time.perf_counter()
     out = _call_core(text, options)
     wall = time.perf_counter() - t0

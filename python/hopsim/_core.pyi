@@ -5,15 +5,20 @@ __version__: str
 class ScenarioError(ValueError):
     """A rejected scenario: the message names the key, the value and what is allowed."""
 
+class InternalError(RuntimeError):
+    """A bug in hopsim's core (a Rust panic), raised as an ordinary exception."""
+
 def run_json(scenario_json: str, options_json: str | None = None) -> str:
     """Run a scenario given as a JSON document; return the result document as JSON.
 
     ``options_json``: the run options as a JSON object, ``{"pcap_dir": str | None,
-    "pcap_ip_dir": str | None, "series_interval_s": float | None}`` (docs/interfaces.md).
-    The GIL is released while the simulation runs.
+    "pcap_ip_dir": str | None, "series_interval_s": float | None, "max_events": int | None,
+    "max_memory_mb": float | None}`` (docs/interfaces.md). The GIL is released while the
+    simulation runs.
 
     Raises:
-        ScenarioError: the scenario or an option was rejected.
+        ScenarioError: the scenario or an option was rejected, or the run passed its budget.
+        InternalError: a bug in the core.
     """
 
 def validate_json(scenario_json: str) -> str:
@@ -31,3 +36,6 @@ def layout_json(scenario_json: str) -> str:
     Raises:
         ScenarioError: the scenario was rejected.
     """
+
+def _panic_for_test(message: str) -> None:
+    """Panic in the core on purpose (tests: a panic must arrive as InternalError)."""

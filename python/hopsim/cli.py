@@ -17,7 +17,16 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from . import Result, RunOptionsUnsupported, ScenarioError, dumps_toml, prepare, run, validate
+from . import (
+    InternalError,
+    Result,
+    RunOptionsUnsupported,
+    ScenarioError,
+    dumps_toml,
+    prepare,
+    run,
+    validate,
+)
 from .report import _print_result
 from .result import SERIES_FORMATS, series_format
 
@@ -133,6 +142,63 @@ SeriesIntervalOpt = Annotated[
     ),
 ]
 
+MaxEventsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--max-events",
+        metavar="N",
+        help=(
+            "The run's budget of events (default 5e9, about eight minutes): a scenario known "
+            "to need more is refused before it starts, a run that reaches it stops with an "
+            "error naming the cause. Results never depend on it."
+        ),
+        show_default=False,
+    ),
+]
+
+MaxMemoryOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--max-memory-mb",
+        metavar="MB",
+        help=(
+            "The run's memory budget in megabytes (default 4096) for what it builds (node "
+            "moves, links, route tables) and what grows while it runs (events, packets, time "
+            "series)."
+        ),
+        show_default=False,
+    ),
+]
+
+
+def parse_budget(max_events: str | None, max_memory_mb: str | None) -> dict[str, Any]:
+    """The budget run options of --max-events / --max-memory-mb (exit 2 on a bad value)."""
+    out: dict[str, Any] = {}
+    if max_events is not None:
+        try:
+            value = float(max_events.strip())
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value.is_integer() and 1 <= value < 2**64):
+            _fail(
+                f"--max-events {max_events!r}: not allowed, it must be a whole number of "
+                "events of at least 1 (e.g. 5e9)"
+            )
+        out["max_events"] = int(value)
+    if max_memory_mb is not None:
+        try:
+            mb = float(max_memory_mb.strip())
+        except ValueError:
+            mb = math.nan
+        if not (math.isfinite(mb) and 1 <= mb <= 1e9):
+            _fail(
+                f"--max-memory-mb {max_memory_mb!r}: not allowed, it must be a number of "
+                "megabytes between 1 and 1e9 (e.g. 8192)"
+            )
+        out["max_memory_mb"] = mb
+    return out
+
+
 #: Default sampling interval of --series (simulated seconds).
 DEFAULT_SERIES_INTERVAL_S = 1.0
 
@@ -152,6 +218,14 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
         _fail(str(exc) or "the scenario was rejected")
     except RunOptionsUnsupported as exc:
         _fail(str(exc), code=EXIT_INTERNAL)
+    except InternalError as exc:
+        if os.environ.get("HOPSIM_DEBUG"):
+            raise
+        _fail(
+            f"internal error in hopsim ({exc}); this is a bug, please report it with the "
+            "scenario (set HOPSIM_DEBUG=1 for the traceback)",
+            code=EXIT_INTERNAL,
+        )
     except IsADirectoryError as exc:
         _fail(f"{exc.filename}: is a directory, not a scenario file" if exc.filename else str(exc))
     except FileNotFoundError as exc:
@@ -243,8 +317,11 @@ def run_cmd(
     pcap_ip: PcapIpOpt = None,
     series: SeriesOpt = None,
     series_interval: SeriesIntervalOpt = None,
+    max_events: MaxEventsOpt = None,
+    max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
     # Check the output options before the run, which may take long.
+    budget = parse_budget(max_events, max_memory_mb)
     if series is not None:
         try:
             series_format(series)
@@ -278,6 +355,7 @@ def run_cmd(
         series_interval_s=interval,
         pcap_dir=pcap,
         pcap_ip_dir=pcap_ip,
+        **budget,
     )
     written = None
     if series is not None:

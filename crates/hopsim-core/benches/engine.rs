@@ -46,7 +46,7 @@ fn bench(name: &str, text: &str) {
     for _ in 0..3 {
         let mut world = prepare(&scenario).expect("benchmark scenario is valid");
         let t0 = Instant::now();
-        world.run();
+        world.run().expect("within budget");
         let wall = t0.elapsed().as_secs_f64();
         events = world.events();
         best = best.min(wall);

@@ -33,6 +33,17 @@ impl ScenarioError {
     }
 }
 
+/// A number as a scenario author would write it: plain in the usual range, else in exponent
+/// form (`1e-300`, not three hundred zeros); always the shortest form that reads back exactly.
+pub fn fmt_num(v: f64) -> String {
+    let a = v.abs();
+    if v != 0.0 && v.is_finite() && !(1e-4..1e6).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)

@@ -2,6 +2,7 @@
 //! ad hoc networks. The layout follows the protocol stack: `phy`, `mac`, `queue`, `net`,
 //! `transport`; `world` runs the events and glues the layers together.
 
+pub mod budget;
 pub mod error;
 pub mod event;
 pub mod mac;
@@ -27,16 +28,27 @@ pub use world::World;
 /// Version of the simulator, recorded in every result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Validate a parsed scenario and build its world (flow reachability is checked here).
+/// Validate a parsed scenario and build its world (flow reachability is checked here),
+/// within the default budget.
 pub fn prepare(scenario: &Scenario) -> Result<World, ScenarioError> {
-    scenario::validate(scenario)?;
-    World::build(scenario)
+    prepare_with(scenario, &RunOptions::default())
 }
 
-/// Run a scenario to completion.
+/// Validate a parsed scenario, check it against the options' budget, build its world and
+/// apply the options (traces, time series).
+pub fn prepare_with(scenario: &Scenario, options: &RunOptions) -> Result<World, ScenarioError> {
+    scenario::validate(scenario)?;
+    let budget = options.budget()?;
+    budget.check_scenario(scenario, options.series_interval_s)?;
+    let mut world = World::build_within(scenario, budget)?;
+    options.apply(&mut world)?;
+    Ok(world)
+}
+
+/// Run a scenario to completion (an error if it passes the default budget).
 pub fn run(scenario: &Scenario) -> Result<RunResult, ScenarioError> {
     let mut world = prepare(scenario)?;
-    world.run();
+    world.run()?;
     world.finish();
     Ok(world.result(scenario))
 }
@@ -67,6 +79,9 @@ pub struct RunOptions {
     pub pcap_ip_dir: Option<std::path::PathBuf>,
     /// Sample per-flow cwnd and goodput at this interval.
     pub series_interval_s: Option<f64>,
+    /// The run's budget (default `budget::DEFAULT_MAX_EVENTS`, `DEFAULT_MAX_MEMORY_MB`).
+    pub max_events: Option<u64>,
+    pub max_memory_mb: Option<f64>,
 }
 
 impl RunOptions {
@@ -77,16 +92,40 @@ impl RunOptions {
         })
     }
 
-    /// Apply to a freshly built world (creates the trace directories).
-    pub fn apply(&self, world: &mut World) -> Result<(), ScenarioError> {
+    /// The budget these options set.
+    pub fn budget(&self) -> Result<budget::Budget, ScenarioError> {
+        let mut b = budget::Budget::default();
+        if let Some(n) = self.max_events {
+            if n == 0 {
+                return Err(ScenarioError::invalid("max_events", n, "must be at least 1 event"));
+            }
+            b.max_events = n;
+        }
+        if let Some(mb) = self.max_memory_mb {
+            if !(mb.is_finite() && (1.0..=1e9).contains(&mb)) {
+                return Err(ScenarioError::invalid(
+                    "max_memory_mb",
+                    mb,
+                    "must be a number of megabytes between 1 and 1e9",
+                ));
+            }
+            b.max_memory_mb = mb;
+        }
         if let Some(s) = self.series_interval_s {
-            if !(s.is_finite() && s > 0.0) {
+            if !(s.is_finite() && (1e-6..=scenario::MAX_TIME_S).contains(&s)) {
                 return Err(ScenarioError::invalid(
                     "series_interval_s",
                     s,
-                    "must be a positive number of seconds",
+                    "must be a number of seconds between 1e-6 and 1e7",
                 ));
             }
+        }
+        Ok(b)
+    }
+
+    /// Apply to a freshly built world (creates the trace directories).
+    pub fn apply(&self, world: &mut World) -> Result<(), ScenarioError> {
+        if let Some(s) = self.series_interval_s {
             world.enable_series(time::secs_to_ns(s).max(1));
         }
         if self.pcap_dir.is_some() || self.pcap_ip_dir.is_some() {
@@ -110,10 +149,14 @@ impl RunOptions {
     }
 }
 
-/// Parse and validate a scenario given as JSON and build its world, ready to run.
-pub fn prepare_json(scenario_json: &str) -> Result<(Scenario, World), ScenarioError> {
+/// Parse and validate a scenario given as JSON and build its world with `options`, ready to
+/// run.
+pub fn prepare_json(
+    scenario_json: &str,
+    options: &RunOptions,
+) -> Result<(Scenario, World), ScenarioError> {
     let scenario = scenario::parse_json(scenario_json)?;
-    let world = prepare(&scenario)?;
+    let world = prepare_with(&scenario, options)?;
     Ok((scenario, world))
 }
 
@@ -130,8 +173,7 @@ pub fn run_json(scenario_json: &str) -> Result<String, ScenarioError> {
 
 /// Run a scenario given as JSON with run options.
 pub fn run_json_with(scenario_json: &str, options: &RunOptions) -> Result<String, ScenarioError> {
-    let (scenario, mut world) = prepare_json(scenario_json)?;
-    options.apply(&mut world)?;
-    world.run();
+    let (scenario, mut world) = prepare_json(scenario_json, options)?;
+    world.run()?;
     Ok(result_json(&mut world, &scenario))
 }

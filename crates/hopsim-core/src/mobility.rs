@@ -51,7 +51,9 @@ impl Trajectory {
 /// Random waypoint: from `start`, pick a destination uniformly in the area and a speed
 /// uniformly in [speed_min, speed_max], move there in a straight line, pause, repeat, until
 /// `until_ns`. Speeds below 1 mm/s are redrawn (a node must not stand still for ever; cf.
-/// Yoon, Liu, Noble, "Random waypoint considered harmful", INFOCOM 2003).
+/// Yoon, Liu, Noble, "Random waypoint considered harmful", INFOCOM 2003); validation keeps
+/// `speed_max` at 1 cm/s or more, so a draw succeeds with probability 0.9 or more. None when
+/// the trajectory would need more than `max_legs` legs (the memory budget).
 pub fn random_waypoint(
     start: [f64; 2],
     area_m: [f64; 2],
@@ -59,13 +61,18 @@ pub fn random_waypoint(
     pause_s: f64,
     until_ns: SimTime,
     rng: &mut Rng,
-) -> Trajectory {
+    max_legs: usize,
+) -> Option<Trajectory> {
+    assert!(speed_mps.1 >= MIN_SPEED_MPS * 10.0, "speed_max below the validated range");
     let mut legs = Vec::new();
     let (mut t, mut at) = (0u64, start);
     while t < until_ns {
+        if legs.len() >= max_legs {
+            return None;
+        }
         let to = [rng.uniform() * area_m[0], rng.uniform() * area_m[1]];
         let mut speed = 0.0;
-        while speed < 1e-3 {
+        while speed < MIN_SPEED_MPS {
             speed = speed_mps.0 + rng.uniform() * (speed_mps.1 - speed_mps.0);
         }
         let dist = (to[0] - at[0]).hypot(to[1] - at[1]);
@@ -74,8 +81,11 @@ pub fn random_waypoint(
         t = t1 + secs_to_ns(pause_s);
         at = to;
     }
-    Trajectory { start, legs }
+    Some(Trajectory { start, legs })
 }
+
+/// Random waypoint speeds below this are redrawn.
+const MIN_SPEED_MPS: f64 = 1e-3;
 
 /// Parse an ns-2 movement file as setdest writes it:
 /// `$node_(i) set X_ x` / `set Y_ y` (start), and `$ns_ at t "$node_(i) setdest x y speed"`.
@@ -209,9 +219,13 @@ mod tests {
     #[test]
     fn random_waypoint_stays_in_the_area_at_bounded_speed() {
         let mut rng = Rng::derive(1, Purpose::Topology, 9);
-        let tr =
-            random_waypoint([10.0, 10.0], [1500.0, 300.0], (1.0, 5.0), 2.0, 1000 * S, &mut rng);
+        let rw = |rng: &mut Rng, max_legs| {
+            random_waypoint([10.0, 10.0], [1500.0, 300.0], (1.0, 5.0), 2.0, 1000 * S, rng, max_legs)
+        };
+        let tr = rw(&mut rng.clone(), usize::MAX).expect("no leg limit");
         assert!(tr.legs.len() > 2);
+        assert_eq!(rw(&mut rng.clone(), tr.legs.len()), Some(tr.clone()), "exactly enough");
+        assert_eq!(rw(&mut rng, tr.legs.len() - 1), None, "one leg short of the budget");
         for (a, b) in tr.legs.iter().zip(tr.legs.iter().skip(1)) {
             assert_eq!(a.to, b.from, "continuous");
             assert_eq!(b.t0_ns - a.t1_ns, 2 * S, "pause between legs");

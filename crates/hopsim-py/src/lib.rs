@@ -5,8 +5,9 @@
 //! the GIL released, so Python threads (progress bars, other runs) keep going.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 create_exception!(
     hopsim._core,
@@ -15,8 +16,28 @@ create_exception!(
     "A rejected scenario: the message names the key, the value and what is allowed."
 );
 
+create_exception!(
+    hopsim._core,
+    InternalError,
+    PyRuntimeError,
+    "A bug in hopsim's core (a Rust panic), raised as an ordinary exception."
+);
+
 fn to_py_err(err: hopsim_core::ScenarioError) -> PyErr {
     ScenarioError::new_err(err.message)
+}
+
+/// Run `f`, turning a panic (a bug: no input may cause one) into `InternalError`, which
+/// `except Exception` catches (pyo3's own PanicException derives from BaseException).
+fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        Err(InternalError::new_err(format!("hopsim core panicked: {what}")))
+    })
 }
 
 /// Run a scenario given as a JSON document; returns the result document as JSON.
@@ -25,20 +46,23 @@ fn to_py_err(err: hopsim_core::ScenarioError) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (scenario_json, options_json=None))]
 fn run_json(py: Python<'_>, scenario_json: &str, options_json: Option<&str>) -> PyResult<String> {
+    guarded(|| run_json_inner(py, scenario_json, options_json))
+}
+
+fn run_json_inner(
+    py: Python<'_>,
+    scenario_json: &str,
+    options_json: Option<&str>,
+) -> PyResult<String> {
     let options = match options_json {
         Some(text) => hopsim_core::RunOptions::from_json(text).map_err(to_py_err)?,
         None => hopsim_core::RunOptions::default(),
     };
-    let (scenario, mut world) = py
-        .detach(|| {
-            let (scenario, mut world) = hopsim_core::prepare_json(scenario_json)?;
-            options.apply(&mut world)?;
-            Ok((scenario, world))
-        })
-        .map_err(to_py_err)?;
+    let (scenario, mut world) =
+        py.detach(|| hopsim_core::prepare_json(scenario_json, &options)).map_err(to_py_err)?;
     // Run in slices so that Ctrl-C (KeyboardInterrupt) is honoured during long runs;
     // slicing does not change the result.
-    while !py.detach(|| world.run_events(EVENTS_PER_SLICE)) {
+    while !py.detach(|| world.run_events(EVENTS_PER_SLICE)).map_err(to_py_err)? {
         py.check_signals()?;
     }
     Ok(py.detach(|| hopsim_core::result_json(&mut world, &scenario)))
@@ -53,7 +77,7 @@ const EVENTS_PER_SLICE: u64 = 2_000_000;
 /// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
 #[pyfunction]
 fn validate_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
-    py.detach(|| hopsim_core::validate_json(scenario_json)).map_err(to_py_err)
+    guarded(|| py.detach(|| hopsim_core::validate_json(scenario_json)).map_err(to_py_err))
 }
 
 /// Validate a scenario given as a JSON document; returns its layout as JSON: node positions
@@ -62,15 +86,24 @@ fn validate_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
 /// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
 #[pyfunction]
 fn layout_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
-    py.detach(|| hopsim_core::layout_json(scenario_json)).map_err(to_py_err)
+    guarded(|| py.detach(|| hopsim_core::layout_json(scenario_json)).map_err(to_py_err))
+}
+
+/// Panic on purpose, through the same guard as every entry point: lets the tests check that
+/// a bug in the core reaches Python as `InternalError`, an ordinary `Exception`.
+#[pyfunction]
+fn _panic_for_test(message: &str) -> PyResult<()> {
+    guarded(|| panic!("{message}"))
 }
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", hopsim_core::VERSION)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

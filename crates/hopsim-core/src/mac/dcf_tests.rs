@@ -68,6 +68,17 @@ impl Bench {
         }
     }
 
+    /// A frame to be heard, ending at `end`: refused if it would have started before time 0
+    /// (its airtime is longer than `end`), which no channel can deliver.
+    fn hear(&mut self, (end, frame, decoded): (SimTime, Frame, bool)) {
+        assert!(
+            end >= frame.airtime_ns,
+            "impossible frame: ends at {end} ns after {} ns on the air",
+            frame.airtime_ns
+        );
+        self.inject.push((end, frame, decoded));
+    }
+
     fn packet(&mut self) -> PacketId {
         self.packets.alloc(Packet::new(0, 0, ME, PEER, 1000, 8, 0))
     }
@@ -112,7 +123,7 @@ impl Bench {
                     break;
                 }
                 let now = at.max(self.sched.now());
-                self.dcf.on_medium_busy(at - frame.airtime_ns, at);
+                self.dcf.on_medium_busy(at - frame.airtime_ns, at); // hear() checked it
                 let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
                 self.dcf.on_rx(&mut cx, at, &frame, ok);
                 self.handle_outputs(now);
@@ -138,11 +149,11 @@ impl Bench {
                                 t.cts_nav(frame.nav_ns),
                                 &t,
                             );
-                            self.inject.push((reply_at + t.cts_ns, cts, true));
+                            self.hear((reply_at + t.cts_ns, cts, true));
                         }
                         FrameKind::Data if self.answer_data => {
                             let ack = Frame::control(FrameKind::Ack, PEER, ME, 0, &t);
-                            self.inject.push((reply_at + t.ack_ns, ack, true));
+                            self.hear((reply_at + t.ack_ns, ack, true));
                         }
                         _ => {}
                     }
@@ -191,7 +202,7 @@ fn ns2_a_frame_captured_during_an_rts_withholds_the_cts() {
         b.dcf.on_medium_busy(us(900), us(2500));
         b.dcf.on_captured(us(900), us(2500));
         let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
-        b.inject.push((us(1000), rts, true));
+        b.hear((us(1000), rts, true));
         b.run_until(us(3000));
         assert_eq!(!b.sent.is_empty(), answered, "ns2 = {ns2}: {:?}", b.sent_kinds());
     }
@@ -206,7 +217,7 @@ fn ns2_eifs_is_a_nav_followed_by_difs_and_a_backoff() {
         let mut b = Bench::with_profile(0, ns2);
         let t = b.timing;
         let garbled = Frame::control(FrameKind::Cts, OTHER, 3, 0, &t);
-        b.inject.push((us(1000), garbled, false));
+        b.hear((us(1000), garbled, false));
         b.run_until(us(1000) + 1);
         let p = b.packet();
         b.offer(us(1000) + 1, p);
@@ -237,7 +248,7 @@ fn rts_is_answered_with_cts_after_sifs_carrying_the_remaining_nav() {
     let mut b = Bench::new(0);
     let t = b.timing;
     let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
-    b.inject.push((us(1000), rts, true));
+    b.hear((us(1000), rts, true));
     b.run_until(us(3000));
     assert_eq!(b.sent.len(), 1);
     let (at, cts) = b.sent[0];
@@ -252,9 +263,9 @@ fn overheard_frames_set_nav_and_rts_is_not_answered_under_nav() {
     let mut b = Bench::new(0);
     let t = b.timing;
     let cts_elsewhere = Frame::control(FrameKind::Cts, OTHER, 3, us(8000), &t);
-    b.inject.push((us(1000), cts_elsewhere, true));
+    b.hear((us(1000), cts_elsewhere, true));
     let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
-    b.inject.push((us(2000), rts, true));
+    b.hear((us(2000), rts, true));
     b.run_until(us(20_000));
     assert_eq!(b.dcf.nav_until(), us(9000));
     assert!(b.sent.is_empty(), "no CTS while the NAV is set: {:?}", b.sent_kinds());
@@ -265,13 +276,13 @@ fn data_is_acked_and_a_retransmitted_duplicate_is_not_delivered_twice() {
     let mut b = Bench::new(0);
     let t = b.timing;
     let p = b.packet();
-    b.inject.push((us(2000), data_from(PEER, 7, false, p, &t), true));
-    b.inject.push((us(9000), data_from(PEER, 7, true, p, &t), true));
+    b.hear((us(6000), data_from(PEER, 7, false, p, &t), true));
+    b.hear((us(13_000), data_from(PEER, 7, true, p, &t), true));
     // Same sequence number from another transmitter is a different frame.
-    b.inject.push((us(16_000), data_from(OTHER, 7, true, p, &t), true));
+    b.hear((us(20_000), data_from(OTHER, 7, true, p, &t), true));
     b.run_until(us(30_000));
     assert_eq!(b.sent_kinds(), vec![FrameKind::Ack; 3]);
-    assert_eq!(b.sent[0].0, us(2010));
+    assert_eq!(b.sent[0].0, us(6010));
     assert_eq!(b.received.len(), 2);
     assert_eq!(b.dcf.counters.duplicates, 1);
 }
@@ -362,4 +373,16 @@ fn contention_window_doubles_per_failure_and_resets_after_a_drop() {
         let gap = w[1].0 - end;
         assert!(gap >= t.difs && gap <= t.eifs + cw * t.slot, "gap {gap} with cw {cw}");
     }
+}
+
+/// The bench refuses a frame that would have started before time 0 (issue 12: a test built
+/// one, and the subtraction underflowed in the debug profile).
+#[test]
+#[should_panic(expected = "impossible frame")]
+fn the_bench_refuses_a_frame_that_started_before_time_zero() {
+    let mut b = Bench::new(0);
+    let t = b.timing;
+    let p = b.packet();
+    let frame = data_from(PEER, 7, false, p, &t);
+    b.hear((frame.airtime_ns - 1, frame, true));
 }

@@ -140,6 +140,11 @@ impl PacketArena {
         }
     }
 
+    /// Bytes of the slots (live and free), for the run's memory budget.
+    pub fn memory_bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Option<Packet>>() + self.free.len() * 4
+    }
+
     pub fn alloc(&mut self, packet: Packet) -> PacketId {
         self.live += 1;
         if let Some(i) = self.free.pop() {

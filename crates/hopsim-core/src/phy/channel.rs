@@ -26,9 +26,19 @@ pub struct Channel {
 
 impl Channel {
     pub fn build(positions: &[[f64; 2]], model: &LinkModel) -> Channel {
+        Self::build_capped(positions, model, usize::MAX).expect("no cap")
+    }
+
+    /// As [`Channel::build`], giving up (with the count reached) past `max_links` links.
+    pub fn build_capped(
+        positions: &[[f64; 2]],
+        model: &LinkModel,
+        max_links: usize,
+    ) -> Result<Channel, usize> {
         let n = positions.len();
         let mut links = vec![Vec::new(); n];
         let mut max_delay_ns = 0;
+        let mut count = 0usize;
         for (i, list) in links.iter_mut().enumerate() {
             for j in 0..n {
                 if i == j {
@@ -38,10 +48,14 @@ impl Channel {
                 if let Some(link) = model.link(i as u32, j as u32, d) {
                     max_delay_ns = max_delay_ns.max(link.delay_ns);
                     list.push(link);
+                    count += 1;
+                    if count > max_links {
+                        return Err(count);
+                    }
                 }
             }
         }
-        Channel { links, max_delay_ns }
+        Ok(Channel { links, max_delay_ns })
     }
 
     pub fn listeners(&self, tx: u32) -> &[Link] {

@@ -313,11 +313,11 @@ pub fn ber(m: Modulation, sinr: f64) -> f64 {
     if db <= TABLE_MIN_DB {
         return table[0].exp();
     }
-    let x = (db - TABLE_MIN_DB) / TABLE_STEP_DB;
-    let i = x.floor() as usize;
-    if i + 1 >= table.len() {
-        return 0.0;
+    if db.is_nan() || db >= TABLE_MAX_DB {
+        return 0.0; // above the table, or an infinite SINR (no interference, no noise)
     }
+    let x = (db - TABLE_MIN_DB) / TABLE_STEP_DB;
+    let i = (x.floor() as usize).min(table.len() - 2);
     let f = x - i as f64;
     let ln = table[i] * (1.0 - f) + table[i + 1] * f;
     if ln < -690.0 {

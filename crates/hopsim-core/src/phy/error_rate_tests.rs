@@ -138,3 +138,17 @@ fn chunk_success_is_the_product_over_bits() {
     assert!((whole - halves).abs() < 1e-12);
     assert!((whole - (1.0 - p).powf(1000.0)).abs() < 1e-9, "8000 bits = 1000 CCK-11 symbols");
 }
+
+/// Regression (fuzzing, issue 12): an infinite SINR (radio.frequency_hz = 1e-300 made the
+/// received power infinite) indexed past the table. Any SINR gives a probability now.
+#[test]
+fn any_sinr_gives_a_probability() {
+    for m in [Modulation::Dbpsk1, Modulation::Dqpsk2, Modulation::Cck55, Modulation::Cck11] {
+        assert_eq!(ber(m, f64::INFINITY), 0.0);
+        assert_eq!(ber(m, f64::MAX), 0.0);
+        assert_eq!(ber(m, 1e3), 0.0); // 30 dB: the table's top
+        assert!((0.0..=1.0).contains(&ber(m, 0.0)));
+        assert!((0.0..=1.0).contains(&ber(m, f64::MIN_POSITIVE)), "a symbol error rate for CCK");
+        assert!((0.0..=1.0).contains(&chunk_success(m, f64::INFINITY, 8000.0)));
+    }
+}

@@ -4,11 +4,13 @@
 
 mod mac_radio;
 mod parse;
+pub mod ranges;
 mod validate;
 mod validate_radio;
 
 pub use mac_radio::{DataRate, Fading, Mac, Propagation, Radio, RateControlAlgo, Reception};
 pub use parse::{parse_json, parse_toml};
+pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
 pub use validate::{node_count, validate};
 
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,7 @@
 //! Value checks: every rejection names the key, the value and what is allowed.
 //! (Reachability of flows needs the radio graph and is checked when the world is built.)
 
+use super::ranges;
 use super::{
     Flow, Mobility, MobilityModel, Scenario, TcpSpec, Topology, TopologyKind, Transport,
     WindowLimit,
@@ -8,22 +9,6 @@ use super::{
 use crate::error::ScenarioError;
 
 type Check = Result<(), ScenarioError>;
-
-pub(super) fn positive(key: &str, v: f64, what: &str) -> Check {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(ScenarioError::invalid(key, v, &format!("must be a positive number ({what})")))
-    }
-}
-
-pub(super) fn non_negative(key: &str, v: f64, what: &str) -> Check {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(ScenarioError::invalid(key, v, &format!("must be zero or positive ({what})")))
-    }
-}
 
 fn required<T: Copy>(key: &str, v: Option<T>, kind: &str) -> Result<T, ScenarioError> {
     v.ok_or_else(|| ScenarioError {
@@ -67,36 +52,41 @@ fn check_topology(t: &Topology) -> Check {
         TopologyKind::Random => "random",
         TopologyKind::Testbed => "testbed",
     };
-    if t.kind != TopologyKind::Testbed {
-        unused("topology.testbed", &t.testbed, kind)?;
-    }
-    let count_ok = |key: &str, v: u64| -> Check {
-        if (1..=MAX_NODES).contains(&v) {
-            Ok(())
-        } else {
-            Err(ScenarioError::invalid(key, v, &format!("must be between 1 and {MAX_NODES}")))
+    // Which keys each kind uses (the others must be left out).
+    let uses: &[&str] = match t.kind {
+        TopologyKind::Chain => &["hops", "spacing_m"],
+        TopologyKind::Grid => &["rows", "cols", "spacing_m"],
+        TopologyKind::Positions => &["positions"],
+        TopologyKind::Random => &["nodes", "area_m", "connected"],
+        TopologyKind::Testbed => &["nodes", "connected", "testbed"],
+    };
+    for (k, given) in [
+        ("hops", t.hops.is_some()),
+        ("spacing_m", t.spacing_m.is_some()),
+        ("rows", t.rows.is_some()),
+        ("cols", t.cols.is_some()),
+        ("positions", t.positions.is_some()),
+        ("nodes", t.nodes.is_some()),
+        ("area_m", t.area_m.is_some()),
+        ("connected", t.connected.is_some()),
+        ("testbed", t.testbed.is_some() && t.kind != TopologyKind::Testbed),
+    ] {
+        if given && !uses.contains(&k) {
+            unused(&format!("topology.{k}"), &Some(()), kind)?;
         }
+    }
+    let count = |k: &str, v: Option<u32>| -> Result<u32, ScenarioError> {
+        let key = format!("topology.{k}");
+        let v = required(&key, v, kind)?;
+        ranges::check(&key, &key, v as f64)?;
+        Ok(v)
     };
     match t.kind {
         TopologyKind::Chain => {
-            count_ok("topology.hops", required("topology.hops", t.hops, kind)? as u64)?;
-            positive(
-                "topology.spacing_m",
-                required("topology.spacing_m", t.spacing_m, kind)?,
-                "metres",
-            )?;
-            unused("topology.rows", &t.rows, kind)?;
-            unused("topology.cols", &t.cols, kind)?;
-            unused("topology.positions", &t.positions, kind)?;
-            unused("topology.nodes", &t.nodes, kind)?;
-            unused("topology.area_m", &t.area_m, kind)?;
-            unused("topology.connected", &t.connected, kind)?;
+            count("hops", t.hops)?;
         }
         TopologyKind::Grid => {
-            let rows = required("topology.rows", t.rows, kind)? as u64;
-            let cols = required("topology.cols", t.cols, kind)? as u64;
-            count_ok("topology.rows", rows)?;
-            count_ok("topology.cols", cols)?;
+            let (rows, cols) = (count("rows", t.rows)? as u64, count("cols", t.cols)? as u64);
             if rows * cols < 2 || rows * cols > MAX_NODES {
                 return Err(ScenarioError::invalid(
                     "topology.rows",
@@ -104,16 +94,6 @@ fn check_topology(t: &Topology) -> Check {
                     &format!("rows x cols must be between 2 and {MAX_NODES} nodes (cols = {cols})"),
                 ));
             }
-            positive(
-                "topology.spacing_m",
-                required("topology.spacing_m", t.spacing_m, kind)?,
-                "metres",
-            )?;
-            unused("topology.hops", &t.hops, kind)?;
-            unused("topology.positions", &t.positions, kind)?;
-            unused("topology.nodes", &t.nodes, kind)?;
-            unused("topology.area_m", &t.area_m, kind)?;
-            unused("topology.connected", &t.connected, kind)?;
         }
         TopologyKind::Positions => {
             let p = t.positions.as_ref().ok_or_else(|| ScenarioError {
@@ -128,70 +108,65 @@ fn check_topology(t: &Topology) -> Check {
                 ));
             }
             for (i, xy) in p.iter().enumerate() {
-                if !(xy[0].is_finite() && xy[1].is_finite()) {
-                    return Err(ScenarioError::invalid(
-                        format!("topology.positions.{i}"),
-                        format!("[{}, {}]", xy[0], xy[1]),
-                        "coordinates must be finite numbers of metres",
-                    ));
+                for (j, &c) in xy.iter().enumerate() {
+                    let key = format!("topology.positions.{i}.{j}");
+                    ranges::check("topology.positions.N", &key, c)?;
                 }
             }
-            unused("topology.hops", &t.hops, kind)?;
-            unused("topology.spacing_m", &t.spacing_m, kind)?;
-            unused("topology.rows", &t.rows, kind)?;
-            unused("topology.cols", &t.cols, kind)?;
-            unused("topology.nodes", &t.nodes, kind)?;
-            unused("topology.area_m", &t.area_m, kind)?;
-            unused("topology.connected", &t.connected, kind)?;
         }
         TopologyKind::Random => {
-            let n = required("topology.nodes", t.nodes, kind)? as u64;
-            if !(2..=MAX_NODES).contains(&n) {
-                return Err(ScenarioError::invalid(
-                    "topology.nodes",
-                    n,
-                    &format!("must be between 2 and {MAX_NODES}"),
-                ));
-            }
+            count("nodes", t.nodes)?;
             let [w, h] = required("topology.area_m", t.area_m, kind)?;
-            positive("topology.area_m.0", w, "width in metres")?;
-            positive("topology.area_m.1", h, "height in metres")?;
-            unused("topology.hops", &t.hops, kind)?;
-            unused("topology.spacing_m", &t.spacing_m, kind)?;
-            unused("topology.rows", &t.rows, kind)?;
-            unused("topology.cols", &t.cols, kind)?;
-            unused("topology.positions", &t.positions, kind)?;
+            ranges::check("topology.area_m", "topology.area_m.0", w)?;
+            ranges::check("topology.area_m", "topology.area_m.1", h)?;
         }
         TopologyKind::Testbed => {
-            let n = required("topology.nodes", t.nodes, kind)? as u64;
-            if !(2..=MAX_NODES).contains(&n) {
-                return Err(ScenarioError::invalid(
-                    "topology.nodes",
-                    n,
-                    &format!("must be between 2 and {MAX_NODES}"),
-                ));
-            }
-            for (key, v) in [
-                ("topology.hops", t.hops.is_some()),
-                ("topology.spacing_m", t.spacing_m.is_some()),
-                ("topology.rows", t.rows.is_some()),
-                ("topology.cols", t.cols.is_some()),
-                ("topology.positions", t.positions.is_some()),
-                ("topology.area_m", t.area_m.is_some()),
-            ] {
-                unused(key, &v.then_some(()), kind)?;
-            }
+            let n = count("nodes", t.nodes)?;
             if let Some(b) = &t.testbed {
-                super::validate_radio::check_testbed(b, n)?;
+                super::validate_radio::check_testbed(b, n as u64)?;
             }
         }
+    }
+    if matches!(t.kind, TopologyKind::Chain | TopologyKind::Grid) {
+        let v = required("topology.spacing_m", t.spacing_m, kind)?;
+        ranges::check("topology.spacing_m", "topology.spacing_m", v)?;
     }
     Ok(())
 }
 
 fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
     let key = |k: &str| format!("{prefix}.{k}");
-    non_negative(&key("max_window"), t.max_window, "segments; 0 = no limit")?;
+    for (k, v) in [
+        ("max_window", t.max_window),
+        ("hop_k", t.hop_k),
+        ("receiver_window", t.receiver_window as f64),
+        ("initial_window", t.initial_window),
+        ("delayed_ack_timeout_s", t.delayed_ack_timeout_s),
+        ("min_rto_s", t.min_rto_s),
+        ("max_rto_s", t.max_rto_s),
+        ("initial_rto_s", t.initial_rto_s),
+        ("clock_granularity_s", t.clock_granularity_s),
+        ("dupack_threshold", t.dupack_threshold as f64),
+        ("alpha", t.alpha),
+        ("beta", t.beta),
+        ("gamma", t.gamma),
+        ("vegas_w_p", t.vegas_w_p),
+        ("n_fw", t.n_fw as f64),
+        ("n_s", t.n_s as f64),
+        ("n_ca", t.n_ca as f64),
+        ("ns_ca", t.ns_ca as f64),
+        ("to_ss", t.to_ss as f64),
+        ("few_alpha", t.few_alpha),
+    ] {
+        ranges::check(&format!("tcp.{k}"), &key(k), v)?;
+    }
+    for (i, &l) in t.ack_thinning_thresholds.iter().enumerate() {
+        ranges::check(
+            "tcp.ack_thinning_thresholds",
+            &key(&format!("ack_thinning_thresholds.{i}")),
+            l as f64,
+        )?;
+    }
     if t.window_limit == Some(WindowLimit::Fixed) && t.max_window <= 0.0 {
         return Err(ScenarioError::invalid(
             key("max_window"),
@@ -206,48 +181,13 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
             "contradicts window_limit = \"none\"; set window_limit = \"fixed\" or max_window = 0",
         ));
     }
-    non_negative(&key("alpha"), t.alpha, "segments (Vegas alpha)")?;
-    non_negative(&key("gamma"), t.gamma, "segments (Vegas gamma)")?;
-    if !(t.beta.is_finite() && t.beta >= t.alpha) {
+    if t.beta < t.alpha {
         return Err(ScenarioError::invalid(
             key("beta"),
             t.beta,
             &format!("must be at least alpha = {} (Vegas holds its window between them)", t.alpha),
         ));
     }
-    if !(0.0..1.0).contains(&t.vegas_w_p) {
-        return Err(ScenarioError::invalid(
-            key("vegas_w_p"),
-            t.vegas_w_p,
-            "must be in [0, 1) (Vegas-W slow-start decrease)",
-        ));
-    }
-    if t.n_fw == 0 {
-        return Err(ScenarioError::invalid(key("n_fw"), t.n_fw, "must be at least 1 timeout"));
-    }
-    if !(t.few_alpha > 0.0 && t.few_alpha <= 1.0) {
-        return Err(ScenarioError::invalid(
-            key("few_alpha"),
-            t.few_alpha,
-            "must be in (0, 1] segments per RTT",
-        ));
-    }
-    if !(t.hop_k > 0.0 && t.hop_k <= 1.0) {
-        return Err(ScenarioError::invalid(
-            key("hop_k"),
-            t.hop_k,
-            "must be in (0, 1] (Chen: 1/8 < k < 1/4)",
-        ));
-    }
-    if !(1..=1_000_000).contains(&t.receiver_window) {
-        return Err(ScenarioError::invalid(
-            key("receiver_window"),
-            t.receiver_window,
-            "must be between 1 and 1000000 segments",
-        ));
-    }
-    positive(&key("initial_window"), t.initial_window, "segments")?;
-    positive(&key("delayed_ack_timeout_s"), t.delayed_ack_timeout_s, "seconds")?;
     let [l1, l2, l3] = t.ack_thinning_thresholds;
     if !(l1 <= l2 && l2 <= l3) {
         return Err(ScenarioError::invalid(
@@ -256,9 +196,6 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
             "must be three segment numbers l1 <= l2 <= l3",
         ));
     }
-    positive(&key("min_rto_s"), t.min_rto_s, "seconds")?;
-    positive(&key("initial_rto_s"), t.initial_rto_s, "seconds")?;
-    positive(&key("max_rto_s"), t.max_rto_s, "seconds")?;
     if t.max_rto_s < t.min_rto_s {
         return Err(ScenarioError::invalid(
             key("max_rto_s"),
@@ -266,20 +203,18 @@ fn check_tcp(prefix: &str, t: &TcpSpec) -> Check {
             &format!("must be at least min_rto_s = {}", t.min_rto_s),
         ));
     }
-    non_negative(&key("clock_granularity_s"), t.clock_granularity_s, "seconds")?;
-    if !(1..=1000).contains(&t.dupack_threshold) {
-        return Err(ScenarioError::invalid(
-            key("dupack_threshold"),
-            t.dupack_threshold,
-            "must be between 1 and 1000 duplicate ACKs",
-        ));
-    }
     Ok(())
 }
 
 fn check_mobility(m: &Mobility) -> Check {
-    non_negative("mobility.speed_min_mps", m.speed_min_mps, "m/s")?;
-    positive("mobility.speed_max_mps", m.speed_max_mps, "m/s")?;
+    for (k, v) in [
+        ("speed_min_mps", m.speed_min_mps),
+        ("speed_max_mps", m.speed_max_mps),
+        ("pause_s", m.pause_s),
+    ] {
+        let key = format!("mobility.{k}");
+        ranges::check(&key, &key, v)?;
+    }
     if m.speed_max_mps < m.speed_min_mps {
         return Err(ScenarioError::invalid(
             "mobility.speed_max_mps",
@@ -287,7 +222,6 @@ fn check_mobility(m: &Mobility) -> Check {
             &format!("must be at least speed_min_mps = {}", m.speed_min_mps),
         ));
     }
-    non_negative("mobility.pause_s", m.pause_s, "seconds")?;
     let needs_file = matches!(m.model, MobilityModel::Setdest | MobilityModel::Bonnmotion);
     match (&m.trace_file, needs_file) {
         (None, true) => Err(ScenarioError {
@@ -326,6 +260,17 @@ fn check_flow(prefix: &str, f: &Flow, nodes: usize, s: &Scenario) -> Check {
             "applies only to UDP flows (TCP sends as its window allows); remove it",
         ));
     }
+    for (k, v) in [
+        ("src", f.src as f64),
+        ("dst", f.dst as f64),
+        ("payload_bytes", f.payload_bytes as f64),
+        ("interval_s", f.interval_s),
+        ("start_s", f.start_s),
+        ("stop_s", f.stop_s.unwrap_or(f.start_s)),
+        ("bytes", f.bytes as f64),
+    ] {
+        ranges::check(&format!("flows.N.{k}"), &key(k), v)?;
+    }
     if f.src as usize >= nodes {
         return Err(ScenarioError::invalid(
             key("src"),
@@ -358,8 +303,6 @@ fn check_flow(prefix: &str, f: &Flow, nodes: usize, s: &Scenario) -> Check {
             ),
         ));
     }
-    non_negative(&key("interval_s"), f.interval_s, "seconds between packets; 0 = saturated")?;
-    non_negative(&key("start_s"), f.start_s, "seconds")?;
     if f.start_s >= s.duration_s {
         return Err(ScenarioError::invalid(
             key("start_s"),
@@ -368,7 +311,7 @@ fn check_flow(prefix: &str, f: &Flow, nodes: usize, s: &Scenario) -> Check {
         ));
     }
     if let Some(stop) = f.stop_s {
-        if !(stop.is_finite() && stop > f.start_s) {
+        if stop <= f.start_s {
             return Err(ScenarioError::invalid(
                 key("stop_s"),
                 stop,
@@ -379,19 +322,10 @@ fn check_flow(prefix: &str, f: &Flow, nodes: usize, s: &Scenario) -> Check {
     Ok(())
 }
 
-const RATES_MBPS: [f64; 4] = [1.0, 2.0, 5.5, 11.0];
-
 /// Check every value of a parsed scenario.
 pub fn validate(s: &Scenario) -> Check {
-    positive("duration_s", s.duration_s, "seconds of simulated time")?;
-    if s.duration_s > 1e7 {
-        return Err(ScenarioError::invalid(
-            "duration_s",
-            s.duration_s,
-            "must be at most 1e7 seconds",
-        ));
-    }
-    non_negative("warmup_s", s.warmup_s, "seconds")?;
+    ranges::check("duration_s", "duration_s", s.duration_s)?;
+    ranges::check("warmup_s", "warmup_s", s.warmup_s)?;
     if s.warmup_s >= s.duration_s {
         return Err(ScenarioError::invalid(
             "warmup_s",
@@ -400,123 +334,15 @@ pub fn validate(s: &Scenario) -> Check {
         ));
     }
     check_topology(&s.topology)?;
-
     super::validate_radio::check_radio(&s.radio)?;
+    super::validate_radio::check_mac(&s.mac)?;
+    super::validate_radio::check_routing(&s.routing, s.duration_s, node_count(&s.topology))?;
     check_tcp("tcp", &s.tcp)?;
     check_mobility(&s.mobility)?;
-    let rt = &s.routing;
-    if !(rt.etx_probe_interval_s.is_finite() && rt.etx_probe_interval_s >= 1e-3) {
-        return Err(ScenarioError::invalid(
-            "routing.etx_probe_interval_s",
-            rt.etx_probe_interval_s,
-            "must be at least 0.001 seconds",
-        ));
-    }
-    if rt.protocol == super::RoutingProtocol::Etx
-        && !(rt.etx_warmup_s.is_finite()
-            && rt.etx_warmup_s >= rt.etx_probe_interval_s
-            && rt.etx_warmup_s < s.duration_s)
-    {
-        return Err(ScenarioError::invalid(
-            "routing.etx_warmup_s",
-            rt.etx_warmup_s,
-            &format!(
-                "must be at least one probe interval ({} s) and less than duration_s = {}",
-                rt.etx_probe_interval_s, s.duration_s
-            ),
-        ));
-    }
-    if !(20..=2000).contains(&rt.etx_probe_bytes) {
-        return Err(ScenarioError::invalid(
-            "routing.etx_probe_bytes",
-            rt.etx_probe_bytes,
-            "must be 20..2000 bytes",
-        ));
-    }
-    if !(rt.hello_interval_s.is_finite() && rt.hello_interval_s >= 1e-3) {
-        return Err(ScenarioError::invalid(
-            "routing.hello_interval_s",
-            rt.hello_interval_s,
-            "must be at least 0.001 seconds",
-        ));
-    }
-    if rt.protocol == super::RoutingProtocol::Dsr && node_count(&s.topology) > 65_536 {
-        return Err(ScenarioError::invalid(
-            "routing.protocol",
-            "\"dsr\"",
-            "supports at most 65536 nodes (16-bit addresses in source routes)",
-        ));
-    }
-    if rt.allowed_hello_loss == 0 {
-        return Err(ScenarioError::invalid("routing.allowed_hello_loss", 0, "must be at least 1"));
-    }
-    if rt.hello && rt.protocol != super::RoutingProtocol::Aodv {
-        return Err(ScenarioError::invalid(
-            "routing.hello",
-            true,
-            "HELLO messages are part of AODV: use it with protocol = \"aodv\"",
-        ));
-    }
-    let m = &s.mac;
-    if let Some(rate) = m.data_rate_mbps.fixed() {
-        if !RATES_MBPS.contains(&rate) {
-            return Err(ScenarioError::invalid(
-                "mac.data_rate_mbps",
-                rate,
-                "must be one of 1, 2, 5.5, 11 (802.11b) or \"auto\"",
-            ));
-        }
-    }
-    if ![1.0, 2.0].contains(&m.basic_rate_mbps) {
-        return Err(ScenarioError::invalid(
-            "mac.basic_rate_mbps",
-            m.basic_rate_mbps,
-            "must be 1 or 2 (the 802.11b basic rate set, used for control frames)",
-        ));
-    }
-    for (key, v) in [
-        ("mac.short_retry_limit", m.short_retry_limit),
-        ("mac.long_retry_limit", m.long_retry_limit),
-    ] {
-        if !(1..=255).contains(&v) {
-            return Err(ScenarioError::invalid(key, v, "must be between 1 and 255 attempts"));
-        }
-    }
-    if !(1..=1_000_000).contains(&m.queue_packets) {
-        return Err(ScenarioError::invalid(
-            "mac.queue_packets",
-            m.queue_packets,
-            "must be between 1 and 1000000 packets",
-        ));
-    }
-    let cw_ok = |v: u32| (1..=65535).contains(&v) && (v + 1).is_power_of_two();
-    if !cw_ok(m.cw_min) {
-        return Err(ScenarioError::invalid(
-            "mac.cw_min",
-            m.cw_min,
-            "must be 2^k - 1 between 1 and 65535 (802.11b: 31)",
-        ));
-    }
-    if !cw_ok(m.cw_max) || m.cw_max < m.cw_min {
-        return Err(ScenarioError::invalid(
-            "mac.cw_max",
-            m.cw_max,
-            &format!(
-                "must be 2^k - 1, at least mac.cw_min = {} and at most 65535 (802.11b: 1023)",
-                m.cw_min
-            ),
-        ));
-    }
 
     let nodes = node_count(&s.topology);
     if let Some(t) = &s.traffic {
-        if !(1..=100_000).contains(&t.random_flows) {
-            return Err(ScenarioError::invalid(
-                "traffic.random_flows",
-                t.random_flows,
-                "must be between 1 and 100000 flows",
-            ));
-        }
+        ranges::check("traffic.random_flows", "traffic.random_flows", t.random_flows as f64)?;
         check_flow("traffic", &t.flow(0, 1), nodes, s)?;
     }
     // A run without traffic is only useful to measure links (ETX probes).

@@ -10,6 +10,7 @@ mod flows;
 mod motion;
 mod placement;
 mod routing;
+mod run;
 mod series;
 mod stack;
 mod tcp;
@@ -22,6 +23,7 @@ pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 
 use fading::Fader;
 
+use crate::budget::Budget;
 use crate::error::ScenarioError;
 use crate::event::Event;
 use crate::mac::dcf::{Dcf, DcfConfig, MacCtx, MacOutput};
@@ -129,12 +131,19 @@ pub struct World {
     release_spacing_ns: SimTime,
     /// The ns2 profile (scenario `profile = "ns2"`): DSR salvaging and queue purge here.
     ns2: bool,
+    budget: Budget,
 }
 
 impl World {
     /// Build the network of a validated scenario; rejects flows between unconnected nodes.
     pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
-        let (positions, channel, motion) = placement::place(s)?;
+        Self::build_within(s, Budget::default())
+    }
+
+    /// Build within a work budget: refuses what the budget cannot hold, and the run stops
+    /// when it passes the budget.
+    pub fn build_within(s: &Scenario, budget: Budget) -> Result<World, ScenarioError> {
+        let (positions, channel, motion) = placement::place(s, &budget)?;
         let all_flows = placement::flows_with_random_traffic(s, &channel)?;
         let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
         endpoints.sort_unstable();
@@ -295,6 +304,7 @@ impl World {
                 _ => 0,
             },
             ns2,
+            budget,
         };
         world.etx_start();
         Ok(world)
@@ -311,26 +321,6 @@ impl World {
     /// ETX: the measured links (None for other routing).
     pub(crate) fn etx_links(&self) -> Option<Vec<crate::net::etx::EtxLink>> {
         self.etx.as_ref().map(|e| e.table.links())
-    }
-
-    /// Run until the end time; events at exactly the end time are not processed.
-    pub fn run(&mut self) {
-        while !self.run_events(u64::MAX) {}
-    }
-
-    /// Process at most `max_events` events; true when the run has reached its end (so a
-    /// caller can check for interruption between slices without changing the result).
-    pub fn run_events(&mut self, max_events: u64) -> bool {
-        for _ in 0..max_events {
-            match self.sched.peek_time() {
-                Some(t) if t < self.end_ns => {
-                    let (now, event) = self.sched.pop().expect("peeked");
-                    self.dispatch(now, event);
-                }
-                _ => return true,
-            }
-        }
-        false
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {

@@ -2,6 +2,7 @@
 //! exact positions at that time (O(n) per transmission). Static topologies never come here:
 //! they keep the precomputed neighbour lists of `Channel`.
 
+use crate::budget::Budget;
 use crate::error::ScenarioError;
 use crate::mobility::{self, Trajectory};
 use crate::phy::channel::Link;
@@ -55,6 +56,7 @@ pub(crate) fn build(
     s: &Scenario,
     positions: &[[f64; 2]],
     attempt: u32,
+    budget: &Budget,
 ) -> Result<Option<Motion>, ScenarioError> {
     let m = &s.mobility;
     let until = secs_to_ns(s.duration_s);
@@ -62,19 +64,55 @@ pub(crate) fn build(
         MobilityModel::Static => return Ok(None),
         MobilityModel::RandomWaypoint => {
             let area = s.topology.area_m.unwrap_or_else(|| bounding_box(positions));
-            positions
-                .iter()
-                .enumerate()
-                .map(|(i, &p)| {
-                    let index = ((attempt as u64) << 32) | i as u64;
-                    let mut rng = Rng::derive(s.seed, Purpose::Mobility, index);
-                    let speeds = (m.speed_min_mps, m.speed_max_mps);
-                    mobility::random_waypoint(p, area, speeds, m.pause_s, until, &mut rng)
-                })
-                .collect()
+            let leg_bytes = std::mem::size_of::<mobility::Leg>();
+            let mut legs_left = (budget.max_bytes() / leg_bytes as f64) as usize;
+            let mut out = Vec::with_capacity(positions.len());
+            for (i, &p) in positions.iter().enumerate() {
+                let index = ((attempt as u64) << 32) | i as u64;
+                let mut rng = Rng::derive(s.seed, Purpose::Mobility, index);
+                let speeds = (m.speed_min_mps, m.speed_max_mps);
+                let t = mobility::random_waypoint(
+                    p, area, speeds, m.pause_s, until, &mut rng, legs_left,
+                )
+                .ok_or_else(|| {
+                    budget.over_memory(
+                        "mobility.speed_max_mps",
+                        &m.speed_max_mps.to_string(),
+                        budget.max_bytes(),
+                        &format!(
+                            "random waypoint needs more than {} legs for {} nodes over {} s \
+                                 (area {} x {} m, pause_s = {})",
+                            (budget.max_bytes() / leg_bytes as f64) as u64,
+                            positions.len(),
+                            s.duration_s,
+                            area[0],
+                            area[1],
+                            m.pause_s
+                        ),
+                    )
+                })?;
+                legs_left -= t.legs.len();
+                out.push(t);
+            }
+            out
         }
         MobilityModel::Setdest | MobilityModel::Bonnmotion => {
             let file = m.trace_file.clone().unwrap_or_default();
+            // A movement file is a regular file that fits the memory budget (not a device
+            // such as /dev/zero, whose reading would never end).
+            let fits = std::fs::metadata(&file)
+                .map(|md| md.is_file() && (md.len() as f64) < budget.max_bytes() / 4.0);
+            if let Ok(false) = fits {
+                return Err(ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!(
+                        "must be a regular file of less than {:.0} MB (a quarter of the run's \
+                         memory budget)",
+                        budget.max_memory_mb / 4.0
+                    ),
+                ));
+            }
             let text = std::fs::read_to_string(&file).map_err(|e| {
                 ScenarioError::invalid(
                     "mobility.trace_file",

@@ -2,8 +2,9 @@
 //! and random traffic between distinct node pairs.
 
 use super::motion::Motion;
+use crate::budget::Budget;
 use crate::error::ScenarioError;
-use crate::phy::channel::Channel;
+use crate::phy::channel::{Channel, Link};
 use crate::phy::links::LinkModel;
 use crate::rng::{Purpose, Rng};
 use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
@@ -43,21 +44,45 @@ pub fn components(channel: &Channel) -> Vec<u32> {
 /// Node positions at time 0, who hears whom then and how nodes move, honouring
 /// `topology.connected` (for moving nodes: connected at every second of the run, as the MANET
 /// study requires); for trace-driven mobility the start positions come from the trace.
-pub fn place(s: &Scenario) -> Result<Placement, ScenarioError> {
+pub fn place(s: &Scenario, budget: &Budget) -> Result<Placement, ScenarioError> {
     let model = LinkModel::for_scenario(s);
     let rule = s.topology.connected.unwrap_or(Connectivity::Ignore);
     let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
     let mut reachable = 0;
+    // Work of one placement: every pair once, and per second of the run for moving nodes.
+    let n = crate::scenario::node_count(&s.topology) as f64;
+    let moving = s.mobility.model != MobilityModel::Static && rule != Connectivity::Ignore;
+    let per_attempt = n * n * if moving { 1.0 + s.duration_s } else { 1.0 };
+    let max_links = (budget.max_bytes() / std::mem::size_of::<Link>() as f64) as usize;
     for attempt in 0..attempts {
+        if per_attempt * (attempt + 1) as f64 > budget.max_events as f64 {
+            return Err(ScenarioError::invalid(
+                "topology.connected",
+                "\"reseed\"",
+                &format!(
+                    "no connected placement in {attempt} draws, and another would pass the run's \
+                     budget of {} events ({per_attempt:.3e} per draw); use a smaller area, more \
+                     nodes or a larger radio range (or raise max_events)",
+                    budget.max_events
+                ),
+            ));
+        }
         let layout_seed = s.topology.seed.unwrap_or(s.seed);
         let mut positions = topology::positions_m(&s.topology, layout_seed, attempt);
-        let mut motion = super::motion::build(s, &positions, attempt)?;
+        let mut motion = super::motion::build(s, &positions, attempt, budget)?;
         if matches!(s.mobility.model, MobilityModel::Setdest | MobilityModel::Bonnmotion) {
             if let Some(m) = motion.as_ref() {
                 positions = m.starts();
             }
         }
-        let channel = Channel::build(&positions, &model);
+        let channel = Channel::build_capped(&positions, &model, max_links).map_err(|links| {
+            budget.over_memory(
+                "topology",
+                &format!("{n} nodes"),
+                (links * std::mem::size_of::<Link>()) as f64,
+                &format!("more than {links} links within carrier-sense range"),
+            )
+        })?;
         if rule == Connectivity::Ignore {
             return Ok((positions, channel, motion));
         }
@@ -137,7 +162,7 @@ pub struct Layout {
 
 /// The layout of a validated scenario.
 pub fn layout(s: &Scenario) -> Result<Layout, ScenarioError> {
-    let (positions, channel, motion) = place(s)?;
+    let (positions, channel, motion) = place(s, &Budget::default())?;
     let flows = flows_with_random_traffic(s, &channel)?;
     let moves = match &motion {
         None => vec![Vec::new(); positions.len()],

@@ -26,6 +26,11 @@ impl Series {
 }
 
 impl Series {
+    /// Bytes of the samples, for the run's memory budget.
+    pub fn memory_bytes(&self) -> usize {
+        self.time_s.len() * (8 + 4 + 16 + 8 + 8)
+    }
+
     pub fn last_time_ns(&self) -> SimTime {
         self.time_s.last().map_or(0, |&t| (t * 1e9).round() as SimTime)
     }

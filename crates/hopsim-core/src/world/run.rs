@@ -1,0 +1,60 @@
+//! The event loop, within the run's budget: it stops with an error naming the cause when the
+//! events processed or the memory of the growing structures (event queue, packets, time
+//! series) pass their limits. The checks read counters only, so they never change a result.
+
+use super::World;
+use crate::error::ScenarioError;
+use crate::time::ns_to_secs;
+
+/// Events between two looks at the memory taken (a look costs a few loads).
+const MEMORY_CHECK_EVERY: u64 = 1 << 20;
+
+impl World {
+    /// Run until the end time; events at exactly the end time are not processed.
+    pub fn run(&mut self) -> Result<(), ScenarioError> {
+        while !self.run_events(u64::MAX)? {}
+        Ok(())
+    }
+
+    /// Process at most `max_events` events; Ok(true) when the run has reached its end (so a
+    /// caller can check for interruption between slices without changing the result).
+    pub fn run_events(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
+        let limit = self.budget.max_events;
+        for _ in 0..max_events {
+            match self.sched.peek_time() {
+                Some(t) if t < self.end_ns => {
+                    let popped = self.sched.events_popped();
+                    if popped >= limit {
+                        return Err(self.budget.stopped_at_events(popped, ns_to_secs(t)));
+                    }
+                    if popped % MEMORY_CHECK_EVERY == MEMORY_CHECK_EVERY - 1 {
+                        self.check_memory(t)?;
+                    }
+                    let (now, event) = self.sched.pop().expect("peeked");
+                    self.dispatch(now, event);
+                }
+                _ => return Ok(true),
+            }
+        }
+        Ok(false)
+    }
+
+    /// Bytes held by the structures that grow while the run goes on, with the largest.
+    pub fn growing_memory(&self) -> (f64, &'static str) {
+        let parts = [
+            (self.sched.memory_bytes(), "the event queue"),
+            (self.packets.memory_bytes(), "the packets in flight"),
+            (self.series.as_ref().map_or(0, |s| s.memory_bytes()), "the time series"),
+        ];
+        let total = parts.iter().map(|p| p.0 as f64).sum();
+        (total, parts.iter().max_by_key(|p| p.0).expect("parts").1)
+    }
+
+    fn check_memory(&self, t: u64) -> Result<(), ScenarioError> {
+        let (bytes, what) = self.growing_memory();
+        if bytes > self.budget.max_bytes() {
+            return Err(self.budget.stopped_at_memory(bytes, ns_to_secs(t), what));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,223 @@
+//! Generated `[radio]`, `[mac]`, `[routing]`, `[tcp]`, `[[flows]]` and `[mobility]` tables.
+
+use super::{chance, number, pick, put, wild};
+use arbitrary::{Result as AResult, Unstructured};
+use serde_json::{json, Map, Value};
+
+pub fn radio(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    if chance(u, 50)? {
+        let p = pick(u, &["two_ray_ground", "free_space", "log_distance", "okumura"])?;
+        m.insert("propagation".into(), json!(p));
+    }
+    if chance(u, 50)? {
+        m.insert("reception".into(), json!(pick(u, &["capture", "sinr", "ideal"])?));
+    }
+    if chance(u, 30)? {
+        m.insert("fading".into(), json!(pick(u, &["none", "rayleigh", "ricean", "nakagami"])?));
+    }
+    for (k, p) in [
+        ("tx_power_w", (0.01, 1.0)),
+        ("frequency_hz", (9e8, 5.8e9)),
+        ("antenna_height_m", (0.5, 3.0)),
+        ("antenna_gain", (0.5, 4.0)),
+        ("system_loss", (1.0, 3.0)),
+        ("rx_threshold_w", (1e-11, 1e-9)),
+        ("cs_threshold_w", (1e-12, 1e-10)),
+        ("capture_threshold_db", (0.0, 20.0)),
+        ("frame_error_rate", (0.0, 0.3)),
+        ("path_loss_exponent", (2.0, 4.0)),
+        ("shadowing_sigma_db", (0.0, 8.0)),
+        ("ricean_k_db", (-5.0, 10.0)),
+        ("noise_figure_db", (3.0, 10.0)),
+        ("preamble_snr_db", (0.0, 10.0)),
+    ] {
+        if chance(u, 20)? {
+            m.insert(k.into(), number(u, &format!("radio.{k}"), p, false)?);
+        }
+    }
+    for (k, p) in [
+        ("rx_range_m", (100.0, 300.0)),
+        ("cs_range_m", (200.0, 600.0)),
+        ("tx_power_dbm", (0.0, 25.0)),
+        ("reference_loss_db", (30.0, 50.0)),
+        ("reference_distance_m", (0.5, 2.0)),
+    ] {
+        if chance(u, 10)? {
+            m.insert(k.into(), number(u, &format!("radio.{k}"), p, false)?);
+        }
+    }
+    Ok(Value::Object(m))
+}
+
+pub fn mac(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    if chance(u, 50)? {
+        let rate = if wild(u)? {
+            json!(3.0)
+        } else {
+            u.choose(&[json!(1.0), json!(2.0), json!(5.5), json!(11), json!("auto")])?.clone()
+        };
+        m.insert("data_rate_mbps".into(), rate);
+    }
+    if chance(u, 20)? {
+        m.insert("rate_control".into(), json!(pick(u, &["arf", "aarf", "sample", "minstrel"])?));
+    }
+    if chance(u, 10)? {
+        let rate = if wild(u)? { json!(11.0) } else { u.choose(&[json!(1.0), json!(2)])?.clone() };
+        m.insert("basic_rate_mbps".into(), rate);
+    }
+    put(u, &mut m, "rts_threshold_bytes", "mac", (0.0, 3000.0), true)?;
+    put(u, &mut m, "short_retry_limit", "mac", (1.0, 10.0), true)?;
+    put(u, &mut m, "long_retry_limit", "mac", (1.0, 10.0), true)?;
+    put(u, &mut m, "queue_packets", "mac", (1.0, 100.0), true)?;
+    if chance(u, 20)? {
+        let (lo, hi) = if wild(u)? {
+            (json!(30), json!(1024))
+        } else {
+            (
+                u.choose(&[json!(7), json!(15), json!(31)])?.clone(),
+                u.choose(&[json!(31), json!(255), json!(1023)])?.clone(),
+            )
+        };
+        m.insert("cw_min".into(), lo);
+        m.insert("cw_max".into(), hi);
+    }
+    Ok(Value::Object(m))
+}
+
+pub fn routing(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    let protocol = pick(u, &["static", "aodv", "dsr", "etx", "olsr"])?;
+    m.insert("protocol".into(), json!(protocol));
+    if chance(u, 20)? && (protocol == "aodv" || wild(u)?) {
+        m.insert("hello".into(), json!(chance(u, 50)?));
+    }
+    if chance(u, 20)? {
+        m.insert("expanding_ring".into(), json!(chance(u, 50)?));
+    }
+    put(u, &mut m, "hello_interval_s", "routing", (0.1, 2.0), false)?;
+    put(u, &mut m, "allowed_hello_loss", "routing", (1.0, 4.0), true)?;
+    if protocol == "etx" && !wild(u)? {
+        m.insert(
+            "etx_probe_interval_s".into(),
+            number(u, "routing.etx_probe_interval_s", (0.02, 0.1), false)?,
+        );
+        m.insert("etx_warmup_s".into(), number(u, "routing.etx_warmup_s", (0.2, 0.5), false)?);
+    } else {
+        put(u, &mut m, "etx_probe_interval_s", "routing", (0.05, 1.0), false)?;
+        put(u, &mut m, "etx_warmup_s", "routing", (0.1, 2.0), false)?;
+    }
+    put(u, &mut m, "etx_probe_bytes", "routing", (20.0, 500.0), true)?;
+    Ok(Value::Object(m))
+}
+
+pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    if chance(u, 60)? {
+        let v = pick(u, &["reno", "newreno", "sack", "vegas", "vegas_w", "few", "westwood"])?;
+        m.insert("variant".into(), json!(v));
+    }
+    if chance(u, 30)? {
+        let w =
+            pick(u, &["none", "fixed", "hop_based", "hop_k", "delay_based", "fu", "kawadia", "x"])?;
+        m.insert("window_limit".into(), json!(w));
+    }
+    for k in ["pacing", "delayed_ack", "ack_thinning"] {
+        if chance(u, 15)? {
+            m.insert(k.into(), json!(chance(u, 50)?));
+        }
+    }
+    for (k, p, int) in [
+        ("max_window", (1.0, 8.0), false),
+        ("hop_k", (0.1, 0.3), false),
+        ("receiver_window", (1.0, 64.0), true),
+        ("initial_window", (1.0, 4.0), false),
+        ("delayed_ack_timeout_s", (0.01, 0.5), false),
+        ("min_rto_s", (0.1, 1.0), false),
+        ("max_rto_s", (1.0, 64.0), false),
+        ("initial_rto_s", (0.5, 3.0), false),
+        ("clock_granularity_s", (0.0, 0.5), false),
+        ("dupack_threshold", (1.0, 5.0), true),
+        ("alpha", (0.0, 3.0), false),
+        ("beta", (1.0, 6.0), false),
+        ("gamma", (0.0, 3.0), false),
+        ("vegas_w_p", (0.0, 0.5), false),
+        ("n_fw", (1.0, 4.0), true),
+        ("few_alpha", (0.001, 0.5), false),
+    ] {
+        if chance(u, 12)? {
+            m.insert(k.into(), number(u, &format!("tcp.{k}"), p, int)?);
+        }
+    }
+    if !wild(u)? {
+        // Keep the window limit and its size consistent (validation's rule between them).
+        match m.get("window_limit").and_then(Value::as_str) {
+            Some("fixed") => {
+                m.entry("max_window").or_insert(json!(4.0));
+            }
+            Some(_) => {
+                m.remove("max_window");
+            }
+            None => {}
+        }
+    }
+    if chance(u, 10)? {
+        let t: AResult<Vec<Value>> =
+            (0..3).map(|_| number(u, "tcp.ack_thinning_thresholds", (1.0, 20.0), true)).collect();
+        m.insert("ack_thinning_thresholds".into(), Value::Array(t?));
+    }
+    Ok(Value::Object(m))
+}
+
+/// A flow between nodes of a network of `nodes` (with src/dst when `endpoints`).
+pub fn flow(u: &mut Unstructured, nodes: u32, endpoints: bool) -> AResult<Value> {
+    let mut m = Map::new();
+    let last = nodes.saturating_sub(1) as f64;
+    if endpoints && wild(u)? {
+        m.insert("src".into(), number(u, "flows.N.src", (0.0, last), true)?);
+        m.insert("dst".into(), number(u, "flows.N.dst", (0.0, last), true)?);
+    } else if endpoints {
+        let src = u.int_in_range(0..=nodes.saturating_sub(1))?;
+        let dst = (src + u.int_in_range(1..=nodes.saturating_sub(1).max(1))?) % nodes.max(1);
+        m.insert("src".into(), json!(src));
+        m.insert("dst".into(), json!(dst));
+    }
+    let tcp = chance(u, 55)?;
+    m.insert("transport".into(), json!(if tcp { "tcp" } else { "udp" }));
+    put(u, &mut m, "payload_bytes", "flows.N", (40.0, 1500.0), true)?;
+    if !tcp || wild(u)? {
+        put(u, &mut m, "interval_s", "flows.N", (0.0, 0.2), false)?;
+    }
+    put(u, &mut m, "start_s", "flows.N", (0.0, 0.5), false)?;
+    if chance(u, 20)? {
+        m.insert("stop_s".into(), number(u, "flows.N.stop_s", (0.5, 5.0), false)?);
+    }
+    if chance(u, 15)? {
+        m.insert("bytes".into(), number(u, "flows.N.bytes", (0.0, 200_000.0), true)?);
+    }
+    if tcp && chance(u, 25)? {
+        m.insert("tcp".into(), self::tcp(u)?);
+    }
+    Ok(Value::Object(m))
+}
+
+pub fn mobility(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    let model = if wild(u)? {
+        *u.choose(&["setdest", "bonnmotion", "gauss"])?
+    } else {
+        *u.choose(&["static", "random_waypoint", "random_waypoint"])?
+    };
+    m.insert("model".into(), json!(model));
+    put(u, &mut m, "speed_min_mps", "mobility", (0.0, 5.0), false)?;
+    put(u, &mut m, "speed_max_mps", "mobility", (1.0, 30.0), false)?;
+    put(u, &mut m, "pause_s", "mobility", (0.0, 5.0), false)?;
+    if wild(u)? {
+        m.insert(
+            "trace_file".into(),
+            json!(pick(u, &["/nonexistent/scen.tcl", "/dev/null", "/", "/dev/zero"])?),
+        );
+    }
+    Ok(Value::Object(m))
+}
