@@ -4,6 +4,9 @@
 #                job: one chain scenario, then the DSN study's variant comparison in quick mode
 #   make test    the same set-up plus test deps; Rust tests (release) and pytest
 #   make bench   engine benchmarks (cargo bench)
+#   make fuzz    a long fuzzing campaign (FUZZ_INPUTS generated scenarios on stable Rust, then
+#                FUZZ_SECONDS of libFuzzer with cargo fuzz where nightly Rust is installed,
+#                then the Python property tests with FUZZ_EXAMPLES examples each)
 #   make lint    cargo fmt --check, cargo clippy -D warnings, ruff
 #   make clean   remove build products and the virtual environment
 #
@@ -36,7 +39,7 @@ endif
 EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
-.PHONY: demo test setup setup-test test-tools bench lint fmt clean FORCE
+.PHONY: demo test setup setup-test test-tools bench fuzz fuzz-smoke lint fmt clean FORCE
 
 ## ---------------------------------------------------------------- set-up
 
@@ -92,17 +95,48 @@ demo: setup
 	$(BIN)/hopsim reproduce dsn-variants --quick
 
 # hopsim-py is a cdylib for Python; it has no Rust tests and is exercised by pytest instead.
+# The Rust tests run twice: in release (the speed users get) and in the debug profile, whose
+# debug assertions and overflow checks must hold too. A bounded fuzzing campaign follows.
 test: setup-test
 	cargo test --workspace --exclude hopsim-py --release
+	cargo test --workspace --exclude hopsim-py
+	$(MAKE) --no-print-directory fuzz-smoke
 	rc=0; $(BIN)/python -m pytest -q tests || rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest: no tests were collected"; rc=0; fi; exit $$rc
 
 bench:
 	cargo bench -p hopsim-core
 
+## ---------------------------------------------------------------- fuzzing (fuzz/README.md)
+
+FUZZ_INPUTS   ?= 200000
+FUZZ_SECONDS  ?= 600
+FUZZ_EXAMPLES ?= 2000
+CAMPAIGN := cargo run --quiet --release --manifest-path fuzz/Cargo.toml --bin campaign --
+
+# About a minute: 10,000 generated scenarios and the regression corpus, each validated and run
+# (debug assertions and overflow checks on) under a tight budget; fails on any panic, hang or
+# runaway run.
+fuzz-smoke:
+	$(CAMPAIGN) 10000 1 --corpus fuzz/regressions
+
+fuzz: setup-test
+	$(CAMPAIGN) $(FUZZ_INPUTS) $$(date +%s) --corpus fuzz/regressions
+	if cargo +nightly --version >/dev/null 2>&1; then \
+	  command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz; \
+	  cargo +nightly fuzz run scenario --features libfuzzer --fuzz-dir fuzz -- \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+	    -print_final_stats=1; \
+	else \
+	  echo "fuzz: no nightly Rust here, libFuzzer skipped (the stable campaign above ran)"; \
+	fi
+	HOPSIM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/test_fuzz_inputs.py
+
 lint: $(LINT_STAMP) $(EXT_STAMP)
 	cargo fmt --all --check
+	cargo fmt --manifest-path fuzz/Cargo.toml --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --manifest-path fuzz/Cargo.toml --release -- -D warnings
 	$(BIN)/ruff check python tests
 	$(BIN)/ruff format --check python tests
 
