@@ -29,6 +29,7 @@ from . import (
 )
 from .report import _print_result
 from .result import SERIES_FORMATS, series_format
+from .sweeps.store import StoreError, StoreUnreadable
 
 app = typer.Typer(
     name="hopsim",
@@ -217,6 +218,10 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
     except ScenarioError as exc:
         _fail(str(exc) or "the scenario was rejected")
     except RunOptionsUnsupported as exc:
+        _fail(str(exc), code=EXIT_INTERNAL)
+    except StoreUnreadable as exc:
+        _fail(str(exc))
+    except StoreError as exc:
         _fail(str(exc), code=EXIT_INTERNAL)
     except InternalError as exc:
         if os.environ.get("HOPSIM_DEBUG"):

@@ -11,7 +11,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from .cli import _fail, _guarded, app, err, out
-from .sweeps import PointSummary, ResultStore, StoreError, SweepInterrupted, summarize
+from .sweeps import (
+    PointSummary,
+    ResultStore,
+    StoreError,
+    StoreUnreadable,
+    SweepInterrupted,
+    summarize,
+)
 
 EXIT_INTERRUPTED = 130
 
@@ -139,6 +146,8 @@ def _shielded(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
     except SweepInterrupted as exc:
         _interrupted(exc)
+    except StoreUnreadable as exc:
+        _fail(str(exc))
     except StoreError as exc:
         _fail(str(exc), code=1)
 
@@ -214,7 +223,10 @@ def sweep_cmd(
 def _open_store(folder: Path) -> ResultStore:
     if not (folder / "results.sqlite").exists():
         _fail(f"{folder}: no result store here (results.sqlite); run `hopsim sweep` first")
-    return ResultStore(folder, create=False)
+    try:
+        return ResultStore(folder, create=False)
+    except StoreUnreadable as exc:
+        _fail(str(exc))
 
 
 @app.command(

@@ -11,7 +11,7 @@ from .metrics import check_metric_name, metric_value, run_metrics
 from .runner import PointSummary, SweepInterrupted, SweepReport, run_sweep, summarize
 from .spec import Point, RunTask, SweepSpec, derive_seed, load_sweep
 from .stats import Summary, student_t_cdf, student_t_quantile, summarize_values
-from .store import STORE_FILE, ResultStore, StoredRun, StoreError, run_key
+from .store import STORE_FILE, ResultStore, StoredRun, StoreError, StoreUnreadable, run_key
 
 __all__ = [
     "STORE_FILE",
@@ -20,6 +20,7 @@ __all__ = [
     "ResultStore",
     "RunTask",
     "StoreError",
+    "StoreUnreadable",
     "StoredRun",
     "Summary",
     "SweepInterrupted",

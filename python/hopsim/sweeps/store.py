@@ -20,7 +20,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-__all__ = ["STORE_FILE", "ResultStore", "StoreError", "StoredRun", "run_key"]
+__all__ = ["STORE_FILE", "ResultStore", "StoreError", "StoreUnreadable", "StoredRun", "run_key"]
 
 STORE_FILE = "results.sqlite"
 
@@ -70,6 +70,11 @@ class StoreError(RuntimeError):
     """The store cannot be written or read (full disk, unreadable file...)."""
 
 
+class StoreUnreadable(StoreError):
+    """An existing results.sqlite is not a readable hopsim store (empty, corrupt, foreign):
+    bad input, never overwritten nor silently rerun."""
+
+
 def run_key(resolved_scenario: Mapping[str, Any], version: str) -> str:
     """The key of a run: SHA-256 of its resolved scenario (canonical JSON) and version."""
     text = json.dumps(
@@ -114,6 +119,11 @@ class ResultStore:
         self.path = self.folder / STORE_FILE
         if not create and not self.path.exists():
             raise FileNotFoundError(f"no result store in {str(self.folder)!r} ({STORE_FILE})")
+        if self.path.is_file() and self.path.stat().st_size == 0:
+            raise StoreUnreadable(
+                f"{str(self.path)!r} is empty (0 bytes), not a hopsim result store; move it "
+                "away (its runs, if it had any, are lost) or choose another output folder"
+            )
         try:
             if create:
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -121,6 +131,11 @@ class ResultStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreadable(
+                f"{str(self.path)!r} is not a readable hopsim result store ({exc}); move it "
+                "away or choose another output folder"
+            ) from exc
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open the result store {str(self.path)!r}: {exc}") from exc
 
