@@ -221,13 +221,22 @@ def run(
 
 
 def validate(
-    scenario: ScenarioLike, overrides: Overrides | None = None, seed: int | None = None
+    scenario: ScenarioLike,
+    overrides: Overrides | None = None,
+    seed: int | None = None,
+    max_events: int | None = None,
+    max_memory_mb: float | None = None,
 ) -> dict[str, Any]:
     """Validate a scenario without running it; return the fully resolved scenario.
+
+    ``max_events``/``max_memory_mb``: the budget it is checked against, as in :func:`run`
+    (a scenario whose known work passes it is rejected here, before any run).
 
     Raises:
         ScenarioError: the scenario (or an override) was rejected.
     """
     text = to_json(prepare(scenario, overrides, seed))
-    resolved: dict[str, Any] = json.loads(_core.validate_json(text))
+    options = run_options(max_events=max_events, max_memory_mb=max_memory_mb)
+    raw = _core.validate_json(text, json.dumps(options)) if options else _core.validate_json(text)
+    resolved: dict[str, Any] = json.loads(raw)
     return resolved

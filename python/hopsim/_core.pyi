@@ -21,11 +21,14 @@ def run_json(scenario_json: str, options_json: str | None = None) -> str:
         InternalError: a bug in the core.
     """
 
-def validate_json(scenario_json: str) -> str:
+def validate_json(scenario_json: str, options_json: str | None = None) -> str:
     """Validate a scenario given as JSON; return the fully resolved scenario as JSON.
 
+    ``options_json``: run options whose budget (``max_events``, ``max_memory_mb``) the
+    scenario is checked against, as a run would be (default: the default budget).
+
     Raises:
-        ScenarioError: the scenario was rejected.
+        ScenarioError: the scenario was rejected, or it would pass its budget.
     """
 
 def layout_json(scenario_json: str) -> str:

@@ -29,6 +29,7 @@ from . import (
 )
 from .report import _print_result
 from .result import SERIES_FORMATS, series_format
+from .sweeps.lock import FolderBusy, FolderUnusable
 from .sweeps.store import StoreError, StoreUnreadable
 
 app = typer.Typer(
@@ -219,7 +220,7 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
         _fail(str(exc) or "the scenario was rejected")
     except RunOptionsUnsupported as exc:
         _fail(str(exc), code=EXIT_INTERNAL)
-    except StoreUnreadable as exc:
+    except (StoreUnreadable, FolderBusy, FolderUnusable) as exc:
         _fail(str(exc))
     except StoreError as exc:
         _fail(str(exc), code=EXIT_INTERNAL)

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from . import advise as adv
 from .cli import _fail, _guarded, app, err, out
+from .cli_sweep import out_folder
 from .sweeps import StoreError, SweepInterrupted
 
 HELP = (
@@ -224,7 +225,7 @@ def advise_cmd(
         str | None, _opt("--scheduler", "ADDR", "--search: a Dask scheduler.")
     ] = None,
     out_dir: Annotated[
-        Path | None, _opt("--out", "DIR", "--search: result store (default <tmp>/hopsim-advise).")
+        str | None, _opt("--out", "DIR", "--search: result store (default <tmp>/hopsim-advise).")
     ] = None,
     variants: Annotated[
         str | None, _opt("--variants", "LIST", "--search: e.g. newreno,vegas (newreno,sack,vegas).")
@@ -271,8 +272,7 @@ def advise_cmd(
             if any(not (w == 0 or (math.isfinite(w) and w >= 1)) for w in win_list):
                 _fail(f"--windows {windows!r}: not allowed; give CWLs >= 1 or 0 (no limit), "
                       "comma-separated (e.g. 1,3,0)")  # fmt: skip
-    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
-        _fail(f"--out {str(out_dir)!r}: exists and is not a directory")
+    folder = out_folder(out_dir, Path()) if out_dir is not None else None
     _print_rules(h, rate_v, rts_on, k)
     if not search:
         return
@@ -281,6 +281,6 @@ def advise_cmd(
         _search, h, rate_v, rts_on, k, variants=var_list, windows=win_list,
         duration_s=duration or adv.DEFAULT_DURATION_S,
         replications=reps or adv.DEFAULT_REPLICATIONS, jobs=n_jobs,
-        scheduler=scheduler, out_dir=out_dir, progress=None,
+        scheduler=scheduler, out_dir=folder, progress=None,
     )  # fmt: skip
     _print_search(res)

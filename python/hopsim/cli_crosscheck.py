@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .cli import _fail, _guarded, app, err, out
+from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
 from .cli_sweep import (
     JobsOpt,
     ProgressOpt,
@@ -18,6 +18,7 @@ from .cli_sweep import (
     _cell,
     _check_run_options,
     _shielded,
+    out_folder,
 )
 
 
@@ -79,7 +80,7 @@ def crosscheck_cmd(
         ),
     ] = None,
     out_dir: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--out",
             "-o",
@@ -118,6 +119,8 @@ def crosscheck_cmd(
     scheduler: SchedulerOpt = None,
     quick: QuickOpt = False,
     progress: ProgressOpt = None,
+    max_events: MaxEventsOpt = None,
+    max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
     from .crosscheck.compare import crosscheck, load_crosscheck
 
@@ -125,8 +128,10 @@ def crosscheck_cmd(
     if profile not in ("ns2", "standard", "both"):
         _fail(f"--profile {profile!r}: not allowed; allowed: ns2, standard, both")
     profiles = ("standard", "ns2") if profile == "both" else (profile,)
-    spec = _guarded(load_crosscheck, file, replications, overrides, seed, quick)
-    folder = out_dir or Path("results") / f"crosscheck-{spec.name}{'-quick' if quick else ''}"
+    budget = parse_budget(max_events, max_memory_mb)
+    spec = _guarded(load_crosscheck, file, replications, overrides, seed, quick, budget)
+    default = Path("results") / f"crosscheck-{spec.name}{'-quick' if quick else ''}"
+    folder = out_folder(out_dir, default)
     report = _guarded(
         _shielded,
         crosscheck,

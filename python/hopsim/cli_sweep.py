@@ -10,8 +10,10 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from .cli import _fail, _guarded, app, err, out
+from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
 from .sweeps import (
+    FolderBusy,
+    FolderUnusable,
     PointSummary,
     ResultStore,
     StoreError,
@@ -46,7 +48,7 @@ SchedulerOpt = Annotated[
     ),
 ]
 OutOpt = Annotated[
-    Path | None,
+    str | None,
     typer.Option(
         "--out",
         "-o",
@@ -68,6 +70,23 @@ ProgressOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def out_folder(value: str | None, default: Path, option: str = "--out") -> Path:
+    """The output folder of a command that writes a store: ``value`` (the --out option) or
+    ``default``. The obvious mistakes end the command here (exit 2); a folder that cannot be
+    created fails when the command takes it, still before any run (FolderUnusable)."""
+    if value is not None and not value.strip():
+        _fail(f"{option} {value!r}: not allowed, give a folder path (e.g. {option} results/x)")
+    folder = Path(value) if value is not None else default
+    shown = f"{option} {str(folder)!r}" if value is not None else f"output folder {str(folder)!r}"
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        what = "exists and is not a folder" if probe == folder else f"{str(probe)!r} is a file"
+        _fail(f"{shown}: {what}; give a folder path")
+    return folder
 
 
 def _check_progress(mode: str | None) -> None:
@@ -146,7 +165,7 @@ def _shielded(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
     except SweepInterrupted as exc:
         _interrupted(exc)
-    except StoreUnreadable as exc:
+    except (StoreUnreadable, FolderBusy, FolderUnusable) as exc:
         _fail(str(exc))
     except StoreError as exc:
         _fail(str(exc), code=1)
@@ -189,12 +208,15 @@ def sweep_cmd(
         typer.Option("--ci-metric", metavar="METRIC", help="Metric of --until-ci."),
     ] = None,
     progress: ProgressOpt = None,
+    max_events: MaxEventsOpt = None,
+    max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
     from .sweeps import load_sweep, run_sweep
 
     _check_run_options(jobs, scheduler, progress)
-    spec = _guarded(load_sweep, file, quick=quick)
-    folder = out_dir or Path("results") / (spec.name + ("-quick" if quick else ""))
+    budget = parse_budget(max_events, max_memory_mb)
+    spec = _guarded(load_sweep, file, quick=quick, budget=budget)
+    folder = out_folder(out_dir, Path("results") / (spec.name + ("-quick" if quick else "")))
     report = _guarded(
         _shielded,
         run_sweep,
@@ -225,7 +247,7 @@ def _open_store(folder: Path) -> ResultStore:
         _fail(f"{folder}: no result store here (results.sqlite); run `hopsim sweep` first")
     try:
         return ResultStore(folder, create=False)
-    except StoreUnreadable as exc:
+    except (StoreUnreadable, FolderBusy, FolderUnusable) as exc:
         _fail(str(exc))
 
 
@@ -285,14 +307,17 @@ def plot_cmd(
         str | None, typer.Option("--sweep", metavar="NAME", help="Sweep in the store.")
     ] = None,
     out_stem: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--out", "-o", metavar="STEM", help="Output path without suffix."),
     ] = None,
 ) -> None:
-    from .plot import plot_points
     from .sweeps.metrics import check_metric_name
 
     _guarded(check_metric_name, y)
+    if out_stem is not None and (not out_stem.strip() or out_stem.endswith(("/", "."))):
+        _fail(
+            f"--out {out_stem!r}: not allowed, give a file path without suffix (e.g. fig/goodput)"
+        )
     with _open_store(folder) as store:
         names = list(store.sweeps())
         if sweep is None and len(names) != 1:
@@ -301,10 +326,23 @@ def plot_cmd(
         if name not in names:
             _fail(f"--sweep {name!r}: not in this store; sweeps: {', '.join(names)}")
         points = _guarded(summarize, store, name, [y])
-        stem = out_stem or folder / "figures" / f"{name}-{y.replace(':', '-')}-vs-{x}"
-        paths = _guarded(plot_points, points, x, y, stem, series=series, title=name)
+        stem = (
+            Path(out_stem)
+            if out_stem is not None
+            else folder / "figures" / f"{name}-{y.replace(':', '-')}-vs-{x}"
+        )
+        paths = _guarded(_draw, points, x, y, stem, series=series, title=name)
     for path in paths:
         out.print(f"wrote {path}", soft_wrap=True)
+
+
+def _draw(points: list[PointSummary], x: str, y: str, stem: Path, **kwargs: Any) -> list[Path]:
+    from .plot import plot_points
+
+    try:
+        return plot_points(points, x, y, stem, **kwargs)
+    except OSError as exc:
+        _fail(f"cannot write the figure {str(stem)!r} (.png, .pdf): {exc.strerror or exc}")
 
 
 @app.command(
@@ -324,6 +362,8 @@ def reproduce_cmd(
     out_dir: OutOpt = None,
     list_: Annotated[bool, typer.Option("--list", help="List the catalogue.")] = False,
     progress: ProgressOpt = None,
+    max_events: MaxEventsOpt = None,
+    max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
     from .studies import CATALOGUE, get_study, reproduce_study
 
@@ -341,8 +381,9 @@ def reproduce_cmd(
         return
     if scheduler is not None and jobs is not None:
         _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+    budget = parse_budget(max_events, max_memory_mb)
     study = _guarded(get_study, name)
-    folder = out_dir or Path("results") / (name + ("-quick" if quick else ""))
+    folder = out_folder(out_dir, Path("results") / (name + ("-quick" if quick else "")))
     report = _guarded(
         _shielded,
         reproduce_study,
@@ -352,6 +393,7 @@ def reproduce_cmd(
         jobs=jobs,
         scheduler=scheduler,
         progress=progress,
+        budget=budget,
     )
     if report.headline is not None:
         title, columns, rows = report.headline

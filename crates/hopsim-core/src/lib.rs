@@ -55,8 +55,20 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ScenarioError> {
 
 /// Validate a scenario given as JSON; returns the fully resolved scenario as JSON.
 pub fn validate_json(scenario_json: &str) -> Result<String, ScenarioError> {
+    validate_json_within(scenario_json, &RunOptions::default())
+}
+
+/// Validate a scenario given as JSON against the budget of `options` (its world is built,
+/// nothing is recorded); returns the fully resolved scenario as JSON.
+pub fn validate_json_within(
+    scenario_json: &str,
+    options: &RunOptions,
+) -> Result<String, ScenarioError> {
     let scenario = scenario::parse_json(scenario_json)?;
-    prepare(&scenario)?;
+    scenario::validate(&scenario)?;
+    let budget = options.budget()?;
+    budget.check_scenario(&scenario, options.series_interval_s)?;
+    World::build_within(&scenario, budget)?;
     Ok(serde_json::to_string(&scenario).expect("scenario serialises"))
 }
 

@@ -75,9 +75,22 @@ const EVENTS_PER_SLICE: u64 = 2_000_000;
 /// (every default filled in) as JSON.
 ///
 /// Raises `ScenarioError` (a `ValueError`) when the scenario is rejected.
+/// `options_json`: run options whose budget (`max_events`, `max_memory_mb`) the scenario is
+/// checked against, as a run would be; nothing else in them applies here.
 #[pyfunction]
-fn validate_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
-    guarded(|| py.detach(|| hopsim_core::validate_json(scenario_json)).map_err(to_py_err))
+#[pyo3(signature = (scenario_json, options_json=None))]
+fn validate_json(
+    py: Python<'_>,
+    scenario_json: &str,
+    options_json: Option<&str>,
+) -> PyResult<String> {
+    guarded(|| {
+        let options = match options_json {
+            Some(text) => hopsim_core::RunOptions::from_json(text).map_err(to_py_err)?,
+            None => hopsim_core::RunOptions::default(),
+        };
+        py.detach(|| hopsim_core::validate_json_within(scenario_json, &options)).map_err(to_py_err)
+    })
 }
 
 /// Validate a scenario given as a JSON document; returns its layout as JSON: node positions

@@ -20,8 +20,8 @@ from typing import Any
 
 from .._core import ScenarioError
 from ..scenario import apply_overrides, load, read_toml
-from ..sweeps import run_sweep, summarize
-from ..sweeps.spec import SweepSpec, load_sweep
+from ..sweeps import folder_lock, run_sweep, summarize
+from ..sweeps.spec import SweepSpec, load_sweep, name_from_file
 from ..sweeps.stats import Summary
 from .ns2run import find_ns, layout_of
 from .translate import translate
@@ -99,8 +99,10 @@ def load_crosscheck(
     overrides: Sequence[str] | None = None,
     seed: int | None = None,
     quick: bool = False,
+    budget: Mapping[str, Any] | None = None,
 ) -> SweepSpec:
-    """A scenario file (one point) or a sweep file, as the sweep a crosscheck runs."""
+    """A scenario file (one point) or a sweep file, as the sweep a crosscheck runs;
+    ``budget``: each hopsim run's budget (``max_events``, ``max_memory_mb``)."""
     path = Path(source)
     doc = read_toml(path, "scenario or sweep file")
     if _is_sweep(doc):
@@ -108,13 +110,13 @@ def load_crosscheck(
             raise ScenarioError(
                 "--set applies to a scenario file; in a sweep file, change its base or [sweep]"
             )
-        spec = load_sweep(path, quick=quick)
+        spec = load_sweep(path, quick=quick, budget=budget)
         if seed is not None:
             spec.seed = seed
     else:
         base = apply_overrides(load(path), list(overrides or []))
         spec = SweepSpec(
-            name=path.stem,
+            name=name_from_file(path),
             base=base,
             axes=[],
             values={},
@@ -123,6 +125,7 @@ def load_crosscheck(
             metrics=CROSSCHECK_METRICS,
             source=str(path),
             quick=quick,
+            budget=dict(budget or {}),
         )
     if replications is not None:
         if isinstance(replications, bool) or replications < 1:
@@ -184,10 +187,22 @@ def crosscheck(
             raise ScenarioError(f"--profile {p!r}: allowed: {', '.join(PROFILES)}, both")
     find_ns()
     out = Path(out_dir)
+    with folder_lock(out):  # scripts, runs and table: one writer at a time
+        return _crosscheck_held(spec, out, tuple(profiles), jobs, scheduler, progress)
+
+
+def _crosscheck_held(
+    spec: SweepSpec,
+    out: Path,
+    profiles: tuple[str, ...],
+    jobs: int | None,
+    scheduler: str | None,
+    progress: str | None,
+) -> CrosscheckReport:
     ns2_spec = _variant(spec, "ns2", None)
     # Translate every run first: an untranslatable key fails here, before anything runs.
     scripts = write_scripts(ns2_spec, out / "ns2")
-    report = CrosscheckReport(spec.name, out, tuple(profiles), scripts=scripts)
+    report = CrosscheckReport(spec.name, out, profiles, scripts=scripts)
     specs = [ns2_spec] + [_variant(spec, "hopsim", p) for p in profiles]
     for s in specs:
         r = run_sweep(s, out, jobs=jobs, scheduler=scheduler, progress=progress)

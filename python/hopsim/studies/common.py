@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..plot import plot_points
-from ..sweeps import PointSummary, ResultStore, load_sweep, run_sweep, summarize
+from ..sweeps import PointSummary, ResultStore, folder_lock, load_sweep, run_sweep, summarize
 
 __all__ = [
     "SWEEP_DIR",
@@ -139,28 +139,34 @@ def reproduce_study(
     jobs: int | None = None,
     scheduler: str | None = None,
     progress: str | None = None,
+    budget: Mapping[str, Any] | None = None,
 ) -> StudyReport:
     """Run (or resume) the study's sweeps into ``out_dir`` and write its outputs there:
-    ``points.csv``, ``figures/*.png|pdf``, ``claims.md`` and ``claims.csv``."""
+    ``points.csv``, ``figures/*.png|pdf``, ``claims.md`` and ``claims.csv``. ``budget``:
+    each run's budget (``max_events``, ``max_memory_mb``)."""
     # Every sweep is checked before the first run.
     specs = [
-        load_sweep(f(quick) if callable(f) else SWEEP_DIR / f, quick=quick) for f in study.sweeps
+        load_sweep(f(quick) if callable(f) else SWEEP_DIR / f, quick=quick, budget=budget)
+        for f in study.sweeps
     ]
     done = skipped = failed = 0
-    for spec in specs:
-        report = run_sweep(spec, out_dir, jobs=jobs, scheduler=scheduler, progress=progress)
-        done, skipped, failed = done + report.done, skipped + report.skipped, failed + report.failed
-    with ResultStore(out_dir) as store:
-        ctx = StudyContext(study, out_dir, quick, store)
-        points_csv = _write_points(ctx, [s.name for s in specs])
-        claims = study.analyse(ctx)
-        headline = study.headline(ctx) if study.headline else None
-    if headline is not None:
-        with (out_dir / "headline.csv").open("w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(headline[1])
-            writer.writerows(headline[2])
-    table_md = _write_claims(study, out_dir, claims, quick)
+    with folder_lock(out_dir):  # its sweeps and outputs, one writer at a time
+        for spec in specs:
+            report = run_sweep(spec, out_dir, jobs=jobs, scheduler=scheduler, progress=progress)
+            done += report.done
+            skipped += report.skipped
+            failed += report.failed
+        with ResultStore(out_dir) as store:
+            ctx = StudyContext(study, out_dir, quick, store)
+            points_csv = _write_points(ctx, [s.name for s in specs])
+            claims = study.analyse(ctx)
+            headline = study.headline(ctx) if study.headline else None
+        if headline is not None:
+            with (out_dir / "headline.csv").open("w", newline="") as fh:
+                writer = csv.writer(fh)
+                writer.writerow(headline[1])
+                writer.writerows(headline[2])
+        table_md = _write_claims(study, out_dir, claims, quick)
     return StudyReport(
         study.name,
         study.title,

@@ -7,6 +7,7 @@ for point in summarize("results/chain"):
     print(point.params, point.stats["goodput_kbps"].mean)
 """
 
+from .lock import FolderBusy, FolderUnusable, folder_lock
 from .metrics import check_metric_name, metric_value, run_metrics
 from .runner import PointSummary, SweepInterrupted, SweepReport, run_sweep, summarize
 from .spec import Point, RunTask, SweepSpec, derive_seed, load_sweep
@@ -15,6 +16,8 @@ from .store import STORE_FILE, ResultStore, StoredRun, StoreError, StoreUnreadab
 
 __all__ = [
     "STORE_FILE",
+    "FolderBusy",
+    "FolderUnusable",
     "Point",
     "PointSummary",
     "ResultStore",
@@ -28,6 +31,7 @@ __all__ = [
     "SweepSpec",
     "check_metric_name",
     "derive_seed",
+    "folder_lock",
     "load_sweep",
     "metric_value",
     "run_key",

@@ -45,6 +45,7 @@ class LocalExecutor:
         self._payloads: dict[str, dict[str, Any]] = {}
         self._attempts: dict[str, int] = {}
         self._orphans: list[str] = []
+        self._closed = False
 
     def _new_pool(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("spawn")
@@ -99,6 +100,9 @@ class LocalExecutor:
             self.submit(key, self._payloads[key])
 
     def close(self, cancel: bool = False) -> None:
+        if self._closed:
+            return
+        self._closed = True
         if cancel:
             # Stop the running workers now; their runs are simply not stored.
             processes = list(getattr(self._pool, "_processes", {}).values())
@@ -119,6 +123,7 @@ class DaskExecutor:
         self.client = connect(address, timeout_s)
         self.retries = retries
         self._futures: dict[Any, str] = {}
+        self._closed = False
         from distributed import as_completed
 
         # The client is not the default one (set_as_default=False): give its loop.
@@ -151,6 +156,9 @@ class DaskExecutor:
             fut.release()
 
     def close(self, cancel: bool = False) -> None:
+        if self._closed:
+            return
+        self._closed = True
         if cancel and self._futures:
             self.client.cancel(list(self._futures))
         self.client.close()

@@ -18,6 +18,7 @@ from typing import Any
 
 from .._core import ScenarioError
 from .execute import DaskExecutor, LocalExecutor, default_jobs
+from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
 from .progress import SweepProgress
 from .spec import RunTask, SweepSpec
@@ -64,12 +65,13 @@ class PointSummary:
     stats: dict[str, Summary | None]
 
 
-def _resolve(task: RunTask) -> tuple[str, dict[str, Any], str]:
+def _resolve(task: RunTask, budget: Mapping[str, Any]) -> tuple[str, dict[str, Any], str]:
     from .. import __version__, _core
     from ..scenario import to_json
 
     text = to_json(task.scenario)
-    resolved = json.loads(_core.validate_json(text))
+    options = json.dumps(dict(budget)) if budget and task.simulator == "hopsim" else None
+    resolved = json.loads(_core.validate_json(text, options))
     if task.simulator == "hopsim":
         return run_key(resolved, __version__), resolved, text
     # ns-2: its runs do not depend on hopsim's profile; the key holds ns-2's version and
@@ -116,6 +118,7 @@ def run_sweep(
     Raises:
         ScenarioError: a bad option or an unreachable scheduler, before any run.
         SweepInterrupted: Ctrl-C; every finished run is stored.
+        FolderBusy: another process is writing ``out_dir`` (a StoreError).
         StoreError: the store cannot be written (finished runs are kept).
     """
     if until_ci is not None and not (isinstance(until_ci, (int, float)) and 0 < until_ci < 1):
@@ -130,7 +133,24 @@ def run_sweep(
             f"({spec.replications})"
         )
     out = Path(out_dir)
-    executor = _open_executor(jobs, scheduler)  # connects first: fail before any run
+    executor = _open_executor(jobs, scheduler)  # connects first: fail before any run or file
+    try:
+        with folder_lock(out):  # one writer per folder: a second sweep here is refused
+            return _run_held(spec, out, executor, until_ci, max_replications, metric, progress)
+    except BaseException:
+        executor.close(cancel=True)  # closed already unless the lock was refused
+        raise
+
+
+def _run_held(
+    spec: SweepSpec,
+    out: Path,
+    executor: LocalExecutor | DaskExecutor,
+    until_ci: float | None,
+    max_replications: int,
+    metric: str,
+    progress: str | None,
+) -> SweepReport:
     report = SweepReport(spec.name, out, executor=executor.description)
     store = ResultStore(out)
     try:
@@ -174,7 +194,7 @@ def _run_round(
     members = []
     todo = []
     for task in tasks:
-        key, resolved, text = _resolve(task)
+        key, resolved, text = _resolve(task, spec.budget)
         members.append((key, task.point, task.replication, task.params))
         report.total += 1
         if key in finished or key in by_key:
@@ -184,6 +204,8 @@ def _run_round(
         payload = {"scenario_json": text, "metrics": list(task.metrics)}
         if task.simulator != "hopsim":
             payload["simulator"] = task.simulator
+        elif spec.budget:
+            payload["options"] = dict(spec.budget)
         todo.append((key, payload))
     store.add_members(spec.name, spec.digest(), members)
     bar.add_total(len(todo))

@@ -33,6 +33,7 @@ import copy
 import hashlib
 import itertools
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from os import PathLike
@@ -43,11 +44,21 @@ from .._core import ScenarioError
 from ..scenario import apply_overrides, load, read_toml
 from .metrics import check_metric_name
 
-__all__ = ["Point", "RunTask", "SweepSpec", "derive_seed", "load_sweep"]
+__all__ = [
+    "Point",
+    "RunTask",
+    "SweepSpec",
+    "check_name",
+    "derive_seed",
+    "load_sweep",
+    "name_from_file",
+]
 
 TOP_KEYS = {"name", "base", "scenario", "replications", "seed", "metrics", "sweep", "quick"}
 QUICK_KEYS = {"replications", "set", "sweep"}
 DEFAULT_METRICS = ("goodput_kbps",)
+#: The run options a sweep passes to every run (hopsim.run_options).
+BUDGET_KEYS = {"max_events", "max_memory_mb"}
 MAX_REPLICATIONS = 100_000
 
 
@@ -102,6 +113,9 @@ class SweepSpec:
     points: list[Point] = field(default_factory=list)
     #: "hopsim", or "ns2" for the same runs in ns-2.35 (``hopsim crosscheck``).
     simulator: str = "hopsim"
+    #: The budget of each run (``max_events``, ``max_memory_mb``): how to run, not what,
+    #: so neither the digest nor the run keys include it (it never changes a result).
+    budget: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -233,11 +247,16 @@ def _positive_int(where: str, value: Any, upper: int = MAX_REPLICATIONS) -> int:
     return value
 
 
-def load_sweep(source: str | PathLike[str] | Mapping[str, Any], quick: bool = False) -> SweepSpec:
+def load_sweep(
+    source: str | PathLike[str] | Mapping[str, Any],
+    quick: bool = False,
+    budget: Mapping[str, Any] | None = None,
+) -> SweepSpec:
     """Read and validate a sweep file (or dict); ``quick`` applies its ``[quick]`` table.
 
-    Every point's scenario is validated by the core here, so a bad key or value fails before
-    any run, with a message naming the key.
+    Every point's scenario is validated by the core here, against ``budget`` (run options
+    ``max_events``, ``max_memory_mb``; default: the default budget), so a bad key or value,
+    or a point too big to run, fails before any run, with a message naming the key.
 
     Raises:
         ScenarioError: the sweep or one of its points was rejected.
@@ -272,19 +291,32 @@ def load_sweep(source: str | PathLike[str] | Mapping[str, Any], quick: bool = Fa
         raise ScenarioError(f"seed = {seed!r}: not allowed, it must be an integer 0..2^64-1")
     metrics = doc.get("metrics", list(DEFAULT_METRICS))
     if isinstance(metrics, str):
-        metrics = [metrics]
+        raise ScenarioError(
+            f"metrics = {metrics!r}: not allowed, it must be a list of metric names "
+            f"(e.g. metrics = [{json.dumps(metrics)}])"
+        )
     if not isinstance(metrics, list) or not metrics:
         raise ScenarioError(f"metrics = {metrics!r}: give a non-empty list of metric names")
     for m in metrics:
+        if not isinstance(m, str):
+            raise ScenarioError(f"metrics: {m!r} is not allowed, a metric name is a string")
         check_metric_name(m)
     if "quick" in doc:
         # Checked in full mode too, so a typo in [quick] does not wait for the CI run.
         quick_parts = _apply_quick(doc["quick"], base, values, replications)
         if quick:
             base, values, replications = quick_parts
-    name = doc.get("name", Path(where).stem if where != "<sweep>" else "sweep")
-    if not isinstance(name, str) or not name:
-        raise ScenarioError(f"name = {name!r}: not allowed, it must be a non-empty string")
+    if "name" in doc:
+        name = check_name(doc["name"])
+    else:
+        name = name_from_file(where) if where != "<sweep>" else "sweep"
+    budget = dict(budget or {})
+    unknown_budget = sorted(set(budget) - BUDGET_KEYS)
+    if unknown_budget:
+        raise ScenarioError(
+            f"budget: unknown option {unknown_budget[0]!r}; allowed: "
+            f"{', '.join(sorted(BUDGET_KEYS))}"
+        )
     spec = SweepSpec(
         name=name,
         base=base,
@@ -295,9 +327,41 @@ def load_sweep(source: str | PathLike[str] | Mapping[str, Any], quick: bool = Fa
         metrics=tuple(dict.fromkeys(metrics)),
         source=where,
         quick=quick,
+        budget=budget,
     )
     _validate_points(spec)
     return spec
+
+
+#: A sweep name becomes part of file names (results/<name>, figures/<name>-...): letters,
+#: digits and ``._+=,-``, not starting with a dot or dash (crosscheck's own sweeps append
+#: ``@ns2`` and ``@hopsim-PROFILE``).
+_NAME_RE = re.compile(r"[A-Za-z0-9_+=,][A-Za-z0-9._+=,-]*")
+MAX_NAME_CHARS = 100
+
+
+def name_from_file(path: str | PathLike[str]) -> str:
+    """The default sweep name: the file's stem, if it is an allowed name."""
+    name = Path(path).stem
+    try:
+        return check_name(name)
+    except ScenarioError:
+        raise ScenarioError(
+            f"{str(path)}: the sweep's name would be the file's name {name!r}, which is not "
+            "allowed (a name is letters, digits and ._+=,-); rename the file, or in a sweep "
+            'file give name = "..."'
+        ) from None
+
+
+def check_name(name: Any) -> str:
+    """A sweep name that is safe as a file name (no ``/``, ``..``, spaces, control chars)."""
+    if not isinstance(name, str) or len(name) > MAX_NAME_CHARS or not _NAME_RE.fullmatch(name):
+        raise ScenarioError(
+            f"name = {name!r}: not allowed, a sweep name is 1..{MAX_NAME_CHARS} letters, "
+            "digits and ._+=,- (not starting with . or -), since it names files and folders "
+            '(e.g. name = "chain-cwl")'
+        )
+    return name
 
 
 def _load_base(doc: Mapping[str, Any], base_dir: Path, where: str) -> dict[str, Any]:
@@ -361,7 +425,7 @@ def _validate_points(spec: SweepSpec) -> None:
     for point in spec.points:
         task = spec.task(point, 0)
         try:
-            validate(task.scenario)
+            validate(task.scenario, **spec.budget)
         except ScenarioError as exc:
             raise ScenarioError(f"sweep point {point.label}: {exc}") from None
 

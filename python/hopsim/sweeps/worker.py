@@ -23,9 +23,10 @@ def ignore_sigint() -> None:
 def execute(payload: dict[str, Any]) -> dict[str, Any]:
     """Run one scenario; return its result JSON, metrics, wall time and host.
 
-    ``payload``: ``{"scenario_json": str, "metrics": [names]}``, and ``"simulator": "ns2"``
-    to run it in ns-2.35 instead (:mod:`hopsim.crosscheck`). Errors propagate (the
-    executor records them as failures, or Dask retries the task).
+    ``payload``: ``{"scenario_json": str, "metrics": [names]}``, optionally ``"options"``
+    (the run options: the budget) and ``"simulator": "ns2"`` to run it in ns-2.35 instead
+    (:mod:`hopsim.crosscheck`). Errors propagate (the executor records them as failures, or
+    Dask retries the task).
     """
     import json
 
@@ -39,7 +40,8 @@ def execute(payload: dict[str, Any]) -> dict[str, Any]:
         result = run_ns2(payload["scenario_json"])
         text = json.dumps(result)
     else:
-        text = _core.run_json(payload["scenario_json"])
+        options = payload.get("options")
+        text = _core.run_json(payload["scenario_json"], json.dumps(options) if options else None)
         result = json.loads(text)
     wall_s = time.perf_counter() - t0
     return {
