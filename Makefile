@@ -25,6 +25,7 @@ PIP    := $(BIN)/python -m pip --disable-pip-version-check
 DEPS_STAMP := $(VENV)/.deps-installed
 TEST_STAMP := $(VENV)/.test-deps-installed
 LINT_STAMP := $(VENV)/.lint-deps-installed
+ANALYSIS_STAMP := $(VENV)/.analysis-deps-installed
 EXT_STAMP  := python/hopsim/.ext-built
 
 RUST_SRC := Cargo.toml $(wildcard Cargo.lock) \
@@ -63,14 +64,19 @@ $(TEST_STAMP): $(DEPS_STAMP) pyproject.toml
 	$(PIP) install --quiet -r $(VENV)/requirements-test.txt
 	touch $@
 
+$(ANALYSIS_STAMP): $(DEPS_STAMP) pyproject.toml
+	$(EXTRA_REQS) analysis > $(VENV)/requirements-analysis.txt
+	$(PIP) install --quiet -r $(VENV)/requirements-analysis.txt
+	touch $@
+
 $(LINT_STAMP): $(DEPS_STAMP) pyproject.toml
 	$(EXTRA_REQS) lint > $(VENV)/requirements-lint.txt
 	$(PIP) install --quiet -r $(VENV)/requirements-lint.txt
 	touch $@
 
-setup: $(EXT_STAMP)
+setup: $(EXT_STAMP) $(ANALYSIS_STAMP)
 
-setup-test: $(EXT_STAMP) $(TEST_STAMP) test-tools
+setup-test: setup $(TEST_STAMP) test-tools
 
 # Debian's tshark and tcptrace read the pcap traces in the tests, and ns-2.35 (package ns2,
 # command ns) runs beside hopsim in the crosscheck tests; installed when missing (as root,

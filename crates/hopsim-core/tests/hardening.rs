@@ -3,7 +3,7 @@
 
 use hopsim_core::budget::Budget;
 use hopsim_core::scenario::{parse_json, parse_toml, validate};
-use hopsim_core::{prepare_json, run_json, RunOptions, World};
+use hopsim_core::{prepare_json, run_json, validate_json, validate_json_within, RunOptions, World};
 
 const CHAIN: &str =
     "duration_s = 10.0\n[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = 200.0\n\
@@ -89,6 +89,11 @@ fn a_paced_flow_too_fast_for_the_budget_is_refused_before_it_starts() {
     let opts = |n| RunOptions { max_events: Some(n), ..RunOptions::default() };
     assert_eq!(prepare_json(&json(&text), &opts(500)).err().unwrap().key, "flows.0.interval_s");
     assert!(prepare_json(&json(&text), &opts(2000)).is_ok());
+    // Validation with options checks the same budget (sweeps check every point this way).
+    let e = validate_json_within(&json(&text), &opts(500)).unwrap_err();
+    assert_eq!(e.key, "flows.0.interval_s");
+    assert!(validate_json_within(&json(&text), &opts(2000)).is_ok());
+    assert!(validate_json(&json(&text)).is_ok(), "the default budget holds 1000 packets");
 }
 
 #[test]
