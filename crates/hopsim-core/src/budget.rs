@@ -44,6 +44,10 @@ const MB: f64 = 1024.0 * 1024.0;
 const ROUTE_ENTRY_BYTES: f64 = 8.0;
 /// Bytes of one sample of the time series (time, flow, cwnd, goodput, bytes).
 const SERIES_SAMPLE_BYTES: f64 = 48.0;
+/// Bytes of one flow's state, rounded up from the peak memory of 20,000 flows on a 2-hop
+/// chain (TCP: sender, receiver and their statistics ~19 KB; UDP: source and sink ~2.7 KB).
+const TCP_FLOW_BYTES: f64 = 20_000.0;
+const UDP_FLOW_BYTES: f64 = 3_000.0;
 
 impl Budget {
     pub fn max_bytes(&self) -> f64 {
@@ -145,7 +149,12 @@ pub fn needs(s: &Scenario, series_interval_s: Option<f64>) -> Vec<Need> {
     let flows = s.flows.iter().enumerate().map(|(i, f)| (format!("flows.{i}"), f.clone(), 1.0));
     let traffic =
         s.traffic.iter().map(|t| ("traffic".to_string(), t.flow(0, 1), t.random_flows as f64));
+    let mut state_bytes = 0.0;
+    let mut flow_count = 0.0;
     for (prefix, f, count) in flows.chain(traffic) {
+        flow_count += count;
+        state_bytes +=
+            count * if f.transport == Transport::Tcp { TCP_FLOW_BYTES } else { UDP_FLOW_BYTES };
         if f.transport == Transport::Udp && f.interval_s > 0.0 {
             let span = f.stop_s.unwrap_or(d).min(d) - f.start_s;
             let mut packets = (span / f.interval_s).max(0.0);
@@ -166,6 +175,13 @@ pub fn needs(s: &Scenario, series_interval_s: Option<f64>) -> Vec<Need> {
             });
         }
     }
+    out.push(Need {
+        key: if s.traffic.is_some() { "traffic.random_flows".into() } else { "flows".into() },
+        value: format!("{flow_count} flows"),
+        events: 0.0,
+        bytes: state_bytes,
+        why: format!("the state of {flow_count} flows"),
+    });
     let rt = &s.routing;
     if rt.hello && rt.protocol == RoutingProtocol::Aodv {
         out.push(Need {

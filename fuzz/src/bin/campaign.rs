@@ -54,6 +54,7 @@ fn main() {
         };
         let _ = std::fs::create_dir_all("fuzz/artifacts");
         let _ = std::fs::write("fuzz/artifacts/running.json", &text);
+        reset_peak();
         let t0 = Instant::now();
         started_ms.store(clock.elapsed().as_millis() as u64, Ordering::Relaxed);
         let outcome = catch_unwind(AssertUnwindSafe(|| exercise(&text)));
@@ -103,7 +104,13 @@ fn next(s: &mut u64) -> u64 {
     s.wrapping_mul(0x2545_F491_4F6C_DD1D)
 }
 
-/// The process's peak resident memory (VmHWM) in MB.
+/// Start a new peak: the peak resident memory (VmHWM) is the process's since its start,
+/// so without a reset one large input would mark every later one (Linux `clear_refs` 5).
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident memory (VmHWM) in MB since the last `reset_peak`.
 fn peak_mb() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
