@@ -70,11 +70,22 @@ pub struct FlowResult {
     pub link_failures: u64,
     pub route_failures: u64,
     pub false_route_failures: u64,
-    /// The route, node by node, where routes are fixed (static and ETX routing).
+    /// The route, node by node: the fixed one (static and ETX routing), or the one in use
+    /// longest (AODV, DSR; absent if the flow never had a complete route).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<Vec<u32>>,
+    /// Every route the flow's data took, with the share of the measurement window it was in
+    /// use, the largest first; an empty `nodes` is the time without a complete route.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<RouteShare>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RouteShare {
+    pub nodes: Vec<u32>,
+    pub time_share: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -257,7 +268,14 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
         .enumerate()
         .map(|(i, f)| {
             let mut r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
-            r.path = world.fixed_path(f.src, f.dst);
+            let shares = world.route_shares(i as u32);
+            r.path = world.fixed_path(f.src, f.dst).or_else(|| {
+                shares.iter().find(|(nodes, _)| !nodes.is_empty()).map(|(n, _)| n.clone())
+            });
+            r.paths = shares
+                .into_iter()
+                .map(|(nodes, time_share)| RouteShare { nodes, time_share })
+                .collect();
             if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
                 invariants.violate(format!(
                     "flow {i}: packets not conserved: sent {} != delivered {} + dropped {} + in flight {}",
@@ -374,6 +392,7 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
         route_failures: f.link_failures,
         false_route_failures: f.false_route_failures,
         path: None,
+        paths: Vec::new(),
         tcp: None,
     };
     match &f.app {

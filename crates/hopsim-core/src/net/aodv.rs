@@ -237,6 +237,12 @@ impl AodvNode {
         Some(r.next_hop)
     }
 
+    /// The next hop of a valid, unexpired route to `dst`, without using it (no lifetime
+    /// refresh): what an observer of the table sees.
+    pub fn route(&self, dst: u32, now: SimTime) -> Option<u32> {
+        self.routes.get(&dst).filter(|r| r.valid && r.expires_ns > now).map(|r| r.next_hop)
+    }
+
     /// Hop count of the current route to `dst`.
     pub fn hops(&self, dst: u32) -> Option<u8> {
         self.routes.get(&dst).filter(|r| r.valid).map(|r| r.hops)

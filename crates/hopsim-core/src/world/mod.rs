@@ -8,6 +8,7 @@ mod etx;
 mod fading;
 mod flows;
 mod motion;
+mod paths;
 mod placement;
 mod routing;
 mod run;
@@ -132,6 +133,8 @@ pub struct World {
     /// The ns2 profile (scenario `profile = "ns2"`): DSR salvaging and queue purge here.
     ns2: bool,
     budget: Budget,
+    /// Per flow, the routes its data took and how long each held (`paths.rs`).
+    path_logs: Vec<paths::PathLog>,
 }
 
 impl World {
@@ -305,7 +308,9 @@ impl World {
             },
             ns2,
             budget,
+            path_logs: Vec::new(),
         };
+        world.path_logs.resize_with(world.flows.len(), Default::default);
         world.etx_start();
         Ok(world)
     }

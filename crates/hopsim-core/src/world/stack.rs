@@ -38,6 +38,9 @@ impl World {
     /// A transport endpoint at `packet.src` sends a packet of its flow.
     pub(super) fn originate(&mut self, now: SimTime, mut packet: Packet) {
         self.flows[packet.flow as usize].packets_sent += 1;
+        if packet.src == self.flows[packet.flow as usize].src {
+            self.note_route(now, packet.flow); // the data direction (not TCP's ACKs)
+        }
         let src = packet.src;
         let node = &mut self.nodes[src as usize];
         packet.ident = node.next_ident;
