@@ -28,6 +28,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
     ) from exc
 
 from ._core import InternalError, ScenarioError
+from .analysis import results, results_dataset
 from .result import FlowResult, NodeResult, Record, Result, RttStats, Totals
 from .scenario import Overrides, apply_overrides, dumps_toml, load, to_json
 
@@ -53,6 +54,8 @@ __all__ = [
     "dumps_toml",
     "load",
     "prepare",
+    "results",
+    "results_dataset",
     "run",
     "run_options",
     "validate",

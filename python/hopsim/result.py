@@ -135,6 +135,10 @@ class FlowResult(Record):
     packets_dropped: int
     packets_in_flight: int
     mean_delay_ms: float | None
+    link_failures: int
+    route_failures: int
+    false_route_failures: int
+    path: list[int]  # static and etx routing only: the route, node by node
     # TCP flows only.
     variant: str
     throughput_pps: float
@@ -174,8 +178,13 @@ class _Counters(Record):
     queue_drops: int
     queue_purge_drops: int
     no_route_drops: int
+    ttl_drops: int
     link_failures: int
+    route_failures: int
+    false_route_failures: int
     frame_errors: int
+    routing_packets: int
+    routing_bytes: int
     link_drop_probability: float
     rts_sent: int
     cts_sent: int
