@@ -345,3 +345,19 @@ def test_missing_library_names_the_extra(
     monkeypatch.setitem(sys.modules, module, None)  # import now raises ImportError
     with pytest.raises(ImportError, match=rf"{module}.*pip install 'hopsim\[analysis\]'"):
         call(folder)
+
+
+def test_the_cli_writes_both_tables(folder: Path, tmp_path: Path) -> None:
+    import subprocess
+
+    runs, flows = tmp_path / "runs.csv", tmp_path / "flows.parquet"
+    cmd = [sys.executable, "-m", "hopsim", "results", str(folder), "--runs", str(runs)]
+    proc = subprocess.run(
+        [*cmd, "--parquet", str(flows)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote {RUNS} rows (one per run)" in proc.stdout
+    assert f"wrote {RUNS * FLOWS} rows (one per flow per run)" in proc.stdout
+    assert len(pl.read_csv(runs)) == RUNS and len(pq.read_table(flows)) == RUNS * FLOWS
+    bad = subprocess.run([*cmd[:-1], str(tmp_path / "r.xlsx")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--runs" in bad.stderr and "Traceback" not in bad.stderr

@@ -256,3 +256,10 @@ def test_an_unusable_figure_path_is_bad_input(tmp_path: Path, stem: str, says: s
     proc = _hopsim("plot", str(tmp_path), "--x", x, "--y", "goodput_kbps", "--out", stem)
     assert proc.returncode == 2, proc.stderr
     assert says in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_sweeping_the_seed_is_refused():
+    # Every replication's seed is derived from the sweep's `seed`: a swept seed would be
+    # overridden, and its points would all be the same runs.
+    with pytest.raises(ScenarioError, match=r'sweep "seed": not allowed.*replications'):
+        load_sweep(_sweep_doc(sweep={"seed": [1, 2]}))

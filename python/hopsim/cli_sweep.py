@@ -256,8 +256,9 @@ def _open_store(folder: Path) -> ResultStore:
     help=(
         "Summarise the result store in DIR: per sweep and point, the runs and each metric's "
         "mean ± 95% CI; runs that failed. --parquet FILE exports one row per flow per run "
-        "(run_id, the swept parameters, the flow's metrics and the network totals) for "
-        "polars or pandas (a .csv name writes CSV)."
+        "(run_id, the swept parameters, the flow's metrics and the network totals), --runs "
+        "FILE one row per run (the swept parameters, the sweep's metrics, the totals), for "
+        "polars or pandas (a .csv name writes CSV). From Python: hopsim.results(DIR)."
     ),
 )
 def results_cmd(
@@ -269,8 +270,12 @@ def results_cmd(
         Path | None,
         typer.Option("--parquet", metavar="FILE", help="Export flows per run to FILE."),
     ] = None,
+    runs_file: Annotated[
+        Path | None,
+        typer.Option("--runs", metavar="FILE", help="Export one row per run to FILE."),
+    ] = None,
 ) -> None:
-    from .sweeps.export import write_flows
+    from .sweeps.export import write_flows, write_runs
 
     with _open_store(folder) as store:
         names = list(store.sweeps())
@@ -286,6 +291,9 @@ def results_cmd(
         if parquet is not None:
             path, rows = _guarded(write_flows, store, parquet, sweep)
             out.print(f"wrote {rows} rows (one per flow per run) to {path}", soft_wrap=True)
+        if runs_file is not None:
+            path, rows = _guarded(write_runs, store, runs_file, sweep)
+            out.print(f"wrote {rows} rows (one per run) to {path}", soft_wrap=True)
 
 
 @app.command(

@@ -435,6 +435,11 @@ def _check_key_path(base: Mapping[str, Any], key: str) -> None:
     parts = key.split(".")
     if any(not p for p in parts):
         raise ScenarioError(f'sweep "{key}": the key has an empty component')
+    if key == "seed":
+        raise ScenarioError(
+            'sweep "seed": not allowed, each replication gets its own seed (derived from the '
+            "sweep's `seed`); use replications = N for N seeds"
+        )
     node: Any = base
     for i, part in enumerate(parts):
         if isinstance(node, list):
