@@ -451,6 +451,7 @@ def validate_cmd(
 from . import cli_sweep  # noqa: E402, F401  (registers sweep, results, plot, reproduce)
 from .cli_advise import advise_cmd  # noqa: E402, F401  (registers hopsim advise)
 from .cli_crosscheck import crosscheck_cmd  # noqa: E402, F401  (registers hopsim crosscheck)
+from .cli_show import show_cmd  # noqa: E402, F401  (registers hopsim show)
 
 
 def main() -> None:

@@ -148,7 +148,8 @@ pub fn flows_with_random_traffic(
 }
 
 /// Where every node is and goes, and every flow (the random ones drawn): what another
-/// simulator needs to run the same network (`hopsim crosscheck`).
+/// simulator needs to run the same network (`hopsim crosscheck`), and what `hopsim show`
+/// draws.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Layout {
     /// Positions at time 0, metres.
@@ -158,6 +159,13 @@ pub struct Layout {
     pub moves: Vec<Vec<[f64; 4]>>,
     /// Every flow, the scenario's own first, then `[traffic]`'s random ones.
     pub flows: Vec<Flow>,
+    /// Pairs `[a, b]` (a < b) where either node decodes the other at time 0 (mean power).
+    pub decode_links: Vec<[u32; 2]>,
+    /// Pairs that only sense each other's carrier at time 0 (they contend, cannot talk).
+    pub sense_links: Vec<[u32; 2]>,
+    /// Per flow, the shortest path over decode links at time 0: static routing's route (AODV,
+    /// DSR and ETX find theirs while they run; see the result's `paths`).
+    pub shortest_paths: Vec<Option<Vec<u32>>>,
 }
 
 /// The layout of a validated scenario.
@@ -168,5 +176,26 @@ pub fn layout(s: &Scenario) -> Result<Layout, ScenarioError> {
         None => vec![Vec::new(); positions.len()],
         Some(m) => m.moves(),
     };
-    Ok(Layout { positions, moves, flows })
+    let (mut decode_links, mut sense_links) = (Vec::new(), Vec::new());
+    for a in 0..positions.len() as u32 {
+        for l in channel.listeners(a) {
+            let b = l.listener;
+            let (lo, hi) = (a.min(b), a.max(b));
+            if channel.decodable(a, b) || channel.decodable(b, a) {
+                decode_links.push([lo, hi]);
+            } else if l.sensed {
+                sense_links.push([lo, hi]);
+            }
+        }
+    }
+    decode_links.sort_unstable();
+    decode_links.dedup();
+    sense_links.sort_unstable();
+    sense_links.dedup();
+    let mut endpoints: Vec<u32> = flows.iter().map(|f| f.dst).collect();
+    endpoints.sort_unstable();
+    endpoints.dedup();
+    let routes = crate::net::routing::StaticRoutes::build(&channel, &endpoints);
+    let shortest_paths = flows.iter().map(|f| routes.path(f.src, f.dst)).collect();
+    Ok(Layout { positions, moves, flows, decode_links, sense_links, shortest_paths })
 }
