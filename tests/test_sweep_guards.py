@@ -263,3 +263,23 @@ def test_sweeping_the_seed_is_refused():
     # overridden, and its points would all be the same runs.
     with pytest.raises(ScenarioError, match=r'sweep "seed": not allowed.*replications'):
         load_sweep(_sweep_doc(sweep={"seed": [1, 2]}))
+
+
+def test_a_set_table_fixes_keys_without_sweeping_them():
+    spec = load_sweep(
+        _sweep_doc(
+            set={"mac": {"data_rate_mbps": 11.0}, "flows.0.payload_bytes": 512},
+            sweep={"flows.0.interval_s": [0.05, 0.1]},
+        )
+    )
+    assert spec.base["mac"]["data_rate_mbps"] == 11.0
+    assert spec.base["flows"][0]["payload_bytes"] == 512
+    assert spec.swept_keys == ["flows.0.interval_s"], "fixed keys are not swept"
+    plain = load_sweep(_sweep_doc(sweep={"flows.0.interval_s": [0.05, 0.1]}))
+    assert spec.digest() != plain.digest(), "other runs, another definition"
+    with pytest.raises(ScenarioError, match=r'set "flows.0.interval_s": the key is also swept'):
+        load_sweep(_sweep_doc(set={"flows.0.interval_s": 0.2}, sweep={"flows.0.interval_s": [1.0]}))
+    with pytest.raises(ScenarioError, match=r"set = 3: must be a table"):
+        load_sweep(_sweep_doc(set=3))
+    with pytest.raises(ScenarioError, match=r"mac.data_rate_mbps"):
+        load_sweep(_sweep_doc(set={"mac.data_rate_mbps": 3.0}))  # not an 802.11b rate

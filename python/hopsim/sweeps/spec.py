@@ -8,6 +8,7 @@ A sweep file is TOML::
     replications = 3                   # runs per point, seeds derived from `seed`
     seed = 1                           # base seed of the replications (default 1)
     metrics = ["goodput_kbps", "retransmissions", "mean:avg_cwnd"]
+    set = { "tcp.variant" = "vegas" }  # fixed overrides of the base (not swept)
 
     [sweep]                            # cartesian product of these lists
     "topology.hops" = [1, 2, 4, 8]
@@ -54,7 +55,7 @@ __all__ = [
     "name_from_file",
 ]
 
-TOP_KEYS = {"name", "base", "scenario", "replications", "seed", "metrics", "sweep", "quick"}
+TOP_KEYS = {"name", "base", "scenario", "set", "replications", "seed", "metrics", "sweep", "quick"}
 QUICK_KEYS = {"replications", "set", "sweep"}
 DEFAULT_METRICS = ("goodput_kbps",)
 #: The run options a sweep passes to every run (hopsim.run_options).
@@ -280,6 +281,10 @@ def load_sweep(
             f"{', '.join(sorted(TOP_KEYS))} (scenario keys go under [scenario] or in `base`)"
         )
     base = _load_base(doc, base_dir, where)
+    fixed = doc.get("set", {})
+    if not isinstance(fixed, Mapping):
+        raise ScenarioError(f"set = {fixed!r}: must be a table of key = value (fixed overrides)")
+    base = apply_overrides(base, _flatten(fixed, "", "set"))
     if "sweep" not in doc:
         axes: list[list[str]] = []
         values: dict[str, list[Any]] = {}
@@ -301,6 +306,11 @@ def load_sweep(
         if not isinstance(m, str):
             raise ScenarioError(f"metrics: {m!r} is not allowed, a metric name is a string")
         check_metric_name(m)
+    for key in _flatten(fixed, "", "set"):
+        if key in values:
+            raise ScenarioError(
+                f'set "{key}": the key is also swept; keep it in one place ([sweep] or set)'
+            )
     if "quick" in doc:
         # Checked in full mode too, so a typo in [quick] does not wait for the CI run.
         quick_parts = _apply_quick(doc["quick"], base, values, replications)
