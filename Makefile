@@ -2,7 +2,13 @@
 #
 #   make demo    set everything up (venv, deps, release build of the extension) and run the main
 #                job: one chain scenario, then the DSN study's variant comparison in quick mode
-#   make test    the same set-up plus test deps; Rust tests (release) and pytest
+#   make test    the same set-up plus test deps; Rust tests (release and debug), a short fuzzing
+#                campaign, pytest, then wheel-check and docs
+#   make wheel   the abi3 wheel (one wheel for CPython >= 3.10, the compiled module inside) in dist/
+#   make wheel-check  make wheel, then install it into a fresh virtualenv without cargo or rustc
+#                on the PATH and run hopsim from it, outside the repository
+#   make docs    the documentation site (mkdocs-material, docs/ and mkdocs.yml) into site/, in
+#                strict mode: a broken link fails it
 #   make bench   engine benchmarks (cargo bench)
 #   make fuzz    a long fuzzing campaign (FUZZ_INPUTS generated scenarios on stable Rust, then
 #                FUZZ_SECONDS of libFuzzer with cargo fuzz where nightly Rust is installed,
@@ -26,6 +32,7 @@ DEPS_STAMP := $(VENV)/.deps-installed
 TEST_STAMP := $(VENV)/.test-deps-installed
 LINT_STAMP := $(VENV)/.lint-deps-installed
 ANALYSIS_STAMP := $(VENV)/.analysis-deps-installed
+DOCS_STAMP := $(VENV)/.docs-deps-installed
 EXT_STAMP  := python/hopsim/.ext-built
 
 RUST_SRC := Cargo.toml $(wildcard Cargo.lock) \
@@ -40,7 +47,8 @@ endif
 EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
-.PHONY: demo test setup setup-test test-tools bench fuzz fuzz-smoke lint fmt clean FORCE
+.PHONY: demo test setup setup-test test-tools bench fuzz fuzz-smoke lint fmt clean FORCE \
+        wheel wheel-check docs
 
 ## ---------------------------------------------------------------- set-up
 
@@ -54,9 +62,12 @@ $(DEPS_STAMP): $(BIN)/python pyproject.toml
 
 # maturin develop builds the extension in release mode, installs the package in editable mode
 # (python/ on the path, the compiled module next to the sources) and installs its dependencies.
+# The module is built for the stable ABI (_core.abi3.so); a version-specific _core.cpython-*.so
+# left by an older build would shadow it, so it goes.
 $(EXT_STAMP): $(DEPS_STAMP) $(RUST_SRC) pyproject.toml $(EXT_FORCE)
 	VIRTUAL_ENV="$(abspath $(VENV))" PATH="$(abspath $(BIN)):$$PATH" \
 	  $(BIN)/maturin develop --release
+	rm -f python/hopsim/_core.cpython-*.so
 	touch $@
 
 $(TEST_STAMP): $(DEPS_STAMP) pyproject.toml
@@ -67,6 +78,11 @@ $(TEST_STAMP): $(DEPS_STAMP) pyproject.toml
 $(ANALYSIS_STAMP): $(DEPS_STAMP) pyproject.toml
 	$(EXTRA_REQS) analysis > $(VENV)/requirements-analysis.txt
 	$(PIP) install --quiet -r $(VENV)/requirements-analysis.txt
+	touch $@
+
+$(DOCS_STAMP): $(DEPS_STAMP) pyproject.toml
+	$(EXTRA_REQS) docs > $(VENV)/requirements-docs.txt
+	$(PIP) install --quiet -r $(VENV)/requirements-docs.txt
 	touch $@
 
 $(LINT_STAMP): $(DEPS_STAMP) pyproject.toml
@@ -109,9 +125,66 @@ test: setup-test
 	$(MAKE) --no-print-directory fuzz-smoke
 	rc=0; $(BIN)/python -m pytest -q tests || rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest: no tests were collected"; rc=0; fi; exit $$rc
+	$(MAKE) --no-print-directory wheel-check
+	$(MAKE) --no-print-directory docs
 
 bench:
 	cargo bench -p hopsim-core
+
+## ---------------------------------------------------------------- wheel and docs site
+
+# One wheel for every CPython >= 3.10 (pyo3's abi3-py310 feature), built in target/ like the
+# extension of the venv (so mostly cached).
+wheel: $(DEPS_STAMP)
+	rm -f dist/hopsim-*.whl
+	$(BIN)/maturin build --release --out dist --interpreter $(BIN)/python
+
+# The wheel must carry every module and data file of python/hopsim (the study sweeps among
+# them) and the compiled module, and work where no Rust toolchain is: it is installed into a
+# fresh virtualenv (dependencies from PyPI, through pip's cache) whose PATH has no cargo or
+# rustc, and run from a folder outside the repository. WHEEL_PYTHON: the interpreter to test
+# with (any CPython >= 3.10).
+WHEEL_PYTHON ?= $(PYTHON)
+WHEEL_FILES = hopsim/_core.abi3.so \
+  $(patsubst python/%,%,$(shell find python/hopsim -name __pycache__ -prune -o -type f \
+      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name py.typed \) -print))
+CHECK_ENV = env -u PYTHONPATH -u PYTHONHOME -u VIRTUAL_ENV -u CARGO_HOME -u RUSTUP_HOME \
+  PATH="$$path"
+
+wheel-check: wheel
+	@whl="$$(echo $(CURDIR)/dist/hopsim-*.whl)"; \
+	echo "wheel-check: $${whl##*/} into a fresh virtualenv, no cargo or rustc on the PATH"; \
+	$(BIN)/python -c 'import sys, zipfile; \
+	  missing = set(sys.argv[2:]) - set(zipfile.ZipFile(sys.argv[1]).namelist()); \
+	  sys.exit(f"wheel-check: not in the wheel: {sorted(missing)}" if missing else 0)' \
+	  "$$whl" $(WHEEL_FILES); \
+	tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(WHEEL_PYTHON) -m venv "$$tmp/venv"; \
+	path="$$tmp/venv/bin$$(IFS=:; for d in $$PATH; do \
+	  [ -e "$$d/cargo" ] || [ -e "$$d/rustc" ] || printf ':%s' "$$d"; done)"; \
+	cd "$$tmp"; \
+	if $(CHECK_ENV) bash -c 'command -v cargo || command -v rustc'; then \
+	  echo "wheel-check: cargo or rustc is still on the PATH" >&2; exit 1; fi; \
+	$(CHECK_ENV) python -m pip install --quiet --disable-pip-version-check "$$whl"; \
+	$(CHECK_ENV) hopsim run "$(CURDIR)/scenarios/one_hop_saturated.toml" \
+	  --set duration_s=5 --set warmup_s=1 --json > result.json; \
+	$(CHECK_ENV) python -c 'import json; f = json.load(open("result.json"))["flows"][0]; \
+	  assert f["packets_delivered"] > 0, f; \
+	  print("wheel-check: hopsim run:", f["goodput_kbps"], "kbit/s")'; \
+	$(CHECK_ENV) hopsim reproduce --list > catalogue.txt; grep -q chen-cwl catalogue.txt; \
+	$(CHECK_ENV) python -c 'from hopsim.studies import CATALOGUE, get_study; \
+	  from hopsim.studies.common import SWEEP_DIR; from hopsim.sweeps.spec import load_sweep; \
+	  files = [f for n in CATALOGUE for f in get_study(n).sweeps if isinstance(f, str)]; \
+	  n = sum(len(load_sweep(SWEEP_DIR / f).points) for f in files); \
+	  print(f"wheel-check: {len(files)} study sweep files, {n} points valid")'; \
+	version="$$($(CHECK_ENV) python -c 'import hopsim, hopsim._core as c; \
+	  assert "site-packages" in c.__file__, c.__file__; print(hopsim.__version__)')"; \
+	case "$$whl" in */hopsim-$$version-*) ;; \
+	  *) echo "wheel-check: hopsim.__version__ $$version, wheel $$whl" >&2; exit 1;; esac; \
+	echo "wheel-check: $${whl##*/} works ($$($(CHECK_ENV) python --version), hopsim $$version)"
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 ## ---------------------------------------------------------------- fuzzing (fuzz/README.md)
 
@@ -153,5 +226,5 @@ fmt: $(LINT_STAMP)
 
 clean:
 	cargo clean
-	rm -rf $(VENV) $(EXT_STAMP) python/hopsim/_core*.so python/hopsim/_core*.pyd
+	rm -rf $(VENV) $(EXT_STAMP) python/hopsim/_core*.so python/hopsim/_core*.pyd dist site
 	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
