@@ -238,6 +238,8 @@ def sweep_cmd(
     for line in report.failures[:10]:
         err.print(f"  failed: {escape(line)}")
     print_points(summarize(folder, spec.name), f"{spec.name} ({folder})")
+    for note in report.notes(quick):
+        err.print(escape(note), soft_wrap=True)
     if report.failed:
         raise typer.Exit(1)
 

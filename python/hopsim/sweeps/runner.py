@@ -29,6 +29,9 @@ __all__ = ["PointSummary", "SweepInterrupted", "SweepReport", "run_sweep", "summ
 
 #: --until-ci stops adding replications to a point at this many, unless told otherwise.
 DEFAULT_MAX_REPLICATIONS = 30
+#: Quick mode warns above this median relative CI half-width (differences of a few percent,
+#: typical between TCP variants, are then lost in the noise).
+QUICK_WIDE = 0.10
 
 
 class SweepInterrupted(KeyboardInterrupt):
@@ -53,6 +56,54 @@ class SweepReport:
     executor: str = ""
     failures: list[str] = field(default_factory=list)
     rounds: int = 1  # --until-ci rounds
+    #: --until-ci: the points whose CI is still wider than the target (label, relative
+    #: half-width) and how many points there are; None without --until-ci.
+    unconverged: list[tuple[str, float]] | None = None
+    points: int = 0
+    #: The median relative 95% CI half-width of the first metric over the points (NaN when
+    #: no point has two replications): how much a difference between points can mean.
+    median_rel_half_width: float = math.nan
+    ci_metric: str = ""
+    ci_target: float | None = None
+
+    def notes(self, quick: bool = False) -> list[str]:
+        """What the precision of the results allows: whether --until-ci converged, and in
+        quick mode a warning when the intervals are too wide to tell points apart."""
+        out = []
+        if self.unconverged is not None and self.ci_target is not None:
+            goal = f"±{self.ci_target:.0%} of its mean"
+            if not self.unconverged:
+                out.append(
+                    f"--until-ci: converged, every point's 95% CI of {self.ci_metric} is within "
+                    f"{goal} ({self.rounds} round(s))"
+                )
+            else:
+                worst = ", ".join(
+                    f"{label} (±{r:.0%})" if math.isfinite(r) else f"{label} (no CI)"
+                    for label, r in self.unconverged[:5]
+                )
+                more = (
+                    "" if len(self.unconverged) <= 5 else f" and {len(self.unconverged) - 5} more"
+                )
+                out.append(
+                    f"--until-ci: NOT converged: {len(self.unconverged)} of {self.points} points "
+                    f"have a 95% CI of {self.ci_metric} wider than {goal} at the cap "
+                    f"(--max-replications): {worst}{more}"
+                )
+        if quick:
+            r = self.median_rel_half_width
+            if math.isnan(r):
+                out.append(
+                    "quick mode: one replication per point, so no confidence intervals; "
+                    "differences between points may be noise (run without --quick)"
+                )
+            elif r > QUICK_WIDE:
+                out.append(
+                    f"quick mode: the 95% CIs are wide (median ±{r:.0%} of the mean of "
+                    f"{self.ci_metric}); differences smaller than that mean little (run "
+                    "without --quick)"
+                )
+        return out
 
 
 @dataclass(frozen=True)
@@ -167,6 +218,7 @@ def _run_held(
                 _run_round(spec, extra, store, executor, bar, report)
         finally:
             bar.close()
+        _precision(spec, store, metric, until_ci, report)
     except KeyboardInterrupt:
         executor.close(cancel=True)
         stored = store.count()
@@ -235,6 +287,28 @@ def _run_round(
         )
         report.done += 1
         bar.advance(True)
+
+
+def _precision(
+    spec: SweepSpec, store: ResultStore, metric: str, target: float | None, report: SweepReport
+) -> None:
+    """How wide the CIs of ``metric`` ended up (and, for --until-ci, which points missed)."""
+    rel = {}
+    for s in summarize(store, spec.name, [metric]):
+        stat = s.stats.get(metric)
+        rel[s.point] = (_label(s.params), stat.relative_half_width if stat else math.inf)
+    report.points = len(spec.points)
+    report.ci_metric = metric
+    report.ci_target = target
+    finite = sorted(r for _, r in rel.values() if not math.isinf(r))
+    if finite:
+        report.median_rel_half_width = finite[len(finite) // 2]
+    if target is not None:
+        report.unconverged = [
+            rel.get(p.index, (_label(p.params), math.inf))
+            for p in spec.points
+            if rel.get(p.index, ("", math.inf))[1] > target
+        ]
 
 
 def _label(params: Mapping[str, Any]) -> str:
