@@ -14,7 +14,6 @@ from rich.table import Table
 
 from . import advise as adv
 from .cli import _fail, _guarded, app, err, out
-from .cli_sweep import out_folder
 from .sweeps import StoreError, SweepInterrupted
 
 HELP = (
@@ -272,6 +271,8 @@ def advise_cmd(
             if any(not (w == 0 or (math.isfinite(w) and w >= 1)) for w in win_list):
                 _fail(f"--windows {windows!r}: not allowed; give CWLs >= 1 or 0 (no limit), "
                       "comma-separated (e.g. 1,3,0)")  # fmt: skip
+    from .cli_sweep import out_folder  # late: cli_sweep and this module both load with cli
+
     folder = out_folder(out_dir, Path()) if out_dir is not None else None
     _print_rules(h, rate_v, rts_on, k)
     if not search:

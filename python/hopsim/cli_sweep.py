@@ -355,6 +355,46 @@ def _draw(points: list[PointSummary], x: str, y: str, stem: Path, **kwargs: Any)
         _fail(f"cannot write the figure {str(stem)!r} (.png, .pdf): {exc.strerror or exc}")
 
 
+#: Claims that do not hold printed by `reproduce` without --claims (the rest: claims.md).
+SHOWN_CLAIMS = 5
+
+
+def _print_claims(title: str, report: Any, every: bool) -> None:
+    """N of M claims hold; the ones that do not (or all, with --claims); where the files are."""
+    claims = report.claims
+    held = [c for c in claims if c.verdict.startswith("holds")]
+    if every:
+        table = Table(title=f"{title}: the paper beside hopsim", title_justify="left")
+        for col in ("claim", "paper", "hopsim", "verdict"):
+            table.add_column(col, overflow="fold")
+        for c in claims:
+            style = "green" if c.verdict.startswith("holds") else "yellow"
+            table.add_row(c.claim, c.paper, c.ours, f"[{style}]{escape(c.verdict)}[/]")
+        out.print(table)
+    out.print(f"[bold]{title}[/]: {len(held)} of {len(claims)} claims hold", soft_wrap=True)
+    if not every:
+        others = [c for c in claims if not c.verdict.startswith("holds")]
+        for c in others[:SHOWN_CLAIMS]:
+            out.print(
+                f"  [yellow]{escape(c.verdict)}[/]: {escape(c.claim)} (paper {escape(c.paper)}, "
+                f"hopsim {escape(c.ours)})",
+                soft_wrap=True,
+            )
+        if len(others) > SHOWN_CLAIMS:
+            out.print(f"  ... and {len(others) - SHOWN_CLAIMS} more (--claims, or claims.md)")
+    for note in report.notes:
+        out.print(escape(note), soft_wrap=True)
+    out.print(
+        f"runs: {report.runs_done} run now, {report.runs_skipped} from the store, "
+        f"{report.runs_failed} failed"
+    )
+    pngs = [p for p in report.figures if p.suffix == ".png"]
+    if pngs:
+        out.print(f"figures: {pngs[0].parent} ({len(pngs)}, PNG and PDF)", soft_wrap=True)
+    out.print(f"claims: {report.table_md} (every claim, the paper's value, ours)", soft_wrap=True)
+    out.print(f"points: {report.points_csv}", soft_wrap=True)
+
+
 @app.command(
     "reproduce",
     help=(
@@ -371,6 +411,13 @@ def reproduce_cmd(
     scheduler: SchedulerOpt = None,
     out_dir: OutOpt = None,
     list_: Annotated[bool, typer.Option("--list", help="List the catalogue.")] = False,
+    all_claims: Annotated[
+        bool,
+        typer.Option(
+            "--claims",
+            help="Print every claim (default: those that do not hold; all in claims.md).",
+        ),
+    ] = False,
     progress: ProgressOpt = None,
     max_events: MaxEventsOpt = None,
     max_memory_mb: MaxMemoryOpt = None,
@@ -413,21 +460,4 @@ def reproduce_cmd(
         for row in rows:
             head.add_row(*row)
         out.print(head)
-    table = Table(title=f"{study.title}: the paper beside hopsim", title_justify="left")
-    for col in ("claim", "paper", "hopsim", "verdict"):
-        table.add_column(col, overflow="fold")
-    for c in report.claims:
-        style = "green" if c.verdict.startswith("holds") else "yellow"
-        table.add_row(c.claim, c.paper, c.ours, f"[{style}]{escape(c.verdict)}[/]")
-    out.print(table)
-    held = sum(c.verdict.startswith("holds") for c in report.claims)
-    out.print(f"{held} of {len(report.claims)} claims hold")
-    out.print(
-        f"runs: {report.runs_done} run now, {report.runs_skipped} from the store, "
-        f"{report.runs_failed} failed"
-    )
-    for path in report.figures:
-        if path.suffix == ".png":
-            out.print(f"figure: {path}", soft_wrap=True)
-    out.print(f"table: {report.table_md}", soft_wrap=True)
-    out.print(f"points: {report.points_csv}", soft_wrap=True)
+    _print_claims(study.title, report, all_claims)

@@ -130,6 +130,8 @@ class StudyReport:
     runs_skipped: int
     runs_failed: int
     headline: Headline | None = None
+    #: What the precision allows (quick mode: intervals too wide), one line per sweep.
+    notes: list[str] = field(default_factory=list)
 
 
 def reproduce_study(
@@ -150,12 +152,14 @@ def reproduce_study(
         for f in study.sweeps
     ]
     done = skipped = failed = 0
+    notes = []
     with folder_lock(out_dir):  # its sweeps and outputs, one writer at a time
         for spec in specs:
             report = run_sweep(spec, out_dir, jobs=jobs, scheduler=scheduler, progress=progress)
             done += report.done
             skipped += report.skipped
             failed += report.failed
+            notes += [f"{spec.name}: {n}" for n in report.notes(quick)]
         with ResultStore(out_dir) as store:
             ctx = StudyContext(study, out_dir, quick, store)
             points_csv = _write_points(ctx, [s.name for s in specs])
@@ -179,6 +183,7 @@ def reproduce_study(
         skipped,
         failed,
         headline,
+        notes,
     )
 
 
