@@ -27,10 +27,8 @@ from . import (
     run,
     validate,
 )
-from .report import _print_result
 from .result import SERIES_FORMATS, series_format
-from .sweeps.lock import FolderBusy, FolderUnusable
-from .sweeps.store import StoreError, StoreUnreadable
+from .sweeps.errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
 
 app = typer.Typer(
     name="hopsim",
@@ -39,13 +37,32 @@ app = typer.Typer(
         "IEEE 802.11 networks. Scenarios are TOML files; docs/interfaces.md lists every key "
         "and its default.\n\n"
         "Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad --set, a "
-        "rejected key or value), reported in one message on stderr; 1 internal error."
+        "rejected key or value, an unusable output folder or one another hopsim is writing), "
+        "reported in one message on stderr; 1 failed runs or an internal error; 130 "
+        "interrupted (finished runs are kept)."
     ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _flags_without_type() -> None:
+    """Show flags as flags: typer's rich help prints a `<bool>` type beside each one (its
+    TyperOption.display_type_rich); a flag takes no value, so it gets no type column."""
+    option = getattr(typer.core, "TyperOption", None)
+    shown = getattr(option, "display_type_rich", None)
+    if option is None or shown is None:
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    option.display_type_rich = display_type_rich
+
+
+_flags_without_type()
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -352,6 +369,11 @@ def run_cmd(
     for opt, path in (("--pcap", pcap), ("--pcap-ip", pcap_ip)):
         if path is not None and path.exists() and not path.is_dir():
             _fail(f"{opt} {str(path)!r}: exists and is not a directory")
+        if path is not None:
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                _fail(f"{opt} {str(path)!r}: cannot create the folder ({exc.strerror or exc})")
 
     res: Result = _guarded(
         run,
@@ -369,10 +391,14 @@ def run_cmd(
             written = res.write_series(series)
         except (OSError, ValueError) as exc:
             _fail(f"cannot write the time series to {str(series)!r}: {exc}")
+    for warning in res.raw.get("warnings", []):
+        err.print(f"[bold yellow]warning:[/] {escape(warning)}", soft_wrap=True)
     if json_out:
         sys.stdout.write(res.to_json() + "\n")
         sys.stdout.flush()
         return
+    from .report import _print_result  # late: rich tables only when a result is printed
+
     _print_result(res, file)
     _print_outputs(res, written, interval, pcap, pcap_ip)
 

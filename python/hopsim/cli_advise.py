@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from . import advise as adv
 from .cli import _fail, _guarded, app, err, out
-from .sweeps import StoreError, SweepInterrupted
+from .sweeps.errors import StoreError
+
+if TYPE_CHECKING:
+    from . import advise as adv
 
 HELP = (
     "Print the congestion window limit (CWL, in segments) that each published rule gives "
@@ -48,6 +50,7 @@ def _search_only(given: dict[str, object]) -> None:
 
 
 def _cwl_cell(r: adv.Recommendation, flows: int) -> str:
+
     if not r.applies:
         return "n/a"
     text = f"{r.value:g}" + (f"-{r.high:g}" if r.high is not None else "")
@@ -59,6 +62,8 @@ def _cwl_cell(r: adv.Recommendation, flows: int) -> str:
 
 
 def _flight_cell(r: adv.Recommendation) -> str:
+    from . import advise as adv  # late: keeps `hopsim --help` fast
+
     if not r.applies or r.kind == "bound":
         return "-"
     ks = r.in_flight()
@@ -67,6 +72,8 @@ def _flight_cell(r: adv.Recommendation) -> str:
 
 
 def _print_rules(hops: int, rate: float | str, rts: bool, flows: int) -> list[adv.Recommendation]:
+    from . import advise as adv  # late: keeps `hopsim --help` fast
+
     recs = adv.rules(hops, rate, rts, flows)
     rate_text = "auto rate" if rate == "auto" else f"{rate:g} Mbit/s"
     table = Table(
@@ -119,6 +126,7 @@ def _window_text(w: float) -> str:
 
 
 def _print_search(res: adv.SearchResult) -> None:
+
     table = Table(
         title=(
             f"Search: {res.hops}-hop chain, {res.rate_mbps:g} Mbit/s, RTS/CTS "
@@ -184,6 +192,9 @@ def _print_search(res: adv.SearchResult) -> None:
 
 def _search(*args: Any, **kwargs: Any) -> adv.SearchResult:
     """adv.search, with Ctrl-C and result-store errors ending the command with one message."""
+    from . import advise as adv  # late: keeps `hopsim --help` fast
+    from .sweeps import SweepInterrupted
+
     try:
         return adv.search(*args, **kwargs)
     except SweepInterrupted as exc:
@@ -196,8 +207,8 @@ def _search(*args: Any, **kwargs: Any) -> adv.SearchResult:
         _fail(f"--out: {exc}")
 
 
-def _opt(name: str, metavar: str, help: str) -> typer.models.OptionInfo:
-    return typer.Option(name, metavar=metavar, help=help, show_default=False)
+def _opt(name: str, metavar: str, help: str, *short: str) -> typer.models.OptionInfo:
+    return typer.Option(name, *short, metavar=metavar, help=help, show_default=False)
 
 
 @app.command("advise", help=HELP)
@@ -218,13 +229,14 @@ def advise_cmd(
         str | None, _opt("--replications", "R", "--search: runs per point (5).")
     ] = None,
     jobs: Annotated[
-        str | None, _opt("--jobs", "N", "--search: local processes (all cores).")
+        str | None, _opt("--jobs", "N", "--search: local processes (all cores).", "-j")
     ] = None,
     scheduler: Annotated[
         str | None, _opt("--scheduler", "ADDR", "--search: a Dask scheduler.")
     ] = None,
     out_dir: Annotated[
-        str | None, _opt("--out", "DIR", "--search: result store (default <tmp>/hopsim-advise).")
+        str | None,
+        _opt("--out", "DIR", "--search: result store (default <tmp>/hopsim-advise).", "-o"),
     ] = None,
     variants: Annotated[
         str | None, _opt("--variants", "LIST", "--search: e.g. newreno,vegas (newreno,sack,vegas).")
@@ -234,6 +246,8 @@ def advise_cmd(
         _opt("--windows", "LIST", "--search: CWLs, e.g. 1,3,0 (0 = none; default: the rules')."),
     ] = None,
 ) -> None:
+    from . import advise as adv  # late: keeps `hopsim --help` fast
+
     h = _int("--hops", hops, 1, "the number of hops", "7")
     k = _int("--flows", flows, 1, "the number of flows", "2")
     assert h is not None and k is not None

@@ -63,6 +63,10 @@ def read_toml(path: str | PathLike[str], what: str = "scenario file") -> dict[st
         raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
 
 
+#: Top-level keys of a sweep file that no scenario has (the two formats told apart).
+SWEEP_ONLY_KEYS = {"base", "sweep", "replications", "metrics", "quick"}
+
+
 def load(path: str | PathLike[str]) -> dict[str, Any]:
     """Read a scenario TOML file and return it as a dict.
 
@@ -72,6 +76,17 @@ def load(path: str | PathLike[str]) -> dict[str, Any]:
     """
     p = Path(path)
     doc = read_toml(p)
+    if not doc:
+        raise ScenarioError(
+            f"{p}: the file is empty (no keys); a scenario needs at least [topology] and "
+            "[[flows]] (examples: scenarios/*.toml, docs/interfaces.md)"
+        )
+    sweep_keys = sorted(SWEEP_ONLY_KEYS & set(doc))
+    if sweep_keys:
+        raise ScenarioError(
+            f"{p}: a sweep file (it has {', '.join(repr(k) for k in sweep_keys)}), not a "
+            f"scenario; run it with `hopsim sweep {p}`"
+        )
     # A movement trace named relative to the scenario file is found beside it.
     mobility = doc.get("mobility")
     if isinstance(mobility, dict) and isinstance(mobility.get("trace_file"), str):

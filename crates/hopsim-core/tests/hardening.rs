@@ -173,3 +173,19 @@ fn the_state_of_many_flows_counts_against_the_memory_budget() {
     // 1,000 flows fit (about 20 MB).
     assert!(prepare_json(&json(&text.replace("100000", "1000")), &opts).is_ok());
 }
+
+#[test]
+fn a_flow_that_sends_almost_nothing_is_warned_about() {
+    // `interval_s = 50` meant as 50 ms: two datagrams in 100 s.
+    let text = "duration_s = 100.0\nwarmup_s = 10.0\n[topology]\nkind = \"chain\"\nhops = 2\n\
+                spacing_m = 200.0\n[[flows]]\nsrc = 0\ndst = 2\ninterval_s = 50.0\n";
+    let r = hopsim_core::run(&parse_toml(text).unwrap()).unwrap();
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    let w = &r.warnings[0];
+    assert!(w.contains("flow 0 sends about 1 datagram(s)") && w.contains("50 ms is 0.05"), "{w}");
+    // 0.05 s: 1800 datagrams in the window, no warning; 9 s: 10, none either (the limit).
+    let fine = hopsim_core::run(&parse_toml(&text.replace("50.0", "0.05")).unwrap()).unwrap();
+    assert!(fine.warnings.is_empty(), "{:?}", fine.warnings);
+    let ten = hopsim_core::run(&parse_toml(&text.replace("50.0", "9.0")).unwrap()).unwrap();
+    assert!(ten.warnings.is_empty(), "{:?}", ten.warnings);
+}

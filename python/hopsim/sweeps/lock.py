@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
 
-from .store import StoreError
+from .errors import FolderBusy, FolderUnusable, StoreError
 
 __all__ = ["LOCK_FILE", "FolderBusy", "FolderUnusable", "folder_lock"]
 
@@ -32,14 +32,6 @@ LOCK_FILE = ".hopsim.lock"
 
 # Folders this process holds: resolved path -> (open file, nesting depth).
 _held: dict[Path, tuple[int, int]] = {}
-
-
-class FolderBusy(StoreError):
-    """Another process is writing this output folder."""
-
-
-class FolderUnusable(StoreError):
-    """The output folder cannot be created or written (bad input: another folder is needed)."""
 
 
 def _describe_holder(fd: int) -> str:

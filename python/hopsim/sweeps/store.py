@@ -20,6 +20,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .errors import StoreError, StoreUnreadable
+
 __all__ = ["STORE_FILE", "ResultStore", "StoreError", "StoreUnreadable", "StoredRun", "run_key"]
 
 STORE_FILE = "results.sqlite"
@@ -64,15 +66,6 @@ CREATE TABLE IF NOT EXISTS sweeps (
     updated_at TEXT NOT NULL
 );
 """
-
-
-class StoreError(RuntimeError):
-    """The store cannot be written or read (full disk, unreadable file...)."""
-
-
-class StoreUnreadable(StoreError):
-    """An existing results.sqlite is not a readable hopsim store (empty, corrupt, foreign):
-    bad input, never overwritten nor silently rerun."""
 
 
 def run_key(resolved_scenario: Mapping[str, Any], version: str) -> str:

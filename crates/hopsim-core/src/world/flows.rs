@@ -196,3 +196,36 @@ pub(crate) fn route_hops(routes: &StaticRoutes, f: &Flow) -> Option<u32> {
     }
     Some(forward)
 }
+
+/// Fewer datagrams than this in the measurement window make a paced flow's numbers noise.
+const SPARSE_FLOW_PACKETS: f64 = 10.0;
+
+/// A warning when paced UDP flow `i` would send almost nothing in the measurement window
+/// (e.g. `interval_s = 50` meant as 50 ms).
+pub(crate) fn sparse_flow_warning(i: usize, f: &Flow, s: &Scenario) -> Option<String> {
+    if f.transport != Transport::Udp || f.interval_s <= 0.0 {
+        return None;
+    }
+    let from_s = f.start_s.max(s.warmup_s);
+    let to_s = f.stop_s.unwrap_or(s.duration_s).min(s.duration_s);
+    let mut packets = ((to_s - from_s) / f.interval_s).max(0.0);
+    if f.bytes > 0 {
+        packets = packets.min((f.bytes as f64 / f.payload_bytes as f64).ceil());
+    }
+    if packets >= SPARSE_FLOW_PACKETS {
+        return None;
+    }
+    let hint = if f.interval_s >= 1.0 {
+        format!(" (interval_s is in seconds: {} ms is {})", f.interval_s, f.interval_s / 1000.0)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "flow {i} sends about {} datagram(s) in the measurement window ({} s to {} s, one every \
+         {} s): too few for its numbers to mean much{hint}",
+        packets.floor(),
+        from_s,
+        to_s,
+        f.interval_s
+    ))
+}

@@ -311,6 +311,16 @@ impl World {
             path_logs: Vec::new(),
         };
         world.path_logs.resize_with(world.flows.len(), Default::default);
+        let sparse: Vec<String> = all_flows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| flows::sparse_flow_warning(i, f, s))
+            .collect();
+        let shown = sparse.len().min(5);
+        world.warnings.extend_from_slice(&sparse[..shown]);
+        if sparse.len() > shown {
+            world.warnings.push(format!("... and {} more such flows", sparse.len() - shown));
+        }
         world.etx_start();
         Ok(world)
     }
