@@ -149,24 +149,32 @@ def _variant(spec: SweepSpec, simulator: str, profile: str | None) -> SweepSpec:
     return s
 
 
-def write_scripts(spec: SweepSpec, folder: Path) -> list[Path]:
-    """The Tcl script of every run, ``ns2/point<P>-rep<R>.tcl`` (traces next to them)."""
+def translate_runs(spec: SweepSpec) -> list[tuple[str, str]]:
+    """Every run as ns-2 Tcl: ``(file name, script)``, ``point<P>-rep<R>.tcl`` (traces next
+    to them). Raises ScenarioError for a key ns-2 cannot express, before anything is written."""
     import json
 
     from .. import _core
     from ..scenario import to_json
 
     scripts = []
-    for task in spec.tasks():  # every run translated before anything is written
+    for task in spec.tasks():
         resolved = json.loads(_core.validate_json(to_json(task.scenario)))
         stem = f"point{task.point}-rep{task.replication}"
-        scripts.append(
-            (folder / f"{stem}.tcl", translate(resolved, layout_of(resolved), f"{stem}.tr"))
-        )
+        scripts.append((f"{stem}.tcl", translate(resolved, layout_of(resolved), f"{stem}.tr")))
+    return scripts
+
+
+def write_scripts(spec: SweepSpec, folder: Path) -> list[Path]:
+    """The Tcl script of every run, written into ``folder`` (see :func:`translate_runs`)."""
+    return _write(translate_runs(spec), folder)
+
+
+def _write(scripts: list[tuple[str, str]], folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    for path, text in scripts:
-        path.write_text(text)
-    return [path for path, _ in scripts]
+    for name, text in scripts:
+        (folder / name).write_text(text)
+    return [folder / name for name, _ in scripts]
 
 
 def crosscheck(
@@ -187,21 +195,26 @@ def crosscheck(
             raise ScenarioError(f"--profile {p!r}: allowed: {', '.join(PROFILES)}, both")
     find_ns()
     out = Path(out_dir)
+    ns2_spec = _variant(spec, "ns2", None)
+    # Translate every run first: an untranslatable key fails here, before anything is written.
+    tcl = translate_runs(ns2_spec)
     with folder_lock(out):  # scripts, runs and table: one writer at a time
-        return _crosscheck_held(spec, out, tuple(profiles), jobs, scheduler, progress)
+        return _crosscheck_held(
+            spec, ns2_spec, tcl, out, tuple(profiles), jobs, scheduler, progress
+        )
 
 
 def _crosscheck_held(
     spec: SweepSpec,
+    ns2_spec: SweepSpec,
+    tcl: list[tuple[str, str]],
     out: Path,
     profiles: tuple[str, ...],
     jobs: int | None,
     scheduler: str | None,
     progress: str | None,
 ) -> CrosscheckReport:
-    ns2_spec = _variant(spec, "ns2", None)
-    # Translate every run first: an untranslatable key fails here, before anything runs.
-    scripts = write_scripts(ns2_spec, out / "ns2")
+    scripts = _write(tcl, out / "ns2")
     report = CrosscheckReport(spec.name, out, profiles, scripts=scripts)
     specs = [ns2_spec] + [_variant(spec, "hopsim", p) for p in profiles]
     for s in specs:
