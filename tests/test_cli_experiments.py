@@ -81,6 +81,11 @@ def test_reproduce_lists_the_catalogue() -> None:
     assert proc.returncode == 0, proc.stderr
     for name in CATALOGUE:
         assert name in proc.stdout, name
+    # The ready-made sweeps are listed with their folder (the text may fold in the table).
+    flat = "".join(proc.stdout.split())
+    assert "chen-cwl-policy.toml" in flat and "vegas-w-8flows.toml" in flat
+    assert "studies/sweeps" in flat
+    assert all(n in run_cli("reproduce", "--help").stdout for n in CATALOGUE)
     bad = run_cli("reproduce", "chen-cwll")
     assert bad.returncode == 2
     assert_no_traceback(bad)

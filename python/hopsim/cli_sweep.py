@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
+from .studies import CATALOGUE
 from .sweeps import (
     FolderBusy,
     FolderUnusable,
@@ -405,7 +406,10 @@ def _print_claims(title: str, report: Any, every: bool) -> None:
     ),
 )
 def reproduce_cmd(
-    name: Annotated[str | None, typer.Argument(metavar="NAME", help="Study name.")] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(metavar="NAME", help=f"Study name: {', '.join(CATALOGUE)}."),
+    ] = None,
     quick: QuickOpt = False,
     jobs: JobsOpt = None,
     scheduler: SchedulerOpt = None,
@@ -426,13 +430,24 @@ def reproduce_cmd(
 
     _check_progress(progress)
     if list_ or name is None:
+        from .studies.common import SWEEP_DIR
+
         table = Table(title="hopsim reproduce: the catalogue", title_justify="left")
-        table.add_column("name")
-        table.add_column("study")
+        table.add_column("name", no_wrap=True)
+        table.add_column("study", overflow="fold")
+        table.add_column("sweep files", overflow="fold")
         for key in CATALOGUE:
             study = _guarded(get_study, key)
-            table.add_row(key, study.title)
+            files = [f for f in study.sweeps if isinstance(f, str)]
+            built = len(study.sweeps) - len(files)
+            shown = ", ".join(files + ([f"{built} built in code"] if built else []))
+            table.add_row(key, study.title, shown)
         out.print(table)
+        out.print(
+            f"The sweep files are in {SWEEP_DIR}: copy one as the start of your own sweep "
+            "(hopsim sweep FILE --quick runs it).",
+            soft_wrap=True,
+        )
         if name is None and not list_:
             _fail("give a study NAME (see the list above)")
         return

@@ -7,9 +7,12 @@ of its points and the table of the paper's values and claims beside ours.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 from .._core import ScenarioError
-from .common import Claim, Study, StudyReport, reproduce_study
+
+if TYPE_CHECKING:
+    from .common import Claim, Study, StudyReport, reproduce_study
 
 __all__ = ["CATALOGUE", "Claim", "Study", "StudyReport", "get_study", "reproduce_study"]
 
@@ -31,3 +34,13 @@ def get_study(name: str) -> Study:
         )
     study: Study = importlib.import_module(CATALOGUE[name]).STUDY
     return study
+
+
+def __getattr__(name: str) -> Any:
+    # The study machinery (plots, sweeps) loads on first use: the catalogue's names are
+    # needed by the command line's help, which must stay fast.
+    if name in ("Claim", "Study", "StudyReport", "reproduce_study"):
+        value = getattr(importlib.import_module(".common", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
