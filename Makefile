@@ -65,8 +65,10 @@ $(DEPS_STAMP): $(BIN)/python pyproject.toml
 # The module is built for the stable ABI (_core.abi3.so); a version-specific _core.cpython-*.so
 # left by an older build would shadow it, so it goes.
 $(EXT_STAMP): $(DEPS_STAMP) $(RUST_SRC) pyproject.toml $(EXT_FORCE)
-	VIRTUAL_ENV="$(abspath $(VENV))" PATH="$(abspath $(BIN)):$$PATH" \
-	  $(BIN)/maturin develop --release
+	@echo "building the extension (release; log: $(VENV)/maturin.log)"
+	@VIRTUAL_ENV="$(abspath $(VENV))" PATH="$(abspath $(BIN)):$$PATH" \
+	  $(BIN)/maturin develop --release > $(VENV)/maturin.log 2>&1 \
+	  || { tail -n 60 $(VENV)/maturin.log; exit 1; }
 	rm -f python/hopsim/_core.cpython-*.so
 	touch $@
 
