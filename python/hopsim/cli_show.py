@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated
 
@@ -39,6 +40,9 @@ def show_cmd(
         str,
         typer.Option("--links", metavar="WHICH", help="all | decode | none."),
     ] = "all",
+    dpi: Annotated[
+        float, typer.Option("--dpi", metavar="DPI", help="Resolution of the PNG (dots per inch).")
+    ] = 130.0,
     no_run: Annotated[
         bool,
         typer.Option(
@@ -51,10 +55,12 @@ def show_cmd(
 
     if links not in ("all", "decode", "none"):
         _fail(f"--links {links!r}: not allowed; allowed: all, decode, none")
+    if not (math.isfinite(dpi) and 10 <= dpi <= 1200):
+        _fail(f"--dpi {dpi!r}: not allowed, give 10..1200 dots per inch (e.g. 200)")
     targets = _guarded(output_paths, out_file if out_file is not None else Path(file).stem)
     pic = _guarded(network_picture, file, set_ or [], _parse_seed(seed), False if no_run else None)
     try:
-        written = draw_network(pic, targets, links)
+        written = draw_network(pic, targets, links, dpi)
     except OSError as exc:
         _fail(f"cannot write {', '.join(map(str, targets))}: {exc.strerror or exc}")
     for line in summary_lines(pic):

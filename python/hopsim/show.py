@@ -27,6 +27,8 @@ FORMATS = ("png", "svg")
 MAX_ROUTES_DRAWN = 4
 #: Above this many nodes, labels and sense links are left out of the picture.
 MANY_NODES = 150
+#: Resolution of the PNG (dots per inch; the SVG is vector).
+DEFAULT_DPI = 130.0
 
 
 @dataclass
@@ -142,9 +144,12 @@ def output_paths(out: str | PathLike[str]) -> list[Path]:
 
 
 def draw_network(
-    pic: NetworkPicture, paths: Sequence[str | PathLike[str]], links: str = "all"
+    pic: NetworkPicture,
+    paths: Sequence[str | PathLike[str]],
+    links: str = "all",
+    dpi: float = DEFAULT_DPI,
 ) -> list[Path]:
-    """Draw ``pic`` into each of ``paths`` (PNG or SVG by suffix).
+    """Draw ``pic`` into each of ``paths`` (PNG or SVG by suffix; ``dpi`` for PNG).
 
     ``links``: ``all`` (decode and carrier-sense links), ``decode`` or ``none``.
     """
@@ -159,7 +164,8 @@ def draw_network(
     height_m = max(max(ys) - min(ys), 1.0)
     aspect = height_m / width_m
     fig_w = 10.0
-    fig_h = min(max(fig_w * aspect, 3.0), 12.0) + 1.5
+    rows = math.ceil((len(pic.flows) + 3) / 2)  # legend rows: flows, link kinds, tracks
+    fig_h = min(max(fig_w * aspect, 3.0), 12.0) + 1.0 + 0.22 * rows
     fig, ax = plt.subplots(figsize=(fig_w, fig_h))
     many = len(pic.positions) > MANY_NODES
     pos = pic.positions
@@ -178,17 +184,20 @@ def draw_network(
     ax.set_ylabel("y (m)")
     ax.set_title(pic.title, fontsize=10)
     ax.grid(True, alpha=0.2)
+    # The legend gets its own strip under the axes, sized by its rows (never on the labels).
+    rows = math.ceil(len(handles) / 2)
+    strip = min((0.22 * rows + 0.15) / fig_h, 0.45) if handles else 0.0
     if handles:
-        ax.legend(
-            handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12),
-            ncol=2, frameon=False,
+        fig.legend(
+            handles=handles, fontsize=7, loc="lower center", ncol=2, frameon=False,
+            bbox_to_anchor=(0.5, 0.0),
         )  # fmt: skip
-    fig.tight_layout()
+    fig.tight_layout(rect=(0.0, strip, 1.0, 1.0))
     written = []
     for p in paths:
         path = Path(p)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=130)
+        fig.savefig(path, dpi=dpi)
         written.append(path)
     plt.close(fig)
     return written
@@ -240,7 +249,10 @@ def _draw_routes(ax: Any, pic: NetworkPicture, width_m: float, height_m: float) 
     from matplotlib.lines import Line2D
 
     colours = [f"C{i % 10}" for i in range(len(pic.flows))]
-    offset_m = 0.006 * max(width_m, height_m)
+    # Flows on one link are drawn side by side, within 3% of the picture's extent in all.
+    n = len(pic.flows)
+    extent_m = max(width_m, height_m)
+    offset_m = min(0.006 * extent_m, 0.03 * extent_m / max(n - 1, 1))
     handles = []
     for k, fr in enumerate(pic.flows):
         shift = (k - (len(pic.flows) - 1) / 2) * offset_m if len(pic.flows) > 1 else 0.0

@@ -68,3 +68,15 @@ fn routes_in_a_fast_manet_are_loop_free_and_end_to_end() {
         assert_eq!(f.path.as_ref(), longest, "{:?}", f.paths);
     }
 }
+
+#[test]
+fn etx_sources_have_no_route_while_links_are_measured() {
+    // ETX holds every packet until its routes freeze at etx_warmup_s (5 s of 20 s): that
+    // time is "no route", then the frozen route holds (on a chain, the chain).
+    let r = common::run_checked(&chain("etx", "etx_warmup_s = 5.0"));
+    let f = &r.flows[0];
+    let none = f.paths.iter().find(|p| p.nodes.is_empty()).expect("the warm-up");
+    assert!((none.time_share - 0.25).abs() < 0.01, "{:?}", f.paths);
+    assert_eq!(f.paths.len(), 2, "only the frozen route besides: {:?}", f.paths);
+    assert_eq!(f.path.as_deref(), Some(&[0, 1, 2, 3, 4][..]));
+}

@@ -5,7 +5,9 @@
 //! fixed path (static, ETX), the source route in the source's cache (DSR), or the chain of
 //! valid next hops from the source (AODV). A route holds from its sample until the next one;
 //! the time it held inside [warmup, end) is its share. Sampling reads the routing tables and
-//! changes nothing, so results are the same with or without it.
+//! changes nothing, so results are the same with or without it. A share is time, not
+//! delivery: a route the source keeps using while its packets are lost (a stale DSR cache
+//! entry, TCP waiting out a retransmission timeout) holds its share all the same.
 
 use super::World;
 use crate::time::SimTime;
@@ -99,6 +101,9 @@ impl World {
             return;
         }
         let Some(aodv) = &self.aodv else {
+            if self.etx_holding() {
+                return; // ETX measures links first: the sources hold their packets
+            }
             if let Some(path) = self.routes.path(src, dst) {
                 out.extend(path);
             }
