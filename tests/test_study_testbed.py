@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 import hopsim
+from hopsim.scenario import read_toml
 from hopsim.studies import get_study, reproduce_study
 from hopsim.studies.common import StudyReport
 from hopsim.studies.testbed_window import PAPER_T3, SWEEP_FILE, survey_sweep, window_sweep
@@ -118,7 +119,7 @@ def test_pick_pairs_have_the_hop_count_and_the_core_freezes_their_route(hops: in
 
 def test_the_scenario_file_is_the_studys_setup_and_its_flow_has_three_hops() -> None:
     s = _scenario()
-    sweep = hopsim.load(SWEEP_FILE)["scenario"]  # any TOML file reads as a dict
+    sweep = read_toml(SWEEP_FILE, "sweep file")["scenario"]
     for table in ("topology", "radio", "mac", "routing", "tcp"):
         assert s[table] == sweep[table], table
     f = hopsim.run(s).raw["flows"][0]  # the comment of its [[flows]]: 7 -> 11 -> 29 -> 5
