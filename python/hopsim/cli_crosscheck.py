@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
 from .cli_sweep import (
@@ -15,11 +14,11 @@ from .cli_sweep import (
     ProgressOpt,
     QuickOpt,
     SchedulerOpt,
-    _cell,
     _check_run_options,
     _shielded,
     out_folder,
 )
+from .tables import Column, fmt_stat, print_fitted, short_names
 
 
 def _diff(d: float | None, overlap: bool | None) -> str:
@@ -36,20 +35,20 @@ def print_report(report: Any) -> None:
     metrics = [m for m in CROSSCHECK_METRICS if report.metric_rows(m)]
     for m in metrics:
         rows = report.metric_rows(m)
-        table = Table(title=f"{m}", title_justify="left")
         keys = list(rows[0].params)
-        for k in keys:
-            table.add_column(k.rsplit(".", 1)[-1], overflow="fold")
-        table.add_column("ns-2", justify="right", overflow="fold")
+        names = short_names(keys)
+        columns: list[Column] = [(names[k], "left") for k in keys] + [("ns-2", "right")]
         for p in report.profiles:
-            table.add_column(f"hopsim ({p})", justify="right", overflow="fold")
-            table.add_column("diff", justify="right", overflow="fold")
+            columns += [(f"hopsim ({p})", "right"), ("diff", "right")]
+        cells = []
         for r in rows:
-            cells = [str(r.params[k]) for k in keys] + [_cell(r.ns2)]
+            row = [escape(str(r.params[k])) for k in keys] + [fmt_stat(r.ns2)]
             for p in report.profiles:
-                cells += [_cell(r.hopsim.get(p)), _diff(r.difference(p), r.overlap(p))]
-            table.add_row(*cells)
-        out.print(table)
+                row += [fmt_stat(r.hopsim.get(p)), _diff(r.difference(p), r.overlap(p))]
+            cells.append(row if keys else ["all", *row])
+        if not keys:
+            columns.insert(0, ("point", "left"))
+        print_fitted(out, columns, cells, title=escape(m))
     out.print(
         "mean ± half-width of the 95% confidence interval (Student t) over replications; "
         "diff = (hopsim − ns-2) / ns-2"

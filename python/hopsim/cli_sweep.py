@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -10,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from . import tables
 from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
 from .studies import CATALOGUE
 from .sweeps import (
@@ -104,51 +104,9 @@ def _check_run_options(jobs: int | None, scheduler: str | None, progress: str | 
         _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
 
 
-def _fmt(value: float) -> str:
-    if math.isnan(value):
-        return "nan"
-    mag = abs(value)
-    if mag >= 100:
-        return f"{value:,.0f}"
-    if mag >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3g}"
-
-
-def _cell(stat: Any) -> str:
-    if stat is None:
-        return "-"
-    if math.isnan(stat.half_width):
-        return _fmt(stat.mean)
-    return f"{_fmt(stat.mean)} ± {_fmt(stat.half_width)}"
-
-
-def _value(v: Any) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
-
-
 def print_points(points: list[PointSummary], title: str) -> None:
-    """A table: the swept values, runs, and each metric's mean ± 95% CI half-width."""
-    if not points:
-        out.print(f"{escape(title)}: no finished runs")
-        return
-    table = Table(title=title, title_justify="left")
-    keys = list(points[0].params)
-    metrics = list(points[0].stats)
-    # Fold rather than cut: a narrow console (a log file) still shows every key and metric.
-    for k in keys:
-        table.add_column(k, overflow="fold")
-    table.add_column("runs", justify="right")
-    for m in metrics:
-        table.add_column(m, justify="right", overflow="fold")
-    for p in points:
-        table.add_row(
-            *[_value(p.params.get(k)) for k in keys],
-            str(p.runs),
-            *[_cell(p.stats.get(m)) for m in metrics],
-        )
-    out.print(table)
-    out.print("mean ± half-width of the 95% confidence interval (Student t) over replications")
+    """The per-point table of a sweep (hopsim.tables.print_points) on standard output."""
+    tables.print_points(out, points, title)
 
 
 def _interrupted(exc: SweepInterrupted) -> None:

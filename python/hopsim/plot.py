@@ -1,7 +1,8 @@
-"""Figures of sweep results: lines with 95% confidence-interval error bars (matplotlib).
+"""Figures of sweep results with 95% confidence-interval error bars (matplotlib).
 
 ``plot_points`` draws one metric against one swept key, one line per value of a series key
-(or per combination of the remaining swept keys), and writes PNG and PDF.
+(or per combination of the remaining swept keys) for a numeric key, points per category side
+by side for a categorical one, and writes PNG and PDF.
 """
 
 from __future__ import annotations
@@ -94,17 +95,21 @@ def plot_points(
 ) -> list[Path]:
     """Draw ``y`` (a metric) against ``x`` (a swept key); write ``out_stem``.png and .pdf.
 
-    Lines: one per value of ``series`` if given, else one per combination of the other
-    swept keys. Error bars are the 95% confidence intervals (none for one replication).
-    ``extra``: further (label, xs, ys) lines drawn dashed, e.g. a paper's values.
+    Groups: one per value of ``series`` if given, else one per combination of the other
+    swept keys. A numeric ``x`` gives lines; a categorical one (strings, booleans, e.g.
+    ``tcp.variant``) gives points per category, the groups side by side. Error bars are the
+    95% confidence intervals (none for one replication). ``extra``: further (label, xs, ys)
+    lines drawn dashed, e.g. a paper's values (numeric ``x`` only).
 
     Raises:
-        ScenarioError: ``x``/``series`` is not a swept key or ``y`` not a metric of the points.
+        ScenarioError: ``x``/``series`` is not a swept key, ``y`` not a metric of the points,
+            or no point has a value of ``y`` (never an empty figure).
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     if not points:
         raise ScenarioError("nothing to plot: the store has no finished runs for this sweep")
@@ -118,43 +123,58 @@ def plot_points(
         raise ScenarioError(
             f"--y {y}: not a metric of this sweep; metrics: {', '.join(points[0].stats)}"
         )
-    # One line per combination of the keys other than x, leaving out keys that vary with x
-    # (a [[sweep.zip]] partner such as the destination of a chain); series names lines first.
+    categories = _categories(points, x)
+    # One group per combination of the keys other than x, leaving out keys that vary with x
+    # (a [[sweep.zip]] partner such as the destination of a chain); series names groups first.
     others = [k for k in keys if k != x and not _tied(points, x, k)]
     if series is not None:
         others.sort(key=lambda k: k != series)
-    lines: dict[tuple[Any, ...], list[tuple[float, float, float]]] = {}
+    groups: dict[tuple[Any, ...], list[tuple[float, float, float]]] = {}
     for p in points:
         stat = p.stats.get(y)
-        xv = _numeric(p.params[x])
-        if stat is None or xv is None:
+        if stat is None or not math.isfinite(stat.mean):
             continue
+        xv = categories.index(_hashable(p.params[x])) if categories else _numeric(p.params[x])
         err = 0.0 if math.isnan(stat.half_width) else stat.half_width
         label_key = tuple((k, _hashable(p.params[k])) for k in others)
-        lines.setdefault(label_key, []).append((xv, stat.mean, err))
+        groups.setdefault(label_key, []).append((float(xv), stat.mean, err))
+    if not groups:
+        raise ScenarioError(
+            f"--y {y}: no point of this sweep has a value (e.g. a TCP metric of UDP flows, or "
+            "a transfer that never completed); nothing to plot"
+        )
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for label_key, pts in lines.items():
+    width = 0.8 / len(groups)  # categorical: the groups share each category's slot
+    for g, (label_key, pts) in enumerate(groups.items()):
         pts.sort()
         label = ", ".join(f"{_short(k)}={_value_text(v)}" for k, v in label_key) or None
+        shift = (g - (len(groups) - 1) / 2) * width if categories else 0.0
         ax.errorbar(
-            [p[0] for p in pts],
+            [p[0] + shift for p in pts],
             [p[1] for p in pts],
             yerr=[p[2] for p in pts],
             marker="o",
-            markersize=4,
+            markersize=5 if categories else 4,
             capsize=3,
+            linestyle="none" if categories else "-",
             label=label,
         )
-    for label, xs, ys in extra:
-        ax.plot(xs, ys, linestyle="--", marker="x", color="black", label=label)
+    if categories:
+        ax.set_xticks(range(len(categories)), [_value_text(c) for c in categories])
+        ax.set_xlim(-0.6, len(categories) - 0.4)
+    else:
+        for label, xs, ys in extra:
+            ax.plot(xs, ys, linestyle="--", marker="x", color="black", label=label)
+        if all(float(v).is_integer() for v in _x_values(points, x)) and not logx:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel or axis_label(x))
     ax.set_ylabel(ylabel or axis_label(y))
-    if logx:
+    if logx and not categories:
         ax.set_xscale("log", base=2)
     if title:
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
-    if len(lines) > 1 or extra:
+    if len(groups) > 1 or (extra and not categories):
         ax.legend(fontsize=8)
     fig.tight_layout()
     stem = Path(out_stem)
@@ -165,6 +185,18 @@ def plot_points(
         fig.savefig(path, dpi=120)
     plt.close(fig)
     return paths
+
+
+def _categories(points: Sequence[PointSummary], x: str) -> list[Any]:
+    """The values of ``x`` in sweep order when any is not a number (else empty: numeric)."""
+    values = [_hashable(p.params[x]) for p in points]
+    if all(_numeric(v) is not None for v in values):
+        return []
+    return list(dict.fromkeys(values))
+
+
+def _x_values(points: Sequence[PointSummary], x: str) -> list[float]:
+    return [v for p in points if (v := _numeric(p.params[x])) is not None]
 
 
 def _tied(points: Sequence[PointSummary], x: str, key: str) -> bool:

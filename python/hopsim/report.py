@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from . import Result
+from .tables import print_fitted
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -42,7 +41,7 @@ def _topology_summary(scenario: dict[str, Any], n_nodes: int) -> str:
         )
     if kind == "random":
         area = topo.get("area_m") or ["?", "?"]
-        return f"random, {n_nodes} nodes in {area[0]:g}x{area[1]:g} m"
+        return f"random in {area[0]:g}x{area[1]:g} m"
     if kind == "testbed":
         b = topo.get("testbed") or {}
         return f"testbed of {b.get('buildings', '?')} buildings"
@@ -91,7 +90,7 @@ def _print_result(res: Result, file: Path) -> None:
     details.append(f"hopsim {escape(res.hopsim_version)}")
     out.print("[dim]" + "; ".join(details) + "[/]")
 
-    table = _table(
+    columns = [
         ("flow", "right"),
         ("src", "right"),
         ("dst", "right"),
@@ -103,22 +102,25 @@ def _print_result(res: Result, file: Path) -> None:
         ("dropped", "right"),
         ("in\nflight", "right"),
         ("delay\nms", "right"),
-    )
+    ]
+    rows = []
     for f in res.flows:
-        table.add_row(
-            _num(f.get("id")),
-            _num(f.get("src")),
-            _num(f.get("dst")),
-            escape(str(f.get("transport", "-"))),
-            _num(f.get("hops")),
-            _num(f.get("goodput_kbps"), "{:,.1f}"),
-            _num(f.get("packets_sent"), "{}"),
-            _num(f.get("packets_delivered"), "{}"),
-            _num(f.get("packets_dropped"), "{}"),
-            _num(f.get("packets_in_flight"), "{}"),
-            _num(f.get("mean_delay_ms"), "{:,.2f}"),
+        rows.append(
+            [
+                _num(f.get("id")),
+                _num(f.get("src")),
+                _num(f.get("dst")),
+                escape(str(f.get("transport", "-"))),
+                _num(f.get("hops")),
+                _num(f.get("goodput_kbps"), "{:,.1f}"),
+                _num(f.get("packets_sent"), "{}"),
+                _num(f.get("packets_delivered"), "{}"),
+                _num(f.get("packets_dropped"), "{}"),
+                _num(f.get("packets_in_flight"), "{}"),
+                _num(f.get("mean_delay_ms"), "{:,.2f}"),
+            ]
         )
-    out.print(table)
+    print_fitted(out, columns, rows)
     tcp_flows = [f for f in res.flows if f.get("transport") == "tcp"]
     if tcp_flows:
         out.print(
@@ -165,13 +167,6 @@ def _print_result(res: Result, file: Path) -> None:
         )
         for v in res.violations:
             err.print(f"  - {escape(str(v))}", soft_wrap=True)
-
-
-def _table(*columns: tuple[str, str]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False, padding=(0, 1, 0, 0))
-    for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    return table
 
 
 def _ms(value: Any) -> str:
@@ -226,7 +221,7 @@ def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
     ]
     if fixed:
         columns.append(("done\nat s", "right"))
-    table = _table(*columns)
+    rows = []
     for f in flows:
         rtt = f.get("rtt_ms") or {}
         row = [
@@ -251,8 +246,8 @@ def _print_tcp_table(flows: list[Any], scenario_flows: list[Any]) -> None:
                 row.append("[yellow]not done[/]")
             else:
                 row.append(_num(done, "{:,.2f}"))
-        table.add_row(*row)
-    out.print(table)
+        rows.append(row)
+    print_fitted(out, columns, rows)
     if limited:
         what = ", ".join(
             f"flow {_num(f.get('id'))} {escape(policy(f))}"
