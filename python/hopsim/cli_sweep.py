@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -12,16 +12,16 @@ from rich.table import Table
 from . import tables
 from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
 from .studies import CATALOGUE
-from .sweeps import (
+from .sweeps.errors import (
     FolderBusy,
     FolderUnusable,
-    PointSummary,
-    ResultStore,
     StoreError,
     StoreUnreadable,
     SweepInterrupted,
-    summarize,
 )
+
+if TYPE_CHECKING:
+    from .sweeps import PointSummary, ResultStore
 
 EXIT_INTERRUPTED = 130
 
@@ -170,7 +170,7 @@ def sweep_cmd(
     max_events: MaxEventsOpt = None,
     max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
-    from .sweeps import load_sweep, run_sweep
+    from .sweeps import load_sweep, run_sweep, summarize
 
     _check_run_options(jobs, scheduler, progress)
     budget = parse_budget(max_events, max_memory_mb)
@@ -204,6 +204,8 @@ def sweep_cmd(
 
 
 def _open_store(folder: Path) -> ResultStore:
+    from .sweeps import ResultStore
+
     if not (folder / "results.sqlite").exists():
         _fail(f"{folder}: no result store here (results.sqlite); run `hopsim sweep` first")
     try:
@@ -236,6 +238,7 @@ def results_cmd(
         typer.Option("--runs", metavar="FILE", help="Export one row per run to FILE."),
     ] = None,
 ) -> None:
+    from .sweeps import summarize
     from .sweeps.export import write_flows, write_runs
 
     with _open_store(folder) as store:
@@ -280,6 +283,7 @@ def plot_cmd(
         typer.Option("--out", "-o", metavar="STEM", help="Output path without suffix."),
     ] = None,
 ) -> None:
+    from .sweeps import summarize
     from .sweeps.metrics import check_metric_name
 
     _guarded(check_metric_name, y)

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 # Names are loaded on first use (PEP 562): the command line imports the error classes without
 # paying for sqlite3, multiprocessing and the executors (`hopsim --help` stays fast).
 _HOME = {
-    "errors": ["FolderBusy", "FolderUnusable", "StoreError", "StoreUnreadable"],
+    "errors": ["FolderBusy", "FolderUnusable", "StoreError", "StoreUnreadable", "SweepInterrupted"],
     "lock": ["folder_lock"],
     "metrics": ["check_metric_name", "metric_value", "run_metrics"],
-    "runner": ["PointSummary", "SweepInterrupted", "SweepReport", "run_sweep", "summarize"],
+    "runner": ["PointSummary", "SweepReport", "run_sweep", "summarize"],
     "spec": ["Point", "RunTask", "SweepSpec", "derive_seed", "load_sweep"],
     "stats": ["Summary", "student_t_cdf", "student_t_quantile", "summarize_values"],
     "store": ["STORE_FILE", "ResultStore", "StoredRun", "run_key"],
@@ -26,10 +26,10 @@ _HOME = {
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
 
 if TYPE_CHECKING:
-    from .errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
+    from .errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable, SweepInterrupted
     from .lock import folder_lock
     from .metrics import check_metric_name, metric_value, run_metrics
-    from .runner import PointSummary, SweepInterrupted, SweepReport, run_sweep, summarize
+    from .runner import PointSummary, SweepReport, run_sweep, summarize
     from .spec import Point, RunTask, SweepSpec, derive_seed, load_sweep
     from .stats import Summary, student_t_cdf, student_t_quantile, summarize_values
     from .store import STORE_FILE, ResultStore, StoredRun, run_key

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from .errors import SweepInterrupted
 from .execute import DaskExecutor, LocalExecutor, default_jobs
 from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
@@ -32,15 +33,6 @@ DEFAULT_MAX_REPLICATIONS = 30
 #: Quick mode warns above this median relative CI half-width (differences of a few percent,
 #: typical between TCP variants, are then lost in the noise).
 QUICK_WIDE = 0.10
-
-
-class SweepInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a sweep; every run finished before it is in the store."""
-
-    def __init__(self, stored: int, store_path: Path) -> None:
-        super().__init__(stored, store_path)
-        self.stored = stored
-        self.store_path = store_path
 
 
 @dataclass
