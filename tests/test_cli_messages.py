@@ -81,3 +81,11 @@ def test_help_is_fast():
         subprocess.run(cmd, capture_output=True, check=True)
         times.append(time.perf_counter() - t0)
     assert sorted(times)[2] < 0.25, times  # the issue asks 0.1 s: see the benchmark note
+
+
+def test_plot_help_lists_the_metrics():
+    from hopsim.sweeps.metrics import AGGREGATES, FLOW_FIELDS, TOTAL_FIELDS
+
+    flat = "".join(run_cli("plot", "--help").stdout.split())
+    for name in [*FLOW_FIELDS, *AGGREGATES, *TOTAL_FIELDS]:
+        assert name in flat, name

@@ -260,6 +260,20 @@ def results_cmd(
             out.print(f"wrote {rows} rows (one per run) to {path}", soft_wrap=True)
 
 
+def _metric_help() -> str:
+    from .sweeps.metrics import AGGREGATES, FLOW_FIELDS, TOTAL_FIELDS
+
+    return (
+        "Metric on the y axis: a per-flow field, combined over the flows by its natural "
+        f"aggregate ({', '.join(sorted(FLOW_FIELDS))}); AGG:field with AGG one of "
+        f"{', '.join(AGGREGATES)}, flowN (e.g. jain:goodput_kbps); or totals.FIELD "
+        f"({', '.join(sorted(TOTAL_FIELDS))})."
+    )
+
+
+_METRIC_HELP = _metric_help()
+
+
 @app.command(
     "plot",
     help=(
@@ -271,7 +285,7 @@ def results_cmd(
 def plot_cmd(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="Output folder of a sweep.")],
     x: Annotated[str, typer.Option("--x", metavar="KEY", help="Swept key on the x axis.")],
-    y: Annotated[str, typer.Option("--y", metavar="METRIC", help="Metric on the y axis.")],
+    y: Annotated[str, typer.Option("--y", metavar="METRIC", help=_METRIC_HELP)],
     series: Annotated[
         str | None, typer.Option("--series", metavar="KEY", help="Swept key: one line each.")
     ] = None,
