@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import hopsim.cli  # noqa: F401  (loads the commands in order: cli_sweep needs cli first)
-from hopsim.cli_sweep import SHOWN_CLAIMS
+from hopsim.cli.sweep import SHOWN_CLAIMS
 
 
 def _reproduce(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,10 +8,12 @@ from typing import Annotated
 
 import typer
 
-from .cli import FileArg, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, app, out
+from .app import Commands, FileArg, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
+
+commands = Commands()
 
 
-@app.command(
+@commands.command(
     "show",
     help=(
         "Draw the network of a scenario: nodes with their numbers, the links that decode "
@@ -51,7 +53,7 @@ def show_cmd(
         ),
     ] = False,
 ) -> None:
-    from .show import draw_network, network_picture, output_paths, summary_lines
+    from ..show import draw_network, network_picture, output_paths, summary_lines
 
     if links not in ("all", "decode", "none"):
         _fail(f"--links {links!r}: not allowed; allowed: all, decode, none")

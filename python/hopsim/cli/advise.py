@@ -12,11 +12,14 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from .cli import _fail, _guarded, app, err, out
-from .sweeps.errors import StoreError
+from ..sweeps.errors import StoreError
+from .app import Commands, _fail, _guarded, err, out
+from .sweep import out_folder
 
 if TYPE_CHECKING:
-    from . import advise as adv
+    from .. import advise as adv
+
+commands = Commands()
 
 HELP = (
     "Print the congestion window limit (CWL, in segments) that each published rule gives "
@@ -62,7 +65,7 @@ def _cwl_cell(r: adv.Recommendation, flows: int) -> str:
 
 
 def _flight_cell(r: adv.Recommendation) -> str:
-    from . import advise as adv  # late: keeps `hopsim --help` fast
+    from .. import advise as adv  # late: keeps `hopsim --help` fast
 
     if not r.applies or r.kind == "bound":
         return "-"
@@ -72,7 +75,7 @@ def _flight_cell(r: adv.Recommendation) -> str:
 
 
 def _print_rules(hops: int, rate: float | str, rts: bool, flows: int) -> list[adv.Recommendation]:
-    from . import advise as adv  # late: keeps `hopsim --help` fast
+    from .. import advise as adv  # late: keeps `hopsim --help` fast
 
     recs = adv.rules(hops, rate, rts, flows)
     rate_text = "auto rate" if rate == "auto" else f"{rate:g} Mbit/s"
@@ -192,8 +195,8 @@ def _print_search(res: adv.SearchResult) -> None:
 
 def _search(*args: Any, **kwargs: Any) -> adv.SearchResult:
     """adv.search, with Ctrl-C and result-store errors ending the command with one message."""
-    from . import advise as adv  # late: keeps `hopsim --help` fast
-    from .sweeps import SweepInterrupted
+    from .. import advise as adv  # late: keeps `hopsim --help` fast
+    from ..sweeps import SweepInterrupted
 
     try:
         return adv.search(*args, **kwargs)
@@ -211,7 +214,7 @@ def _opt(name: str, metavar: str, help: str, *short: str) -> typer.models.Option
     return typer.Option(name, *short, metavar=metavar, help=help, show_default=False)
 
 
-@app.command("advise", help=HELP)
+@commands.command("advise", help=HELP)
 def advise_cmd(
     hops: Annotated[str, _opt("--hops", "H", "Hops of the path, an integer >= 1.")],
     rate: Annotated[
@@ -246,7 +249,7 @@ def advise_cmd(
         _opt("--windows", "LIST", "--search: CWLs, e.g. 1,3,0 (0 = none; default: the rules')."),
     ] = None,
 ) -> None:
-    from . import advise as adv  # late: keeps `hopsim --help` fast
+    from .. import advise as adv  # late: keeps `hopsim --help` fast
 
     h = _int("--hops", hops, 1, "the number of hops", "7")
     k = _int("--flows", flows, 1, "the number of flows", "2")
@@ -285,8 +288,6 @@ def advise_cmd(
             if any(not (w == 0 or (math.isfinite(w) and w >= 1)) for w in win_list):
                 _fail(f"--windows {windows!r}: not allowed; give CWLs >= 1 or 0 (no limit), "
                       "comma-separated (e.g. 1,3,0)")  # fmt: skip
-    from .cli_sweep import out_folder  # late: cli_sweep and this module both load with cli
-
     folder = out_folder(out_dir, Path()) if out_dir is not None else None
     _print_rules(h, rate_v, rts_on, k)
     if not search:

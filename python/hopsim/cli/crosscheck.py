@@ -8,8 +8,9 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
-from .cli_sweep import (
+from ..tables import Column, fmt_stat, print_fitted, short_names
+from .app import Commands, MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, err, out, parse_budget
+from .sweep import (
     JobsOpt,
     ProgressOpt,
     QuickOpt,
@@ -18,7 +19,8 @@ from .cli_sweep import (
     _shielded,
     out_folder,
 )
-from .tables import Column, fmt_stat, print_fitted, short_names
+
+commands = Commands()
 
 
 def _diff(d: float | None, overlap: bool | None) -> str:
@@ -30,7 +32,7 @@ def _diff(d: float | None, overlap: bool | None) -> str:
 
 def print_report(report: Any) -> None:
     """One table per metric: each point, ns-2 and hopsim (per profile), their difference."""
-    from .crosscheck.compare import CROSSCHECK_METRICS
+    from ..crosscheck.compare import CROSSCHECK_METRICS
 
     metrics = [m for m in CROSSCHECK_METRICS if report.metric_rows(m)]
     for m in metrics:
@@ -55,7 +57,7 @@ def print_report(report: Any) -> None:
     )
 
 
-@app.command(
+@commands.command(
     "crosscheck",
     help=(
         "Run a scenario (or every point of a sweep file) in ns-2.35 and in hopsim with the "
@@ -121,7 +123,7 @@ def crosscheck_cmd(
     max_events: MaxEventsOpt = None,
     max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
-    from .crosscheck.compare import crosscheck, load_crosscheck
+    from ..crosscheck.compare import crosscheck, load_crosscheck
 
     _check_run_options(jobs, scheduler, progress)
     if profile not in ("ns2", "standard", "both"):
@@ -148,7 +150,7 @@ def crosscheck_cmd(
         soft_wrap=True,
     )
     if figure:
-        from .crosscheck.figure import draw
+        from ..crosscheck.figure import draw
 
         for p in draw(report, folder / "crosscheck"):
             err.print(f"figure: {p}", soft_wrap=True)

@@ -9,19 +9,21 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from . import tables
-from .cli import MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, app, err, out, parse_budget
-from .studies import CATALOGUE
-from .sweeps.errors import (
+from .. import tables
+from ..studies import CATALOGUE
+from ..sweeps.errors import (
     FolderBusy,
     FolderUnusable,
     StoreError,
     StoreUnreadable,
     SweepInterrupted,
 )
+from .app import Commands, MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, err, out, parse_budget
 
 if TYPE_CHECKING:
-    from .sweeps import PointSummary, ResultStore
+    from ..sweeps import PointSummary, ResultStore
+
+commands = Commands()
 
 EXIT_INTERRUPTED = 130
 
@@ -130,7 +132,7 @@ def _shielded(fn: Any, *args: Any, **kwargs: Any) -> Any:
         _fail(str(exc), code=1)
 
 
-@app.command(
+@commands.command(
     "sweep",
     help=(
         "Run a sweep file: every combination of its \\[sweep] lists (\\[\\[sweep.zip]] groups vary "
@@ -170,7 +172,7 @@ def sweep_cmd(
     max_events: MaxEventsOpt = None,
     max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
-    from .sweeps import load_sweep, run_sweep, summarize
+    from ..sweeps import load_sweep, run_sweep, summarize
 
     _check_run_options(jobs, scheduler, progress)
     budget = parse_budget(max_events, max_memory_mb)
@@ -204,7 +206,7 @@ def sweep_cmd(
 
 
 def _open_store(folder: Path) -> ResultStore:
-    from .sweeps import ResultStore
+    from ..sweeps import ResultStore
 
     if not (folder / "results.sqlite").exists():
         _fail(f"{folder}: no result store here (results.sqlite); run `hopsim sweep` first")
@@ -214,7 +216,7 @@ def _open_store(folder: Path) -> ResultStore:
         _fail(str(exc))
 
 
-@app.command(
+@commands.command(
     "results",
     help=(
         "Summarise the result store in DIR: per sweep and point, the runs and each metric's "
@@ -238,8 +240,8 @@ def results_cmd(
         typer.Option("--runs", metavar="FILE", help="Export one row per run to FILE."),
     ] = None,
 ) -> None:
-    from .sweeps import summarize
-    from .sweeps.export import write_flows, write_runs
+    from ..sweeps import summarize
+    from ..sweeps.export import write_flows, write_runs
 
     with _open_store(folder) as store:
         names = list(store.sweeps())
@@ -261,7 +263,7 @@ def results_cmd(
 
 
 def _metric_help() -> str:
-    from .sweeps.metrics import AGGREGATES, FLOW_FIELDS, TOTAL_FIELDS
+    from ..sweeps.metrics import AGGREGATES, FLOW_FIELDS, TOTAL_FIELDS
 
     return (
         "Metric on the y axis: a per-flow field, combined over the flows by its natural "
@@ -274,7 +276,7 @@ def _metric_help() -> str:
 _METRIC_HELP = _metric_help()
 
 
-@app.command(
+@commands.command(
     "plot",
     help=(
         "Plot METRIC against a swept KEY from the store in DIR, one line per value of "
@@ -297,8 +299,8 @@ def plot_cmd(
         typer.Option("--out", "-o", metavar="STEM", help="Output path without suffix."),
     ] = None,
 ) -> None:
-    from .sweeps import summarize
-    from .sweeps.metrics import check_metric_name
+    from ..sweeps import summarize
+    from ..sweeps.metrics import check_metric_name
 
     _guarded(check_metric_name, y)
     if out_stem is not None and (not out_stem.strip() or out_stem.endswith(("/", "."))):
@@ -324,7 +326,7 @@ def plot_cmd(
 
 
 def _draw(points: list[PointSummary], x: str, y: str, stem: Path, **kwargs: Any) -> list[Path]:
-    from .plot import plot_points
+    from ..plot import plot_points
 
     try:
         return plot_points(points, x, y, stem, **kwargs)
@@ -372,7 +374,7 @@ def _print_claims(title: str, report: Any, every: bool) -> None:
     out.print(f"points: {report.points_csv}", soft_wrap=True)
 
 
-@app.command(
+@commands.command(
     "reproduce",
     help=(
         "Re-run a published study of the catalogue and set our numbers beside the paper's: "
@@ -402,11 +404,11 @@ def reproduce_cmd(
     max_events: MaxEventsOpt = None,
     max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
-    from .studies import CATALOGUE, get_study, reproduce_study
+    from ..studies import CATALOGUE, get_study, reproduce_study
 
     _check_progress(progress)
     if list_ or name is None:
-        from .studies.common import SWEEP_DIR
+        from ..studies.common import SWEEP_DIR
 
         table = Table(title="hopsim reproduce: the catalogue", title_justify="left")
         table.add_column("name", no_wrap=True)
