@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .scenario import RTS_NEVER_BYTES
 from .sweeps import Summary, load_sweep, run_sweep, summarize
 
 __all__ = [
@@ -282,8 +283,10 @@ def build_sweep(
             "warmup_s": float(duration_s) / 10.0,
             "seed": seed,
             "topology": {"kind": "chain", "hops": hops, "spacing_m": 200.0},
-            # rts_threshold_bytes 0: RTS/CTS before every data frame; 3000: never.
-            "mac": {"data_rate_mbps": float(rate_mbps), "rts_threshold_bytes": 0 if rts else 3000},
+            "mac": {
+                "data_rate_mbps": float(rate_mbps),
+                "rts_threshold_bytes": 0 if rts else RTS_NEVER_BYTES,
+            },
             "routing": {"protocol": "static"},
             "tcp": {"variant": "newreno", "max_window": 0.0, "alpha": 2.0, "beta": 2.0},
             "flows": [

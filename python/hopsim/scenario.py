@@ -322,3 +322,8 @@ def dumps_toml(doc: Mapping[str, Any]) -> str:
     while out and out[0] == "":
         out.pop(0)
     return "\n".join(out) + "\n"
+
+
+#: `mac.rts_threshold_bytes` that turns RTS/CTS off: longer than any MPDU (2346 bytes), so
+#: no frame is preceded by RTS (0 = before every frame). ns-2's scripts use the same value.
+RTS_NEVER_BYTES = 3000

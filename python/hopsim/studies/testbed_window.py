@@ -29,6 +29,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from ..scenario import RTS_NEVER_BYTES
 from ..sweeps.spec import derive_seed
 from ..testbed import etx_routes, measure_links, pick_pairs
 from .common import SWEEP_DIR, Claim, Study, StudyContext, check, pct
@@ -36,7 +37,7 @@ from .common import SWEEP_DIR, Claim, Study, StudyContext, check, pct
 HOPS = (1, 2, 3, 4)
 RATES: tuple[float | str, ...] = (2.0, 5.5, "auto")
 WINDOWS = (1, 2, 3, 4, 5, 6, 0)  # max CWND in MSS; 0 = unclamped (S003:98)
-ON, OFF = 0, 3000  # rts_threshold_bytes: RTS/CTS for every frame / never
+ON, OFF = 0, RTS_NEVER_BYTES  # rts_threshold_bytes: RTS/CTS for every frame / never
 TOL = 0.05  # a pair "prefers" an RTS/CTS setting when its best goodput is > 5% higher
 # Table 3 (S003:216-225): hops -> rate -> (RTS/CTS, CWND); "on/off, 1/4 MSS" = 1 MSS with
 # RTS/CTS on, 4 MSS with it off (issue6-paper-values.md 5.2).

@@ -11,7 +11,8 @@
 use crate::time::{SimDuration, SimTime};
 use std::collections::{BTreeMap, VecDeque};
 
-pub const BROADCAST: u32 = u32::MAX;
+/// The broadcast node id (its one home is the MAC's frame address).
+pub use crate::mac::frame::BROADCAST;
 
 /// ns-2 aodv.h ARP_DELAY: packets that waited for a route leave this far apart.
 pub const NS2_ARP_DELAY_NS: SimDuration = 10_000_000;

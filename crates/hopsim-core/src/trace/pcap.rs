@@ -26,7 +26,7 @@ pub const SNAPLEN: u32 = 65_535;
 const MAGIC_NS: u32 = 0xa1b2_3c4d;
 
 /// Node id that stands for the broadcast address.
-pub const BROADCAST: u32 = u32::MAX;
+pub use crate::mac::frame::BROADCAST;
 
 /// BSSID of the ad hoc (IBSS) network.
 pub const BSSID: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
