@@ -18,14 +18,13 @@ from collections.abc import Callable
 
 import pytest
 
-from hopsim.studies import get_study, reproduce_study
+from hopsim.studies import Verdict, get_study, reproduce_study
 from hopsim.studies.chen_cwl import table1
 from hopsim.studies.common import SWEEP_DIR, StudyReport
 from hopsim.sweeps import ResultStore, load_sweep
 
 pytestmark = pytest.mark.slow
 
-VERDICTS = ("holds", "differs", "does not hold", "not comparable")
 Rows = list[dict[str, str]]
 
 
@@ -111,7 +110,7 @@ def test_every_claim_has_a_verdict(name: str, request: pytest.FixtureRequest) ->
     report: StudyReport = request.getfixturevalue("cwl" if name == "chen-cwl" else "manet")
     assert len(report.claims) >= 5
     for claim in report.claims:
-        assert claim.verdict.startswith(VERDICTS), claim
+        assert Verdict.of(claim.verdict), claim
         assert claim.claim and claim.paper and claim.ours and claim.source
     table = report.table_md.read_text()
     assert "| claim | paper | hopsim | verdict |" in table

@@ -341,18 +341,18 @@ SHOWN_CLAIMS = 5
 def _print_claims(title: str, report: Any, every: bool) -> None:
     """N of M claims hold; the ones that do not (or all, with --claims); where the files are."""
     claims = report.claims
-    held = [c for c in claims if c.verdict.startswith("holds")]
+    held = [c for c in claims if c.holds]
     if every:
         table = Table(title=f"{title}: the paper beside hopsim", title_justify="left")
         for col in ("claim", "paper", "hopsim", "verdict"):
             table.add_column(col, overflow="fold")
         for c in claims:
-            style = "green" if c.verdict.startswith("holds") else "yellow"
+            style = "green" if c.holds else "yellow"
             table.add_row(c.claim, c.paper, c.ours, f"[{style}]{escape(c.verdict)}[/]")
         out.print(table)
     out.print(f"[bold]{title}[/]: {len(held)} of {len(claims)} claims hold", soft_wrap=True)
     if not every:
-        others = [c for c in claims if not c.verdict.startswith("holds")]
+        others = [c for c in claims if not c.holds]
         for c in others[:SHOWN_CLAIMS]:
             out.print(
                 f"  [yellow]{escape(c.verdict)}[/]: {escape(c.claim)} (paper {escape(c.paper)}, "

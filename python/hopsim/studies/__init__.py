@@ -12,9 +12,17 @@ from typing import TYPE_CHECKING, Any
 from .._core import ScenarioError
 
 if TYPE_CHECKING:
-    from .common import Claim, Study, StudyReport, reproduce_study
+    from .common import Claim, Study, StudyReport, Verdict, reproduce_study
 
-__all__ = ["CATALOGUE", "Claim", "Study", "StudyReport", "get_study", "reproduce_study"]
+__all__ = [
+    "CATALOGUE",
+    "Claim",
+    "Study",
+    "StudyReport",
+    "Verdict",
+    "get_study",
+    "reproduce_study",
+]
 
 #: Study name -> module defining ``STUDY``.
 CATALOGUE = {
@@ -39,7 +47,7 @@ def get_study(name: str) -> Study:
 def __getattr__(name: str) -> Any:
     # The study machinery (plots, sweeps) loads on first use: the catalogue's names are
     # needed by the command line's help, which must stay fast.
-    if name in ("Claim", "Study", "StudyReport", "reproduce_study"):
+    if name in ("Claim", "Study", "StudyReport", "Verdict", "reproduce_study"):
         value = getattr(importlib.import_module(".common", __name__), name)
         globals()[name] = value
         return value

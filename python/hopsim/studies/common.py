@@ -12,6 +12,7 @@ import csv
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,30 @@ __all__ = [
 SWEEP_DIR = Path(__file__).parent / "sweeps"
 
 
+class Verdict(str, Enum):
+    """The kinds of verdict a claim gets; its text starts with one and may say more
+    ("differs by +23%", "not comparable: Table 1 stops at N = 30")."""
+
+    HOLDS = "holds"
+    PARTLY = "partly"
+    DIFFERS = "differs"
+    DOES_NOT_HOLD = "does not hold"
+    NOT_COMPARABLE = "not comparable"
+
+    @classmethod
+    def of(cls, text: str) -> Verdict:
+        """The kind of a verdict text.
+
+        Raises:
+            ValueError: the text starts with no kind.
+        """
+        for kind in sorted(cls, key=lambda k: -len(k.value)):
+            if text.startswith(kind.value):
+                return kind
+        kinds = ", ".join(repr(k.value) for k in cls)
+        raise ValueError(f"verdict {text!r} starts with none of {kinds}")
+
+
 @dataclass(frozen=True)
 class Claim:
     """One reported number or qualitative finding of the paper, beside ours."""
@@ -40,8 +65,19 @@ class Claim:
     claim: str  # what the paper says, briefly
     paper: str  # the paper's value(s), as printed
     ours: str  # our value(s)
-    verdict: str  # "holds", "differs by +23%", "does not hold", "not comparable: why"
+    verdict: str  # a Verdict's word, then details: "differs by +23%", "not comparable: why"
     source: str = ""  # where in the paper (seed file and line)
+
+    def __post_init__(self) -> None:
+        Verdict.of(self.verdict)  # every verdict names its kind
+
+    @property
+    def kind(self) -> Verdict:
+        return Verdict.of(self.verdict)
+
+    @property
+    def holds(self) -> bool:
+        return self.kind is Verdict.HOLDS
 
 
 def compare_value(ours: float | None, paper: float, tolerance: float = 0.10) -> str:
@@ -58,8 +94,9 @@ def compare_value(ours: float | None, paper: float, tolerance: float = 0.10) -> 
 def check(condition: bool, why_not: str = "") -> str:
     """``holds`` or ``does not hold`` (with the reason, if given)."""
     if condition:
-        return "holds"
-    return f"does not hold ({why_not})" if why_not else "does not hold"
+        return Verdict.HOLDS.value
+    no = Verdict.DOES_NOT_HOLD.value
+    return f"{no} ({why_not})" if why_not else no
 
 
 def pct(new: float | None, old: float | None) -> float | None:
