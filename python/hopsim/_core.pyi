@@ -42,3 +42,6 @@ def layout_json(scenario_json: str) -> str:
 
 def _panic_for_test(message: str) -> None:
     """Panic in the core on purpose (tests: a panic must arrive as InternalError)."""
+
+def chen_table1() -> list[tuple[int, float]]:
+    """Chen et al.'s Table 1: (largest round-trip hop count N of each row, optimal CWL)."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import _core
 from .scenario import RTS_NEVER_BYTES
 from .sweeps import Summary, load_sweep, run_sweep, summarize
 
@@ -55,8 +56,9 @@ SEARCH_VARIANTS = ("newreno", "sack", "vegas")
 DEFAULT_DURATION_S = 100.0
 DEFAULT_REPLICATIONS = 5
 
-# Chen et al. Table 1 (S001:156-162): (largest round-trip hop count N of the row, CWL).
-CHEN_TABLE1 = ((4, 2.0), (8, 1.0), (12, 2.0), (20, 3.0), (26, 4.0), (30, 5.0))
+# Chen et al. Table 1 (S001:156-162): (largest round-trip hop count N of the row, CWL), as
+# the core's hop_based window limit has it (its one home: transport/tcp/limits.rs).
+CHEN_TABLE1 = tuple(_core.chen_table1())
 
 # Koutsonikolas et al. Table 3 (S003:216-225), as printed: (hops, rate) -> (RTS/CTS, CWND).
 # "on/off, 1/4" reads "1 MSS with RTS/CTS on, 4 MSS with it off" (table caption).

@@ -102,6 +102,13 @@ fn layout_json(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
     guarded(|| py.detach(|| hopsim_core::layout_json(scenario_json)).map_err(to_py_err))
 }
 
+/// Chen et al.'s Table 1: (largest round-trip hop count N of each row, optimal CWL), the
+/// rows the core's `hop_based` window limit uses.
+#[pyfunction]
+fn chen_table1() -> Vec<(u32, f64)> {
+    hopsim_core::transport::tcp::limits::CHEN_TABLE1.to_vec()
+}
+
 /// Panic on purpose, through the same guard as every entry point: lets the tests check that
 /// a bug in the core reaches Python as `InternalError`, an ordinary `Exception`.
 #[pyfunction]
@@ -117,6 +124,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
+    m.add_function(wrap_pyfunction!(chen_table1, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

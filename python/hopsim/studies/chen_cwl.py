@@ -15,12 +15,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import _core
 from ..sweeps import PointSummary
 from ..sweeps.stats import Summary
 from .common import Claim, Study, StudyContext, check, pct
 
-# Table 1 (S001:153-162): (largest round-trip hop count N of the row, optimal CWL).
-TABLE1 = ((4, 2), (8, 1), (12, 2), (20, 3), (26, 4), (30, 5))
+# Table 1 (S001:153-162): (largest round-trip hop count N of the row, optimal CWL), from
+# the core, where the hop_based window limit uses it.
+TABLE1 = tuple((top, int(cwl)) for top, cwl in _core.chen_table1())
 K_EMPIRICAL = 1 / 5  # S001:166
 K_RANGE = (1 / 8, 1 / 4)  # Corollary 1, S001:123
 FLAT = 0.05  # "unchanged (or very minimally changed)" (S001:148): spread <= 5%

@@ -37,17 +37,18 @@ pub enum LimitPolicy {
     Kawadia,
 }
 
+/// Chen et al. Table 1 (S001:156-162): rows of (largest round-trip hop count N of the row,
+/// optimal CWL in segments). The one home of the table: the advisor and the study read it
+/// through `hopsim._core.chen_table1()`.
+pub const CHEN_TABLE1: [(u32, f64); 6] =
+    [(4, 2.0), (8, 1.0), (12, 2.0), (20, 3.0), (26, 4.0), (30, 5.0)];
+
 /// Chen et al. Table 1: optimal CWL by round-trip hop count N.
 pub fn hop_table_cwl(round_trip_hops: u32) -> f64 {
-    match round_trip_hops {
-        0..=4 => 2.0,
-        5..=8 => 1.0,
-        9..=12 => 2.0,
-        13..=20 => 3.0,
-        21..=26 => 4.0,
-        27..=30 => 5.0,
+    match CHEN_TABLE1.iter().find(|(top, _)| round_trip_hops <= *top) {
+        Some(&(_, cwl)) => cwl,
         // Longer paths: the bound k N of Corollary 1 with the paper's empirical k = 1/5.
-        n => (n / 5) as f64,
+        None => (round_trip_hops / 5) as f64,
     }
 }
 
