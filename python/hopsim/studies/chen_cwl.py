@@ -141,12 +141,7 @@ def _optimal_figure(ctx: StudyContext, opts: Sequence[Optimum]) -> None:
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
-    stem = ctx.out_dir / "figures" / "chen-cwl-optimal"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    for suffix in (".png", ".pdf"):
-        fig.savefig(stem.with_suffix(suffix), dpi=120)
-        ctx.figures.append(stem.with_suffix(suffix))
-    plt.close(fig)
+    ctx.save_figure(fig, "chen-cwl-optimal")
 
 
 def _write_table(ctx: StudyContext, opts: Sequence[Optimum], curves: dict) -> None:

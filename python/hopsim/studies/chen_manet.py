@@ -124,12 +124,7 @@ def _gain_figure(ctx: StudyContext, gains: dict[tuple[str, int], Summary]) -> No
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    stem = ctx.out_dir / "figures" / "chen-manet-gain"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    for suffix in (".png", ".pdf"):
-        fig.savefig(stem.with_suffix(suffix), dpi=120)
-        ctx.figures.append(stem.with_suffix(suffix))
-    plt.close(fig)
+    ctx.save_figure(fig, "chen-manet-gain")
 
 
 def segment_delay(ctx: StudyContext) -> list[PointSummary]:

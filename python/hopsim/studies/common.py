@@ -153,6 +153,19 @@ class StudyContext:
         """Draw a figure (see :func:`hopsim.plot.plot_points`) into ``figures/``."""
         self.figures.extend(plot_points(points, x, y, self.out_dir / "figures" / stem, **kw))
 
+    def save_figure(self, fig: Any, stem: str, dpi: int = 120) -> None:
+        """Write a matplotlib figure the study drew itself as ``figures/STEM.png`` and
+        ``.pdf``, list them among the study's figures and close it."""
+        import matplotlib.pyplot as plt
+
+        folder = self.out_dir / "figures"
+        folder.mkdir(parents=True, exist_ok=True)
+        for suffix in (".png", ".pdf"):
+            path = folder / f"{stem}{suffix}"
+            fig.savefig(path, dpi=dpi)
+            self.figures.append(path)
+        plt.close(fig)
+
 
 @dataclass
 class StudyReport:
