@@ -1,5 +1,7 @@
 //! The events of a run. Small and `Copy`: the queue holds them by value (no allocation).
 
+use crate::time::SimTime;
+
 /// Node and flow ids are indices into the world's arenas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
@@ -33,4 +35,41 @@ pub enum Event {
     EtxProbe { node: u32 },
     /// ETX: the warm-up is over; compute and freeze the routes.
     EtxFreeze,
+}
+
+// Each layer arms its own timer kinds; here they become the world's events (and back, in
+// `World::dispatch`).
+
+impl crate::sched::TimerSink<crate::mac::dcf::MacTimer> for crate::sched::Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, node: u32, timer: crate::mac::dcf::MacTimer, generation: u32) {
+        use crate::mac::dcf::MacTimer;
+        self.schedule(
+            at,
+            match timer {
+                MacTimer::Access => Event::MacAccess { node, generation },
+                MacTimer::Timeout => Event::MacTimeout { node, generation },
+                MacTimer::Sifs => Event::MacSifs { node, generation },
+            },
+        );
+    }
+}
+
+impl crate::sched::TimerSink<crate::transport::tcp::TcpTimer> for crate::sched::Scheduler<Event> {
+    fn arm(
+        &mut self,
+        at: SimTime,
+        flow: u32,
+        timer: crate::transport::tcp::TcpTimer,
+        generation: u32,
+    ) {
+        use crate::transport::tcp::TcpTimer;
+        self.schedule(
+            at,
+            match timer {
+                TcpTimer::Rto => Event::TcpRto { flow, generation },
+                TcpTimer::DelAck => Event::TcpDelAck { flow, generation },
+                TcpTimer::Pace => Event::TcpPace { flow, generation },
+            },
+        );
+    }
 }

@@ -31,6 +31,16 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// Where a layer arms its timers. Each layer names its own timer kinds (`T`: the MAC's
+/// [`crate::mac::dcf::MacTimer`], TCP's [`crate::transport::tcp::TcpTimer`]) and the id of
+/// its owner (a node, a flow); the world's event module maps them to its events, so no layer
+/// imports the world's event type.
+pub trait TimerSink<T> {
+    /// Arm `timer` of `owner` for absolute time `at` (never in the past); `generation` is
+    /// the token of [`Timer`] that tells a live firing from a stale one.
+    fn arm(&mut self, at: SimTime, owner: u32, timer: T, generation: u32);
+}
+
 /// The event queue. `now` only moves forward.
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,

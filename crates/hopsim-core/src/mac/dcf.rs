@@ -9,10 +9,9 @@ use super::access::Access;
 use super::frame::{Frame, FrameKind, BROADCAST};
 use super::rate::{RateAlgo, RateControl};
 use super::timing::{airtime_ns, Rate, Timing};
-use crate::event::Event;
 use crate::net::packet::PacketId;
 use crate::rng::Rng;
-use crate::sched::{Scheduler, Timer};
+use crate::sched::{Timer, TimerSink};
 use crate::time::SimTime;
 
 /// What the MAC asks of the layers around it.
@@ -29,9 +28,18 @@ pub enum MacOutput {
     Done { packet: PacketId, next_hop: u32, acked: bool, service_ns: SimTime },
 }
 
+/// The MAC's timers (802.11 9.2): its access deadline (DIFS/EIFS and backoff), the CTS or
+/// ACK timeout, and the SIFS before a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MacTimer {
+    Access,
+    Timeout,
+    Sifs,
+}
+
 pub struct MacCtx<'a> {
     pub now: SimTime,
-    pub sched: &'a mut Scheduler<Event>,
+    pub timers: &'a mut dyn TimerSink<MacTimer>,
     /// Outputs tagged with the node that produced them.
     pub out: &'a mut Vec<(u32, MacOutput)>,
 }
@@ -202,7 +210,7 @@ impl Dcf {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {
                 let generation = self.access_timer.arm(at);
-                cx.sched.schedule(at, Event::MacAccess { node: self.node, generation });
+                cx.timers.arm(at, self.node, MacTimer::Access, generation);
             }
         }
     }
@@ -238,7 +246,7 @@ impl Dcf {
         }
         if at > cx.now {
             let generation = self.access_timer.arm(at);
-            cx.sched.schedule(at, Event::MacAccess { node: self.node, generation });
+            cx.timers.arm(at, self.node, MacTimer::Access, generation);
             return;
         }
         self.access.clear_backoff();
@@ -310,7 +318,7 @@ impl Dcf {
                 self.phase = Phase::WaitCts;
                 let at = cx.now + t.response_timeout(t.cts_ns);
                 let generation = self.timeout_timer.arm(at);
-                cx.sched.schedule(at, Event::MacTimeout { node: self.node, generation });
+                cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
             (FrameKind::Data, Phase::TxData) if frame.dst == BROADCAST => {
                 let job = self.job.take().expect("job");
@@ -320,7 +328,7 @@ impl Dcf {
                 self.phase = Phase::WaitAck;
                 let at = cx.now + t.response_timeout(t.ack_ns);
                 let generation = self.timeout_timer.arm(at);
-                cx.sched.schedule(at, Event::MacTimeout { node: self.node, generation });
+                cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
             _ => {} // CTS and ACK need nothing after them.
         }
@@ -411,7 +419,7 @@ impl Dcf {
         let when = at + self.cfg.timing.sifs;
         self.sifs_frame = Some(frame);
         let generation = self.sifs_timer.arm(when);
-        cx.sched.schedule(when, Event::MacSifs { node: self.node, generation });
+        cx.timers.arm(when, self.node, MacTimer::Sifs, generation);
     }
 
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).

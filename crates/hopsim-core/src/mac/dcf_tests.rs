@@ -2,10 +2,12 @@
 //! run, and its transmissions are recorded with their start times.
 
 use super::*;
+use crate::event::Event;
 use crate::mac::frame::Frame;
 use crate::mac::timing::{Rate, Timing};
 use crate::net::packet::{Packet, PacketArena};
 use crate::rng::{Purpose, Rng};
+use crate::sched::Scheduler;
 use crate::time::{us, SimTime};
 
 const ME: u32 = 0;
@@ -84,7 +86,7 @@ impl Bench {
     }
 
     fn offer(&mut self, now: SimTime, packet: PacketId) {
-        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.dcf.offer(&mut cx, packet, PEER, 1036);
         self.handle_outputs(now);
     }
@@ -124,7 +126,7 @@ impl Bench {
                 }
                 let now = at.max(self.sched.now());
                 self.dcf.on_medium_busy(at - frame.airtime_ns, at); // hear() checked it
-                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
                 self.dcf.on_rx(&mut cx, at, &frame, ok);
                 self.handle_outputs(now);
                 continue;
@@ -133,7 +135,7 @@ impl Bench {
                 break;
             }
             let (now, ev) = self.sched.pop().unwrap();
-            let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+            let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
             match ev {
                 Event::TxEnd { .. } => {
                     let frame = self.on_air.take().unwrap();

@@ -150,7 +150,7 @@ impl World {
                 RxEnd::Missed | RxEnd::AlreadyDone => {}
             }
         }
-        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
     }
 
@@ -182,7 +182,7 @@ impl World {
         if ok {
             self.trace_frame(listener, at, frame);
         }
-        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[listener as usize].mac.on_rx(&mut cx, at, frame, ok);
     }
 }

@@ -342,15 +342,15 @@ impl World {
         match event {
             Event::TxEnd { node } => self.end_tx(now, node),
             Event::MacAccess { node, generation } => {
-                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
                 self.nodes[node as usize].mac.on_access_timer(&mut cx, generation);
             }
             Event::MacTimeout { node, generation } => {
-                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
                 self.nodes[node as usize].mac.on_timeout(&mut cx, generation);
             }
             Event::MacSifs { node, generation } => {
-                let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
                 self.nodes[node as usize].mac.on_sifs_timer(&mut cx, generation);
             }
             Event::AppSend { flow } => self.app_send(now, flow),

@@ -123,7 +123,7 @@ impl World {
             self.flows[p.flow as usize].queued_at_source -= 1;
         }
         let msdu_bytes = LLC_SNAP_BYTES + p.ip_bytes();
-        let mut cx = MacCtx { now, sched: &mut self.sched, out: &mut self.out };
+        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.offer(&mut cx, item.packet, item.next_hop, msdu_bytes);
         // Saturated sources always keep one packet waiting in their queue.
         for k in 0..self.nodes[node as usize].saturated_flows.len() {

@@ -20,21 +20,21 @@ impl World {
     /// The application starts: the sender may send its initial window.
     pub(super) fn tcp_start(&mut self, now: SimTime, flow: u32) {
         let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
-        let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
+        let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
         t.sender.start(&mut cx);
         self.send_segments(now, flow);
     }
 
     pub(super) fn tcp_timeout(&mut self, now: SimTime, flow: u32, generation: u32) {
         let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
-        let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
+        let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
         t.sender.on_timeout(&mut cx, generation);
         self.send_segments(now, flow);
     }
 
     pub(super) fn tcp_pace(&mut self, now: SimTime, flow: u32, generation: u32) {
         let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
-        let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
+        let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
         t.sender.on_pace_timer(&mut cx, generation);
         self.send_segments(now, flow);
     }
@@ -109,7 +109,7 @@ impl World {
                 return_total_ns: p.delay_total_ns,
             };
             let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
-            let mut cx = TcpCtx { now, sched: &mut self.sched, out: &mut self.tcp_out };
+            let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
             let sack = &hdr.sack[..hdr.sack_len as usize];
             t.sender.on_ack(&mut cx, hdr.ack, sack, (hdr.echo_hops > 0).then_some(&path));
             if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {

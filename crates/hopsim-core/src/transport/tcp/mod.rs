@@ -1,6 +1,15 @@
 //! TCP: sender and receiver modelled as ns-2's one-way agents (segment-based, bulk FTP
 //! source), with real byte sequence numbers, ports and flags on the wire.
 
+/// TCP's timers: the sender's retransmission timeout and pacing gap, the receiver's delayed
+/// ACK. Armed through [`crate::sched::TimerSink`]; the world turns them into its events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TcpTimer {
+    Rto,
+    DelAck,
+    Pace,
+}
+
 pub mod cc;
 pub mod limits;
 pub mod receiver;

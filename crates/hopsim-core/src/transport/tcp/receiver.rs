@@ -4,8 +4,8 @@
 //! segment, d = 1, 2, 3, 4 as the segment number passes l1, l2, l3). Out-of-order, duplicate and
 //! hole-filling segments are acknowledged at once (RFC 5681 4.2).
 
-use crate::event::Event;
-use crate::sched::{Scheduler, Timer};
+use super::TcpTimer;
+use crate::sched::{Timer, TimerSink};
 use crate::time::SimTime;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,7 +99,7 @@ impl TcpReceiver {
         &mut self,
         seg: u32,
         now: SimTime,
-        sched: &mut Scheduler<Event>,
+        timers: &mut dyn TimerSink<TcpTimer>,
     ) -> (u32, Option<AckInfo>) {
         self.segments_received += 1;
         if seg < self.rcv_nxt || self.ooo.iter().any(|&(a, b)| a <= seg && seg < b) {
@@ -131,7 +131,7 @@ impl TcpReceiver {
         if !self.timer.is_armed() {
             if let Some(t) = self.timeout_ns() {
                 let generation = self.timer.arm(now + t);
-                sched.schedule(now + t, Event::TcpDelAck { flow: self.flow, generation });
+                timers.arm(now + t, self.flow, TcpTimer::DelAck, generation);
             }
         }
         (delivered, None)
@@ -202,8 +202,18 @@ impl TcpReceiver {
 mod tests {
     use super::*;
 
-    fn rx(policy: AckPolicy, sack: bool) -> (TcpReceiver, Scheduler<Event>) {
-        (TcpReceiver::new(0, policy, sack, 20), Scheduler::with_capacity(4))
+    /// The timers the receiver armed, in order: (time, flow, timer, generation).
+    #[derive(Default)]
+    struct Armed(Vec<(SimTime, u32, TcpTimer, u32)>);
+
+    impl TimerSink<TcpTimer> for Armed {
+        fn arm(&mut self, at: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
+            self.0.push((at, flow, timer, generation));
+        }
+    }
+
+    fn rx(policy: AckPolicy, sack: bool) -> (TcpReceiver, Armed) {
+        (TcpReceiver::new(0, policy, sack, 20), Armed::default())
     }
 
     #[test]
@@ -242,9 +252,8 @@ mod tests {
         assert_eq!(r.on_segment(0, 0, &mut s).1, None);
         assert_eq!(r.on_segment(1, 10, &mut s).1.unwrap().next_expected, 2);
         assert_eq!(r.on_segment(2, 20, &mut s).1, None);
-        let (at, ev) = std::iter::from_fn(|| s.pop()).last().unwrap();
-        assert_eq!(at, 120);
-        let Event::TcpDelAck { generation, .. } = ev else { panic!() };
+        let &(at, flow, timer, generation) = s.0.last().unwrap();
+        assert_eq!((at, flow, timer), (120, 0, TcpTimer::DelAck));
         assert_eq!(r.on_timer(generation).unwrap().next_expected, 3);
         assert_eq!(r.acks_sent, 2);
     }

@@ -8,8 +8,9 @@ use super::cc::{AckSample, CongestionControl, Loss, Window};
 use super::limits::{LimitPolicy, PathInfo};
 use super::rto::RtoEstimator;
 use super::stats::{LogHistogram, TimeWeighted, WindowHistogram};
-use crate::event::Event;
-use crate::sched::{Firing, Scheduler, Timer};
+
+use super::TcpTimer;
+use crate::sched::{Firing, Timer, TimerSink};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -69,7 +70,7 @@ pub struct SendSegment {
 
 pub struct TcpCtx<'a> {
     pub now: SimTime,
-    pub sched: &'a mut Scheduler<Event>,
+    pub timers: &'a mut dyn TimerSink<TcpTimer>,
     pub out: &'a mut Vec<SendSegment>,
 }
 
@@ -255,7 +256,7 @@ impl TcpSender {
             _ => {
                 let generation = self.timer.arm(at);
                 let flow = self.cfg.flow;
-                cx.sched.schedule(at, Event::TcpRto { flow, generation });
+                cx.timers.arm(at, flow, TcpTimer::Rto, generation);
             }
         }
     }
@@ -297,7 +298,7 @@ impl TcpSender {
             if cx.now < at {
                 if !self.pace_timer.is_armed() {
                     let generation = self.pace_timer.arm(at);
-                    cx.sched.schedule(at, Event::TcpPace { flow: self.cfg.flow, generation });
+                    cx.timers.arm(at, self.cfg.flow, TcpTimer::Pace, generation);
                 }
                 return false;
             }
@@ -421,7 +422,7 @@ impl TcpSender {
             Firing::Stale => return,
             Firing::Postponed(at) => {
                 let flow = self.cfg.flow;
-                cx.sched.schedule(at, Event::TcpRto { flow, generation });
+                cx.timers.arm(at, flow, TcpTimer::Rto, generation);
                 return;
             }
             Firing::Due => {}

@@ -66,7 +66,7 @@ impl Harness {
             out: Vec::new(),
             now: 0,
         };
-        let mut cx = TcpCtx { now: 0, sched: &mut h.sched, out: &mut h.out };
+        let mut cx = TcpCtx { now: 0, timers: &mut h.sched, out: &mut h.out };
         h.tx.start(&mut cx);
         h
     }
@@ -77,7 +77,7 @@ impl Harness {
 
     fn ack(&mut self, ack: u32, sack: &[(u32, u32)]) -> Vec<(u32, bool)> {
         self.now += MS;
-        let mut cx = TcpCtx { now: self.now, sched: &mut self.sched, out: &mut self.out };
+        let mut cx = TcpCtx { now: self.now, timers: &mut self.sched, out: &mut self.out };
         self.tx.on_ack(&mut cx, ack, sack, None);
         self.sent()
     }
@@ -88,7 +88,7 @@ impl Harness {
         while let Some((t, ev)) = self.sched.pop() {
             if let Event::TcpRto { generation, .. } = ev {
                 self.now = t;
-                let mut cx = TcpCtx { now: t, sched: &mut self.sched, out: &mut self.out };
+                let mut cx = TcpCtx { now: t, timers: &mut self.sched, out: &mut self.out };
                 let before = self.tx.stats.timeouts;
                 self.tx.on_timeout(&mut cx, generation);
                 if self.tx.stats.timeouts > before {
@@ -242,7 +242,7 @@ fn pace_until(h: &mut Harness, until: u64) -> Vec<(u64, u32)> {
         let (t, ev) = h.sched.pop().unwrap();
         if let Event::TcpPace { generation, .. } = ev {
             h.now = t;
-            let mut cx = TcpCtx { now: t, sched: &mut h.sched, out: &mut h.out };
+            let mut cx = TcpCtx { now: t, timers: &mut h.sched, out: &mut h.out };
             h.tx.on_pace_timer(&mut cx, generation);
             released.extend(h.out.drain(..).map(|s| (t, s.seg)));
         }
