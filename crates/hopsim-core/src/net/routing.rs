@@ -101,11 +101,10 @@ fn bfs_towards(channel: &Channel, dst: u32) -> (Vec<u32>, Vec<u32>) {
 mod tests {
     use super::*;
     use crate::phy::links::LinkModel;
-    use crate::scenario::parse_toml;
 
     fn channel(pos: &[[f64; 2]]) -> Channel {
-        let s = parse_toml("[topology]\nkind = \"chain\"\nhops = 1\n").expect("scenario");
-        Channel::build(pos, &LinkModel::new(&s, Vec::new(), 0.0, 0.0))
+        let radio = crate::phy::config::Radio::default();
+        Channel::build(pos, &LinkModel::new(&radio, 1, Default::default()))
     }
 
     #[test]

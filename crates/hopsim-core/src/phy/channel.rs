@@ -87,13 +87,12 @@ impl Channel {
 mod tests {
     use super::*;
     use crate::phy::propagation::delay_ns;
-    use crate::scenario::parse_toml;
 
     #[test]
     fn chain_neighbourhoods_at_200m() {
-        let s = parse_toml("[topology]\nkind = \"chain\"\nhops = 4\n").expect("scenario");
+        let radio = crate::phy::config::Radio::default();
         let pos: Vec<[f64; 2]> = (0..5).map(|i| [i as f64 * 200.0, 0.0]).collect();
-        let ch = Channel::build(&pos, &LinkModel::new(&s, Vec::new(), 0.0, 0.0));
+        let ch = Channel::build(&pos, &LinkModel::new(&radio, 1, Default::default()));
         // Node 2 decodes 1 and 3 (200 m), senses 0 and 4 (400 m < 550 m).
         let l: Vec<(u32, bool)> =
             ch.listeners(2).iter().map(|l| (l.listener, l.decodable)).collect();

@@ -5,10 +5,10 @@
 //! add interference (down to 10 dB below the noise floor); with fading, a margin lower.
 
 use super::channel::Link;
+use super::config::{Fading, Radio, Reception};
 use super::noise::noise_floor_w;
 use super::propagation::{delay_ns, thresholds_w, PathLoss};
 use crate::rng::{Purpose, Rng};
-use crate::scenario::{Fading, Reception, Scenario};
 
 /// Interference this far below the noise floor is left out (it moves the SINR by < 0.5 dB).
 const INTERFERENCE_FLOOR_DB: f64 = -10.0;
@@ -39,39 +39,36 @@ fn db(x: f64) -> f64 {
     10f64.powf(x / 10.0)
 }
 
-impl LinkModel {
-    /// The links of a scenario: its radio, and for testbed topologies the walls between
-    /// buildings.
-    pub fn for_scenario(s: &Scenario) -> Self {
-        match &s.topology.testbed {
-            Some(b) if s.topology.kind == crate::scenario::TopologyKind::Testbed => LinkModel::new(
-                s,
-                crate::topology::clusters(&s.topology),
-                b.wall_loss_db,
-                b.wall_sigma_db,
-            ),
-            _ => LinkModel::new(s, Vec::new(), 0.0, 0.0),
-        }
-    }
+/// Walls between clusters of nodes (a testbed's buildings): a link between two clusters
+/// loses `loss_db` more and gets `sigma_db` more shadowing. No walls: empty `clusters`.
+#[derive(Debug, Clone, Default)]
+pub struct Walls {
+    /// Cluster of each node.
+    pub clusters: Vec<u32>,
+    pub loss_db: f64,
+    pub sigma_db: f64,
+}
 
-    pub fn new(s: &Scenario, clusters: Vec<u32>, wall_loss_db: f64, wall_sigma_db: f64) -> Self {
-        let path = PathLoss::new(&s.radio);
-        let (rx_w, cs_w) = thresholds_w(&s.radio, &path);
-        let mut include_w = match s.radio.reception {
+impl LinkModel {
+    /// The links of `radio`, with shadowing drawn from `seed`, through `walls`.
+    pub fn new(radio: &Radio, seed: u64, walls: Walls) -> Self {
+        let path = PathLoss::new(radio);
+        let (rx_w, cs_w) = thresholds_w(radio, &path);
+        let mut include_w = match radio.reception {
             Reception::Capture => cs_w,
-            Reception::Sinr => cs_w.min(noise_floor_w(&s.radio) * db(INTERFERENCE_FLOOR_DB)),
+            Reception::Sinr => cs_w.min(noise_floor_w(radio) * db(INTERFERENCE_FLOOR_DB)),
         };
-        if s.radio.fading != Fading::None {
+        if radio.fading != Fading::None {
             include_w *= db(-FADING_MARGIN_DB);
         }
         LinkModel {
             path,
-            seed: s.topology.seed.unwrap_or(s.seed),
-            sigma_db: s.radio.shadowing_sigma_db,
-            symmetric: s.radio.shadowing_symmetric,
-            clusters,
-            wall_loss_db,
-            wall_sigma_db,
+            seed,
+            sigma_db: radio.shadowing_sigma_db,
+            symmetric: radio.shadowing_symmetric,
+            clusters: walls.clusters,
+            wall_loss_db: walls.loss_db,
+            wall_sigma_db: walls.sigma_db,
             rx_w,
             cs_w,
             include_w,
@@ -135,40 +132,36 @@ impl LinkModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{parse_toml, Propagation};
+    use crate::phy::config::Propagation;
 
-    fn scenario(extra: &str) -> Scenario {
-        let text = format!(
-            "[topology]\nkind = \"chain\"\nhops = 3\n[radio]\npropagation = \"log_distance\"\n{extra}"
-        );
-        parse_toml(&text).expect("scenario")
+    fn radio(sigma_db: f64, symmetric: bool) -> Radio {
+        Radio {
+            propagation: Propagation::LogDistance,
+            shadowing_sigma_db: sigma_db,
+            shadowing_symmetric: symmetric,
+            ..Radio::default()
+        }
     }
 
     #[test]
     fn shadowing_is_seeded_symmetric_and_has_its_sigma() {
-        let s = scenario("shadowing_sigma_db = 8.0\n");
-        assert_eq!(s.radio.propagation, Propagation::LogDistance);
-        let m = LinkModel::new(&s, Vec::new(), 0.0, 0.0);
+        let r = radio(8.0, true);
+        let m = LinkModel::new(&r, 1, Walls::default());
         assert_eq!(m.gain_db(3, 7), m.gain_db(7, 3));
-        assert_eq!(m.gain_db(3, 7), LinkModel::new(&s, Vec::new(), 0.0, 0.0).gain_db(3, 7));
+        assert_eq!(m.gain_db(3, 7), LinkModel::new(&r, 1, Walls::default()).gain_db(3, 7));
         let draws: Vec<f64> = (0..2000).map(|j| m.gain_db(0, j + 1)).collect();
         let mean = draws.iter().sum::<f64>() / draws.len() as f64;
         let var = draws.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / 1999.0;
         assert!(mean.abs() < 0.6, "mean {mean}");
         assert!((var.sqrt() - 8.0).abs() < 0.5, "sigma {}", var.sqrt());
-        let asym = LinkModel::new(
-            &scenario("shadowing_sigma_db = 8.0\nshadowing_symmetric = false\n"),
-            Vec::new(),
-            0.0,
-            0.0,
-        );
+        let asym = LinkModel::new(&radio(8.0, false), 1, Walls::default());
         assert_ne!(asym.gain_db(3, 7), asym.gain_db(7, 3));
     }
 
     #[test]
     fn walls_between_clusters_cost_their_loss() {
-        let s = scenario("");
-        let m = LinkModel::new(&s, vec![0, 0, 1, 1], 12.0, 0.0);
+        let walls = Walls { clusters: vec![0, 0, 1, 1], loss_db: 12.0, sigma_db: 0.0 };
+        let m = LinkModel::new(&radio(0.0, true), 1, walls);
         assert_eq!(m.gain_db(0, 1), 0.0);
         assert_eq!(m.gain_db(1, 2), -12.0);
         let p = m.path.rx_power_w(50.0);

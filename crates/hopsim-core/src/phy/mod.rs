@@ -3,6 +3,7 @@
 
 pub mod busy;
 pub mod channel;
+pub mod config;
 pub mod error_rate;
 pub mod links;
 pub mod noise;

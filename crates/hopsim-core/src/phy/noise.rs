@@ -1,7 +1,7 @@
 //! Receiver noise: thermal noise kTB over the 22 MHz 802.11b channel, raised by the noise
 //! figure (ns-3 YansWifiPhy: RxNoiseFigure 7 dB; -174 dBm/Hz at 290 K).
 
-use crate::scenario::Radio;
+use super::config::Radio;
 
 /// Boltzmann's constant (J/K), exact since the 2019 SI.
 const BOLTZMANN_J_PER_K: f64 = 1.380_649e-23;

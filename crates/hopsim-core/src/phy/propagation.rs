@@ -2,7 +2,7 @@
 //! as in ns-2's mobile/tworayground.cc and mobile/propagation.cc (Rappaport, Wireless
 //! Communications, eq. 4.5 and 4.52), and log-distance (Rappaport eq. 4.68).
 
-use crate::scenario::{Propagation, Radio};
+use super::config::{Propagation, Radio};
 
 /// Speed of light in m/s, used for wavelengths and propagation delays.
 /// (ns-2 uses 3e8 for the wavelength; the difference only touches the Friis region < 86 m.)

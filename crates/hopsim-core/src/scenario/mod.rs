@@ -8,7 +8,8 @@ pub mod ranges;
 mod validate;
 mod validate_radio;
 
-pub use mac_radio::{DataRate, Fading, Mac, Propagation, Radio, RateControlAlgo, Reception};
+pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
+pub use mac_radio::{DataRate, Mac, RateControlAlgo};
 pub use parse::{parse_json, parse_toml};
 pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
 pub use validate::{node_count, validate};

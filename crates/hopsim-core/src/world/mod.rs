@@ -193,7 +193,7 @@ impl World {
             },
         };
         let ns2 = s.profile == crate::scenario::Profile::Ns2;
-        let model = crate::phy::links::LinkModel::for_scenario(s);
+        let model = placement::link_model(s);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
         let receiver = |id: u32| match s.radio.reception {
             Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),

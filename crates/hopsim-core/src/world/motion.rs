@@ -142,7 +142,7 @@ pub(crate) fn build(
             t
         }
     };
-    let model = LinkModel::for_scenario(s);
+    let model = super::placement::link_model(s);
     let n = positions.len();
     Ok(Some(Motion { trajectories, cursors: vec![0; n], model }))
 }

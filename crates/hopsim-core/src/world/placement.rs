@@ -5,7 +5,7 @@ use super::motion::Motion;
 use crate::budget::Budget;
 use crate::error::ScenarioError;
 use crate::phy::channel::{Channel, Link};
-use crate::phy::links::LinkModel;
+use crate::phy::links::{LinkModel, Walls};
 use crate::rng::{Purpose, Rng};
 use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
 use crate::time::secs_to_ns;
@@ -45,7 +45,7 @@ pub fn components(channel: &Channel) -> Vec<u32> {
 /// `topology.connected` (for moving nodes: connected at every second of the run, as the MANET
 /// study requires); for trace-driven mobility the start positions come from the trace.
 pub fn place(s: &Scenario, budget: &Budget) -> Result<Placement, ScenarioError> {
-    let model = LinkModel::for_scenario(s);
+    let model = link_model(s);
     let rule = s.topology.connected.unwrap_or(Connectivity::Ignore);
     let attempts = if rule == Connectivity::Reseed { RESEED_ATTEMPTS } else { 1 };
     let mut reachable = 0;
@@ -198,4 +198,19 @@ pub fn layout(s: &Scenario) -> Result<Layout, ScenarioError> {
     let routes = crate::net::routing::StaticRoutes::build(&channel, &endpoints);
     let shortest_paths = flows.iter().map(|f| routes.path(f.src, f.dst)).collect();
     Ok(Layout { positions, moves, flows, decode_links, sense_links, shortest_paths })
+}
+
+/// The link model of a scenario: its radio, shadowing from the topology's seed (else the
+/// run's), and for testbed topologies the walls between buildings.
+pub(crate) fn link_model(s: &Scenario) -> LinkModel {
+    let seed = s.topology.seed.unwrap_or(s.seed);
+    let walls = match &s.topology.testbed {
+        Some(b) if s.topology.kind == crate::scenario::TopologyKind::Testbed => Walls {
+            clusters: crate::topology::clusters(&s.topology),
+            loss_db: b.wall_loss_db,
+            sigma_db: b.wall_sigma_db,
+        },
+        _ => Walls::default(),
+    };
+    LinkModel::new(&s.radio, seed, walls)
 }
