@@ -9,6 +9,7 @@ mod validate;
 mod validate_radio;
 
 pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
+pub use crate::transport::tcp::config::{TcpSpec, TcpVariant, WindowLimit};
 pub use mac_radio::{DataRate, Mac, RateControlAlgo};
 pub use parse::{parse_json, parse_toml};
 pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
@@ -299,121 +300,6 @@ impl Default for Routing {
 pub enum Transport {
     Udp,
     Tcp,
-}
-
-/// Congestion window limit policy (see transport/tcp/limits.rs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WindowLimit {
-    None,
-    Fixed,
-    HopBased,
-    HopK,
-    DelayBased,
-    Fu,
-    Kawadia,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TcpVariant {
-    Reno,
-    #[serde(rename = "newreno")]
-    NewReno,
-    Sack,
-    Vegas,
-    VegasW,
-    Few,
-}
-
-/// TCP settings (ns-2 Agent/TCP defaults where ns-2 has one; see docs/models.md). The top-level
-/// `[tcp]` table sets them for every TCP flow; a flow's `[flows.tcp]` overrides single keys.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TcpSpec {
-    pub variant: TcpVariant,
-    /// Congestion window limit (CWL) in segments, fractional allowed; 0 = none.
-    pub max_window: f64,
-    /// CWL policy; unset: `fixed` when max_window > 0, else `none`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub window_limit: Option<WindowLimit>,
-    /// k of the `hop_k` policy (Chen et al. Corollary 1, empirical k = 1/5).
-    pub hop_k: f64,
-    /// Release segments evenly, one every SRTT / cwnd.
-    pub pacing: bool,
-    /// Receiver's advertised window in segments (ns-2 `window_` 20).
-    pub receiver_window: u32,
-    /// Initial congestion window in segments (ns-2 `windowInit_` 2).
-    pub initial_window: f64,
-    pub delayed_ack: bool,
-    pub delayed_ack_timeout_s: f64,
-    /// Dynamic delayed ACK (Altman & Jimenez 2003): ACK every d-th segment, d = 1, 2, 3, 4
-    /// as the segment number passes the three thresholds.
-    pub ack_thinning: bool,
-    pub ack_thinning_thresholds: [u32; 3],
-    pub min_rto_s: f64,
-    pub max_rto_s: f64,
-    pub initial_rto_s: f64,
-    /// Clock granularity G of RFC 6298 (ns-2 `tcpTick_`).
-    pub clock_granularity_s: f64,
-    pub dupack_threshold: u32,
-    /// Vegas and Vegas-W thresholds in segments (ns-2: 1, 3, 1; Vegas-W paper: 1, 3, 1).
-    pub alpha: f64,
-    pub beta: f64,
-    pub gamma: f64,
-    /// Vegas-W (Ding et al.): slow-start decrease p, and the counters N_fw, N_s, N_CA,
-    /// NS_CA, TO_ss (paper defaults 1/8, 2, 10, 100, 100, 2).
-    pub vegas_w_p: f64,
-    pub n_fw: u32,
-    pub n_s: u32,
-    pub n_ca: u32,
-    pub ns_ca: u32,
-    pub to_ss: u32,
-    /// FeW: congestion-avoidance growth in segments per RTT.
-    pub few_alpha: f64,
-}
-
-impl TcpSpec {
-    /// Make the window limit policy explicit.
-    pub fn resolve(&mut self) {
-        if self.window_limit.is_none() {
-            self.window_limit =
-                Some(if self.max_window > 0.0 { WindowLimit::Fixed } else { WindowLimit::None });
-        }
-    }
-}
-
-impl Default for TcpSpec {
-    fn default() -> Self {
-        TcpSpec {
-            variant: TcpVariant::NewReno,
-            max_window: 0.0,
-            window_limit: None,
-            hop_k: 0.2,
-            pacing: false,
-            receiver_window: 20,
-            initial_window: 2.0,
-            delayed_ack: false,
-            delayed_ack_timeout_s: 0.1,
-            ack_thinning: false,
-            ack_thinning_thresholds: [8, 8, 8],
-            min_rto_s: 0.2,
-            max_rto_s: 60.0,
-            initial_rto_s: 3.0,
-            clock_granularity_s: 0.01,
-            dupack_threshold: 3,
-            alpha: 1.0,
-            beta: 3.0,
-            gamma: 1.0,
-            vegas_w_p: 0.125,
-            n_fw: 2,
-            n_s: 10,
-            n_ca: 100,
-            ns_ca: 100,
-            to_ss: 2,
-            few_alpha: 0.01,
-        }
-    }
 }
 
 /// One application flow.

@@ -11,6 +11,7 @@ pub enum TcpTimer {
 }
 
 pub mod cc;
+pub mod config;
 pub mod limits;
 pub mod receiver;
 pub mod rto;
@@ -20,8 +21,8 @@ pub mod stats;
 #[cfg(test)]
 mod sender_tests;
 
-use crate::scenario::{TcpSpec, TcpVariant, WindowLimit};
 use cc::{Aimd, CongestionControl, Few, Vegas, VegasParams, VegasW, VegasWParams};
+use config::{TcpSpec, TcpVariant, WindowLimit};
 use limits::LimitPolicy;
 use sender::Recovery;
 

@@ -1,12 +1,12 @@
 //! Sender reactions to ACK, duplicate ACK, partial ACK and timeout sequences, written from
 //! RFC 5681, RFC 6582, RFC 6675 and RFC 6298.
 
+use super::config::{TcpSpec, TcpVariant};
 use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::{congestion_control, recovery, sack_option_bytes};
 use crate::event::Event;
-use crate::scenario::{TcpSpec, TcpVariant};
 use crate::sched::Scheduler;
 
 const MS: u64 = 1_000_000;
