@@ -1,6 +1,8 @@
 """Type stubs for the compiled extension module ``hopsim._core`` (PyO3, crates/hopsim-py)."""
 
 __version__: str
+#: Kawadia & Kumar's window rule: segments per hop of the path (the core's `kawadia` limit).
+KAWADIA_SEGMENTS_PER_HOP: float
 
 class ScenarioError(ValueError):
     """A rejected scenario: the message names the key, the value and what is allowed."""

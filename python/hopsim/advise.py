@@ -59,6 +59,8 @@ DEFAULT_REPLICATIONS = 5
 # Chen et al. Table 1 (S001:156-162): (largest round-trip hop count N of the row, CWL), as
 # the core's hop_based window limit has it (its one home: transport/tcp/limits.rs).
 CHEN_TABLE1 = tuple(_core.chen_table1())
+# Kawadia & Kumar's rule, 1.5 segments per hop (the core's kawadia window limit).
+KAWADIA = _core.KAWADIA_SEGMENTS_PER_HOP
 
 # Koutsonikolas et al. Table 3 (S003:216-225), as printed: (hops, rate) -> (RTS/CTS, CWND).
 # "on/off, 1/4" reads "1 MSS with RTS/CTS on, 4 MSS with it off" (table caption).
@@ -200,7 +202,7 @@ def rules(
                        None, "S001:191, S001:203",
                        note="computed at run time from per-hop MAC delays (window_limit = "
                        '"delay_based"); h/2 if every hop had the same delay'),
-        Recommendation("R7", "Kawadia & Kumar 2005", "3h/2", 1.5 * h, "S003:68, S003:56",
+        Recommendation("R7", "Kawadia & Kumar 2005", "3h/2", KAWADIA * h, "S003:68, S003:56",
                        note="indoor testbed, RTS/CTS off"),
         Recommendation("R8", "Anastasi et al. 2007", "3", 3.0 if h <= 4 else None,
                        "S003:68, S003:55",

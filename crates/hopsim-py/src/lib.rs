@@ -125,6 +125,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(chen_table1, m)?)?;
+    m.add(
+        "KAWADIA_SEGMENTS_PER_HOP",
+        hopsim_core::transport::tcp::limits::KAWADIA_SEGMENTS_PER_HOP,
+    )?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

@@ -29,6 +29,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from .. import _core
 from ..scenario import RTS_NEVER_BYTES
 from ..sweeps.spec import derive_seed
 from ..testbed import etx_routes, measure_links, pick_pairs
@@ -347,7 +348,7 @@ def analyse(ctx: StudyContext) -> list[Claim]:
     c("RTS/CTS on: the best max window is 1 MSS (2-4 hops x 3 rates)",
       "1 MSS in 8 of 9 cells", ", ".join(f"{k}: {_w(b)}" for k, b in best_on),
       ones > len(best_on) / 2, f"1 MSS in {ones} of {len(best_on)} cells", "S003:229")
-    kk = [(f"h={h} {r}", g.best(h, r, OFF), math.floor(1.5 * h + 0.5))
+    kk = [(f"h={h} {r}", g.best(h, r, OFF), math.floor(_core.KAWADIA_SEGMENTS_PER_HOP * h + 0.5))
           for h in HOPS for r in RATES]
     hits = sum(b == k for _, b, k in kk)
     c("RTS/CTS off: 3/2 h MSS (2, 3, 5, 6; Kawadia & Kumar) is the best max window",

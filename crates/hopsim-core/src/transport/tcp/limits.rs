@@ -37,6 +37,11 @@ pub enum LimitPolicy {
     Kawadia,
 }
 
+/// Kawadia & Kumar (S003:56, 68): a window of 1.5 segments per hop of the path. The one home
+/// of the rule: the advisor and the testbed study read it as
+/// `hopsim._core.KAWADIA_SEGMENTS_PER_HOP`.
+pub const KAWADIA_SEGMENTS_PER_HOP: f64 = 1.5;
+
 /// Chen et al. Table 1 (S001:156-162): rows of (largest round-trip hop count N of the row,
 /// optimal CWL in segments). The one home of the table: the advisor and the study read it
 /// through `hopsim._core.chen_table1()`.
@@ -75,7 +80,9 @@ impl LimitPolicy {
                     LimitPolicy::HopK(k) => Some((k * n as f64).max(1.0)),
                     LimitPolicy::DelayBased => delay_based_cwl(p),
                     LimitPolicy::Fu => Some((p.forward_hops as f64 / 4.0).max(1.0)),
-                    LimitPolicy::Kawadia => Some((1.5 * p.forward_hops as f64).max(1.0)),
+                    LimitPolicy::Kawadia => {
+                        Some((KAWADIA_SEGMENTS_PER_HOP * p.forward_hops as f64).max(1.0))
+                    }
                     LimitPolicy::None | LimitPolicy::Fixed(_) => unreachable!(),
                 }
             }
