@@ -30,15 +30,14 @@ fn typed<T: serde::de::DeserializeOwned>(value: Value, prefix: &str) -> Result<T
     })
 }
 
-/// Give a flow (or the random-traffic template) the top-level TCP keys it does not set.
+/// Give a flow's own `[flows.tcp]` (or the random traffic's) the top-level TCP keys it does
+/// not set: key by key, which only the document can do (the structs have every default
+/// filled in). A TCP flow without a table of its own gets the whole `[tcp]` in
+/// `Scenario::resolve`, the one place that also serves scenarios built in code.
 fn inherit_tcp(flow: &mut Value, base: &serde_json::Map<String, Value>) {
     if let Some(Value::Object(own)) = flow.get_mut("tcp") {
         for (k, v) in base {
             own.entry(k.clone()).or_insert_with(|| v.clone());
-        }
-    } else if let Some(obj) = flow.as_object_mut() {
-        if obj.get("transport").and_then(Value::as_str) == Some("tcp") {
-            obj.insert("tcp".into(), Value::Object(base.clone()));
         }
     }
 }
