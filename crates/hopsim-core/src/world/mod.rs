@@ -10,6 +10,7 @@ mod flows;
 mod motion;
 mod paths;
 mod placement;
+mod result;
 mod routing;
 mod run;
 mod series;
@@ -17,8 +18,8 @@ mod stack;
 mod tcp;
 mod trace;
 
+pub use crate::metrics::Series;
 pub use placement::{layout, Layout};
-pub use series::Series;
 
 pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 
@@ -31,7 +32,7 @@ use crate::mac::dcf::{Dcf, DcfConfig, MacCtx, MacOutput};
 use crate::mac::frame::Frame;
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
-use crate::metrics::{self, Invariants, NodeCounters, RunResult};
+use crate::metrics::{Invariants, NodeCounters, RunResult};
 use crate::net::aodv::{AodvAction, AodvConfig, AodvNode};
 use crate::net::dsr::{DsrAction, DsrConfig, DsrNode};
 use crate::net::packet::PacketArena;
@@ -422,7 +423,7 @@ impl World {
 
     /// The result document of the run.
     pub fn result(&self, scenario: &Scenario) -> RunResult {
-        metrics::collect(self, scenario)
+        result::collect(self, scenario)
     }
 }
 

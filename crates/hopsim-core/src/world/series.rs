@@ -4,37 +4,6 @@
 use super::{FlowApp, World};
 use crate::event::Event;
 use crate::time::{ns_to_secs, SimTime};
-use serde::Serialize;
-
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Series {
-    #[serde(skip)]
-    interval_ns: SimTime,
-    #[serde(skip)]
-    last_bytes: Vec<u64>,
-    pub time_s: Vec<f64>,
-    pub flow: Vec<u32>,
-    pub cwnd: Vec<Option<f64>>,
-    pub goodput_kbps: Vec<f64>,
-    pub delivered_bytes: Vec<u64>,
-}
-
-impl Series {
-    pub fn new(interval_ns: SimTime, flows: usize) -> Series {
-        Series { interval_ns: interval_ns.max(1), last_bytes: vec![0; flows], ..Series::default() }
-    }
-}
-
-impl Series {
-    /// Bytes of the samples, for the run's memory budget.
-    pub fn memory_bytes(&self) -> usize {
-        self.time_s.len() * (8 + 4 + 16 + 8 + 8)
-    }
-
-    pub fn last_time_ns(&self) -> SimTime {
-        self.time_s.last().map_or(0, |&t| (t * 1e9).round() as SimTime)
-    }
-}
 
 impl World {
     pub(super) fn sample(&mut self, now: SimTime) {

@@ -1,0 +1,232 @@
+//! The result document from the world's state at the end of a run: per flow, per node and
+//! network totals (the types are in `metrics.rs`), with the invariants every run must keep.
+
+use super::{FlowApp, FlowState, TcpFlow, World};
+use crate::metrics::{
+    ratio, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants, LinkRateResult,
+    MacTotals, NodeResult, RouteShare, RttResult, RunResult, TcpResult,
+};
+use crate::scenario::{Scenario, WindowLimit};
+use crate::time::{ns_to_secs, SimTime};
+use crate::transport::tcp::variant_name;
+
+pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
+    let (warmup_ns, end_ns) = world.window_ns();
+    let window_s = ns_to_secs(end_ns - warmup_ns);
+    let mut in_flight = vec![0u64; world.flows().len()];
+    for p in world.packets().iter_live() {
+        // A copy its next hop already accepted is accounted for by that hop's copy.
+        if !p.handed_over && p.flow != crate::net::packet::NO_FLOW {
+            in_flight[p.flow as usize] += 1;
+        }
+    }
+    let mut invariants = world.invariants().clone();
+    let flows: Vec<FlowResult> = world
+        .flows()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
+            let shares = world.route_shares(i as u32);
+            r.path = world.fixed_path(f.src, f.dst).or_else(|| {
+                shares.iter().find(|(nodes, _)| !nodes.is_empty()).map(|(n, _)| n.clone())
+            });
+            r.paths = shares
+                .into_iter()
+                .map(|(nodes, time_share)| RouteShare { nodes, time_share })
+                .collect();
+            if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
+                invariants.violate(format!(
+                    "flow {i}: packets not conserved: sent {} != delivered {} + dropped {} + in flight {}",
+                    r.packets_sent, r.packets_delivered, r.packets_dropped, r.packets_in_flight
+                ));
+            }
+            if let FlowApp::Tcp(t) = &f.app {
+                check_tcp_delivery(i, t, &mut invariants);
+            }
+            r
+        })
+        .collect();
+    let mut totals = MacTotals::default();
+    let nodes: Vec<NodeResult> = world
+        .nodes()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let m = n.mac.counters;
+            let c = n.counters;
+            let counters = MacTotals {
+                mac_attempts: m.mac_attempts,
+                mac_retries: m.mac_retries,
+                retry_limit_drops: m.retry_limit_drops,
+                collisions: c.collisions,
+                queue_drops: c.queue_drops,
+                queue_purge_drops: c.queue_purge_drops,
+                no_route_drops: c.no_route_drops,
+                ttl_drops: c.ttl_drops,
+                link_failures: c.link_failures,
+                route_failures: c.link_failures,
+                false_route_failures: c.false_route_failures,
+                routing_packets: c.routing_sent,
+                routing_bytes: c.routing_bytes,
+                frame_errors: c.frame_errors,
+                link_drop_probability: ratio(m.retry_limit_drops, m.unicast_done),
+                rts_sent: m.rts_sent,
+                cts_sent: m.cts_sent,
+                data_sent: m.data_sent,
+                ack_sent: m.ack_sent,
+                unicast_done: m.unicast_done,
+            };
+            totals.add(&counters);
+            let [x_m, y_m] = world.positions()[i];
+            let mut rate_stats = Vec::new();
+            for (dst, attempts, acked) in n.mac.rates.stats() {
+                for (k, rate) in crate::mac::rate::RATES.iter().enumerate() {
+                    if attempts[k] > 0 {
+                        rate_stats.push(LinkRateResult {
+                            dst,
+                            rate_mbps: rate.mbps(),
+                            attempts: attempts[k],
+                            acked: acked[k],
+                        });
+                    }
+                }
+            }
+            NodeResult { id: i as u32, x_m, y_m, counters, rate_stats }
+        })
+        .collect();
+    let (route_failures, false_route_failures) =
+        (totals.route_failures, totals.false_route_failures);
+    let (routing_packets, routing_bytes) = (totals.routing_packets, totals.routing_bytes);
+    RunResult {
+        hopsim_version: crate::VERSION,
+        seed: scenario.seed,
+        duration_s: scenario.duration_s,
+        warmup_s: scenario.warmup_s,
+        scenario: scenario.clone(),
+        flows,
+        nodes,
+        totals,
+        invariants: InvariantResult {
+            violations: invariants.violations,
+            violation_count: invariants.count,
+        },
+        engine: EngineResult { events: world.events(), sim_time_s: ns_to_secs(end_ns) },
+        route_failures,
+        false_route_failures,
+        routing_packets,
+        routing_bytes,
+        etx_links: world.etx_links().map(|links| {
+            links
+                .into_iter()
+                .map(|l| EtxLinkResult {
+                    from: l.from,
+                    to: l.to,
+                    delivery: l.delivery,
+                    reverse_delivery: l.reverse_delivery,
+                    etx: l.etx,
+                })
+                .collect()
+        }),
+        series: world.series().cloned(),
+        warnings: world.warnings().to_vec(),
+    }
+}
+
+fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTime) -> FlowResult {
+    let mut r = FlowResult {
+        id,
+        src: f.src,
+        dst: f.dst,
+        transport: "udp",
+        hops: f.hops,
+        payload_bytes: 0,
+        goodput_kbps: 0.0,
+        packets_sent: f.packets_sent,
+        packets_delivered: f.packets_delivered,
+        packets_dropped: f.dropped,
+        packets_in_flight: in_flight,
+        mean_delay_ms: None,
+        link_failures: f.link_failures,
+        route_failures: f.link_failures,
+        false_route_failures: f.false_route_failures,
+        path: None,
+        paths: Vec::new(),
+        tcp: None,
+    };
+    match &f.app {
+        FlowApp::Udp { source, sink } => {
+            r.payload_bytes = source.payload_bytes;
+            r.goodput_kbps = sink.window_payload_bytes as f64 * 8.0 / window_s / 1000.0;
+            r.mean_delay_ms = sink.mean_delay_ms();
+        }
+        FlowApp::Tcp(t) => {
+            r.transport = "tcp";
+            r.payload_bytes = t.mss;
+            r.goodput_kbps = t.window_bytes as f64 * 8.0 / window_s / 1000.0;
+            r.mean_delay_ms =
+                (t.delay_count > 0).then(|| t.delay_sum_ns as f64 / t.delay_count as f64 / 1e6);
+            let st = &t.sender.stats;
+            let h = &st.rtt_ms;
+            r.tcp = Some(TcpResult {
+                variant: variant_name(t.spec.variant),
+                throughput_pps: st.acked_in_window as f64 / window_s,
+                segments_sent: st.segments_sent,
+                retransmissions: st.retransmissions,
+                timeouts: st.timeouts,
+                fast_retransmits: st.fast_retransmits,
+                acks_sent: t.receiver.acks_sent,
+                avg_cwnd: t.sender.avg_cwnd(now),
+                avg_window_limit: t.sender.avg_limit(now),
+                window_distribution: t.sender.window_distribution(now),
+                window_limit: match t.spec.window_limit {
+                    None | Some(WindowLimit::None) => "none",
+                    Some(WindowLimit::Fixed) => "fixed",
+                    Some(WindowLimit::HopBased) => "hop_based",
+                    Some(WindowLimit::HopK) => "hop_k",
+                    Some(WindowLimit::DelayBased) => "delay_based",
+                    Some(WindowLimit::Fu) => "fu",
+                    Some(WindowLimit::Kawadia) => "kawadia",
+                },
+                slow_start_fraction: t.sender.slow_start_fraction(now),
+                rtt_ms: RttResult {
+                    mean: h.mean(),
+                    min: h.min(),
+                    max: h.max(),
+                    p50: h.quantile(0.5),
+                    p95: h.quantile(0.95),
+                    samples: h.count(),
+                },
+                bytes_delivered: t.delivered_bytes,
+                transfer_completed_s: t.completed_ns.map(ns_to_secs),
+            });
+        }
+    }
+    r
+}
+
+/// TCP delivered each byte once and in order: the receiver never runs ahead of what was sent,
+/// and a finished fixed-size transfer delivered exactly its bytes.
+fn check_tcp_delivery(i: usize, t: &TcpFlow, invariants: &mut Invariants) {
+    let delivered_segments = t.receiver.next_expected();
+    if delivered_segments > t.sender.highest_sent() {
+        invariants.violate(format!(
+            "flow {i}: receiver delivered {delivered_segments} segments but only {} were sent",
+            t.sender.highest_sent()
+        ));
+    }
+    let expected_bytes: u64 = (0..delivered_segments).map(|s| t.segment_bytes(s) as u64).sum();
+    if expected_bytes != t.delivered_bytes {
+        invariants.violate(format!(
+            "flow {i}: {} bytes handed to the application, {expected_bytes} expected",
+            t.delivered_bytes
+        ));
+    }
+    if let Some(n) = t.total_segments {
+        if delivered_segments > n {
+            invariants.violate(format!(
+                "flow {i}: {delivered_segments} segments delivered of a {n}-segment transfer"
+            ));
+        }
+    }
+}
