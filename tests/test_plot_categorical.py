@@ -3,6 +3,7 @@ confidence intervals, groups side by side; and never an empty figure with exit 0
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +12,9 @@ import matplotlib.image as mpimg
 import numpy as np
 import pytest
 
+from hopsim._core import ScenarioError
 from hopsim.plot import plot_points
-from hopsim.sweeps import load_sweep, run_sweep, summarize
+from hopsim.sweeps import PointSummary, Summary, load_sweep, run_sweep, summarize
 
 SCENARIO = {
     "duration_s": 8.0,
@@ -96,3 +98,88 @@ def test_a_metric_without_values_is_refused_not_drawn_empty(folder: Path, tmp_pa
     assert "no point of this sweep has a value" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not Path(f"{stem}.png").exists()
+
+
+@pytest.fixture
+def figures(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The figures plot_points saves, kept open for inspection (it closes its own)."""
+    from matplotlib.figure import Figure
+
+    saved: list = []
+    original = Figure.savefig
+
+    def savefig(self, *args, **kwargs):
+        if self not in saved:
+            saved.append(self)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    return saved
+
+
+def _groups(ax) -> list[tuple[str, list[float], list[float], list[float]]]:
+    """Per error-bar group: its label, xs, ys and the half-lengths of its error bars."""
+    out = []
+    for c in ax.containers:
+        line, _caps, (bars, *_) = c.lines
+        halves = [abs(seg[1][1] - seg[0][1]) / 2 for seg in bars.get_segments()]
+        out.append((c.get_label(), list(line.get_xdata()), list(line.get_ydata()), halves))
+    return out
+
+
+def test_categories_in_sweep_order_groups_dodged_with_ci_bars(folder: Path, tmp_path, figures):
+    # The 95th percentile RTT varies between replications: its CIs have a length.
+    points = summarize(folder, "cat", ["rtt_ms.p95"])
+    plot_points(points, "tcp.variant", "rtt_ms.p95", tmp_path / "g", series="topology.hops")
+    (fig,) = figures
+    ax = fig.axes[0]
+    # Sweep order (newreno, vegas, sack), not alphabetical; the axis says what it is.
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["newreno", "vegas", "sack"]
+    assert ax.get_xlabel() == "TCP variant"
+    groups = _groups(ax)
+    assert [g[0] for g in groups] == ["hops=2", "hops=3"]
+    for (label, xs, ys, halves), shift in zip(groups, (-0.2, 0.2), strict=True):
+        hops = int(label.split("=")[1])
+        mine = [p for p in points if p.params["topology.hops"] == hops]
+        # Side by side within each category's slot: index + the group's own shift.
+        assert xs == pytest.approx([i + shift for i in range(3)])
+        assert ys == pytest.approx([p.stats["rtt_ms.p95"].mean for p in mine])
+        bars = [p.stats["rtt_ms.p95"].half_width for p in mine]
+        assert halves == pytest.approx(bars, abs=1e-6)
+    assert any(h > 0 for g in groups for h in g[3])  # the CIs are drawn, not all zero
+
+
+def _point(i: int, params: dict, value: float) -> PointSummary:
+    return PointSummary(i, params, 2, {"goodput_kbps": Summary(2, value, 1.0, 0.5, 0.95)})
+
+
+def test_boolean_keys_are_categories_and_legend_names_stay_distinct(tmp_path, figures):
+    points = [
+        _point(0, {"tcp.sack": True, "flows.0.interval_s": 0.1, "flows.1.interval_s": 0.2}, 5),
+        _point(1, {"tcp.sack": False, "flows.0.interval_s": 0.1, "flows.1.interval_s": 0.2}, 6),
+    ]
+    plot_points(points, "tcp.sack", "goodput_kbps", tmp_path / "b")
+    ax = figures[0].axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["True", "False"]
+    (label, xs, ys, halves), *_ = _groups(ax)
+    assert label == "0.interval_s=0.1, 1.interval_s=0.2"
+    assert xs == [0, 1] and ys == [5, 6] and halves == pytest.approx([0.5, 0.5])
+
+
+def test_nothing_to_draw_raises(tmp_path: Path):
+    with pytest.raises(ScenarioError, match="no finished runs"):
+        plot_points([], "tcp.variant", "goodput_kbps", tmp_path / "a")
+    nan = [_point(0, {"tcp.variant": "vegas"}, math.nan)]
+    with pytest.raises(ScenarioError, match="--y goodput_kbps: no point"):
+        plot_points(nan, "tcp.variant", "goodput_kbps", tmp_path / "b")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("option", ["--x", "--series"])
+def test_an_unswept_key_exits_2(folder: Path, tmp_path: Path, option: str):
+    args = ["--x", "tcp.variant", "--y", "goodput_kbps", option, "routing.protocol"]
+    proc = _hopsim("plot", str(folder), *args, "--out", str(tmp_path / "f"))
+    assert proc.returncode == 2, proc.stderr
+    assert f"{option} routing.protocol: not a swept key" in proc.stderr
+    assert "tcp.variant" in proc.stderr and "Traceback" not in proc.stderr
+    assert not list(tmp_path.iterdir())

@@ -66,6 +66,19 @@ def test_run_tables_show_every_number_whole(big, columns: int):
         assert f"{f['goodput_kbps']:,.1f}" in words, text
     tcp = doc["flows"][1]
     assert str(tcp["segments_sent"]) in words and f"{tcp['transfer_completed_s']:,.2f}" in words
+    # The totals lines break between "label number" pairs only: a number keeps its label.
+    lines = text.splitlines()
+    t = doc["totals"]
+    pairs = [
+        f"MAC attempts {t['mac_attempts']:,}",
+        f"retries {t['mac_retries']:,}",
+        f"retry-limit drops {t['retry_limit_drops']:,}",
+        f"collisions {t['collisions']:,}",
+        f"link drop probability {t['link_drop_probability']:.4f}",
+    ]
+    for pair in pairs:
+        assert any(pair in line for line in lines), (pair, text)
+    assert all(len(line.rstrip()) <= columns for line in lines if "·" in line), text
 
 
 @pytest.fixture(scope="module")

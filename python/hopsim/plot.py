@@ -15,6 +15,7 @@ from typing import Any
 
 from ._core import ScenarioError
 from .sweeps.runner import PointSummary
+from .tables import short_names
 
 __all__ = ["axis_label", "plot_points"]
 
@@ -28,6 +29,8 @@ LABELS = {
     "mac.data_rate_mbps": "data rate (Mbit/s)",
     "data_rate_mbps": "data rate (Mbit/s)",
     "interval_s": "inter-send time (s)",
+    "tcp.variant": "TCP variant",
+    "routing.protocol": "routing protocol",
     "duration_s": "simulated time (s)",
     "goodput_kbps": "goodput (kbit/s)",
     "throughput_pps": "throughput (packets/s)",
@@ -143,11 +146,12 @@ def plot_points(
             f"--y {y}: no point of this sweep has a value (e.g. a TCP metric of UDP flows, or "
             "a transfer that never completed); nothing to plot"
         )
+    names = short_names(others)  # legend keys: last parts, distinct (0.interval_s)
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     width = 0.8 / len(groups)  # categorical: the groups share each category's slot
     for g, (label_key, pts) in enumerate(groups.items()):
         pts.sort()
-        label = ", ".join(f"{_short(k)}={_value_text(v)}" for k, v in label_key) or None
+        label = ", ".join(f"{names[k]}={_value_text(v)}" for k, v in label_key) or None
         shift = (g - (len(groups) - 1) / 2) * width if categories else 0.0
         ax.errorbar(
             [p[0] + shift for p in pts],
@@ -210,8 +214,3 @@ def _tied(points: Sequence[PointSummary], x: str, key: str) -> bool:
 
 def _hashable(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
-
-
-def _short(key: str) -> str:
-    """``flows.0.tcp.variant`` -> ``variant``: the last component names the parameter."""
-    return key.rsplit(".", 1)[-1]

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from . import Result
-from .tables import print_fitted
+from .tables import print_fitted, print_pairs
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -130,35 +130,38 @@ def _print_result(res: Result, file: Path) -> None:
         out.print()
         _print_tcp_table(tcp_flows, list(scn.get("flows") or []))
     t = res.totals
-    out.print(
-        "[bold]totals[/]: "
-        f"MAC attempts {_num(t.get('mac_attempts'))} · "
-        f"retries {_num(t.get('mac_retries'))} · "
-        f"retry-limit drops {_num(t.get('retry_limit_drops'))} · "
-        f"collisions {_num(t.get('collisions'))} · "
-        f"queue drops {_num(t.get('queue_drops'))} · "
-        + (
-            f"frame errors {_num(t.get('frame_errors'))} · "
-            if t.get("frame_errors") or radio.get("frame_error_rate")
-            else ""
-        )
-        + f"link drop probability {_num(t.get('link_drop_probability'), '{:.4f}')}"
-    )
+    # Label-and-number pairs, wrapped between pairs only: "collisions 2,111" stays whole.
+    totals = [
+        f"MAC attempts {_num(t.get('mac_attempts'))}",
+        f"retries {_num(t.get('mac_retries'))}",
+        f"retry-limit drops {_num(t.get('retry_limit_drops'))}",
+        f"collisions {_num(t.get('collisions'))}",
+        f"queue drops {_num(t.get('queue_drops'))}",
+    ]
+    if t.get("frame_errors") or radio.get("frame_error_rate"):
+        totals.append(f"frame errors {_num(t.get('frame_errors'))}")
+    totals.append(f"link drop probability {_num(t.get('link_drop_probability'), '{:.4f}')}")
+    print_pairs(out, "[bold]totals[/]:", totals)
     if t.get("link_failures") or t.get("routing_packets"):
-        out.print(
-            "[bold]routing[/]: "
-            f"route failures {_num(t.get('link_failures'))} "
-            f"(false {_num(t.get('false_route_failures'))}) · "
-            f"control packets {_num(t.get('routing_packets'))} "
-            f"({_num(t.get('routing_bytes'))} bytes)"
+        print_pairs(
+            out,
+            "[bold]routing[/]:",
+            [
+                f"route failures {_num(t.get('link_failures'))} "
+                f"(false {_num(t.get('false_route_failures'))})",
+                f"control packets {_num(t.get('routing_packets'))} "
+                f"({_num(t.get('routing_bytes'))} bytes)",
+            ],
         )
     wall = res.wall_time_s or 0.0
-    eps = res.events_per_s
-    speed = res.speedup
-    out.print(
-        f"[bold]engine[/]: {_num(res.events)} events in {wall:.3f} s wall · "
-        f"{_num(eps, '{:,.0f}')} events/s · "
-        f"{_num(speed, '{:,.1f}')} simulated s per wall s"
+    print_pairs(
+        out,
+        "[bold]engine[/]:",
+        [
+            f"{_num(res.events)} events in {wall:.3f} s wall",
+            f"{_num(res.events_per_s, '{:,.0f}')} events/s",
+            f"{_num(res.speedup, '{:,.1f}')} simulated s per wall s",
+        ],
     )
     if res.violations:
         err.print(

@@ -20,7 +20,14 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["fmt_stat", "fmt_value", "print_fitted", "print_points", "short_names"]
+__all__ = [
+    "fmt_stat",
+    "fmt_value",
+    "print_fitted",
+    "print_pairs",
+    "print_points",
+    "short_names",
+]
 
 #: A column: its header (a newline splits it over two header lines) and its alignment.
 Column = tuple[str, str]
@@ -101,23 +108,27 @@ def print_fitted(
     heads = [" ".join(name.replace("-\n", "").split()) for name, _ in columns]
     for row in rows:
         pairs = [f"{h} [bold]{cell}[/]" for h, cell in zip(heads[1:], row[1:], strict=True)]
-        _print_pairs(console, f"{heads[0]} {row[0]}:", pairs)
+        print_pairs(console, f"{heads[0]} {row[0]}:", pairs)
     return False
 
 
-def _print_pairs(console: Console, head: str, pairs: list[str]) -> None:
-    """``head`` then the pairs, separated by `` · ``; a line breaks only between pairs."""
+def print_pairs(
+    console: Console, head: str, pairs: Sequence[str], sep: str = " · ", style: str = ""
+) -> None:
+    """``head`` then the pairs (``label value``, rich markup) separated by ``sep``; a line
+    breaks only between pairs, so a number never leaves its label nor splits."""
     line, lines = head, []
     for pair in pairs:
-        plain = len(_plain(pair))
-        if len(_plain(line)) + 3 + plain > console.width and line != head:
+        if not line:
+            line = pair
+        elif len(_plain(line)) + len(sep) + len(_plain(pair)) > console.width and line != head:
             lines.append(line)
             line = "    " + pair
         else:
-            line = f"{line} · {pair}" if line != head else f"{line} {pair}"
+            line = f"{line}{sep}{pair}" if line != head else f"{line} {pair}"
     lines.append(line)
     for text in lines:
-        console.print(text, highlight=False, soft_wrap=True)
+        console.print(text, highlight=False, soft_wrap=True, style=style)
 
 
 def _plain(markup: str) -> str:
@@ -146,9 +157,9 @@ def print_points(console: Console, points: Sequence[Any], title: str) -> None:
         columns.insert(0, ("point", "left"))
         rows = [[str(i)] + r for i, r in enumerate(rows)]
     print_fitted(console, columns, rows, title=escape(title))
-    shortened = [f"{names[k]} = {k}" for k in keys + metrics if names[k] != k]
+    shortened = [escape(f"{names[k]} = {k}") for k in keys + metrics if names[k] != k]
     if shortened:
-        console.print(f"[dim]{escape('; '.join(shortened))}[/]", soft_wrap=True)
+        print_pairs(console, "", shortened, sep="; ", style="dim")
     console.print(
         "[dim]mean ± half-width of the 95% confidence interval (Student t) over replications[/]"
     )

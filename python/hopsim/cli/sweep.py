@@ -281,7 +281,8 @@ _METRIC_HELP = _metric_help()
     help=(
         "Plot METRIC against a swept KEY from the store in DIR, one line per value of "
         "--series (or per combination of the other swept keys), with 95% CI error bars; "
-        "writes PNG and PDF."
+        "a KEY of names (tcp.variant, routing.protocol) gets points per name, the groups "
+        "side by side. Writes PNG and PDF; exit 2 when there is nothing to draw."
     ),
 )
 def plot_cmd(
@@ -289,7 +290,8 @@ def plot_cmd(
     x: Annotated[str, typer.Option("--x", metavar="KEY", help="Swept key on the x axis.")],
     y: Annotated[str, typer.Option("--y", metavar="METRIC", help=_METRIC_HELP)],
     series: Annotated[
-        str | None, typer.Option("--series", metavar="KEY", help="Swept key: one line each.")
+        str | None,
+        typer.Option("--series", metavar="KEY", help="Swept key: one line (or group) each."),
     ] = None,
     sweep: Annotated[
         str | None, typer.Option("--sweep", metavar="NAME", help="Sweep in the store.")
