@@ -15,7 +15,6 @@ pub mod rng;
 pub mod scenario;
 pub mod sched;
 pub mod time;
-pub mod topology;
 pub mod trace;
 pub mod transport;
 pub mod world;
@@ -39,7 +38,7 @@ pub fn prepare(scenario: &Scenario) -> Result<World, ScenarioError> {
 pub fn prepare_with(scenario: &Scenario, options: &RunOptions) -> Result<World, ScenarioError> {
     scenario::validate(scenario)?;
     let budget = options.budget()?;
-    budget.check_scenario(scenario, options.series_interval_s)?;
+    budget.check_needs(&scenario.needs(options.series_interval_s))?;
     let mut world = World::build_within(scenario, budget)?;
     options.apply(&mut world)?;
     Ok(world)
@@ -50,7 +49,7 @@ pub fn run(scenario: &Scenario) -> Result<RunResult, ScenarioError> {
     let mut world = prepare(scenario)?;
     world.run()?;
     world.finish();
-    Ok(world.result(scenario))
+    Ok(world.result(scenario_doc(scenario)))
 }
 
 /// Validate a scenario given as JSON; returns the fully resolved scenario as JSON.
@@ -67,7 +66,7 @@ pub fn validate_json_within(
     let scenario = scenario::parse_json(scenario_json)?;
     scenario::validate(&scenario)?;
     let budget = options.budget()?;
-    budget.check_scenario(&scenario, options.series_interval_s)?;
+    budget.check_needs(&scenario.needs(options.series_interval_s))?;
     World::build_within(&scenario, budget)?;
     Ok(serde_json::to_string(&scenario).expect("scenario serialises"))
 }
@@ -175,7 +174,7 @@ pub fn prepare_json(
 /// The result document of a finished world as JSON (closes its traces first).
 pub fn result_json(world: &mut World, scenario: &Scenario) -> String {
     world.finish();
-    serde_json::to_string(&world.result(scenario)).expect("result serialises")
+    serde_json::to_string(&world.result(scenario_doc(scenario))).expect("result serialises")
 }
 
 /// Run a scenario given as JSON; returns the result document as JSON.
@@ -188,4 +187,9 @@ pub fn run_json_with(scenario_json: &str, options: &RunOptions) -> Result<String
     let (scenario, mut world) = prepare_json(scenario_json, options)?;
     world.run()?;
     Ok(result_json(&mut world, &scenario))
+}
+
+/// The scenario as the result document repeats it (defaults filled in).
+fn scenario_doc(scenario: &Scenario) -> Box<serde_json::value::RawValue> {
+    serde_json::value::to_raw_value(scenario).expect("scenario serialises")
 }

@@ -1,7 +1,6 @@
 //! Counters and the result document. Field names are part of the public interface
 //! (docs/interfaces.md).
 
-use crate::scenario::Scenario;
 use crate::time::SimTime;
 use serde::Serialize;
 
@@ -225,7 +224,9 @@ pub struct RunResult {
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
-    pub scenario: Scenario,
+    /// The scenario as run (defaults filled in), serialised by the caller: the result types
+    /// do not depend on the scenario model.
+    pub scenario: Box<serde_json::value::RawValue>,
     pub flows: Vec<FlowResult>,
     pub nodes: Vec<NodeResult>,
     pub totals: MacTotals,

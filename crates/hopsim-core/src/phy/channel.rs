@@ -3,7 +3,7 @@
 //! a frame on the air costs no distance work.
 
 use super::links::LinkModel;
-use crate::topology::distance_m;
+use crate::phy::propagation::distance_m;
 
 /// One transmitter -> listener link above the carrier-sense threshold.
 #[derive(Debug, Clone, Copy)]

@@ -124,6 +124,11 @@ pub fn thresholds_w(radio: &Radio, path: &PathLoss) -> (f64, f64) {
 }
 
 /// Propagation delay over `distance_m`, in whole nanoseconds (rounded).
+/// Straight-line distance between two positions (x, y) in metres.
+pub fn distance_m(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
 pub fn delay_ns(distance_m: f64) -> u64 {
     (distance_m / SPEED_OF_LIGHT_M_PER_S * 1e9).round() as u64
 }

@@ -4,14 +4,17 @@
 
 mod mac_radio;
 mod parse;
+mod positions;
 pub mod ranges;
 mod validate;
 mod validate_radio;
+mod work;
 
 pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
 pub use crate::transport::tcp::config::{TcpSpec, TcpVariant, WindowLimit};
 pub use mac_radio::{DataRate, Mac, RateControlAlgo};
 pub use parse::{parse_json, parse_toml};
+pub use positions::{clusters, positions_m};
 pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
 pub use validate::{node_count, validate};
 

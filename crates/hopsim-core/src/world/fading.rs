@@ -3,8 +3,8 @@
 //! the same way. Rayleigh: the power gain is exponential with mean 1 (Rappaport 5.6.1);
 //! Ricean with factor K: |sqrt(K/(K+1)) + CN(0, 1/(K+1))|^2, also mean 1 (Rappaport 5.6.2).
 
+use crate::phy::config::{Fading, Radio};
 use crate::rng::Rng;
-use crate::scenario::{Fading, Radio};
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fader {

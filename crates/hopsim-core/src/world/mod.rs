@@ -3,6 +3,7 @@
 //! over the channel) and `stack` (MAC <-> queue <-> routing <-> transport).
 
 mod air;
+mod build;
 mod dsr;
 mod etx;
 mod fading;
@@ -26,28 +27,22 @@ pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 use fading::Fader;
 
 use crate::budget::Budget;
-use crate::error::ScenarioError;
 use crate::event::Event;
-use crate::mac::dcf::{Dcf, DcfConfig, MacCtx, MacOutput};
+use crate::mac::dcf::{Dcf, MacCtx, MacOutput};
 use crate::mac::frame::Frame;
-use crate::mac::rate::RateAlgo;
-use crate::mac::timing::{Rate, Timing};
 use crate::metrics::{Invariants, NodeCounters, RunResult};
-use crate::net::aodv::{AodvAction, AodvConfig, AodvNode};
-use crate::net::dsr::{DsrAction, DsrConfig, DsrNode};
+use crate::net::aodv::{AodvAction, AodvNode};
+use crate::net::dsr::{DsrAction, DsrNode};
 use crate::net::packet::PacketArena;
 use crate::net::packet::PacketId;
 use crate::net::routing::StaticRoutes;
 use crate::phy::channel::Channel;
-use crate::phy::radio::{FrameRef, Radio};
+use crate::phy::radio::FrameRef;
 use crate::phy::receiver::Receiver;
-use crate::phy::sinr::SinrRadio;
 use crate::queue::IfQueue;
-use crate::rng::{Purpose, Rng};
-use crate::scenario::Scenario;
-use crate::scenario::{DataRate, RateControlAlgo, Reception, RoutingProtocol};
+use crate::rng::Rng;
 use crate::sched::Scheduler;
-use crate::time::{secs_to_ns, SimTime};
+use crate::time::SimTime;
 use crate::trace::writer::PcapTracer;
 use crate::transport::tcp::sender::SendSegment;
 use std::collections::VecDeque;
@@ -136,196 +131,17 @@ pub struct World {
     budget: Budget,
     /// Per flow, the routes its data took and how long each held (`paths.rs`).
     path_logs: Vec<paths::PathLog>,
+    run_info: RunInfo,
+}
+
+/// What the result document repeats of the scenario's run settings.
+pub(crate) struct RunInfo {
+    pub seed: u64,
+    pub duration_s: f64,
+    pub warmup_s: f64,
 }
 
 impl World {
-    /// Build the network of a validated scenario; rejects flows between unconnected nodes.
-    pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
-        Self::build_within(s, Budget::default())
-    }
-
-    /// Build within a work budget: refuses what the budget cannot hold, and the run stops
-    /// when it passes the budget.
-    pub fn build_within(s: &Scenario, budget: Budget) -> Result<World, ScenarioError> {
-        let (positions, channel, motion) = placement::place(s, &budget)?;
-        let all_flows = placement::flows_with_random_traffic(s, &channel)?;
-        let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
-        endpoints.sort_unstable();
-        endpoints.dedup();
-        let routes = StaticRoutes::build(&channel, &endpoints);
-
-        let end_ns = secs_to_ns(s.duration_s);
-        let mut flows = Vec::with_capacity(all_flows.len());
-        for (i, f) in all_flows.iter().enumerate() {
-            let hops = flows::route_hops(&routes, f).ok_or_else(|| {
-                ScenarioError::invalid(
-                    format!("flows.{i}.dst"),
-                    f.dst,
-                    &format!(
-                        "node {} cannot reach node {} (and back, for TCP) over links within decode \
-                         range; choose connected nodes, closer spacing or a larger radio range",
-                        f.src, f.dst
-                    ),
-                )
-            })?;
-            flows.push(FlowState::new(i as u32, f, hops, s));
-        }
-
-        let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
-        let timing = Timing::new(
-            Rate::from_mbps(s.mac.basic_rate_mbps),
-            // With auto rate DATA frames take the rate control's choice; 11 is a placeholder.
-            Rate::from_mbps(s.mac.data_rate_mbps.fixed().unwrap_or(11.0)),
-            max_delay_ns,
-        );
-        let cfg = DcfConfig {
-            timing,
-            cw_min: s.mac.cw_min,
-            cw_max: s.mac.cw_max,
-            rts_threshold_bytes: s.mac.rts_threshold_bytes,
-            short_retry_limit: s.mac.short_retry_limit,
-            long_retry_limit: s.mac.long_retry_limit,
-            ns2: s.profile == crate::scenario::Profile::Ns2,
-            rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
-                (DataRate::Mbps(r), _) => RateAlgo::Constant(Rate::from_mbps(r)),
-                (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
-                (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
-                (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
-            },
-        };
-        let ns2 = s.profile == crate::scenario::Profile::Ns2;
-        let model = placement::link_model(s);
-        let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
-        let receiver = |id: u32| match s.radio.reception {
-            Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
-            Reception::Sinr => Receiver::Sinr(SinrRadio::new(
-                noise_w,
-                model.cs_w,
-                model.rx_w,
-                s.radio.preamble_snr_db,
-                Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | id as u64),
-            )),
-        };
-        let mut nodes: Vec<Node> = (0..positions.len() as u32)
-            .map(|id| Node {
-                radio: receiver(id),
-                mac: Dcf::new(
-                    id,
-                    cfg,
-                    Rng::derive(s.seed, Purpose::MacBackoff, id as u64),
-                    Rng::derive(s.seed, Purpose::RateControl, id as u64),
-                ),
-                // ns-2 gives DSR its CMUPriQueue (bands of 50; `-ifqLen` has no effect there).
-                queue: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
-                    IfQueue::cmu_priority()
-                } else {
-                    IfQueue::new(s.mac.queue_packets as usize)
-                },
-                tx_frame: None,
-                tx_serial: 0,
-                counters: NodeCounters::default(),
-                saturated_flows: Vec::new(),
-                error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
-                next_ident: 0,
-                tx_links: Vec::new(),
-                routing_rng: Rng::derive(s.seed, Purpose::Routing, id as u64),
-                link_delay: Vec::new(),
-                fading_rng: Rng::derive(s.seed, Purpose::Fading, id as u64),
-                tx_powers: Vec::new(),
-            })
-            .collect();
-        for (i, f) in flows.iter().enumerate() {
-            if let FlowApp::Udp { source, .. } = &f.app {
-                if source.saturated() {
-                    nodes[f.src as usize].saturated_flows.push(i as u32);
-                }
-            }
-        }
-
-        let n_nodes = nodes.len() as u32;
-        let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
-        if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
-            // First HELLOs spread over one interval, from each node's own stream.
-            let interval = secs_to_ns(s.routing.hello_interval_s) as f64;
-            for (i, n) in nodes.iter_mut().enumerate() {
-                let at = (n.routing_rng.uniform() * interval) as u64;
-                sched.schedule(at, Event::Hello { node: i as u32 });
-            }
-        }
-        for (i, f) in flows.iter().enumerate() {
-            sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
-        }
-        let etx = (s.routing.protocol == RoutingProtocol::Etx).then(|| etx::EtxState {
-            table: crate::net::etx::EtxTable::new(n_nodes as usize),
-            interval_ns: secs_to_ns(s.routing.etx_probe_interval_s),
-            warmup_end_ns: secs_to_ns(s.routing.etx_warmup_s),
-            probe_bytes: s.routing.etx_probe_bytes,
-            frozen: false,
-            endpoints: endpoints.clone(),
-        });
-        let mut world = World {
-            sched,
-            nodes,
-            channel,
-            routes,
-            packets: PacketArena::with_capacity(1024),
-            flows,
-            out: Vec::with_capacity(16),
-            positions,
-            warmup_ns: secs_to_ns(s.warmup_s),
-            end_ns,
-            invariants: Invariants::default(),
-            difs_ns: timing.difs,
-            frame_error_rate: s.radio.frame_error_rate,
-            fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
-            capture_mode: s.radio.reception == Reception::Capture,
-            tcp_out: Vec::with_capacity(32),
-            tracer: None,
-            series: None,
-            motion,
-            aodv: (s.routing.protocol == RoutingProtocol::Aodv).then(|| {
-                let cfg = AodvConfig {
-                    expanding_ring: s.routing.expanding_ring,
-                    ns2,
-                    ..AodvConfig::default()
-                };
-                (0..n_nodes).map(|i| AodvNode::new(i, cfg)).collect()
-            }),
-            aodv_out: Vec::with_capacity(8),
-            hello: (s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello)
-                .then(|| (secs_to_ns(s.routing.hello_interval_s), s.routing.allowed_hello_loss)),
-            dsr: (s.routing.protocol == RoutingProtocol::Dsr).then(|| {
-                let cfg = DsrConfig { ns2, ..DsrConfig::default() };
-                (0..n_nodes).map(|i| DsrNode::new(i, cfg)).collect()
-            }),
-            dsr_out: Vec::with_capacity(8),
-            route_wait: vec![VecDeque::new(); n_nodes as usize],
-            warnings: Vec::new(),
-            etx,
-            release_spacing_ns: match (ns2, s.routing.protocol) {
-                (true, RoutingProtocol::Aodv) => crate::net::aodv::NS2_ARP_DELAY_NS,
-                (true, RoutingProtocol::Dsr) => crate::net::dsr::NS2_ARP_TIMEOUT_NS,
-                _ => 0,
-            },
-            ns2,
-            budget,
-            path_logs: Vec::new(),
-        };
-        world.path_logs.resize_with(world.flows.len(), Default::default);
-        let sparse: Vec<String> = all_flows
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| flows::sparse_flow_warning(i, f, s))
-            .collect();
-        let shown = sparse.len().min(5);
-        world.warnings.extend_from_slice(&sparse[..shown]);
-        if sparse.len() > shown {
-            world.warnings.push(format!("... and {} more such flows", sparse.len() - shown));
-        }
-        world.etx_start();
-        Ok(world)
-    }
-
     /// The frozen route of a flow (static and ETX routing), as a node sequence.
     pub(crate) fn fixed_path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
         if self.aodv.is_some() || self.dsr.is_some() {
@@ -422,7 +238,8 @@ impl World {
     }
 
     /// The result document of the run.
-    pub fn result(&self, scenario: &Scenario) -> RunResult {
+    /// The result document of the run; `scenario` is the scenario as run, serialised.
+    pub fn result(&self, scenario: Box<serde_json::value::RawValue>) -> RunResult {
         result::collect(self, scenario)
     }
 }

@@ -2,20 +2,23 @@
 //! exact positions at that time (O(n) per transmission). Static topologies never come here:
 //! they keep the precomputed neighbour lists of `Channel`.
 
-use crate::budget::Budget;
-use crate::error::ScenarioError;
-use crate::mobility::{self, Trajectory};
+use crate::mobility::Trajectory;
 use crate::phy::channel::Link;
 use crate::phy::links::LinkModel;
-use crate::rng::{Purpose, Rng};
-use crate::scenario::{MobilityModel, Scenario};
-use crate::time::{secs_to_ns, SimTime};
-use crate::topology::distance_m;
+use crate::phy::propagation::distance_m;
+use crate::time::SimTime;
 
 pub(crate) struct Motion {
     trajectories: Vec<Trajectory>,
     cursors: Vec<usize>,
     model: LinkModel,
+}
+
+impl Motion {
+    pub fn new(trajectories: Vec<Trajectory>, model: LinkModel) -> Motion {
+        let n = trajectories.len();
+        Motion { trajectories, cursors: vec![0; n], model }
+    }
 }
 
 impl Motion {
@@ -51,103 +54,7 @@ impl Motion {
     }
 }
 
-/// The motion of a scenario's nodes (None for static topologies), starting from `positions`.
-pub(crate) fn build(
-    s: &Scenario,
-    positions: &[[f64; 2]],
-    attempt: u32,
-    budget: &Budget,
-) -> Result<Option<Motion>, ScenarioError> {
-    let m = &s.mobility;
-    let until = secs_to_ns(s.duration_s);
-    let trajectories = match m.model {
-        MobilityModel::Static => return Ok(None),
-        MobilityModel::RandomWaypoint => {
-            let area = s.topology.area_m.unwrap_or_else(|| bounding_box(positions));
-            let leg_bytes = std::mem::size_of::<mobility::Leg>();
-            let mut legs_left = (budget.max_bytes() / leg_bytes as f64) as usize;
-            let mut out = Vec::with_capacity(positions.len());
-            for (i, &p) in positions.iter().enumerate() {
-                let index = ((attempt as u64) << 32) | i as u64;
-                let mut rng = Rng::derive(s.seed, Purpose::Mobility, index);
-                let speeds = (m.speed_min_mps, m.speed_max_mps);
-                let t = mobility::random_waypoint(
-                    p, area, speeds, m.pause_s, until, &mut rng, legs_left,
-                )
-                .ok_or_else(|| {
-                    budget.over_memory(
-                        "mobility.speed_max_mps",
-                        &m.speed_max_mps.to_string(),
-                        budget.max_bytes(),
-                        &format!(
-                            "random waypoint needs more than {} legs for {} nodes over {} s \
-                                 (area {} x {} m, pause_s = {})",
-                            (budget.max_bytes() / leg_bytes as f64) as u64,
-                            positions.len(),
-                            s.duration_s,
-                            area[0],
-                            area[1],
-                            m.pause_s
-                        ),
-                    )
-                })?;
-                legs_left -= t.legs.len();
-                out.push(t);
-            }
-            out
-        }
-        MobilityModel::Setdest | MobilityModel::Bonnmotion => {
-            let file = m.trace_file.clone().unwrap_or_default();
-            // A movement file is a regular file that fits the memory budget (not a device
-            // such as /dev/zero, whose reading would never end).
-            let fits = std::fs::metadata(&file)
-                .map(|md| md.is_file() && (md.len() as f64) < budget.max_bytes() / 4.0);
-            if let Ok(false) = fits {
-                return Err(ScenarioError::invalid(
-                    "mobility.trace_file",
-                    &file,
-                    &format!(
-                        "must be a regular file of less than {:.0} MB (a quarter of the run's \
-                         memory budget)",
-                        budget.max_memory_mb / 4.0
-                    ),
-                ));
-            }
-            let text = std::fs::read_to_string(&file).map_err(|e| {
-                ScenarioError::invalid(
-                    "mobility.trace_file",
-                    &file,
-                    &format!("must be a readable file ({e})"),
-                )
-            })?;
-            let parsed = if m.model == MobilityModel::Setdest {
-                mobility::parse_setdest(&text, positions.len())
-            } else {
-                mobility::parse_bonnmotion(&text)
-            };
-            let t = parsed.map_err(|e| {
-                ScenarioError::invalid(
-                    "mobility.trace_file",
-                    &file,
-                    &format!("is not a valid movement file: {e}"),
-                )
-            })?;
-            if t.len() != positions.len() {
-                return Err(ScenarioError::invalid(
-                    "mobility.trace_file",
-                    &file,
-                    &format!("describes {} nodes, the topology has {}", t.len(), positions.len()),
-                ));
-            }
-            t
-        }
-    };
-    let model = super::placement::link_model(s);
-    let n = positions.len();
-    Ok(Some(Motion { trajectories, cursors: vec![0; n], model }))
-}
-
-fn bounding_box(positions: &[[f64; 2]]) -> [f64; 2] {
+pub(crate) fn bounding_box(positions: &[[f64; 2]]) -> [f64; 2] {
     let max = |k: usize| positions.iter().map(|p| p[k]).fold(0.0, f64::max);
     [max(0).max(1.0), max(1).max(1.0)]
 }

@@ -1,15 +1,15 @@
 //! Building the network: node placement (with the connectedness check of random placements)
 //! and random traffic between distinct node pairs.
 
-use super::motion::Motion;
+use super::motion::{bounding_box, Motion};
 use crate::budget::Budget;
 use crate::error::ScenarioError;
+use crate::mobility;
 use crate::phy::channel::{Channel, Link};
 use crate::phy::links::{LinkModel, Walls};
 use crate::rng::{Purpose, Rng};
 use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
 use crate::time::secs_to_ns;
-use crate::topology;
 use std::collections::VecDeque;
 
 /// Start positions, who hears whom at the start, and how nodes move (None: static).
@@ -68,8 +68,8 @@ pub fn place(s: &Scenario, budget: &Budget) -> Result<Placement, ScenarioError> 
             ));
         }
         let layout_seed = s.topology.seed.unwrap_or(s.seed);
-        let mut positions = topology::positions_m(&s.topology, layout_seed, attempt);
-        let mut motion = super::motion::build(s, &positions, attempt, budget)?;
+        let mut positions = crate::scenario::positions_m(&s.topology, layout_seed, attempt);
+        let mut motion = motion(s, &positions, attempt, budget)?;
         if matches!(s.mobility.model, MobilityModel::Setdest | MobilityModel::Bonnmotion) {
             if let Some(m) = motion.as_ref() {
                 positions = m.starts();
@@ -206,11 +206,105 @@ pub(crate) fn link_model(s: &Scenario) -> LinkModel {
     let seed = s.topology.seed.unwrap_or(s.seed);
     let walls = match &s.topology.testbed {
         Some(b) if s.topology.kind == crate::scenario::TopologyKind::Testbed => Walls {
-            clusters: crate::topology::clusters(&s.topology),
+            clusters: crate::scenario::clusters(&s.topology),
             loss_db: b.wall_loss_db,
             sigma_db: b.wall_sigma_db,
         },
         _ => Walls::default(),
     };
     LinkModel::new(&s.radio, seed, walls)
+}
+
+/// The motion of a scenario's nodes (None for static topologies), starting from `positions`.
+fn motion(
+    s: &Scenario,
+    positions: &[[f64; 2]],
+    attempt: u32,
+    budget: &Budget,
+) -> Result<Option<Motion>, ScenarioError> {
+    let m = &s.mobility;
+    let until = secs_to_ns(s.duration_s);
+    let trajectories = match m.model {
+        MobilityModel::Static => return Ok(None),
+        MobilityModel::RandomWaypoint => {
+            let area = s.topology.area_m.unwrap_or_else(|| bounding_box(positions));
+            let leg_bytes = std::mem::size_of::<mobility::Leg>();
+            let mut legs_left = (budget.max_bytes() / leg_bytes as f64) as usize;
+            let mut out = Vec::with_capacity(positions.len());
+            for (i, &p) in positions.iter().enumerate() {
+                let index = ((attempt as u64) << 32) | i as u64;
+                let mut rng = Rng::derive(s.seed, Purpose::Mobility, index);
+                let speeds = (m.speed_min_mps, m.speed_max_mps);
+                let t = mobility::random_waypoint(
+                    p, area, speeds, m.pause_s, until, &mut rng, legs_left,
+                )
+                .ok_or_else(|| {
+                    budget.over_memory(
+                        "mobility.speed_max_mps",
+                        &m.speed_max_mps.to_string(),
+                        budget.max_bytes(),
+                        &format!(
+                            "random waypoint needs more than {} legs for {} nodes over {} s \
+                                 (area {} x {} m, pause_s = {})",
+                            (budget.max_bytes() / leg_bytes as f64) as u64,
+                            positions.len(),
+                            s.duration_s,
+                            area[0],
+                            area[1],
+                            m.pause_s
+                        ),
+                    )
+                })?;
+                legs_left -= t.legs.len();
+                out.push(t);
+            }
+            out
+        }
+        MobilityModel::Setdest | MobilityModel::Bonnmotion => {
+            let file = m.trace_file.clone().unwrap_or_default();
+            // A movement file is a regular file that fits the memory budget (not a device
+            // such as /dev/zero, whose reading would never end).
+            let fits = std::fs::metadata(&file)
+                .map(|md| md.is_file() && (md.len() as f64) < budget.max_bytes() / 4.0);
+            if let Ok(false) = fits {
+                return Err(ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!(
+                        "must be a regular file of less than {:.0} MB (a quarter of the run's \
+                         memory budget)",
+                        budget.max_memory_mb / 4.0
+                    ),
+                ));
+            }
+            let text = std::fs::read_to_string(&file).map_err(|e| {
+                ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!("must be a readable file ({e})"),
+                )
+            })?;
+            let parsed = if m.model == MobilityModel::Setdest {
+                mobility::parse_setdest(&text, positions.len())
+            } else {
+                mobility::parse_bonnmotion(&text)
+            };
+            let t = parsed.map_err(|e| {
+                ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!("is not a valid movement file: {e}"),
+                )
+            })?;
+            if t.len() != positions.len() {
+                return Err(ScenarioError::invalid(
+                    "mobility.trace_file",
+                    &file,
+                    &format!("describes {} nodes, the topology has {}", t.len(), positions.len()),
+                ));
+            }
+            t
+        }
+    };
+    Ok(Some(Motion::new(trajectories, link_model(s))))
 }

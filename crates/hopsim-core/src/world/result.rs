@@ -6,11 +6,11 @@ use crate::metrics::{
     ratio, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants, LinkRateResult,
     MacTotals, NodeResult, RouteShare, RttResult, RunResult, TcpResult,
 };
-use crate::scenario::{Scenario, WindowLimit};
 use crate::time::{ns_to_secs, SimTime};
+use crate::transport::tcp::config::WindowLimit;
 use crate::transport::tcp::variant_name;
 
-pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
+pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>) -> RunResult {
     let (warmup_ns, end_ns) = world.window_ns();
     let window_s = ns_to_secs(end_ns - warmup_ns);
     let mut in_flight = vec![0u64; world.flows().len()];
@@ -100,10 +100,10 @@ pub(crate) fn collect(world: &World, scenario: &Scenario) -> RunResult {
     let (routing_packets, routing_bytes) = (totals.routing_packets, totals.routing_bytes);
     RunResult {
         hopsim_version: crate::VERSION,
-        seed: scenario.seed,
-        duration_s: scenario.duration_s,
-        warmup_s: scenario.warmup_s,
-        scenario: scenario.clone(),
+        seed: world.run_info.seed,
+        duration_s: world.run_info.duration_s,
+        warmup_s: world.run_info.warmup_s,
+        scenario,
         flows,
         nodes,
         totals,

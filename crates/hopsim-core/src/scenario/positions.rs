@@ -1,7 +1,7 @@
-//! Node placement from the scenario's `[topology]` table.
+//! Node positions from the scenario's `[topology]` table.
 
+use super::{Topology, TopologyKind};
 use crate::rng::{Purpose, Rng};
-use crate::scenario::{Topology, TopologyKind};
 
 /// Positions (x, y) in metres, one per node, node ids in order. Assumes a validated topology.
 /// `attempt` > 0 draws another random placement (for re-seeding disconnected ones).
@@ -66,10 +66,6 @@ pub fn clusters(topology: &Topology) -> Vec<u32> {
         }
         _ => Vec::new(),
     }
-}
-
-pub fn distance_m(a: [f64; 2], b: [f64; 2]) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 #[cfg(test)]

@@ -1,0 +1,378 @@
+//! Building a world from a validated scenario: the one place (with `placement.rs`, which
+//! places the nodes) that reads the scenario model. It turns each section into the plain
+//! configs the layers take (`DcfConfig`, `AodvConfig`, `DsrConfig`, the TCP sender's and
+//! receiver's configs, UDP sources) and assembles the nodes and flows.
+
+use super::fading::Fader;
+use super::flows::{FlowApp, FlowState, TcpFlow};
+use super::{etx, placement, Node, RunInfo, World};
+use crate::budget::Budget;
+use crate::error::ScenarioError;
+use crate::event::Event;
+use crate::mac::dcf::{Dcf, DcfConfig};
+use crate::mac::rate::RateAlgo;
+use crate::mac::timing::{Rate, Timing};
+use crate::metrics::{Invariants, NodeCounters};
+use crate::net::aodv::{AodvConfig, AodvNode};
+use crate::net::dsr::{DsrConfig, DsrNode};
+use crate::net::packet::PacketArena;
+use crate::net::routing::StaticRoutes;
+use crate::phy::radio::Radio;
+use crate::phy::receiver::Receiver;
+use crate::phy::sinr::SinrRadio;
+use crate::queue::IfQueue;
+use crate::rng::{Purpose, Rng};
+use crate::scenario::{
+    DataRate, Flow, Profile, RateControlAlgo, Reception, RoutingProtocol, Scenario, TcpVariant,
+    Transport,
+};
+use crate::sched::Scheduler;
+use crate::time::{secs_to_ns, SimTime};
+use crate::transport::tcp::receiver::{AckPolicy, TcpReceiver};
+use crate::transport::tcp::rto::RtoEstimator;
+use crate::transport::tcp::sender::{SenderConfig, TcpSender};
+use crate::transport::tcp::{congestion_control, limit_policy, recovery};
+use crate::transport::udp::{UdpSink, UdpSource};
+use std::collections::VecDeque;
+
+impl World {
+    /// Build the network of a validated scenario; rejects flows between unconnected nodes.
+    pub fn build(s: &Scenario) -> Result<World, ScenarioError> {
+        Self::build_within(s, Budget::default())
+    }
+
+    /// Build within a work budget: refuses what the budget cannot hold, and the run stops
+    /// when it passes the budget.
+    pub fn build_within(s: &Scenario, budget: Budget) -> Result<World, ScenarioError> {
+        let (positions, channel, motion) = placement::place(s, &budget)?;
+        let all_flows = placement::flows_with_random_traffic(s, &channel)?;
+        let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
+        endpoints.sort_unstable();
+        endpoints.dedup();
+        let routes = StaticRoutes::build(&channel, &endpoints);
+
+        let end_ns = secs_to_ns(s.duration_s);
+        let mut flows = Vec::with_capacity(all_flows.len());
+        for (i, f) in all_flows.iter().enumerate() {
+            let hops = route_hops(&routes, f).ok_or_else(|| {
+                ScenarioError::invalid(
+                    format!("flows.{i}.dst"),
+                    f.dst,
+                    &format!(
+                        "node {} cannot reach node {} (and back, for TCP) over links within decode \
+                         range; choose connected nodes, closer spacing or a larger radio range",
+                        f.src, f.dst
+                    ),
+                )
+            })?;
+            flows.push(flow_state(i as u32, f, hops, s));
+        }
+
+        let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
+        let timing = Timing::new(
+            Rate::from_mbps(s.mac.basic_rate_mbps),
+            // With auto rate DATA frames take the rate control's choice; 11 is a placeholder.
+            Rate::from_mbps(s.mac.data_rate_mbps.fixed().unwrap_or(11.0)),
+            max_delay_ns,
+        );
+        let cfg = DcfConfig {
+            timing,
+            cw_min: s.mac.cw_min,
+            cw_max: s.mac.cw_max,
+            rts_threshold_bytes: s.mac.rts_threshold_bytes,
+            short_retry_limit: s.mac.short_retry_limit,
+            long_retry_limit: s.mac.long_retry_limit,
+            ns2: s.profile == Profile::Ns2,
+            rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
+                (DataRate::Mbps(r), _) => RateAlgo::Constant(Rate::from_mbps(r)),
+                (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
+                (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
+                (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
+            },
+        };
+        let ns2 = s.profile == Profile::Ns2;
+        let model = placement::link_model(s);
+        let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
+        let receiver = |id: u32| match s.radio.reception {
+            Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
+            Reception::Sinr => Receiver::Sinr(SinrRadio::new(
+                noise_w,
+                model.cs_w,
+                model.rx_w,
+                s.radio.preamble_snr_db,
+                Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | id as u64),
+            )),
+        };
+        let mut nodes: Vec<Node> = (0..positions.len() as u32)
+            .map(|id| Node {
+                radio: receiver(id),
+                mac: Dcf::new(
+                    id,
+                    cfg,
+                    Rng::derive(s.seed, Purpose::MacBackoff, id as u64),
+                    Rng::derive(s.seed, Purpose::RateControl, id as u64),
+                ),
+                // ns-2 gives DSR its CMUPriQueue (bands of 50; `-ifqLen` has no effect there).
+                queue: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
+                    IfQueue::cmu_priority()
+                } else {
+                    IfQueue::new(s.mac.queue_packets as usize)
+                },
+                tx_frame: None,
+                tx_serial: 0,
+                counters: NodeCounters::default(),
+                saturated_flows: Vec::new(),
+                error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
+                next_ident: 0,
+                tx_links: Vec::new(),
+                routing_rng: Rng::derive(s.seed, Purpose::Routing, id as u64),
+                link_delay: Vec::new(),
+                fading_rng: Rng::derive(s.seed, Purpose::Fading, id as u64),
+                tx_powers: Vec::new(),
+            })
+            .collect();
+        for (i, f) in flows.iter().enumerate() {
+            if let FlowApp::Udp { source, .. } = &f.app {
+                if source.saturated() {
+                    nodes[f.src as usize].saturated_flows.push(i as u32);
+                }
+            }
+        }
+
+        let n_nodes = nodes.len() as u32;
+        let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
+        if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
+            // First HELLOs spread over one interval, from each node's own stream.
+            let interval = secs_to_ns(s.routing.hello_interval_s) as f64;
+            for (i, n) in nodes.iter_mut().enumerate() {
+                let at = (n.routing_rng.uniform() * interval) as u64;
+                sched.schedule(at, Event::Hello { node: i as u32 });
+            }
+        }
+        for (i, f) in flows.iter().enumerate() {
+            sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
+        }
+        let etx = (s.routing.protocol == RoutingProtocol::Etx).then(|| etx::EtxState {
+            table: crate::net::etx::EtxTable::new(n_nodes as usize),
+            interval_ns: secs_to_ns(s.routing.etx_probe_interval_s),
+            warmup_end_ns: secs_to_ns(s.routing.etx_warmup_s),
+            probe_bytes: s.routing.etx_probe_bytes,
+            frozen: false,
+            endpoints: endpoints.clone(),
+        });
+        let mut world = World {
+            sched,
+            nodes,
+            channel,
+            routes,
+            packets: PacketArena::with_capacity(1024),
+            flows,
+            out: Vec::with_capacity(16),
+            positions,
+            warmup_ns: secs_to_ns(s.warmup_s),
+            end_ns,
+            invariants: Invariants::default(),
+            difs_ns: timing.difs,
+            frame_error_rate: s.radio.frame_error_rate,
+            fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
+            capture_mode: s.radio.reception == Reception::Capture,
+            tcp_out: Vec::with_capacity(32),
+            tracer: None,
+            series: None,
+            motion,
+            aodv: (s.routing.protocol == RoutingProtocol::Aodv).then(|| {
+                let cfg = AodvConfig {
+                    expanding_ring: s.routing.expanding_ring,
+                    ns2,
+                    ..AodvConfig::default()
+                };
+                (0..n_nodes).map(|i| AodvNode::new(i, cfg)).collect()
+            }),
+            aodv_out: Vec::with_capacity(8),
+            hello: (s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello)
+                .then(|| (secs_to_ns(s.routing.hello_interval_s), s.routing.allowed_hello_loss)),
+            dsr: (s.routing.protocol == RoutingProtocol::Dsr).then(|| {
+                let cfg = DsrConfig { ns2, ..DsrConfig::default() };
+                (0..n_nodes).map(|i| DsrNode::new(i, cfg)).collect()
+            }),
+            dsr_out: Vec::with_capacity(8),
+            route_wait: vec![VecDeque::new(); n_nodes as usize],
+            warnings: Vec::new(),
+            etx,
+            release_spacing_ns: match (ns2, s.routing.protocol) {
+                (true, RoutingProtocol::Aodv) => crate::net::aodv::NS2_ARP_DELAY_NS,
+                (true, RoutingProtocol::Dsr) => crate::net::dsr::NS2_ARP_TIMEOUT_NS,
+                _ => 0,
+            },
+            ns2,
+            budget,
+            path_logs: Vec::new(),
+            run_info: RunInfo { seed: s.seed, duration_s: s.duration_s, warmup_s: s.warmup_s },
+        };
+        world.path_logs.resize_with(world.flows.len(), Default::default);
+        let sparse: Vec<String> = all_flows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| sparse_flow_warning(i, f, s))
+            .collect();
+        let shown = sparse.len().min(5);
+        world.warnings.extend_from_slice(&sparse[..shown]);
+        if sparse.len() > shown {
+            world.warnings.push(format!("... and {} more such flows", sparse.len() - shown));
+        }
+        world.etx_start();
+        Ok(world)
+    }
+}
+
+/// The state of flow `id` (the app and its transport endpoints) at the start of the run.
+fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
+    let end_ns = secs_to_ns(s.duration_s);
+    let start_ns = secs_to_ns(f.start_s);
+    let stop_ns = f.stop_s.map_or(end_ns, |t| secs_to_ns(t).min(end_ns));
+    let window_ns = (secs_to_ns(s.warmup_s), end_ns);
+    let app = match f.transport {
+        Transport::Udp => {
+            let mut source = UdpSource::new(
+                f.src,
+                f.dst,
+                f.payload_bytes,
+                secs_to_ns(f.interval_s),
+                start_ns,
+                stop_ns,
+            );
+            if f.bytes > 0 {
+                source.limit_packets(f.bytes.div_ceil(f.payload_bytes as u64));
+            }
+            FlowApp::Udp { source, sink: UdpSink::default() }
+        }
+        Transport::Tcp => {
+            let ns2 = s.profile == Profile::Ns2;
+            // Time averages of the sender cover the window while the flow exists.
+            let sender_window = (window_ns.0.max(start_ns), window_ns.1);
+            FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2)))
+        }
+    };
+    FlowState {
+        src: f.src,
+        dst: f.dst,
+        hops,
+        start_ns,
+        packets_sent: 0,
+        packets_delivered: 0,
+        dropped: 0,
+        link_failures: 0,
+        false_route_failures: 0,
+        queued_at_source: 0,
+        app,
+    }
+}
+
+/// `ns2`: the ns2 profile's TCP agent details (limited transmit, ssthresh from the window).
+fn tcp_flow(
+    id: u32,
+    f: &Flow,
+    stop_ns: SimTime,
+    window_ns: (SimTime, SimTime),
+    ns2: bool,
+) -> TcpFlow {
+    let spec = f.tcp.clone().unwrap_or_default();
+    let mss = f.payload_bytes;
+    let total_segments = (f.bytes > 0).then(|| f.bytes.div_ceil(mss as u64) as u32);
+    let last_segment_bytes = match f.bytes % mss as u64 {
+        0 => mss,
+        r => r as u32,
+    };
+    let cfg = SenderConfig {
+        flow: id,
+        recovery: recovery(spec.variant),
+        initial_window: spec.initial_window,
+        limit_policy: limit_policy(&spec),
+        receiver_window: spec.receiver_window,
+        dupack_threshold: spec.dupack_threshold,
+        total_segments,
+        stop_ns,
+        window_ns,
+        pacing: spec.pacing,
+        limited_transmit: ns2
+            && matches!(spec.variant, TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack),
+        ns2_vegas: ns2 && spec.variant == TcpVariant::Vegas,
+    };
+    let rto = RtoEstimator::new(
+        secs_to_ns(spec.initial_rto_s),
+        secs_to_ns(spec.min_rto_s),
+        secs_to_ns(spec.max_rto_s),
+        secs_to_ns(spec.clock_granularity_s),
+    );
+    let timeout_ns = secs_to_ns(spec.delayed_ack_timeout_s);
+    let policy = if spec.ack_thinning {
+        AckPolicy::Thinning { thresholds: spec.ack_thinning_thresholds, timeout_ns }
+    } else if spec.delayed_ack {
+        AckPolicy::Delayed { timeout_ns }
+    } else {
+        AckPolicy::EverySegment
+    };
+    TcpFlow {
+        headerless: ns2 && spec.variant == TcpVariant::Vegas,
+        sender: TcpSender::new(cfg, congestion_control(&spec, ns2), rto),
+        receiver: TcpReceiver::new(
+            id,
+            policy,
+            spec.variant == TcpVariant::Sack,
+            spec.receiver_window,
+        ),
+        spec,
+        mss,
+        total_segments,
+        last_segment_bytes,
+        delivered_bytes: 0,
+        window_bytes: 0,
+        delay_sum_ns: 0,
+        delay_count: 0,
+        arrived: Vec::new(),
+        completed_ns: None,
+        forward_path: (0, 0, 0),
+    }
+}
+
+/// Static routes must exist both ways for TCP (data one way, ACKs back).
+fn route_hops(routes: &StaticRoutes, f: &Flow) -> Option<u32> {
+    let forward = routes.hops(f.src, f.dst)?;
+    if f.transport == Transport::Tcp {
+        routes.hops(f.dst, f.src)?;
+    }
+    Some(forward)
+}
+
+/// Fewer datagrams than this in the measurement window make a paced flow's numbers noise.
+const SPARSE_FLOW_PACKETS: f64 = 10.0;
+
+/// A warning when paced UDP flow `i` would send almost nothing in the measurement window
+/// (e.g. `interval_s = 50` meant as 50 ms).
+fn sparse_flow_warning(i: usize, f: &Flow, s: &Scenario) -> Option<String> {
+    if f.transport != Transport::Udp || f.interval_s <= 0.0 {
+        return None;
+    }
+    let from_s = f.start_s.max(s.warmup_s);
+    let to_s = f.stop_s.unwrap_or(s.duration_s).min(s.duration_s);
+    let mut packets = ((to_s - from_s) / f.interval_s).max(0.0);
+    if f.bytes > 0 {
+        packets = packets.min((f.bytes as f64 / f.payload_bytes as f64).ceil());
+    }
+    if packets >= SPARSE_FLOW_PACKETS {
+        return None;
+    }
+    let hint = if f.interval_s >= 1.0 {
+        format!(" (interval_s is in seconds: {} ms is {})", f.interval_s, f.interval_s / 1000.0)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "flow {i} sends about {} datagram(s) in the measurement window ({} s to {} s, one every \
+         {} s): too few for its numbers to mean much{hint}",
+        packets.floor(),
+        from_s,
+        to_s,
+        f.interval_s
+    ))
+}
