@@ -9,6 +9,7 @@ pub mod mac;
 pub mod metrics;
 pub mod mobility;
 pub mod net;
+pub mod node;
 pub mod phy;
 pub mod queue;
 pub mod rng;

@@ -4,4 +4,5 @@ pub mod aodv;
 pub mod dsr;
 pub mod etx;
 pub mod packet;
+pub mod router;
 pub mod routing;

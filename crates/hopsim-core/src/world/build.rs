@@ -13,9 +13,10 @@ use crate::mac::dcf::{Dcf, DcfConfig};
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
 use crate::metrics::{Invariants, NodeCounters};
-use crate::net::aodv::{AodvConfig, AodvNode};
-use crate::net::dsr::{DsrConfig, DsrNode};
+use crate::net::aodv::AodvConfig;
+use crate::net::dsr::DsrConfig;
 use crate::net::packet::PacketArena;
+use crate::net::router::Router;
 use crate::net::routing::StaticRoutes;
 use crate::phy::radio::Radio;
 use crate::phy::receiver::Receiver;
@@ -121,6 +122,8 @@ impl World {
                 tx_frame: None,
                 tx_serial: 0,
                 counters: NodeCounters::default(),
+                router: router(s, id),
+                route_wait: VecDeque::new(),
                 saturated_flows: Vec::new(),
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
                 next_ident: 0,
@@ -180,23 +183,7 @@ impl World {
             tracer: None,
             series: None,
             motion,
-            aodv: (s.routing.protocol == RoutingProtocol::Aodv).then(|| {
-                let cfg = AodvConfig {
-                    expanding_ring: s.routing.expanding_ring,
-                    ns2,
-                    ..AodvConfig::default()
-                };
-                (0..n_nodes).map(|i| AodvNode::new(i, cfg)).collect()
-            }),
-            aodv_out: Vec::with_capacity(8),
-            hello: (s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello)
-                .then(|| (secs_to_ns(s.routing.hello_interval_s), s.routing.allowed_hello_loss)),
-            dsr: (s.routing.protocol == RoutingProtocol::Dsr).then(|| {
-                let cfg = DsrConfig { ns2, ..DsrConfig::default() };
-                (0..n_nodes).map(|i| DsrNode::new(i, cfg)).collect()
-            }),
-            dsr_out: Vec::with_capacity(8),
-            route_wait: vec![VecDeque::new(); n_nodes as usize],
+            route_out: Vec::with_capacity(8),
             warnings: Vec::new(),
             etx,
             release_spacing_ns: match (ns2, s.routing.protocol) {
@@ -222,6 +209,22 @@ impl World {
         }
         world.etx_start();
         Ok(world)
+    }
+}
+
+/// The routing protocol of node `id` (`net/router.rs`).
+fn router(s: &Scenario, id: u32) -> Router {
+    let ns2 = s.profile == Profile::Ns2;
+    let r = &s.routing;
+    match r.protocol {
+        RoutingProtocol::Static => Router::Static,
+        RoutingProtocol::Etx => Router::Etx { frozen: false },
+        RoutingProtocol::Aodv => {
+            let cfg = AodvConfig { expanding_ring: r.expanding_ring, ns2, ..AodvConfig::default() };
+            let hello = r.hello.then(|| (secs_to_ns(r.hello_interval_s), r.allowed_hello_loss));
+            Router::aodv(id, cfg, hello)
+        }
+        RoutingProtocol::Dsr => Router::dsr(id, DsrConfig { ns2, ..DsrConfig::default() }),
     }
 }
 

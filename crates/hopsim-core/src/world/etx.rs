@@ -69,16 +69,14 @@ impl World {
                 f.hops = h;
             }
         }
+        for n in self.nodes.iter_mut() {
+            n.router.freeze();
+        }
         for node in 0..self.nodes.len() as u32 {
-            let waiting = std::mem::take(&mut self.route_wait[node as usize]);
+            let waiting = std::mem::take(&mut self.nodes[node as usize].route_wait);
             for id in waiting {
                 self.route_and_enqueue(now, node, id);
             }
         }
-    }
-
-    /// Before the freeze a source keeps its packets; forwarders cannot have any.
-    pub(super) fn etx_holding(&self) -> bool {
-        self.etx.as_ref().is_some_and(|e| !e.frozen)
     }
 }

@@ -28,66 +28,17 @@ use fading::Fader;
 
 use crate::budget::Budget;
 use crate::event::Event;
-use crate::mac::dcf::{Dcf, MacCtx, MacOutput};
-use crate::mac::frame::Frame;
-use crate::metrics::{Invariants, NodeCounters, RunResult};
-use crate::net::aodv::{AodvAction, AodvNode};
-use crate::net::dsr::{DsrAction, DsrNode};
+use crate::mac::dcf::{MacCtx, MacOutput};
+use crate::metrics::{Invariants, RunResult};
 use crate::net::packet::PacketArena;
-use crate::net::packet::PacketId;
+use crate::net::router::RouteAction;
 use crate::net::routing::StaticRoutes;
+use crate::node::Node;
 use crate::phy::channel::Channel;
-use crate::phy::radio::FrameRef;
-use crate::phy::receiver::Receiver;
-use crate::queue::IfQueue;
-use crate::rng::Rng;
 use crate::sched::Scheduler;
 use crate::time::SimTime;
 use crate::trace::writer::PcapTracer;
 use crate::transport::tcp::sender::SendSegment;
-use std::collections::VecDeque;
-
-pub(crate) struct Node {
-    pub radio: Receiver,
-    pub mac: Dcf,
-    pub queue: IfQueue,
-    /// The frame on the air from this node, with its identity.
-    pub tx_frame: Option<(Frame, FrameRef)>,
-    pub tx_serial: u32,
-    pub counters: NodeCounters,
-    /// Saturated flows originating here (refilled whenever the MAC takes a packet).
-    pub saturated_flows: Vec<u32>,
-    /// Injected frame errors (`radio.frame_error_rate`).
-    pub error_rng: Rng,
-    /// Next IP identification of packets originated here.
-    pub next_ident: u16,
-    /// Broadcast jitter of routing control packets.
-    pub routing_rng: Rng,
-    /// Listeners of the frame this node is sending (moving topologies only).
-    pub tx_links: Vec<crate::phy::channel::Link>,
-    /// Per-frame fading of this node's transmissions, and the faded power of each listener
-    /// of the frame on the air (same order as its links).
-    pub fading_rng: Rng,
-    pub tx_powers: Vec<f64>,
-    /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
-    /// per-hop delay estimate.
-    pub link_delay: Vec<(u32, f64)>,
-}
-
-impl Node {
-    /// The current per-packet transmission delay estimate to `next_hop` (0: none yet).
-    pub fn link_delay_ns(&self, next_hop: u32) -> u64 {
-        self.link_delay.iter().find(|e| e.0 == next_hop).map_or(0, |e| e.1 as u64)
-    }
-
-    /// EWMA with weight 1/8 per new sample (the TCP SRTT gain, RFC 6298).
-    pub fn note_link_delay(&mut self, next_hop: u32, sample_ns: SimTime) {
-        match self.link_delay.iter_mut().find(|e| e.0 == next_hop) {
-            Some(e) => e.1 += (sample_ns as f64 - e.1) / 8.0,
-            None => self.link_delay.push((next_hop, sample_ns as f64)),
-        }
-    }
-}
 
 pub struct World {
     sched: Scheduler<Event>,
@@ -112,15 +63,8 @@ pub struct World {
     tracer: Option<PcapTracer>,
     series: Option<Series>,
     motion: Option<motion::Motion>,
-    /// AODV state per node (None: static routing), its action buffer, and the packets each
-    /// source keeps while it looks for a route.
-    aodv: Option<Vec<AodvNode>>,
-    aodv_out: Vec<AodvAction>,
-    /// AODV HELLO interval and allowed losses (None: link-layer feedback only).
-    hello: Option<(SimTime, u32)>,
-    dsr: Option<Vec<DsrNode>>,
-    dsr_out: Vec<DsrAction>,
-    route_wait: Vec<VecDeque<PacketId>>,
+    /// What the router of the node being handled asked for (`net/router.rs`).
+    route_out: Vec<RouteAction>,
     warnings: Vec<String>,
     etx: Option<etx::EtxState>,
     /// Spacing of packets released when a route is found (ns-2 AODV ARP_DELAY, DSR
@@ -144,7 +88,7 @@ pub(crate) struct RunInfo {
 impl World {
     /// The frozen route of a flow (static and ETX routing), as a node sequence.
     pub(crate) fn fixed_path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
-        if self.aodv.is_some() || self.dsr.is_some() {
+        if !self.nodes[src as usize].router.fixed() {
             return None;
         }
         self.routes.path(src, dst)
@@ -177,7 +121,7 @@ impl World {
             Event::RouteTimer { node, dst } => self.route_timer(now, node, dst),
             Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
             Event::RouteRelease { node, packet } => self.route_and_enqueue(now, node, packet),
-            Event::Hello { node } => self.aodv_hello(now, node),
+            Event::Hello { node } => self.hello(now, node),
             Event::Sample => self.sample(now),
             Event::EtxProbe { node } => self.etx_probe(now, node),
             Event::EtxFreeze => self.etx_freeze(now),

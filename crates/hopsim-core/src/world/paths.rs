@@ -10,6 +10,7 @@
 //! entry, TCP waiting out a retransmission timeout) holds its share all the same.
 
 use super::World;
+use crate::net::router::RouteView;
 use crate::time::SimTime;
 
 /// One route and the time it was in use (an empty route: none reached the destination).
@@ -94,27 +95,23 @@ impl World {
     /// empty when no complete route exists).
     fn current_route(&self, now: SimTime, src: u32, dst: u32, out: &mut Vec<u32>) {
         out.clear();
-        if let Some(dsr) = &self.dsr {
-            if let Some(route) = dsr[src as usize].route_to(dst) {
-                out.extend(route.nodes());
-            }
-            return;
-        }
-        let Some(aodv) = &self.aodv else {
-            if self.etx_holding() {
-                return; // ETX measures links first: the sources hold their packets
-            }
-            if let Some(path) = self.routes.path(src, dst) {
-                out.extend(path);
-            }
-            return;
+        let view = |node: u32, out: &mut Vec<u32>| {
+            self.nodes[node as usize].router.view(now, node, dst, &self.routes, out)
         };
+        match view(src, out) {
+            RouteView::Whole => return,
+            RouteView::None => return,
+            RouteView::NextHop(_) => {}
+        }
+        // Follow the next hops (AODV); a loop or a broken chain is no route (at most one
+        // visit per node).
         out.push(src);
         let mut node = src;
         while node != dst {
-            // A loop or a broken chain is no route (at most one visit per node).
-            match aodv[node as usize].route(dst, now) {
-                Some(next) if out.len() < aodv.len() && !out.contains(&next) => {
+            match view(node, out) {
+                RouteView::NextHop(next)
+                    if out.len() < self.nodes.len() && !out.contains(&next) =>
+                {
                     out.push(next);
                     node = next;
                 }

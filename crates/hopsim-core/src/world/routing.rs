@@ -1,10 +1,12 @@
-//! The routing layer of every node: static shortest paths, or AODV with its control packets,
-//! discovery timers and the packets waiting for a route.
+//! The routing glue of every node: the node's `Router` (`net/router.rs`) decides, this file
+//! carries out its decisions and actions: packets waiting for a route, control packets with
+//! their jitter, discovery timers, queue purges.
 
 use super::World;
 use crate::event::Event;
-use crate::net::aodv::{AodvAction, AodvMsg, FailedPacket, BROADCAST};
-use crate::net::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::aodv::BROADCAST;
+use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::router::{Control, Decision, DropReason, RouteAction};
 use crate::queue::Queued;
 use crate::time::{secs_to_ns, SimTime};
 
@@ -12,85 +14,82 @@ use crate::time::{secs_to_ns, SimTime};
 const WAITING_MAX: usize = 64;
 const WAITING_TIMEOUT_S: f64 = 30.0;
 
+/// Run `f` on the router of `node` with a context; its actions are left in `world.route_out`
+/// (taken, so that carrying them out may route again).
+macro_rules! with_router {
+    ($world:expr, $now:expr, $node:expr, |$router:ident, $cx:ident| $body:expr) => {{
+        let mut out = std::mem::take(&mut $world.route_out);
+        let result = {
+            let $router = &mut $world.nodes[$node as usize].router;
+            let $cx = &mut crate::net::router::RouteCtx {
+                now: $now,
+                me: $node,
+                routes: &$world.routes,
+                out: &mut out,
+            };
+            $body
+        };
+        (result, out)
+    }};
+}
+pub(super) use with_router;
+
 impl World {
-    /// Next hop for `packet` at `node`; None when it was dropped or put aside to wait for a
-    /// route (AODV starts a discovery then).
+    /// Route `packet` at `node`: deliver it, or its next hop; None when it was delivered,
+    /// dropped or put aside to wait for a route (the router may have started a discovery).
     pub(super) fn next_hop_for(
         &mut self,
         now: SimTime,
         node: u32,
         packet: PacketId,
     ) -> Option<u32> {
-        let p = *self.packets.get(packet);
-        if self.dsr.is_some() {
-            return self.dsr_next_hop(now, node, packet);
-        }
-        if self.etx_holding() && p.src == node {
-            self.wait_for_route(now, node, packet);
-            return None;
-        }
-        let Some(aodv) = self.aodv.as_mut() else {
-            let hop = self.routes.next_hop(node, p.dst);
-            if hop.is_none() {
-                self.nodes[node as usize].counters.no_route_drops += 1;
-                self.drop_packet(packet);
+        let (decision, mut out) =
+            with_router!(self, now, node, |r, cx| r.route(cx, self.packets.get_mut(packet)));
+        // The decision first (packets that waited go before this one), then the actions.
+        let hop = match decision {
+            Decision::Deliver => {
+                let p = *self.packets.get(packet);
+                self.packets.free(packet);
+                self.deliver_local(now, &p);
+                None
             }
-            return hop;
+            Decision::Forward { next_hop, release_older } => {
+                if release_older {
+                    let dst = self.packets.get(packet).dst;
+                    self.release_older(now, node, dst);
+                }
+                Some(next_hop)
+            }
+            Decision::Hold => {
+                self.wait_for_route(now, node, packet);
+                None
+            }
+            Decision::Drop(reason) => {
+                self.routing_drop(node, packet, reason);
+                None
+            }
         };
-        if let Some(hop) = aodv[node as usize].next_hop(p.dst, now) {
-            self.release_older(now, node, p.dst);
-            return Some(hop);
-        }
-        let mut out = std::mem::take(&mut self.aodv_out);
-        if p.src == node && p.flow != NO_FLOW {
-            aodv[node as usize].discover(p.dst, now, &mut out);
-            self.wait_for_route(now, node, packet);
-        } else if aodv[node as usize].repairing(p.dst) {
-            // ns-2 rt_resolve: a local repair is under way here; the packet waits for it (and
-            // rt_purge asks again for destinations with waiting packets).
-            aodv[node as usize].discover(p.dst, now, &mut out);
-            self.wait_for_route(now, node, packet);
-        } else {
-            // A forwarder without a route (6.11 case ii): drop and report upstream.
-            self.nodes[node as usize].counters.no_route_drops += 1;
-            self.drop_packet(packet);
-            self.aodv.as_mut().expect("aodv")[node as usize]
-                .no_route_for_forwarding(p.dst, &mut out);
-        }
-        self.apply_aodv(now, node, &mut out);
-        self.aodv_out = out;
-        None
+        self.apply_routing(now, node, &mut out);
+        self.route_out = out;
+        hop
     }
 
-    /// A routing control message from neighbour `from` arrived at `node`.
-    pub(super) fn control_received(&mut self, now: SimTime, node: u32, msg: AodvMsg, from: u32) {
+    /// Routing lost `packet` at `node`.
+    pub(super) fn routing_drop(&mut self, node: u32, packet: PacketId, reason: DropReason) {
+        match reason {
+            DropReason::NoRoute | DropReason::BadSourceRoute => {
+                self.nodes[node as usize].counters.no_route_drops += 1
+            }
+        }
+        self.drop_packet(packet);
+    }
+
+    /// A routing message from neighbour `from` arrived at `node`.
+    pub(super) fn control_received(&mut self, now: SimTime, node: u32, msg: Control, from: u32) {
         self.nodes[node as usize].counters.routing_received += 1;
-        let Some(aodv) = self.aodv.as_mut() else { return };
-        let mut out = std::mem::take(&mut self.aodv_out);
-        aodv[node as usize].receive(msg, from, now, &mut out);
-        self.apply_aodv(now, node, &mut out);
-        self.aodv_out = out;
-    }
-
-    /// The MAC of `node` gave up on `packet` for `next_hop`; true when routing keeps the
-    /// packet (it waits for a repaired route), false when it is lost.
-    pub(super) fn routing_link_failed(
-        &mut self,
-        now: SimTime,
-        node: u32,
-        next_hop: u32,
-        packet: PacketId,
-    ) -> bool {
-        let Some(aodv) = self.aodv.as_mut() else { return false };
-        let p = *self.packets.get(packet);
-        let data = p.aodv.is_none();
-        let forwards = (INITIAL_TTL - p.ttl.min(INITIAL_TTL)) as u32;
-        let mut out = std::mem::take(&mut self.aodv_out);
-        let fate =
-            aodv[node as usize].packet_failed(next_hop, p.dst, data, forwards, now, &mut out);
-        self.apply_aodv(now, node, &mut out);
-        self.aodv_out = out;
-        fate == FailedPacket::Wait
+        let ((), mut out) = with_router!(self, now, node, |r, cx| r.on_control(cx, msg, from));
+        self.apply_routing(now, node, &mut out);
+        self.route_out = out;
     }
 
     /// Drop every packet queued at `node` for `next_hop` (ns-2 AODV `ifqueue->filter`).
@@ -107,23 +106,9 @@ impl World {
         }
     }
 
-    /// The periodic HELLO of `node` (AODV with `routing.hello`).
-    pub(super) fn aodv_hello(&mut self, now: SimTime, node: u32) {
-        let (Some(aodv), Some((interval, loss))) = (self.aodv.as_mut(), self.hello) else {
-            return;
-        };
-        let mut out = std::mem::take(&mut self.aodv_out);
-        aodv[node as usize].hello(now, interval, loss, &mut out);
-        self.apply_aodv(now, node, &mut out);
-        self.aodv_out = out;
-        if now + interval.max(1) < self.end_ns {
-            self.sched.schedule(now + interval.max(1), Event::Hello { node });
-        }
-    }
-
     /// A route to `dst` exists: packets that waited for it go first, so none is overtaken.
     pub(super) fn release_older(&mut self, now: SimTime, node: u32, dst: u32) {
-        let waiting = &self.route_wait[node as usize];
+        let waiting = &self.nodes[node as usize].route_wait;
         if !waiting.is_empty() && waiting.iter().any(|&id| self.packets.get(id).dst == dst) {
             self.release_waiting(now, node, dst, true);
         }
@@ -132,32 +117,19 @@ impl World {
     /// Keep a source's packet until a route is found (bounded in number and age).
     pub(super) fn wait_for_route(&mut self, now: SimTime, node: u32, packet: PacketId) {
         self.expire_waiting(now, node);
-        if self.route_wait[node as usize].len() >= WAITING_MAX {
+        if self.nodes[node as usize].route_wait.len() >= WAITING_MAX {
             self.nodes[node as usize].counters.no_route_drops += 1;
             self.drop_packet(packet);
         } else {
-            self.route_wait[node as usize].push_back(packet);
+            self.nodes[node as usize].route_wait.push_back(packet);
         }
-    }
-
-    pub(super) fn route_timer(&mut self, now: SimTime, node: u32, dst: u32) {
-        if self.dsr.is_some() {
-            self.dsr_timer(now, node, dst);
-            return;
-        }
-        let Some(aodv) = self.aodv.as_mut() else { return };
-        let mut out = std::mem::take(&mut self.aodv_out);
-        aodv[node as usize].on_timer(dst, now, &mut out);
-        self.expire_waiting(now, node);
-        self.apply_aodv(now, node, &mut out);
-        self.aodv_out = out;
     }
 
     /// Drop packets that waited too long for a route (all of them: a packet released and
     /// put back can sit behind younger ones).
     pub(super) fn expire_waiting(&mut self, now: SimTime, node: u32) {
         let limit = secs_to_ns(WAITING_TIMEOUT_S);
-        let mut waiting = std::mem::take(&mut self.route_wait[node as usize]);
+        let mut waiting = std::mem::take(&mut self.nodes[node as usize].route_wait);
         waiting.retain(|&id| {
             let fresh = now.saturating_sub(self.packets.get(id).created_ns) < limit;
             if !fresh {
@@ -170,30 +142,13 @@ impl World {
             }
             fresh
         });
-        self.route_wait[node as usize] = waiting;
-    }
-
-    /// Carry out what the routing protocol of `node` asked for.
-    fn apply_aodv(&mut self, now: SimTime, node: u32, out: &mut Vec<AodvAction>) {
-        for action in out.drain(..) {
-            match action {
-                AodvAction::Send { msg, to, delay_ns } => {
-                    self.send_control(now, node, msg, to, delay_ns)
-                }
-                AodvAction::Timer { dst, at } => {
-                    self.sched.schedule(at, Event::RouteTimer { node, dst })
-                }
-                AodvAction::RouteFound { dst } => self.release_waiting(now, node, dst, true),
-                AodvAction::Unreachable { dst } => self.release_waiting(now, node, dst, false),
-                AodvAction::PurgeQueue { next_hop } => self.purge_queue(node, next_hop),
-            }
-        }
+        self.nodes[node as usize].route_wait = waiting;
     }
 
     /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
     pub(super) fn release_waiting(&mut self, now: SimTime, node: u32, dst: u32, found: bool) {
         self.expire_waiting(now, node);
-        let waiting = std::mem::take(&mut self.route_wait[node as usize]);
+        let waiting = std::mem::take(&mut self.nodes[node as usize].route_wait);
         let mut keep = std::collections::VecDeque::with_capacity(waiting.len());
         let mut go = Vec::new();
         for id in waiting {
@@ -203,7 +158,7 @@ impl World {
                 keep.push_back(id);
             }
         }
-        self.route_wait[node as usize] = keep;
+        self.nodes[node as usize].route_wait = keep;
         for (k, id) in go.into_iter().enumerate() {
             if found && k > 0 && self.release_spacing_ns > 0 {
                 let at = now + k as u64 * self.release_spacing_ns;
@@ -215,14 +170,6 @@ impl World {
                 self.drop_packet(id);
             }
         }
-    }
-
-    /// Put an AODV packet on its way: at once, or after a random jitter up to `max_delay`.
-    fn send_control(&mut self, now: SimTime, node: u32, msg: AodvMsg, to: u32, max_delay_ns: u64) {
-        let delay = self.control_delay(node, max_delay_ns);
-        let packet = self.control_packet(now, node, to, msg.bytes());
-        self.packets.get_mut(packet).aodv = Some(msg);
-        self.release_after(now, node, packet, delay);
     }
 
     pub(super) fn release_after(&mut self, now: SimTime, node: u32, packet: PacketId, delay: u64) {
@@ -276,5 +223,60 @@ impl World {
             self.drop_packet(dropped.packet);
         }
         self.pump(now, node);
+    }
+
+    /// The periodic HELLO of `node` (AODV with `routing.hello`).
+    pub(super) fn hello(&mut self, now: SimTime, node: u32) {
+        let (interval, mut out) = with_router!(self, now, node, |r, cx| r.hello(cx));
+        self.apply_routing(now, node, &mut out);
+        self.route_out = out;
+        if let Some(interval) = interval {
+            if now + interval.max(1) < self.end_ns {
+                self.sched.schedule(now + interval.max(1), Event::Hello { node });
+            }
+        }
+    }
+
+    /// A discovery timer of `node` for `dst`.
+    pub(super) fn route_timer(&mut self, now: SimTime, node: u32, dst: u32) {
+        let ((), mut out) = with_router!(self, now, node, |r, cx| r.on_timer(cx, dst));
+        self.expire_waiting(now, node);
+        self.apply_routing(now, node, &mut out);
+        self.route_out = out;
+    }
+
+    /// Carry out what the router of `node` asked for, in order.
+    pub(super) fn apply_routing(&mut self, now: SimTime, node: u32, out: &mut Vec<RouteAction>) {
+        for action in out.drain(..) {
+            match action {
+                RouteAction::Send { msg, to, jitter_ns } => {
+                    let delay = self.control_delay(node, jitter_ns);
+                    let packet = self.control_packet(now, node, to, msg.bytes());
+                    let p = self.packets.get_mut(packet);
+                    match msg {
+                        Control::Aodv(m) => p.aodv = Some(m),
+                        Control::Dsr(m) => p.dsr = Some(m),
+                    }
+                    self.release_after(now, node, packet, delay);
+                }
+                RouteAction::SendRouted { msg, route } => {
+                    // A DSR reply or error travels by source route to the end of `route`.
+                    if route.len() >= 2 {
+                        let packet = self.control_packet(now, node, route.last(), msg.bytes());
+                        let q = self.packets.get_mut(packet);
+                        q.dsr = Some(msg);
+                        q.route = Some((route, 0));
+                        q.option_bytes = route.option_bytes();
+                        self.route_and_enqueue(now, node, packet);
+                    }
+                }
+                RouteAction::Timer { dst, at } => {
+                    self.sched.schedule(at, Event::RouteTimer { node, dst })
+                }
+                RouteAction::RouteFound { dst } => self.release_waiting(now, node, dst, true),
+                RouteAction::Unreachable { dst } => self.release_waiting(now, node, dst, false),
+                RouteAction::PurgeQueue { next_hop } => self.purge_queue(node, next_hop),
+            }
+        }
     }
 }

@@ -1,10 +1,12 @@
 //! The stack above the MAC: interface queue, static routing, UDP sources and sinks.
 
+use super::routing::with_router;
 use super::{FlowApp, World};
 use crate::event::Event;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::router::{Control, Failure};
 use crate::queue::{Class, Queued};
 use crate::time::SimTime;
 
@@ -52,13 +54,8 @@ impl World {
 
     /// Network layer at `node`: deliver locally or queue for the next hop.
     pub(super) fn route_and_enqueue(&mut self, now: SimTime, node: u32, packet: PacketId) {
-        let p = *self.packets.get(packet);
-        if p.dst == node {
-            self.packets.free(packet);
-            self.deliver_local(now, &p);
-            return;
-        }
         let Some(next_hop) = self.next_hop_for(now, node, packet) else { return };
+        let p = *self.packets.get(packet);
         // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
         let est = self.nodes[node as usize].link_delay_ns(next_hop);
         let q = self.packets.get_mut(packet);
@@ -131,8 +128,10 @@ impl World {
             let f = &self.flows[flow as usize];
             let active = matches!(&f.app, FlowApp::Udp { source, .. } if source.active_at(now));
             // Packets waiting for a route count as queued: no refill while a discovery runs.
-            let waiting =
-                self.route_wait[node as usize].iter().any(|&id| self.packets.get(id).flow == flow);
+            let waiting = self.nodes[node as usize]
+                .route_wait
+                .iter()
+                .any(|&id| self.packets.get(id).flow == flow);
             if f.queued_at_source == 0 && active && !waiting {
                 self.originate_udp(now, flow);
             }
@@ -140,7 +139,7 @@ impl World {
     }
 
     /// A packet reached its destination node: hand it to the transport endpoint.
-    fn deliver_local(&mut self, now: SimTime, p: &Packet) {
+    pub(super) fn deliver_local(&mut self, now: SimTime, p: &Packet) {
         self.trace_ip_packet(p.dst, now, p);
         let in_window = now >= self.warmup_ns && now < self.end_ns;
         let f = &mut self.flows[p.flow as usize];
@@ -154,21 +153,21 @@ impl World {
 
     /// The MAC of `node` accepted a data packet from `from`: a new copy for this hop.
     pub(super) fn mac_received(&mut self, now: SimTime, node: u32, packet: PacketId, from: u32) {
-        if self.hello.is_some() {
-            self.aodv.as_mut().expect("aodv")[node as usize].heard(from, now);
-        }
+        self.nodes[node as usize].router.heard(from, now);
         let p = self.packets.get(packet);
         if p.etx_probe {
             self.etx_heard(node, from);
             return;
         }
-        if let Some(msg) = p.aodv {
-            // Routing control: consumed by the routing layer of this node, never forwarded.
+        // Routing control from a neighbour (AODV's, a flooded DSR Route Request): consumed by
+        // the router of this node, never forwarded as such.
+        let control = match (p.aodv, p.dsr, p.route) {
+            (Some(msg), _, _) => Some(Control::Aodv(msg)),
+            (None, Some(msg), None) => Some(Control::Dsr(msg)),
+            _ => None,
+        };
+        if let Some(msg) = control {
             self.control_received(now, node, msg, from);
-            return;
-        }
-        if let (Some(msg), None) = (p.dsr, p.route) {
-            self.dsr_request_received(now, node, msg); // a flooded Route Request
             return;
         }
         let original = self.packets.get_mut(packet);
@@ -182,7 +181,7 @@ impl World {
             self.drop_packet(copy_id);
             return;
         }
-        if copy.route.is_some() && !self.dsr_arrived(now, node, copy_id) {
+        if !self.routed_arrival(now, node, copy_id) {
             return;
         }
         self.route_and_enqueue(now, node, copy_id);
@@ -219,26 +218,26 @@ impl World {
                 self.flows[flow as usize].link_failures += 1;
                 self.flows[flow as usize].false_route_failures += still_in_range as u64;
             }
-            let kept = if self.dsr.is_some() {
-                self.dsr_link_failed(now, node, next_hop, packet);
-                if self.ns2 {
-                    // ns-2 xmitFailed: the packet and every queued one for that hop are
-                    // re-routed at their source or salvaged (world/dsr.rs).
-                    let handed = self.packets.get(packet).handed_over;
-                    let kept = !handed && self.dsr_salvage(now, node, packet);
-                    self.dsr_purge_and_salvage(now, node, next_hop);
-                    if !kept && !handed {
-                        self.drop_packet(packet);
-                    } else if handed {
-                        self.packets.free(packet);
-                    }
-                    self.pump(now, node);
-                    return;
+            let (failure, mut out) = with_router!(self, now, node, |r, cx| {
+                r.on_link_failure(cx, next_hop, self.packets.get(packet))
+            });
+            self.apply_routing(now, node, &mut out);
+            self.route_out = out;
+            if failure == Failure::Salvage {
+                // ns-2 xmitFailed: the packet and every queued one for that hop are
+                // re-routed at their source or salvaged (world/dsr.rs).
+                let handed = self.packets.get(packet).handed_over;
+                let kept = !handed && self.salvage(now, node, packet);
+                self.purge_and_salvage(now, node, next_hop);
+                if !kept && !handed {
+                    self.drop_packet(packet);
+                } else if handed {
+                    self.packets.free(packet);
                 }
-                false
-            } else {
-                self.routing_link_failed(now, node, next_hop, packet)
-            };
+                self.pump(now, node);
+                return;
+            }
+            let kept = failure == Failure::Wait;
             if kept && !self.packets.get(packet).handed_over {
                 // A local repair (ns-2 AODV): the packet waits here for the new route.
                 self.wait_for_route(now, node, packet);

@@ -1,0 +1,419 @@
+//! One routing interface for every node, whatever the protocol: static shortest paths, AODV,
+//! DSR or ETX behind the `Router` enum (as smoltcp puts its congestion controllers behind an
+//! enum). The node's glue asks it to route a packet (forward, deliver, hold, drop with a
+//! reason), hands it control messages, link failures and timers, and carries out the
+//! `RouteAction`s it lists. The protocol state machines (`aodv.rs`, `dsr.rs`) keep their own
+//! action types; this file translates them into one vocabulary.
+
+use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket, BROADCAST};
+use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
+use super::packet::{Packet, INITIAL_TTL, NO_FLOW};
+use super::routing::StaticRoutes;
+use crate::time::{SimDuration, SimTime};
+
+/// What routing needs from outside for one call: the time, the node it runs at, the static
+/// (or frozen ETX) route tables, and where to list what it wants done.
+pub struct RouteCtx<'a> {
+    pub now: SimTime,
+    pub me: u32,
+    pub routes: &'a StaticRoutes,
+    pub out: &'a mut Vec<RouteAction>,
+}
+
+/// The fate of a packet at a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// The packet is for this node.
+    Deliver,
+    /// Queue it for `next_hop`; with `release_older`, packets waiting here for the same
+    /// destination go first (none is overtaken by a younger one).
+    Forward {
+        next_hop: u32,
+        release_older: bool,
+    },
+    /// Keep it here until a route is found (a source's discovery, AODV's local repair, ETX's
+    /// warm-up).
+    Hold,
+    Drop(DropReason),
+}
+
+/// Why routing lost a packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropReason {
+    /// No route to the destination here (ns-2 trace reason NRTE).
+    NoRoute,
+    /// A DSR source route that does not pass through this node, or ends here early.
+    BadSourceRoute,
+}
+
+/// A packet with a DSR source route reached this node (its own copy for this hop).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Route it on; `control`: it carries a routing message this node read in passing.
+    Continue {
+        control: bool,
+    },
+    /// A routing message addressed here, read and consumed.
+    Consumed,
+    Drop(DropReason),
+}
+
+/// What becomes of a packet whose next hop the MAC gave up on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Lost (unless the next hop had accepted it already).
+    Lost,
+    /// It waits here for a repaired route (ns-2 AODV `local_rt_repair`).
+    Wait,
+    /// ns-2 DSR `xmitFailed`: it and every packet queued for that hop are salvaged.
+    Salvage,
+}
+
+/// A routing message, as carried by a control packet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    Aodv(AodvMsg),
+    Dsr(DsrMsg),
+}
+
+impl Control {
+    pub fn bytes(&self) -> u32 {
+        match self {
+            Control::Aodv(m) => m.bytes(),
+            Control::Dsr(m) => m.bytes(),
+        }
+    }
+}
+
+/// What a router asks its node to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteAction {
+    /// Send `msg` to neighbour `to` (BROADCAST for floods) after a random jitter of up to
+    /// `jitter_ns` (0: at once).
+    Send { msg: Control, to: u32, jitter_ns: SimDuration },
+    /// Send a DSR reply or error along `route`, which starts at this node.
+    SendRouted { msg: DsrMsg, route: SrcRoute },
+    /// Call `on_timer(dst)` at `at`.
+    Timer { dst: u32, at: SimTime },
+    /// A route to `dst` exists: release the packets waiting for it.
+    RouteFound { dst: u32 },
+    /// Discovery of `dst` failed: drop the packets waiting for it.
+    Unreachable { dst: u32 },
+    /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
+    PurgeQueue { next_hop: u32 },
+}
+
+/// What an observer sees of the route from a node, without using it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteView {
+    /// The whole path is known here (written to the caller's buffer).
+    Whole,
+    /// Only the next hop is known here (AODV: follow the next hops).
+    NextHop(u32),
+    None,
+}
+
+/// AODV at one node, with its HELLO settings (interval, allowed losses) when they are on.
+pub struct AodvRouter {
+    node: AodvNode,
+    hello: Option<(SimDuration, u32)>,
+    scratch: Vec<AodvAction>,
+}
+
+/// DSR at one node; `ns2`: ns-2's send-buffer release order and salvaging.
+pub struct DsrRouter {
+    node: DsrNode,
+    ns2: bool,
+    scratch: Vec<DsrAction>,
+}
+
+/// The routing protocol of one node.
+pub enum Router {
+    /// Shortest paths by hop count, computed once (`routing.rs`).
+    Static,
+    /// ETX: sources hold their packets until the routes are frozen after the probes
+    /// (`frozen`), then the frozen tables serve as static routes.
+    Etx {
+        frozen: bool,
+    },
+    Aodv(Box<AodvRouter>),
+    Dsr(Box<DsrRouter>),
+}
+
+impl Router {
+    pub fn aodv(me: u32, cfg: AodvConfig, hello: Option<(SimDuration, u32)>) -> Router {
+        let scratch = Vec::with_capacity(8);
+        Router::Aodv(Box::new(AodvRouter { node: AodvNode::new(me, cfg), hello, scratch }))
+    }
+
+    pub fn dsr(me: u32, cfg: DsrConfig) -> Router {
+        let (node, scratch) = (DsrNode::new(me, cfg), Vec::with_capacity(8));
+        Router::Dsr(Box::new(DsrRouter { node, ns2: cfg.ns2, scratch }))
+    }
+
+    /// Routes fixed for the whole run (static, ETX once frozen) rather than discovered.
+    pub fn fixed(&self) -> bool {
+        matches!(self, Router::Static | Router::Etx { .. })
+    }
+
+    /// Route `p` at this node. DSR puts a cached source route on a packet that has none.
+    pub fn route(&mut self, cx: &mut RouteCtx, p: &mut Packet) -> Decision {
+        if p.dst == cx.me {
+            return Decision::Deliver;
+        }
+        let own = p.src == cx.me && p.flow != NO_FLOW;
+        match self {
+            Router::Static => table_hop(cx, p.dst),
+            Router::Etx { frozen: false } if p.src == cx.me => Decision::Hold,
+            Router::Etx { .. } => table_hop(cx, p.dst),
+            Router::Aodv(a) => {
+                let d = a.route(cx.now, p.dst, own);
+                a.flush(cx.out);
+                d
+            }
+            Router::Dsr(d) => {
+                let decision = d.route(cx.now, cx.me, p, own);
+                d.flush(cx.out);
+                decision
+            }
+        }
+    }
+
+    /// A packet carrying a DSR source route reached this node: move along the route, learn
+    /// from it, consume a reply or error addressed here. Other routers route it on.
+    pub fn on_arrival(&mut self, cx: &mut RouteCtx, p: &mut Packet) -> Arrival {
+        let Router::Dsr(d) = self else { return Arrival::Continue { control: false } };
+        let Some((route, at)) = p.route.as_mut() else {
+            return Arrival::Continue { control: false };
+        };
+        *at += 1;
+        if route.get(*at as usize) != Some(cx.me) {
+            return Arrival::Drop(DropReason::BadSourceRoute);
+        }
+        let arrived = route.last() == cx.me;
+        let arrival = match p.dsr {
+            Some(msg) => {
+                d.node.receive_in_transit(msg, arrived, &mut d.scratch);
+                if arrived {
+                    Arrival::Consumed
+                } else {
+                    Arrival::Continue { control: true }
+                }
+            }
+            None => {
+                d.node.learn_from(route); // routes seen in forwarded data
+                Arrival::Continue { control: false }
+            }
+        };
+        d.flush(cx.out);
+        arrival
+    }
+
+    /// A routing message from neighbour `from` (AODV's, or a flooded DSR Route Request).
+    pub fn on_control(&mut self, cx: &mut RouteCtx, msg: Control, from: u32) {
+        match (self, msg) {
+            (Router::Aodv(a), Control::Aodv(m)) => {
+                a.node.receive(m, from, cx.now, &mut a.scratch);
+                a.flush(cx.out);
+            }
+            (Router::Dsr(d), Control::Dsr(m)) => {
+                d.node.receive_request(m, &mut d.scratch);
+                d.flush(cx.out);
+            }
+            _ => {} // another protocol's message: not understood here
+        }
+    }
+
+    /// Any frame from `from` was received (AODV HELLO's neighbour liveness, RFC 3561 6.9).
+    pub fn heard(&mut self, from: u32, now: SimTime) {
+        if let Router::Aodv(a) = self {
+            if a.hello.is_some() {
+                a.node.heard(from, now);
+            }
+        }
+    }
+
+    /// AODV's periodic HELLO; the interval to the next one (None: no HELLOs here).
+    pub fn hello(&mut self, cx: &mut RouteCtx) -> Option<SimDuration> {
+        let Router::Aodv(a) = self else { return None };
+        let (interval, loss) = a.hello?;
+        a.node.hello(cx.now, interval, loss, &mut a.scratch);
+        a.flush(cx.out);
+        Some(interval)
+    }
+
+    /// The MAC gave up on `next_hop` for `p`.
+    pub fn on_link_failure(&mut self, cx: &mut RouteCtx, next_hop: u32, p: &Packet) -> Failure {
+        match self {
+            Router::Static | Router::Etx { .. } => Failure::Lost, // the routes stay
+            Router::Aodv(a) => {
+                let data = p.aodv.is_none();
+                let forwards = (INITIAL_TTL - p.ttl.min(INITIAL_TTL)) as u32;
+                let fate =
+                    a.node.packet_failed(next_hop, p.dst, data, forwards, cx.now, &mut a.scratch);
+                a.flush(cx.out);
+                if fate == FailedPacket::Wait {
+                    Failure::Wait
+                } else {
+                    Failure::Lost
+                }
+            }
+            Router::Dsr(d) => {
+                let header = p.route.as_ref().map(|(r, at)| (r, *at as usize));
+                d.node.link_failed(next_hop, header, &mut d.scratch);
+                d.flush(cx.out);
+                if d.ns2 {
+                    Failure::Salvage
+                } else {
+                    Failure::Lost
+                }
+            }
+        }
+    }
+
+    /// ns-2 DSR salvaging at a forwarder: true when a cached route serves `dst`, else a
+    /// discovery for it starts (the packet waits).
+    pub fn salvage_route(&mut self, cx: &mut RouteCtx, dst: u32) -> bool {
+        let Router::Dsr(d) = self else { return false };
+        if d.node.route_to(dst).is_some() {
+            return true;
+        }
+        d.node.discover_for_salvage(dst, cx.now, &mut d.scratch);
+        d.flush(cx.out);
+        false
+    }
+
+    /// A discovery timer for `dst` fired.
+    pub fn on_timer(&mut self, cx: &mut RouteCtx, dst: u32) {
+        match self {
+            Router::Aodv(a) => {
+                a.node.on_timer(dst, cx.now, &mut a.scratch);
+                a.flush(cx.out);
+            }
+            Router::Dsr(d) => {
+                d.node.on_timer(dst, cx.now, &mut d.scratch);
+                d.flush(cx.out);
+            }
+            Router::Static | Router::Etx { .. } => {}
+        }
+    }
+
+    /// ETX: the probes are over and the tables frozen; sources stop holding.
+    pub fn freeze(&mut self) {
+        if let Router::Etx { frozen } = self {
+            *frozen = true;
+        }
+    }
+
+    /// The route from `me` to `dst` as the tables hold it now, without using it; a whole
+    /// path goes to `path`.
+    pub fn view(
+        &self,
+        now: SimTime,
+        me: u32,
+        dst: u32,
+        routes: &StaticRoutes,
+        path: &mut Vec<u32>,
+    ) -> RouteView {
+        match self {
+            Router::Dsr(d) => match d.node.route_to(dst) {
+                Some(route) => {
+                    path.extend(route.nodes());
+                    RouteView::Whole
+                }
+                None => RouteView::None,
+            },
+            // ETX measures links first: the sources hold their packets.
+            Router::Etx { frozen: false } => RouteView::None,
+            Router::Static | Router::Etx { .. } => match routes.path(me, dst) {
+                Some(p) => {
+                    path.extend(p);
+                    RouteView::Whole
+                }
+                None => RouteView::None,
+            },
+            Router::Aodv(a) => a.node.route(dst, now).map_or(RouteView::None, RouteView::NextHop),
+        }
+    }
+}
+
+/// Static and frozen ETX routes: the table's next hop, or no route.
+fn table_hop(cx: &RouteCtx, dst: u32) -> Decision {
+    match cx.routes.next_hop(cx.me, dst) {
+        Some(next_hop) => Decision::Forward { next_hop, release_older: false },
+        None => Decision::Drop(DropReason::NoRoute),
+    }
+}
+
+impl AodvRouter {
+    /// RFC 3561 6.2-6.3 and 6.11 case (ii).
+    fn route(&mut self, now: SimTime, dst: u32, own: bool) -> Decision {
+        if let Some(next_hop) = self.node.next_hop(dst, now) {
+            return Decision::Forward { next_hop, release_older: true };
+        }
+        if own || self.node.repairing(dst) {
+            // A source discovers; ns-2 rt_resolve: where a local repair is under way the
+            // packet waits for it too (and rt_purge asks again for such destinations).
+            self.node.discover(dst, now, &mut self.scratch);
+            Decision::Hold
+        } else {
+            // A forwarder without a route: drop and report upstream.
+            self.node.no_route_for_forwarding(dst, &mut self.scratch);
+            Decision::Drop(DropReason::NoRoute)
+        }
+    }
+
+    fn flush(&mut self, out: &mut Vec<RouteAction>) {
+        out.extend(self.scratch.drain(..).map(|a| match a {
+            AodvAction::Send { msg, to, delay_ns } => {
+                RouteAction::Send { msg: Control::Aodv(msg), to, jitter_ns: delay_ns }
+            }
+            AodvAction::RouteFound { dst } => RouteAction::RouteFound { dst },
+            AodvAction::Unreachable { dst } => RouteAction::Unreachable { dst },
+            AodvAction::Timer { dst, at } => RouteAction::Timer { dst, at },
+            AodvAction::PurgeQueue { next_hop } => RouteAction::PurgeQueue { next_hop },
+        }));
+    }
+}
+
+impl DsrRouter {
+    /// RFC 4728 8.1 (a source route on the packet, else the cache, else discovery).
+    fn route(&mut self, now: SimTime, me: u32, p: &mut Packet, own: bool) -> Decision {
+        if let Some((route, at)) = p.route {
+            let at = at as usize;
+            return match (route.get(at), route.get(at + 1)) {
+                (Some(here), Some(next_hop)) if here == me => {
+                    Decision::Forward { next_hop, release_older: false }
+                }
+                _ => Decision::Drop(DropReason::BadSourceRoute),
+            };
+        }
+        if let Some(route) = self.node.route_to(p.dst) {
+            p.route = Some((route, 0));
+            p.option_bytes = route.option_bytes();
+            return match route.get(1) {
+                // ns-2 lets new packets overtake the ones its send buffer releases later.
+                Some(next_hop) => Decision::Forward { next_hop, release_older: !self.ns2 },
+                None => Decision::Drop(DropReason::BadSourceRoute),
+            };
+        }
+        if own {
+            self.node.discover(p.dst, now, &mut self.scratch);
+            Decision::Hold
+        } else {
+            Decision::Drop(DropReason::NoRoute)
+        }
+    }
+
+    fn flush(&mut self, out: &mut Vec<RouteAction>) {
+        out.extend(self.scratch.drain(..).map(|a| match a {
+            DsrAction::Flood { msg, jitter_ns } => {
+                RouteAction::Send { msg: Control::Dsr(msg), to: BROADCAST, jitter_ns }
+            }
+            DsrAction::Unicast { msg, route } => RouteAction::SendRouted { msg, route },
+            DsrAction::RouteFound { dst } => RouteAction::RouteFound { dst },
+            DsrAction::Unreachable { dst } => RouteAction::Unreachable { dst },
+            DsrAction::Timer { dst, at } => RouteAction::Timer { dst, at },
+        }));
+    }
+}

@@ -1,0 +1,61 @@
+//! A node: its radio, MAC, interface queue and router, with the per-node state the glue
+//! between them keeps (the frame on the air, counters, random streams, Chen et al.'s link
+//! delay estimates). The world moves packets between nodes; a node's layers are its own.
+
+use crate::mac::dcf::Dcf;
+use crate::mac::frame::Frame;
+use crate::metrics::NodeCounters;
+use crate::net::packet::PacketId;
+use crate::net::router::Router;
+use crate::phy::channel::Link;
+use crate::phy::radio::FrameRef;
+use crate::phy::receiver::Receiver;
+use crate::queue::IfQueue;
+use crate::rng::Rng;
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+pub struct Node {
+    pub radio: Receiver,
+    pub mac: Dcf,
+    pub queue: IfQueue,
+    /// The frame on the air from this node, with its identity.
+    pub tx_frame: Option<(Frame, FrameRef)>,
+    pub tx_serial: u32,
+    pub counters: NodeCounters,
+    /// The routing protocol here, and the packets this node keeps until it finds a route.
+    pub router: Router,
+    pub route_wait: VecDeque<PacketId>,
+    /// Saturated flows originating here (refilled whenever the MAC takes a packet).
+    pub saturated_flows: Vec<u32>,
+    /// Injected frame errors (`radio.frame_error_rate`).
+    pub error_rng: Rng,
+    /// Next IP identification of packets originated here.
+    pub next_ident: u16,
+    /// Broadcast jitter of routing control packets.
+    pub routing_rng: Rng,
+    /// Listeners of the frame this node is sending (moving topologies only).
+    pub tx_links: Vec<Link>,
+    /// Per-frame fading of this node's transmissions, and the faded power of each listener
+    /// of the frame on the air (same order as its links).
+    pub fading_rng: Rng,
+    pub tx_powers: Vec<f64>,
+    /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
+    /// per-hop delay estimate.
+    pub link_delay: Vec<(u32, f64)>,
+}
+
+impl Node {
+    /// The current per-packet transmission delay estimate to `next_hop` (0: none yet).
+    pub fn link_delay_ns(&self, next_hop: u32) -> u64 {
+        self.link_delay.iter().find(|e| e.0 == next_hop).map_or(0, |e| e.1 as u64)
+    }
+
+    /// EWMA with weight 1/8 per new sample (the TCP SRTT gain, RFC 6298).
+    pub fn note_link_delay(&mut self, next_hop: u32, sample_ns: SimTime) {
+        match self.link_delay.iter_mut().find(|e| e.0 == next_hop) {
+            Some(e) => e.1 += (sample_ns as f64 - e.1) / 8.0,
+            None => self.link_delay.push((next_hop, sample_ns as f64)),
+        }
+    }
+}
