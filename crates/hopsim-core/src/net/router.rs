@@ -417,3 +417,7 @@ impl DsrRouter {
         }));
     }
 }
+
+#[cfg(test)]
+#[path = "router_tests.rs"]
+mod tests;
