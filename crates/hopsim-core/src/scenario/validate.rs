@@ -91,6 +91,24 @@ mod tests {
     }
 
     #[test]
+    fn nested_tables_are_named_by_the_walk() {
+        let e =
+            err("", "[[flows]]\nsrc = 0\ndst = 1\ntransport = \"tcp\"\n[flows.tcp]\nbeta = 0.5\n");
+        assert_eq!(e.key, "flows.1.tcp.beta");
+        let tail =
+            "[traffic]\nrandom_flows = 1\ntransport = \"tcp\"\n[traffic.tcp]\nmax_rto_s = 0.1\n";
+        let e = err("", tail);
+        assert_eq!(e.key, "traffic.tcp.max_rto_s");
+        assert!(
+            e.message.starts_with("scenario key `traffic.tcp.max_rto_s` = 0.1"),
+            "{}",
+            e.message
+        );
+        let e = err("", "[topology.testbed]\nbuildings = 2\n");
+        assert_eq!(e.key, "topology.testbed");
+    }
+
+    #[test]
     fn negative_spacing_is_rejected() {
         let s = parse_toml(
             "[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = -5.0\n[[flows]]\nsrc=0\ndst=1\n",
