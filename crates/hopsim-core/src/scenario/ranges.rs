@@ -6,6 +6,7 @@
 //! A `tcp.*` entry covers the top-level `[tcp]` table, every `[flows.tcp]` and
 //! `[traffic.tcp]`; a `flows.N.*` entry covers every flow and the `[traffic]` template.
 
+use super::KeyPath;
 use crate::error::{fmt_num, ScenarioError};
 
 /// The longest run, and so the largest time any key may name (seconds).
@@ -126,6 +127,38 @@ pub fn range_of(pattern: &str) -> &'static KeyRange {
         .unwrap_or_else(|| panic!("no range for scenario key {pattern}"))
 }
 
+/// The entry covering a concrete dotted key (`flows.3.tcp.min_rto_s` -> `tcp.min_rto_s`), by
+/// the rules of the table: list indices read as `N`; a `tcp` table inside another reads as
+/// the top-level `[tcp]`; a `traffic` key the table lacks reads as a flow's (`flows.N.*`); an
+/// element of a list without an entry of its own reads as the list (`topology.area_m.0`).
+pub fn covering(key: &str) -> Option<&'static KeyRange> {
+    let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts: Vec<&str> = key.split('.').map(|s| if numeric(s) { "N" } else { s }).collect();
+    if let Some(at) = parts.iter().skip(1).position(|&s| s == "tcp") {
+        parts.drain(..=at);
+    }
+    let find = |parts: &[&str]| RANGES.iter().find(|r| r.key == parts.join("."));
+    if parts[0] == "traffic" && find(&parts).is_none() {
+        parts.splice(..1, ["flows", "N"]);
+    }
+    loop {
+        if let Some(r) = find(&parts) {
+            return Some(r);
+        }
+        match parts.last() {
+            Some(&"N") => parts.pop(),
+            _ => return None,
+        };
+    }
+}
+
+/// Check `v` against the range covering `key`; a key without one is a bug of the caller.
+pub fn check(key: &KeyPath, v: f64) -> Result<(), ScenarioError> {
+    covering(key.as_str())
+        .unwrap_or_else(|| panic!("no range for scenario key {key}"))
+        .check(key, v)
+}
+
 impl KeyRange {
     pub fn contains(&self, v: f64) -> bool {
         let above_min = if self.min_open { v > self.min } else { v >= self.min };
@@ -142,16 +175,14 @@ impl KeyRange {
             self.what
         )
     }
-}
 
-/// Check `v` against the range of `pattern`, naming `key` (the key as written, e.g.
-/// `flows.3.tcp.min_rto_s` for the pattern `tcp.min_rto_s`).
-pub fn check(pattern: &str, key: &str, v: f64) -> Result<(), ScenarioError> {
-    let r = range_of(pattern);
-    if r.contains(v) {
-        Ok(())
-    } else {
-        Err(ScenarioError::invalid(key, fmt_num(v), &r.describe()))
+    /// Check `v` against this range, naming `key` (for a list, look the range up once).
+    pub fn check(&self, key: &KeyPath, v: f64) -> Result<(), ScenarioError> {
+        if self.contains(v) {
+            Ok(())
+        } else {
+            Err(key.invalid(fmt_num(v), &self.describe()))
+        }
     }
 }
 
@@ -187,9 +218,26 @@ mod tests {
         let r = range_of("duration_s");
         assert!(!r.contains(0.0) && r.contains(1e-9) && r.contains(MAX_TIME_S));
         assert!(!r.contains(f64::NAN) && !r.contains(f64::INFINITY));
-        let e = check("tcp.min_rto_s", "flows.2.tcp.min_rto_s", -1.0).unwrap_err();
+        let key = KeyPath::root().field("flows").index(2).field("tcp").field("min_rto_s");
+        let e = check(&key, -1.0).unwrap_err();
         assert_eq!(e.key, "flows.2.tcp.min_rto_s");
         assert!(e.message.contains("-1") && e.message.contains("seconds"), "{}", e.message);
+    }
+
+    #[test]
+    fn concrete_keys_find_their_entry() {
+        for (key, entry) in [
+            ("flows.3.tcp.min_rto_s", "tcp.min_rto_s"),
+            ("traffic.tcp.ack_thinning_thresholds.2", "tcp.ack_thinning_thresholds"),
+            ("traffic.start_s", "flows.N.start_s"),
+            ("traffic.random_flows", "traffic.random_flows"),
+            ("topology.positions.7.1", "topology.positions.N"),
+            ("topology.area_m.0", "topology.area_m"),
+            ("mac.cw_min", "mac.cw_min"),
+        ] {
+            assert_eq!(covering(key).map(|r| r.key), Some(entry), "{key}");
+        }
+        assert!(covering("seed").is_none() && covering("mac.bogus.3").is_none());
     }
 
     /// Any time a key may name, plus the longest run, stays far inside the u64 ns clock.

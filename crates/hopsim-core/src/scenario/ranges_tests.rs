@@ -92,6 +92,8 @@ fn every_numeric_key_has_a_range() {
             let p = pattern(&key);
             if !NOT_RANGES.contains(&p.as_str()) {
                 assert!(RANGES.iter().any(|r| r.key == p), "no range for {key} ({p})");
+                // Validation finds the same entry from the key alone.
+                assert_eq!(super::covering(&key).map(|r| r.key), Some(p.as_str()), "{key}");
                 seen.insert(p);
             }
         }

@@ -1,7 +1,9 @@
-//! The `[mac]` table: the 802.11 MAC with its data rate (fixed or adapted). Defaults and
-//! sources: docs/models.md 1.4. (The `[radio]` table is the PHY's own config,
-//! `phy/config.rs`.)
+//! The `[mac]` table: the 802.11 MAC with its data rate (fixed or adapted), and its checks.
+//! Defaults and sources: docs/models.md 1.4.
 
+use super::ranges;
+use super::validate::Check;
+use super::KeyPath;
 use serde::{Deserialize, Serialize};
 
 /// 802.11b DCF parameters (IEEE 802.11-2007 clause 18 DSSS; ns-2.35 Mac/802_11 defaults).
@@ -34,6 +36,55 @@ impl Default for Mac {
             cw_min: 31,
             cw_max: 1023,
         }
+    }
+}
+
+/// The 802.11b (DSSS/CCK) rates.
+const RATES_MBPS: [f64; 4] = [1.0, 2.0, 5.5, 11.0];
+
+impl Mac {
+    pub(super) fn check(&self, at: &KeyPath) -> Check {
+        if let Some(rate) = self.data_rate_mbps.fixed() {
+            if !RATES_MBPS.contains(&rate) {
+                return Err(at
+                    .field("data_rate_mbps")
+                    .invalid(rate, "must be one of 1, 2, 5.5, 11 (802.11b) or \"auto\""));
+            }
+        }
+        if ![1.0, 2.0].contains(&self.basic_rate_mbps) {
+            return Err(at.field("basic_rate_mbps").invalid(
+                self.basic_rate_mbps,
+                "must be 1 or 2 (the 802.11b basic rate set, used for control frames)",
+            ));
+        }
+        for (name, v) in [
+            ("rts_threshold_bytes", self.rts_threshold_bytes),
+            ("short_retry_limit", self.short_retry_limit),
+            ("long_retry_limit", self.long_retry_limit),
+            ("queue_packets", self.queue_packets),
+            ("cw_min", self.cw_min),
+            ("cw_max", self.cw_max),
+        ] {
+            ranges::check(&at.field(name), v as f64)?;
+        }
+        // Binary exponential backoff doubles CW + 1: only 2^k - 1 can be reached.
+        let power_of_two_less_one = |v: u32| (v + 1).is_power_of_two();
+        let cw_min = at.field("cw_min");
+        if !power_of_two_less_one(self.cw_min) {
+            return Err(
+                cw_min.invalid(self.cw_min, "must be 2^k - 1 between 1 and 65535 (802.11b: 31)")
+            );
+        }
+        if !power_of_two_less_one(self.cw_max) || self.cw_max < self.cw_min {
+            return Err(at.field("cw_max").invalid(
+                self.cw_max,
+                &format!(
+                    "must be 2^k - 1, at least {cw_min} = {} and at most 65535 (802.11b: 1023)",
+                    self.cw_min
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 

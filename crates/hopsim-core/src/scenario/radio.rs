@@ -1,0 +1,67 @@
+//! Checks of the `[radio]` table. The table itself is the PHY's own config
+//! (`phy/config.rs`, re-exported as `scenario::Radio`), which knows nothing of scenarios; its
+//! checks are here, beside the other sections'.
+
+use super::ranges;
+use super::validate::Check;
+use super::{KeyPath, Radio};
+
+impl Radio {
+    pub(super) fn check(&self, at: &KeyPath) -> Check {
+        for (name, v) in [
+            ("tx_power_w", self.tx_power_w),
+            ("frequency_hz", self.frequency_hz),
+            ("antenna_height_m", self.antenna_height_m),
+            ("antenna_gain", self.antenna_gain),
+            ("system_loss", self.system_loss),
+            ("rx_threshold_w", self.rx_threshold_w),
+            ("cs_threshold_w", self.cs_threshold_w),
+            ("capture_threshold_db", self.capture_threshold_db),
+            ("frame_error_rate", self.frame_error_rate),
+            ("path_loss_exponent", self.path_loss_exponent),
+            ("reference_distance_m", self.reference_distance_m),
+            ("shadowing_sigma_db", self.shadowing_sigma_db),
+            ("ricean_k_db", self.ricean_k_db),
+            ("noise_figure_db", self.noise_figure_db),
+            ("preamble_snr_db", self.preamble_snr_db),
+        ] {
+            ranges::check(&at.field(name), v)?;
+        }
+        for (name, v) in [
+            ("tx_power_dbm", self.tx_power_dbm),
+            ("rx_range_m", self.rx_range_m),
+            ("cs_range_m", self.cs_range_m),
+            ("reference_loss_db", self.reference_loss_db),
+        ] {
+            if let Some(v) = v {
+                ranges::check(&at.field(name), v)?;
+            }
+        }
+        if let Some(dbm) = self.tx_power_dbm {
+            // Two ways to say one power: refuse both rather than pick one silently.
+            if self.tx_power_w != Radio::default().tx_power_w {
+                let (dbm_key, w_key) = (at.field("tx_power_dbm"), at.field("tx_power_w"));
+                return Err(dbm_key.invalid(
+                    dbm,
+                    &format!("give the transmit power once: either {w_key} or {dbm_key}"),
+                ));
+            }
+        }
+        match (self.rx_range_m, self.cs_range_m) {
+            (Some(rx), Some(cs)) if cs < rx => Err(at
+                .field("cs_range_m")
+                .invalid(cs, &format!("must be at least {} = {rx}", at.field("rx_range_m")))),
+            (None, None) if self.cs_threshold_w > self.rx_threshold_w => {
+                Err(at.field("cs_threshold_w").invalid(
+                    self.cs_threshold_w,
+                    &format!(
+                        "must not exceed {} = {}",
+                        at.field("rx_threshold_w"),
+                        self.rx_threshold_w
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! Checks of a `[tcp]` table: the top-level one, a flow's `[flows.tcp]` or `[traffic.tcp]`,
+//! each named where the walk finds it. The table itself is TCP's own config
+//! (`transport/tcp/config.rs`, re-exported as `scenario::TcpSpec`).
+
+use super::ranges;
+use super::validate::Check;
+use super::{KeyPath, TcpSpec, WindowLimit};
+
+impl TcpSpec {
+    pub(super) fn check(&self, at: &KeyPath) -> Check {
+        for (name, v) in [
+            ("max_window", self.max_window),
+            ("hop_k", self.hop_k),
+            ("receiver_window", self.receiver_window as f64),
+            ("initial_window", self.initial_window),
+            ("delayed_ack_timeout_s", self.delayed_ack_timeout_s),
+            ("min_rto_s", self.min_rto_s),
+            ("max_rto_s", self.max_rto_s),
+            ("initial_rto_s", self.initial_rto_s),
+            ("clock_granularity_s", self.clock_granularity_s),
+            ("dupack_threshold", self.dupack_threshold as f64),
+            ("alpha", self.alpha),
+            ("beta", self.beta),
+            ("gamma", self.gamma),
+            ("vegas_w_p", self.vegas_w_p),
+            ("n_fw", self.n_fw as f64),
+            ("n_s", self.n_s as f64),
+            ("n_ca", self.n_ca as f64),
+            ("ns_ca", self.ns_ca as f64),
+            ("to_ss", self.to_ss as f64),
+            ("few_alpha", self.few_alpha),
+        ] {
+            ranges::check(&at.field(name), v)?;
+        }
+        let thresholds = at.field("ack_thinning_thresholds");
+        for (i, &l) in self.ack_thinning_thresholds.iter().enumerate() {
+            ranges::check(&thresholds.index(i), l as f64)?;
+        }
+        let max_window = at.field("max_window");
+        if self.window_limit == Some(WindowLimit::Fixed) && self.max_window <= 0.0 {
+            return Err(max_window.invalid(
+                self.max_window,
+                "must be a positive number of segments when window_limit = \"fixed\"",
+            ));
+        }
+        if self.window_limit == Some(WindowLimit::None) && self.max_window > 0.0 {
+            return Err(max_window.invalid(
+                self.max_window,
+                "contradicts window_limit = \"none\"; set window_limit = \"fixed\" or max_window = 0",
+            ));
+        }
+        if self.beta < self.alpha {
+            return Err(at.field("beta").invalid(
+                self.beta,
+                &format!(
+                    "must be at least alpha = {} (Vegas holds its window between them)",
+                    self.alpha
+                ),
+            ));
+        }
+        let [l1, l2, l3] = self.ack_thinning_thresholds;
+        if !(l1 <= l2 && l2 <= l3) {
+            return Err(thresholds.invalid(
+                format!("[{l1}, {l2}, {l3}]"),
+                "must be three segment numbers l1 <= l2 <= l3",
+            ));
+        }
+        if self.max_rto_s < self.min_rto_s {
+            return Err(at.field("max_rto_s").invalid(
+                self.max_rto_s,
+                &format!("must be at least min_rto_s = {}", self.min_rto_s),
+            ));
+        }
+        Ok(())
+    }
+}
