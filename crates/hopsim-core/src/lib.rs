@@ -14,6 +14,7 @@ pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod sched;
+pub mod schema;
 pub mod time;
 pub mod topology;
 pub mod trace;
