@@ -42,20 +42,22 @@ import pytest
 # Running scenarios
 # ---------------------------------------------------------------------------------------
 
-#: Counters that appear per node and, summed, in ``totals`` (docs/interfaces.md).
-NODE_COUNTERS = (
-    "mac_attempts",
-    "mac_retries",
-    "retry_limit_drops",
-    "collisions",
-    "queue_drops",
-    "no_route_drops",
-    "link_failures",
-    "rts_sent",
-    "cts_sent",
-    "data_sent",
-    "ack_sent",
-)
+
+def node_counters() -> tuple[str, ...]:
+    """Integer counters that appear per node and, summed, in ``totals`` (the core's result
+    schema; read lazily, see the module docstring)."""
+    from hopsim.schema import fields  # noqa: PLC0415
+
+    return tuple(f.name for f in fields("totals") if f.kind == "int")
+
+
+def tcp_keys() -> tuple[str, ...]:
+    """Keys every TCP flow of the result document has (the core's result schema)."""
+    from hopsim.schema import fields  # noqa: PLC0415
+
+    return tuple(f.name for f in fields("flow") if f.present == "tcp flows" and "." not in f.name)
+
+
 FLOW_COUNTERS = ("packets_sent", "packets_delivered", "packets_dropped", "packets_in_flight")
 
 
@@ -95,13 +97,14 @@ def check_result(raw: dict) -> None:
 
     nodes = raw["nodes"]
     totals = raw["totals"]
-    # The contract's counters, plus any other integer counter the core adds to both.
+    # The schema's counters, plus any other integer counter the core adds to both.
+    counters = node_counters()
     extra = [
         k
         for k, v in totals.items()
-        if isinstance(v, int) and k not in NODE_COUNTERS and nodes and k in nodes[0]
+        if isinstance(v, int) and k not in counters and nodes and k in nodes[0]
     ]
-    for k in (*NODE_COUNTERS, *extra):
+    for k in (*counters, *extra):
         for n in nodes:
             assert isinstance(n[k], int) and n[k] >= 0, f"node {n['id']}: {k} = {n[k]!r}"
         assert totals[k] == sum(n[k] for n in nodes), f"totals.{k} != sum over nodes"
@@ -121,27 +124,10 @@ def check_result(raw: dict) -> None:
         check_series(raw)
 
 
-#: Keys every TCP flow of the result document has (docs/interfaces.md).
-TCP_KEYS = (
-    "variant",
-    "throughput_pps",
-    "segments_sent",
-    "retransmissions",
-    "timeouts",
-    "fast_retransmits",
-    "acks_sent",
-    "avg_cwnd",
-    "slow_start_fraction",
-    "rtt_ms",
-    "bytes_delivered",
-    "transfer_completed_s",
-)
-
-
 def check_tcp_flow(f: dict, spec: dict, raw: dict) -> None:
     """Invariants of one TCP flow; ``spec`` is the flow's resolved scenario entry."""
     fid = f["id"]
-    missing = [k for k in TCP_KEYS if k not in f]
+    missing = [k for k in tcp_keys() if k not in f]
     assert not missing, f"flow {fid}: TCP keys missing: {missing}"
     for k in ("segments_sent", "retransmissions", "timeouts", "fast_retransmits", "acks_sent"):
         assert isinstance(f[k], int) and f[k] >= 0, f"flow {fid}: {k} = {f[k]!r}"

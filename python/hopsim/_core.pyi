@@ -1,5 +1,7 @@
 """Type stubs for the compiled extension module ``hopsim._core`` (PyO3, crates/hopsim-py)."""
 
+from typing import Any
+
 __version__: str
 #: Kawadia & Kumar's window rule: segments per hop of the path (the core's `kawadia` limit).
 KAWADIA_SEGMENTS_PER_HOP: float
@@ -47,3 +49,11 @@ def _panic_for_test(message: str) -> None:
 
 def chen_table1() -> list[tuple[int, float]]:
     """Chen et al.'s Table 1: (largest round-trip hop count N of each row, optimal CWL)."""
+
+def result_schema() -> list[dict[str, Any]]:
+    """The result schema (crates/hopsim-core/src/schema.rs): one dict per key of the result
+    document: ``level``, ``name``, ``kind``, ``nullable`` (bool), ``unit``, ``metric``
+    (``"sum"``, ``"mean"``, ``"total"`` or ``""``), ``present`` and ``description``."""
+
+def result_levels() -> list[tuple[str, str]]:
+    """The levels of the result document, in order: (level, where it sits)."""

@@ -11,6 +11,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .schema import arrow_type, fields, names
+
 if TYPE_CHECKING:  # pragma: no cover
     import pyarrow
 
@@ -25,9 +27,9 @@ __all__ = [
     "Totals",
 ]
 
-#: Columns of the time series in the order they are written (docs/interfaces.md); columns
-#: the core adds later follow them.
-SERIES_COLUMNS = ("time_s", "flow", "cwnd", "goodput_kbps", "delivered_bytes")
+#: Columns of the time series in the order they are written (the core's result schema,
+#: docs/interfaces.md); columns the core adds later follow them.
+SERIES_COLUMNS: tuple[str, ...] = names("series")
 
 #: File formats of :meth:`Result.write_series`, by file name suffix.
 SERIES_FORMATS = {
@@ -44,7 +46,8 @@ class Record(Mapping[str, Any]):
     """A read-only record: attribute access (``r.goodput_kbps``) and mapping access (``r["x"]``).
 
     Keys the core adds later are reachable the same way; the annotations on the subclasses
-    document the keys of the current contract.
+    document the keys of the current contract, for type checkers: they mirror the core's
+    result schema (:mod:`hopsim.schema`), and a test keeps them equal to it.
     """
 
     __slots__ = ("_data",)
@@ -138,7 +141,8 @@ class FlowResult(Record):
     link_failures: int
     route_failures: int
     false_route_failures: int
-    path: list[int]  # static and etx routing only: the route, node by node
+    path: list[int]  # the route, node by node (absent without one)
+    paths: list[dict[str, Any]]  # every route taken, with its share of the window
     # TCP flows only.
     variant: str
     throughput_pps: float
@@ -200,6 +204,7 @@ class NodeResult(_Counters):
     id: int
     x_m: float
     y_m: float
+    rate_stats: list[dict[str, Any]]  # unicast DATA per next hop and rate
 
 
 class Totals(_Counters):
@@ -329,13 +334,8 @@ class Result:
         """
         import pyarrow as pa
 
-        types = {
-            "time_s": pa.float64(),
-            "flow": pa.int32(),
-            "cwnd": pa.float64(),
-            "goodput_kbps": pa.float64(),
-            "delivered_bytes": pa.int64(),
-        }
+        types = {f.name: arrow_type(f.kind) for f in fields("series")}
+        types["flow"] = pa.int32()  # flow ids are 32-bit in the core (and were so here)
         columns = self._series_columns()
         arrays = {k: pa.array(v, type=types.get(k)) for k, v in columns.items()}
         metadata = {

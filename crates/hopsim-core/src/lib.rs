@@ -15,6 +15,7 @@ pub mod queue;
 pub mod rng;
 pub mod scenario;
 pub mod sched;
+pub mod schema;
 pub mod time;
 pub mod trace;
 pub mod transport;

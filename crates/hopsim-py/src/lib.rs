@@ -7,6 +7,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 create_exception!(
@@ -109,6 +110,33 @@ fn chen_table1() -> Vec<(u32, f64)> {
     hopsim_core::transport::tcp::limits::CHEN_TABLE1.to_vec()
 }
 
+/// The result schema (`hopsim_core::schema`): one dict per key of the result document with
+/// `level`, `name`, `kind`, `nullable`, `unit`, `metric`, `present` and `description`.
+#[pyfunction]
+fn result_schema(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    hopsim_core::schema::RESULT_SCHEMA
+        .iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            d.set_item("level", f.level)?;
+            d.set_item("name", f.name)?;
+            d.set_item("kind", f.kind)?;
+            d.set_item("nullable", f.nullable)?;
+            d.set_item("unit", f.unit)?;
+            d.set_item("metric", f.metric)?;
+            d.set_item("present", f.present)?;
+            d.set_item("description", f.description)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// The levels of the result document, in order: (level, where it sits).
+#[pyfunction]
+fn result_levels() -> Vec<(&'static str, &'static str)> {
+    hopsim_core::schema::LEVELS.to_vec()
+}
+
 /// Panic on purpose, through the same guard as every entry point: lets the tests check that
 /// a bug in the core reaches Python as `InternalError`, an ordinary `Exception`.
 #[pyfunction]
@@ -125,6 +153,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(chen_table1, m)?)?;
+    m.add_function(wrap_pyfunction!(result_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(result_levels, m)?)?;
     m.add(
         "KAWADIA_SEGMENTS_PER_HOP",
         hopsim_core::transport::tcp::limits::KAWADIA_SEGMENTS_PER_HOP,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .. import _core
 from ..sweeps import PointSummary
 from ..sweeps.stats import Summary
-from .common import Claim, Study, StudyContext, check, pct
+from .common import Claim, Study, StudyContext, Verdict, check, pct, pivot, remap
 
 # Table 1 (S001:153-162): (largest round-trip hop count N of the row, optimal CWL), from
 # the core, where the hop_based window limit uses it.
@@ -75,25 +75,22 @@ def optimum(h: int, curve: dict[int, Summary]) -> Optimum:
 def _remap(points: Sequence[PointSummary], key: str, name: str) -> list[PointSummary]:
     """Points keyed ``h`` (the receiver node = the chain length) and ``name`` (the value of
     ``key``; a window-limit policy by its label in RULE), for readable legends."""
-    out = []
-    for p in points:
-        params = {"h": p.params["flows.0.dst"], name: RULE.get(p.params[key], p.params[key])}
-        out.append(PointSummary(p.point, params, p.runs, p.stats))
-    return out
+    return remap(points, lambda q: {"h": q["flows.0.dst"], name: RULE.get(q[key], q[key])})
 
 
 def _curves(points: Sequence[PointSummary], metric: str) -> dict[int, dict[int, Summary]]:
-    out: dict[int, dict[int, Summary]] = {}
-    for p in points:
-        s = p.stats.get(metric)
-        if s is not None:
-            out.setdefault(p.params["h"], {})[p.params["tcp.max_window"]] = s
-    return out
+    """h -> CWL -> summary of ``metric``."""
+    return pivot(points, "h", metric, columns="tcp.max_window", stat=None)
 
 
 def _by_policy(points: Sequence[PointSummary], metric: str) -> dict[tuple[str, int], float]:
-    stats = {(p.params["CWL"], p.params["h"]): p.stats.get(metric) for p in points}
-    return {k: s.mean for k, s in stats.items() if s is not None}
+    """(CWL rule, h) -> mean of ``metric``."""
+    return pivot(points, ("CWL", "h"), metric)
+
+
+def _close(gap: float) -> str:
+    """Verdict on "very close": the largest relative gap within CLOSE."""
+    return Verdict.HOLDS.says() if gap <= CLOSE else Verdict.DIFFERS.says(f" by up to {gap:.0%}")
 
 
 def _pcts(pairs: Sequence[tuple[int, float | None]]) -> str:
@@ -103,12 +100,7 @@ def _pcts(pairs: Sequence[tuple[int, float | None]]) -> str:
 def _optimal_figure(ctx: StudyContext, opts: Sequence[Optimum]) -> None:
     """Fig. 6: optimal CWL vs round-trip hops N, with Table 1, N/5, Corollary 1's band and
     Theorem 1's bound N beside ours."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = ctx.subplots(figsize=(6.4, 4.4))
     grid = list(range(2, 31))
     lo, hi = ([n * k for n in grid] for k in K_RANGE)
     ax.fill_between(grid, lo, hi, color="tab:green", alpha=0.15, label="Corollary 1: kN, 1/8<k<1/4")
@@ -165,16 +157,17 @@ def _table_claims(opts: Sequence[Optimum]) -> list[Claim]:
         paper = table1(o.n)
         ours = f"{o.best} (within CI: {o.near_text()}; spread over CWL {o.spread:.1%})"
         if paper is None:
-            verdict = "not comparable: Table 1 stops at N = 30"
+            verdict = Verdict.NOT_COMPARABLE.says(": Table 1 stops at N = 30")
         elif o.h <= 2:  # the paper *chose* 2 on a flat curve (S001:164)
             verdict = check(o.spread <= FLAT or paper in o.near, f"not flat; ours {o.best}")
-            verdict += " (paper chose 2 on a flat curve)" if verdict == "holds" else ""
+            if verdict == Verdict.HOLDS:
+                verdict = Verdict.HOLDS.says(" (paper chose 2 on a flat curve)")
         elif paper == o.best:
-            verdict = "holds"
+            verdict = Verdict.HOLDS.says()
         elif paper in o.near:
-            verdict = f"holds ({paper} is within the CI of our best, {o.best})"
+            verdict = Verdict.HOLDS.says(f" ({paper} is within the CI of our best, {o.best})")
         else:
-            verdict = f"differs by {o.best - paper:+d} segments (ours {o.best})"
+            verdict = Verdict.DIFFERS.says(f" by {o.best - paper:+d} segments (ours {o.best})")
         src = "S001:141, S001:162" if o.h == 15 else "S001:153-164"
         claims.append(
             Claim(f"Table 1: optimal CWL, h = {o.h} (N = {o.n})", str(paper), ours, verdict, src)
@@ -325,7 +318,7 @@ def _policy_claims(policy: Sequence[PointSummary]) -> list[Claim]:
             "Fig. 8a, N = 18-30: average CWL hop-based ~ delay-based (hop / delay)",
             "very close",
             lims(long),
-            "holds" if gap <= CLOSE else f"differs by up to {gap:.0%}",
+            _close(gap),
             "S001:209",
         )
     if medium := [h for h in ph if 4 <= h <= 8]:
@@ -352,7 +345,7 @@ def _policy_claims(policy: Sequence[PointSummary]) -> list[Claim]:
         "Fig. 8b: throughput with hop-based ~ delay-based CWL (delay vs hop)",
         "very close",
         _pcts(gaps),
-        "holds" if worst <= CLOSE else f"differs by up to {worst:.0%}",
+        _close(worst),
         "S001:227",
     )
     ratios = [cwnd[(p, h)] / lim[(p, h)] for p in (HOP, DELAY) for h in ph]

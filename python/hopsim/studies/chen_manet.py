@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..sweeps import PointSummary
 from ..sweeps.stats import Summary, summarize_values
-from .common import Claim, Study, StudyContext, check
+from .common import Claim, Study, StudyContext, Verdict, check, remap
 
 SWEEP = "chen-manet"
 RULES = ("none", "hop_based", "delay_based")
@@ -30,15 +30,9 @@ DELAY = "segment_delay_ms"
 
 def _remap(points: Sequence[PointSummary]) -> list[PointSummary]:
     """Points keyed ``flows`` and ``CWL`` (256, hop-based, delay-based), for the legends."""
-    return [
-        PointSummary(
-            p.point,
-            {"flows": p.params["traffic.random_flows"], "CWL": SHORT[p.params["tcp.window_limit"]]},
-            p.runs,
-            p.stats,
-        )
-        for p in points
-    ]
+    return remap(
+        points, lambda q: {"flows": q["traffic.random_flows"], "CWL": SHORT[q["tcp.window_limit"]]}
+    )
 
 
 def paired_gains(ctx: StudyContext) -> dict[tuple[str, int], Summary]:
@@ -69,28 +63,21 @@ def _gain_text(s: Summary) -> str:
 
 def _gain_verdict(gains: dict[int, Summary], lo: float, hi: float) -> str:
     if not gains:
-        return "not comparable: no paired runs"
+        return Verdict.NOT_COMPARABLE.says(": no paired runs")
     means = {n: s.mean for n, s in gains.items()}
     if all(lo <= g <= hi for g in means.values()):
-        return "holds"
+        return Verdict.HOLDS.says()
+    span = f"ours {min(means.values()):+.0%} to {max(means.values()):+.0%}"
     losers = [n for n, g in means.items() if g <= 0]
     if losers:
-        span = f"ours {min(means.values()):+.0%} to {max(means.values()):+.0%}"
-        return f"does not hold ({span}; no gain with {', '.join(map(str, losers))} flows)"
-    return (
-        f"differs (ours {min(means.values()):+.0%} to {max(means.values()):+.0%}, "
-        f"paper {lo:+.0%} to {hi:+.0%})"
-    )
+        no_gain = ", ".join(map(str, losers))
+        return Verdict.DOES_NOT_HOLD.says(f" ({span}; no gain with {no_gain} flows)")
+    return Verdict.DIFFERS.says(f" ({span}, paper {lo:+.0%} to {hi:+.0%})")
 
 
 def _gain_figure(ctx: StudyContext, gains: dict[tuple[str, int], Summary]) -> None:
     """Gain of total goodput over CWL 256 per flow count, with the paper's ranges."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = ctx.subplots(figsize=(6.4, 4.4))
     colours = {"hop_based": "tab:blue", "delay_based": "tab:orange"}
     for k, rule in enumerate(RULES[1:]):
         ns = sorted(n for r, n in gains if r == rule)

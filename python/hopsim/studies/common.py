@@ -3,14 +3,19 @@ and the table that sets the paper's values and claims beside ours.
 
 A study module defines ``STUDY = Study(...)``: its sweep files (TOML, in
 ``hopsim/studies/sweeps/``) and an ``analyse(ctx)`` function that draws the figures through
-``ctx.figure(...)`` and returns the claims, each with a plain verdict.
+``ctx.figure(...)`` (or draws its own on ``ctx.subplots(...)`` and writes it with
+``ctx.save_figure``) and returns the claims, each with a :class:`Verdict`.
+
+The point helpers (:func:`remap`, :func:`mean_at`, :func:`pivot`, :func:`best_points`) are
+the lookups every study needs on its sweeps' points: new parameter names for legends, the
+mean of a metric at a point, a metric as a table keyed by swept keys, the best point per key.
 """
 
 from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -25,9 +30,14 @@ __all__ = [
     "Study",
     "StudyContext",
     "StudyReport",
+    "Verdict",
+    "best_points",
     "check",
     "compare_value",
+    "mean_at",
     "pct",
+    "pivot",
+    "remap",
     "reproduce_study",
 ]
 
@@ -57,6 +67,11 @@ class Verdict(str, Enum):
         kinds = ", ".join(repr(k.value) for k in cls)
         raise ValueError(f"verdict {text!r} starts with none of {kinds}")
 
+    def says(self, detail: str = "") -> str:
+        """The verdict text: this kind's word, then ``detail`` as written (``" by +23%"``,
+        ``": Table 1 stops at N = 30"``, ``" (why)"``)."""
+        return self.value + detail
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -69,6 +84,8 @@ class Claim:
     source: str = ""  # where in the paper (seed file and line)
 
     def __post_init__(self) -> None:
+        if isinstance(self.verdict, Verdict):  # a bare kind: its word, as plain text
+            object.__setattr__(self, "verdict", self.verdict.value)
         Verdict.of(self.verdict)  # every verdict names its kind
 
     @property
@@ -84,11 +101,17 @@ def compare_value(ours: float | None, paper: float, tolerance: float = 0.10) -> 
     """``holds`` when ``ours`` is within ``tolerance`` (relative) of ``paper``, else
     ``differs by +X%``."""
     if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-        return "not comparable: no value of ours"
+        return NO_VALUE
     if paper == 0:
-        return "holds" if ours == 0 else f"differs ({ours:g} vs 0)"
+        return Verdict.HOLDS.says() if ours == 0 else Verdict.DIFFERS.says(f" ({ours:g} vs 0)")
     diff = (ours - paper) / abs(paper)
-    return "holds" if abs(diff) <= tolerance else f"differs by {diff:+.0%}"
+    return (
+        Verdict.HOLDS.says() if abs(diff) <= tolerance else Verdict.DIFFERS.says(f" by {diff:+.0%}")
+    )
+
+
+#: The verdict of a claim we have no number for.
+NO_VALUE = Verdict.NOT_COMPARABLE.says(": no value of ours")
 
 
 def check(condition: bool, why_not: str = "") -> str:
@@ -104,6 +127,74 @@ def pct(new: float | None, old: float | None) -> float | None:
     if new is None or old is None or old == 0:
         return None
     return (new - old) / abs(old)
+
+
+# ---------------------------------------------------------------------------- points
+
+
+def remap(
+    points: Sequence[PointSummary], params: Callable[[dict[str, Any]], dict[str, Any]]
+) -> list[PointSummary]:
+    """The points with their params replaced by ``params(point.params)``: readable names for
+    legends and axes (``{"h": ..., "CWL": "hop-based"}``); ids, runs and stats kept."""
+    return [PointSummary(p.point, params(p.params), p.runs, p.stats) for p in points]
+
+
+def mean_at(points: Sequence[PointSummary], metric: str, params: Mapping[str, Any]) -> float | None:
+    """The mean of ``metric`` at the first point whose params include ``params``; None when
+    there is no such point or it has no value of the metric."""
+    for p in points:
+        if all(p.params.get(k) == v for k, v in params.items()):
+            s = p.stats.get(metric)
+            return None if s is None else s.mean
+    return None
+
+
+def _key(p: PointSummary, keys: str | tuple[str, ...]) -> Any:
+    return p.params[keys] if isinstance(keys, str) else tuple(p.params[k] for k in keys)
+
+
+def pivot(
+    points: Sequence[PointSummary],
+    index: str | tuple[str, ...],
+    metric: str,
+    columns: str | None = None,
+    stat: str | None = "mean",
+) -> dict[Any, Any]:
+    """``metric`` as a table keyed by swept keys: ``{index value: value}``, or with
+    ``columns`` ``{index value: {column value: value}}`` (a tuple of keys indexes by tuples).
+    The value is the metric's ``Summary`` attribute ``stat``, or the ``Summary`` itself for
+    ``stat=None``; points without the metric are left out, in the points' order."""
+    out: dict[Any, Any] = {}
+    for p in points:
+        s = p.stats.get(metric)
+        if s is None:
+            continue
+        value = s if stat is None else getattr(s, stat)
+        if columns is None:
+            out[_key(p, index)] = value
+        else:
+            out.setdefault(_key(p, index), {})[p.params[columns]] = value
+    return out
+
+
+def best_points(
+    points: Sequence[PointSummary],
+    by: Callable[[PointSummary], Hashable],
+    metric: str,
+    where: Callable[[PointSummary], bool] = lambda p: True,
+) -> dict[Any, PointSummary]:
+    """Per value of ``by(point)``, the point ``where`` accepts with the highest mean of
+    ``metric`` (the first of equals), in the order the values first win."""
+    best: dict[Any, PointSummary] = {}
+    for p in points:
+        s = p.stats.get(metric)
+        if s is None or not where(p):
+            continue
+        k = by(p)
+        if k not in best or s.mean > best[k].stats[metric].mean:
+            best[k] = p
+    return best
 
 
 #: A table: its title, column names, and rows of cell texts.
@@ -142,16 +233,21 @@ class StudyContext:
     def mean(self, points: Sequence[PointSummary], metric: str, **params: Any) -> float | None:
         """The mean of ``metric`` at the point whose params match ``params`` (keys with the
         dots written as ``__``: ``topology__hops=4``), or None."""
-        want = {k.replace("__", "."): v for k, v in params.items()}
-        for p in points:
-            if all(p.params.get(k) == v for k, v in want.items()):
-                s = p.stats.get(metric)
-                return None if s is None else s.mean
-        return None
+        return mean_at(points, metric, {k.replace("__", "."): v for k, v in params.items()})
 
     def figure(self, stem: str, points: Sequence[PointSummary], x: str, y: str, **kw: Any) -> None:
         """Draw a figure (see :func:`hopsim.plot.plot_points`) into ``figures/``."""
         self.figures.extend(plot_points(points, x, y, self.out_dir / "figures" / stem, **kw))
+
+    def subplots(self, *args: Any, **kw: Any) -> tuple[Any, Any]:
+        """A matplotlib figure and axes (``plt.subplots``, off screen) for a figure the study
+        draws itself; write it with :meth:`save_figure`."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        return plt.subplots(*args, **kw)
 
     def save_figure(self, fig: Any, stem: str, dpi: int = 120) -> None:
         """Write a matplotlib figure the study drew itself as ``figures/STEM.png`` and

@@ -17,7 +17,17 @@ from typing import Any
 
 from ..sweeps import PointSummary
 from ..sweeps.stats import summarize_values
-from .common import Claim, Study, StudyContext, check
+from .common import (
+    NO_VALUE,
+    Claim,
+    Study,
+    StudyContext,
+    Verdict,
+    best_points,
+    check,
+    mean_at,
+    remap,
+)
 
 HOPS, RATE, IV = "topology.hops", "mac.data_rate_mbps", "flows.0.interval_s"
 VEGAS, NR, NRT = "Vegas α=2", "NewReno", "NewReno + ACK thinning"
@@ -89,27 +99,22 @@ def _x(p: PointSummary) -> Any:
 def _best(points: Pts, prefix: str, label: str) -> tuple[Pts, dict[Any, str]]:
     """Per x, the variant starting with ``prefix`` (``paced UDP, `` or ``NewReno, CWL``) with
     the highest mean goodput, relabelled ``label``; and x -> what was chosen (``40 ms``)."""
-    best: dict[Any, PointSummary] = {}
-    for p in points:
-        s = p.stats.get(GP)
-        ok = p.params["variant"].startswith(prefix) and s is not None
-        if ok and (_x(p) not in best or s.mean > best[_x(p)].stats[GP].mean):  # type: ignore
-            best[_x(p)] = p
-    key = next(iter(points[0].params)) if points else ""
-    rows = [
-        PointSummary(p.point, {key: x, "variant": label}, p.runs, p.stats)
-        for x, p in sorted(best.items())
-    ]
+    best = best_points(points, _x, GP, where=lambda p: p.params["variant"].startswith(prefix))
+    key = _xkey(points)
+    ordered = [best[x] for x in sorted(best)]
+    rows = remap(ordered, lambda q: {key: q[key], "variant": label})
     return rows, {x: p.params["variant"][len(prefix) :] for x, p in best.items()}
+
+
+def _xkey(points: Pts) -> str:
+    """The x key of a list of points (the first key of each point's params)."""
+    return next(iter(points[0].params)) if points else ""
 
 
 def _m(points: Pts, variant: str, x: Any, metric: str = GP) -> float:
     """The mean of ``metric`` at (variant, x); NaN when missing (every check then fails)."""
-    for p in points:
-        if p.params["variant"] == variant and _x(p) == x:
-            s = p.stats.get(metric)
-            return NAN if s is None else s.mean
-    return NAN
+    v = mean_at(points, metric, {_xkey(points): x, "variant": variant}) if points else None
+    return NAN if v is None else v
 
 
 def _sel(points: Pts, variants: Sequence[str]) -> Pts:
@@ -127,10 +132,10 @@ def _f(v: Any, fmt: str = ".0f") -> str:
 def _pp(ours: float, paper: float, tol: float = 0.10) -> str:
     """Verdict on a percentage: holds within ``tol`` (absolute: 10 points)."""
     if math.isnan(ours):
-        return "not comparable: no value of ours"
+        return NO_VALUE
     if abs(ours - paper) <= tol:
-        return "holds"
-    return f"differs: {ours:.0%} vs {paper:.0%} ({(ours - paper) * 100:+.0f} points)"
+        return Verdict.HOLDS.says()
+    return Verdict.DIFFERS.says(f": {ours:.0%} vs {paper:.0%} ({(ours - paper) * 100:+.0f} points)")
 
 
 def _list(items: dict[Any, float], fmt: str = "+.0%") -> str:
@@ -283,7 +288,8 @@ def _hop_claims(d: dict[str, Pts], rows: list[dict[str, Any]]) -> list[Claim]:
         for h, p in ((4, p4), (top, p32)):
             gap = 1 - g[v][h] / udp[h] if h in udp else NAN
             where = "4" if h == 4 else f"32 (ours: {h}; AODV reaches 30)"
-            verdict = _pp(gap, p) if h == 4 or h >= 30 else f"not comparable: ends at {h} hops"
+            ends = Verdict.NOT_COMPARABLE.says(f": ends at {h} hops")
+            verdict = _pp(gap, p) if h == 4 or h >= 30 else ends
             claim = f"{v} goodput below paced UDP at {where} hops"
             out.append(Claim(claim, f"{p:.0%}", _f(gap, ".0%"), verdict, "S002:230-235"))
     rv, rn = ({h: _m(tcp, v, h, "retransmissions") for h in hs} for v in (VEGAS, NR))
@@ -295,8 +301,8 @@ def _hop_claims(d: dict[str, Pts], rows: list[dict[str, Any]]) -> list[Claim]:
     if 6 in hs and 8 in hs:
         dbl, peak = rtx[NR][8] / rtx[NR][6], max(hs, key=rtx[NR].__getitem__)
         verdict = check(1.6 <= dbl <= 2.4 and peak == 8)
-        if peak == 8 and verdict != "holds":
-            verdict = f"partly: peak at 8 hops, but x{dbl:.2f}"
+        if peak == 8 and verdict != Verdict.HOLDS:
+            verdict = Verdict.PARTLY.says(f": peak at 8 hops, but x{dbl:.2f}")
         out.append(_c("dbl", f"x{dbl:.2f}, peak at {peak} hops", verdict))
     ours = ", ".join(
         f"{h}: {rtx[NRT][h]:.3f}/{w[NRT][h]:.1f} vs {rtx[NR][h]:.3f}/{w[NR][h]:.1f}" for h in h4
@@ -314,14 +320,18 @@ def _hop_claims(d: dict[str, Pts], rows: list[dict[str, Any]]) -> list[Claim]:
     verdict += " (64 hops: full mode only)" if math.isnan(w64) else ""
     out.append(_c("w32", f"{_f(w32, '.1f')}; {_f(w64, '.1f')}", verdict))
     cuts = [1 - frf[VEGAS][h] / frf[NR][h] for h in hs if frf[NR][h] > 0] or [NAN]
-    verdict = "holds" if min(cuts) >= 0.88 else "does not hold"
-    verdict = "partly: fewer at every h, not 93-100%" if 0 < min(cuts) < 0.88 else verdict
+    verdict = check(min(cuts) >= 0.88)
+    if 0 < min(cuts) < 0.88:
+        verdict = Verdict.PARTLY.says(": fewer at every h, not 93-100%")
     out.append(_c("frf", f"{_f(min(cuts), '.0%')}..{_f(max(cuts), '.0%')} fewer", verdict))
     ours = ", ".join(f"{h}: {ldp[NR][h]:.4f} vs {ldp[VEGAS][h]:.4f}" for h in h4)
     out.append(_c("ldp", ours, check(all(ldp[NR][h] > ldp[VEGAS][h] for h in h4))))
     free = [h for h in hs if all(frf[NRT][k] == 0 for k in hs if k <= h)]
     ours = f"none up to {max(free)} hops" if free else "some at every h"
-    verdict = f"holds for h <= {max(free)} (threshold lost)" if free else "does not hold"
+    if free:
+        verdict = Verdict.HOLDS.says(f" for h <= {max(free)} (threshold lost)")
+    else:
+        verdict = Verdict.DOES_NOT_HOLD.says()
     return [*out, _c("frt", ours, verdict)]
 
 
@@ -341,9 +351,9 @@ def _alpha_claims(d: dict[str, Pts]) -> list[Claim]:
     ours = ", ".join(f"{h}: " + "/".join(f"{x:.1f}" for x in v) for h, v in w.items())
     out.append(_c("awin", ours, check(all(v[0] < v[1] < v[2] for v in w.values()))))
     thin = {h: _m(tcp, VT, h) / _m(tcp, VEGAS, h) - 1 for h in _xs(tcp) if h > 6}
-    verdict = "holds" if all(-0.15 <= x < 0 for x in thin.values()) else "does not hold"
-    if verdict != "holds" and all(x < 0 for x in thin.values()):
-        verdict = "partly: worse, by much more than slightly"
+    verdict = check(all(-0.15 <= x < 0 for x in thin.values()))
+    if verdict != Verdict.HOLDS and all(x < 0 for x in thin.values()):
+        verdict = Verdict.PARTLY.says(": worse, by much more than slightly")
     out.append(_c("vt", _list(thin), verdict))
     le3 = [_m(tcp, VT, h, "window_le3_share") for h in thin] or [NAN]
     same = all(len({round(_m(tcp, v, h), 6) for v in THIN}) == 1 for h in thin)
@@ -378,7 +388,8 @@ def _rate_claims(d: dict[str, Pts], cwl: dict[Any, str]) -> list[Claim]:
     ours = f"MAC retries {v2['totals.mac_retries']:.0f}, drop probability {v2[LDP]:.4f}"
     out.append(_c("mod", ours, check(v2["totals.mac_retries"] > 0 and v2[LDP] < 0.01)))
     ours = "; ".join(f"{r:g} Mbit/s: {c}, {_m(bw, OPT, r):.0f} kbit/s" for r, c in cwl.items())
-    return [*out, _c("opt", ours, "not comparable: the paper's value and text are lost")]
+    lost = Verdict.NOT_COMPARABLE.says(": the paper's value and text are lost")
+    return [*out, _c("opt", ours, lost)]
 
 
 def _udp_claims(udp7: Pts) -> list[Claim]:
@@ -405,13 +416,8 @@ def analyse(ctx: StudyContext) -> list[Claim]:
     bw_udp, _ = _best(_collect(ctx, "dsn-udp-bandwidth", RATE, "udp"), "paced UDP, ", UDP)
     opt, cwl = _best(d["bw_all"], "NewReno, CWL ", OPT)
     d["bw"] = _sel(d["bw_all"], [VEGAS, VT, NR, NRT]) + opt + bw_udp
-    d["udp7"] = [
-        PointSummary(
-            p.point, {"interval_ms": p.params[IV] * 1e3, "variant": "paced UDP"}, p.runs, p.stats
-        )
-        for p in ctx.points("dsn-udp-hops")
-        if p.params[HOPS] == 7
-    ]
+    at7 = [p for p in ctx.points("dsn-udp-hops") if p.params[HOPS] == 7]
+    d["udp7"] = remap(at7, lambda q: {"interval_ms": q[IV] * 1e3, "variant": "paced UDP"})
     _figures(ctx, d)
     rows = _rows(d["tcp"], d["udp"], ivs)
     claims = _per_hop_claims(rows) + _hop_claims(d, rows) + _alpha_claims(d)

@@ -33,7 +33,7 @@ from .. import _core
 from ..scenario import RTS_NEVER_BYTES
 from ..sweeps.spec import derive_seed
 from ..testbed import etx_routes, measure_links, pick_pairs
-from .common import SWEEP_DIR, Claim, Study, StudyContext, check, pct
+from .common import SWEEP_DIR, Claim, Study, StudyContext, Verdict, check, pct
 
 HOPS = (1, 2, 3, 4)
 RATES: tuple[float | str, ...] = (2.0, 5.5, "auto")
@@ -416,7 +416,9 @@ def _table_claims(g: Grid, ours: dict[int, dict[Any, tuple[str, str]]]) -> list[
                 f"Table 3, {h} hop{'s' * (h > 1)}: RTS/CTS and CWND (MSS) at 2 / 5.5 / auto",
                 row(" ".join(PAPER_T3[h][r]) for r in RATES),
                 row(" ".join(ours[h][r]) for r in RATES),
-                f"differs in {len(diff)} of 3 cells ({', '.join(diff)})" if diff else "holds",
+                Verdict.DIFFERS.says(f" in {len(diff)} of 3 cells ({', '.join(diff)})")
+                if diff
+                else Verdict.HOLDS.says(),
                 "S003:216-225",
             )
         )

@@ -13,15 +13,6 @@ from .common import StudyContext
 from .testbed_window import HOPS, OFF, ON, WINDOWS, Grid, _w
 
 
-def _plt() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def _panel(ax: Any, xs: list[int], ys: list[float | None], **kw: Any) -> None:
     ax.plot(xs, [math.nan if y is None else y for y in ys], **kw)
 
@@ -39,7 +30,7 @@ def rate_figure(ctx: StudyContext, g: Grid, rate: Any) -> None:
     """As the paper's Figs. 2-13 for one rate: throughput (top) and RTT (bottom) vs max
     window per hop count; thin lines are single pairs (mean of their runs), thick the mean
     over the pairs (what Table 3 is read from)."""
-    fig, axes = _plt().subplots(2, 4, figsize=(14, 7))
+    fig, axes = ctx.subplots(2, 4, figsize=(14, 7))
     xs = list(range(len(WINDOWS)))
     rows = (("goodput_kbps", "goodput (kbit/s)"), ("rtt_ms.mean", "mean RTT (ms, log)"))
     for col, h in enumerate(HOPS):
@@ -66,8 +57,7 @@ def rate_figure(ctx: StudyContext, g: Grid, rate: Any) -> None:
 
 
 def survey_figure(ctx: StudyContext, points: Sequence[Any], limit: float) -> None:
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = ctx.subplots(figsize=(6.4, 4.4))
     jitter = random.Random(0)
     hs = [p.stats["hops"].mean + jitter.uniform(-0.15, 0.15) for p in points]
     ax.scatter(hs, [p.stats["goodput_kbps"].mean for p in points], s=14, label="random ETX pair")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..sweeps import PointSummary
 from ..sweeps.stats import Summary
-from .common import Claim, Study, StudyContext, check, compare_value, pct
+from .common import NO_VALUE, Claim, Study, StudyContext, Verdict, check, compare_value, pct, remap
 
 SWEEPS = {1: "vegas-w-1flow", 2: "vegas-w-2flows", 4: "vegas-w-4flows", 8: "vegas-w-8flows"}
 FLOWS = (1, 2, 4, 8)
@@ -88,18 +88,17 @@ def _fmt(x: float | None, spec: str = ".1f") -> str:
 
 def _gain_verdict(ours: float | None, paper: float) -> str:
     if ours is None:
-        return "not comparable: no value of ours"
+        return NO_VALUE
     if abs(ours - paper) <= max(GAIN_POINTS, GAIN_RELATIVE * abs(paper)):
-        return "holds"
-    return f"does not hold ({ours:+.0%} vs {paper:+.0%})"
+        return Verdict.HOLDS.says()
+    return Verdict.DOES_NOT_HOLD.says(f" ({ours:+.0%} vs {paper:+.0%})")
 
 
 def _figures(ctx: StudyContext, d: _Data) -> None:
-    at7 = [
-        PointSummary(p.point, {"flows": n, "tcp.variant": v}, p.runs, p.stats)
-        for (n, v, h), p in d.points.items()
-        if h == TABLE_HOPS
-    ]
+    at7 = remap(
+        [p for (_, _, h), p in d.points.items() if h == TABLE_HOPS],
+        lambda q: {"flows": q["flows"], "tcp.variant": q["tcp.variant"]},
+    )
     xs = list(FLOWS)
     flows_label = f"TCP flows, all from node 0 to node {TABLE_HOPS}"
     if at7:
@@ -149,9 +148,8 @@ def _figures(ctx: StudyContext, d: _Data) -> None:
         for n in FLOWS:
             pts = [p for (m, _, _), p in d.points.items() if m == n]
             if pts:
-                pts = [PointSummary(p.point, {"tcp.variant": p.params["tcp.variant"],
-                                              "topology.hops": p.params["topology.hops"]},
-                                    p.runs, p.stats) for p in pts]  # fmt: skip
+                pts = remap(pts, lambda q: {"tcp.variant": q["tcp.variant"],
+                                            "topology.hops": q["topology.hops"]})  # fmt: skip
                 ctx.figure(
                     f"goodput-vs-hops-{_nf(n).replace(' ', '')}", pts, "topology.hops",
                     "sum:goodput_kbps", series="tcp.variant",
@@ -180,7 +178,7 @@ def _table_claims(d: _Data) -> list[Claim]:
     vals = [total[n] for n in FLOWS]
     f0 = [flow0[n] for n in FLOWS]
     if None in vals or None in f0:
-        verdict = "not comparable: no value of ours"
+        verdict = NO_VALUE
     else:
         falls = all(a > b for a, b in zip(vals, vals[1:], strict=False)) and all(
             a > b for a, b in zip(f0, f0[1:], strict=False))  # fmt: skip
@@ -196,7 +194,7 @@ def _table_claims(d: _Data) -> list[Claim]:
         "Table I row 4: Vegas with minimum window = ssthresh = 1, total goodput (kbit/s)",
         " / ".join(f"{TABLE_MODIFIED[n]}" for n in FLOWS),
         "Vegas-W (minimum window 1): " + " / ".join(_fmt(v) for v in modified),
-        "not comparable: hopsim has no such Vegas (Vegas-W is "
+        Verdict.NOT_COMPARABLE.says(": hopsim has no such Vegas (Vegas-W is ")
         + " / ".join(_fmt(pct(m, TABLE_MODIFIED[n]), "+.0%") for n, m in zip(FLOWS, modified,
                                                                               strict=False))
         + " off this row)",
@@ -205,7 +203,7 @@ def _table_claims(d: _Data) -> list[Claim]:
     claims.append(Claim(
         "only the joint change of minimum window and reset ssthresh to 1 restores goodput",
         "min window 1 alone: window distribution similar", "-",
-        "not comparable: hopsim has no Vegas with only the minimum window changed",
+        Verdict.NOT_COMPARABLE.says(": hopsim has no Vegas with only the minimum window changed"),
         "S004:85",
     ))  # fmt: skip
     shares = []
@@ -305,8 +303,8 @@ def _gain_claims(d: _Data) -> list[Claim]:
     claims.append(Claim(
         "Vegas-W gains up to 87% over Vegas and up to 27% over FeW",
         "+87% / +27%", f"max {best.get('vegas', 0):+.0%} / {best.get('few', 0):+.0%}",
-        check(_gain_verdict(best.get("vegas"), 0.87) == "holds"
-              and _gain_verdict(best.get("few"), 0.27) == "holds",
+        check(_gain_verdict(best.get("vegas"), 0.87) == Verdict.HOLDS
+              and _gain_verdict(best.get("few"), 0.27) == Verdict.HOLDS,
               "the largest gains differ from the paper's"),
         "S004:13, S004:186",
     ))  # fmt: skip

@@ -1,10 +1,10 @@
 """Export of a store for polars / pandas (Parquet or CSV): one row per flow per run
 (:func:`flow_table`), or one row per run (:func:`run_table`).
 
-Column types come from the annotations of the result document's records in
-``hopsim.result`` (:class:`~hopsim.result.FlowResult`, :class:`~hopsim.result.Totals`) and of
-:class:`~hopsim.sweeps.store.StoredRun`; a key the core adds later gets the type Arrow infers
-from its values. Swept parameters are typed by their values.
+Column types come from the core's result schema (:mod:`hopsim.schema`) for the flows' keys
+and the totals, and from the annotations of :class:`~hopsim.sweeps.store.StoredRun`; a key
+the core adds later gets the type Arrow infers from its values. Swept parameters are typed
+by their values.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._core import ScenarioError
-from ..result import FlowResult, Record, Totals
+from ..result import Record
+from ..schema import arrow_type
+from ..schema import fields as schema_fields
 from .metrics import metric_value
 from .store import ResultStore, StoredRun
 
@@ -92,11 +94,11 @@ def _field_types(cls: type, prefix: str = "") -> dict[str, pyarrow.DataType | No
 def _declared_types() -> dict[str, pyarrow.DataType | None]:
     """The declared type of every column both tables can have (swept keys and metrics aside)."""
     run = _field_types(StoredRun)
-    flow = _field_types(FlowResult)
+    flow = {f.name: arrow_type(f.kind) for f in schema_fields("flow")}
     declared = {col: run[name] for col, name in {**_RUN_HEAD, **_RUN_TAIL}.items()}
     declared["flow"] = flow.pop("id")
     declared.update(flow)
-    declared.update({f"totals.{k}": t for k, t in _field_types(Totals).items()})
+    declared.update({f"totals.{f.name}": arrow_type(f.kind) for f in schema_fields("totals")})
     return declared
 
 

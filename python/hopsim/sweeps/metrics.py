@@ -11,8 +11,9 @@ Names:
 * ``totals.field``: a network total (``totals.mac_retries``, ``totals.route_failures``,
   ``totals.link_drop_probability`` ...).
 
-Flows without the field (UDP flows have no ``avg_cwnd``) or with a null value are left out;
-a metric with no value at all is ``None``.
+The fields and their aggregates are the core's result schema (:mod:`hopsim.schema`, the
+table in docs/interfaces.md). Flows without the field (UDP flows have no ``avg_cwnd``) or with
+a null value are left out; a metric with no value at all is ``None``.
 """
 
 from __future__ import annotations
@@ -22,65 +23,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._core import ScenarioError
+from ..schema import names
 
 __all__ = ["AGGREGATES", "FLOW_FIELDS", "TOTAL_FIELDS", "check_metric_name", "metric_value"]
 
+# The names and their natural aggregates are the core's result schema (hopsim.schema).
 #: Per-flow fields summed over flows by default (rates and counts).
-SUM_FIELDS = {
-    "goodput_kbps",
-    "throughput_pps",
-    "packets_sent",
-    "packets_delivered",
-    "packets_dropped",
-    "packets_in_flight",
-    "link_failures",
-    "route_failures",
-    "false_route_failures",
-    "segments_sent",
-    "retransmissions",
-    "timeouts",
-    "fast_retransmits",
-    "acks_sent",
-    "bytes_delivered",
-}
+SUM_FIELDS = set(names("flow", metric="sum"))
 #: Per-flow fields averaged over flows by default.
-MEAN_FIELDS = {
-    "hops",
-    "payload_bytes",
-    "mean_delay_ms",
-    "avg_cwnd",
-    "avg_window_limit",
-    "slow_start_fraction",
-    "transfer_completed_s",
-    "rtt_ms.mean",
-    "rtt_ms.min",
-    "rtt_ms.max",
-    "rtt_ms.p50",
-    "rtt_ms.p95",
-    "rtt_ms.samples",
-}
+MEAN_FIELDS = set(names("flow", metric="mean"))
 FLOW_FIELDS = SUM_FIELDS | MEAN_FIELDS
-TOTAL_FIELDS = {
-    "mac_attempts",
-    "mac_retries",
-    "retry_limit_drops",
-    "collisions",
-    "queue_drops",
-    "queue_purge_drops",
-    "no_route_drops",
-    "ttl_drops",
-    "link_failures",
-    "route_failures",
-    "false_route_failures",
-    "frame_errors",
-    "routing_packets",
-    "routing_bytes",
-    "link_drop_probability",
-    "rts_sent",
-    "cts_sent",
-    "data_sent",
-    "ack_sent",
-}
+#: Network totals (``totals.NAME``).
+TOTAL_FIELDS = set(names("totals", metric="total"))
 AGGREGATES = ("sum", "mean", "min", "max", "jain")
 
 
