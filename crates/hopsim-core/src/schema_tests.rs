@@ -75,7 +75,7 @@ fn full_result() -> RunResult {
         seed: 1,
         duration_s: 1.0,
         warmup_s: 0.0,
-        scenario,
+        scenario: serde_json::value::to_raw_value(&scenario).unwrap(),
         flows: vec![flow],
         nodes: vec![node],
         totals: MacTotals::default(),
