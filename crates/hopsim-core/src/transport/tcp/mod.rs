@@ -17,6 +17,7 @@ pub mod receiver;
 pub mod rto;
 pub mod sender;
 pub mod stats;
+pub mod window;
 
 #[cfg(test)]
 mod sender_tests;

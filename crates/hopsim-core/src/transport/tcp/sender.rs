@@ -4,10 +4,11 @@
 //! Reno (RFC 5681 3.2), NewReno (RFC 6582 partial ACKs) or SACK (RFC 6675 scoreboard and
 //! pipe). Timeouts per RFC 6298 with go-back-N resending as ns-2 does.
 
-use super::cc::{AckSample, CongestionControl, Loss, Window};
+use super::cc::{AckSample, CongestionControl, Loss};
 use super::limits::{LimitPolicy, PathInfo};
 use super::rto::RtoEstimator;
 use super::stats::{LogHistogram, TimeWeighted, WindowHistogram};
+use super::window::Window;
 
 use super::TcpTimer;
 use crate::sched::{Firing, Timer, TimerSink};
@@ -121,7 +122,7 @@ impl TcpSender {
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>, rto: RtoEstimator) -> TcpSender {
         let cap = cfg.receiver_window as usize + 1;
         let ssthresh = cc.initial_ssthresh().unwrap_or(f64::INFINITY);
-        let w = Window { cwnd: cfg.initial_window, ssthresh };
+        let w = Window::new(cfg.initial_window, ssthresh);
         let window_ns = cfg.window_ns;
         let mut s = TcpSender {
             cfg,
@@ -149,8 +150,9 @@ impl TcpSender {
             window_time: WindowHistogram::new(window_ns),
         };
         s.limit = s.cfg.limit_policy.limit(None);
-        s.w.cwnd = s.w.cwnd.min(s.cwnd_cap());
-        s.cwnd_avg = TimeWeighted::new(s.w.cwnd, window_ns);
+        let cap = s.cwnd_cap();
+        s.w.cap(cap);
+        s.cwnd_avg = TimeWeighted::new(s.w.cwnd(), window_ns);
         s.limit_avg = TimeWeighted::new(s.cwnd_cap(), window_ns);
         s
     }
@@ -164,7 +166,7 @@ impl TcpSender {
 
     /// Segments allowed in flight: floor(min(cwnd, CWL, rwnd)), at least one.
     fn send_window(&self) -> u32 {
-        let limit = self.w.cwnd.min(self.cwnd_cap());
+        let limit = self.w.cwnd().min(self.cwnd_cap());
         (limit.floor() as u32).max(1)
     }
 
@@ -176,11 +178,11 @@ impl TcpSender {
     }
 
     pub fn cwnd(&self) -> f64 {
-        self.w.cwnd
+        self.w.cwnd()
     }
 
     pub fn ssthresh(&self) -> f64 {
-        self.w.ssthresh
+        self.w.ssthresh()
     }
 
     /// Segments acknowledged cumulatively.
@@ -212,11 +214,12 @@ impl TcpSender {
     }
 
     fn window_changed(&mut self, now: SimTime) {
-        self.w.cwnd = self.w.cwnd.min(self.cwnd_cap());
-        self.cwnd_avg.set(now, self.w.cwnd);
+        let cap = self.cwnd_cap();
+        self.w.cap(cap);
+        self.cwnd_avg.set(now, self.w.cwnd());
         self.slow_start_time.set(now, if self.w.in_slow_start() { 1.0 } else { 0.0 });
         self.limit_avg.set(now, self.cwnd_cap());
-        self.window_time.set(now, self.w.cwnd.min(self.cwnd_cap()).floor() as usize);
+        self.window_time.set(now, self.w.cwnd().min(self.cwnd_cap()).floor() as usize);
     }
 
     /// Start sending (the application has data from now on).
@@ -282,7 +285,7 @@ impl TcpSender {
     /// always while the window is below one segment (a fractional window is a rate: one
     /// segment per RTT / cwnd). None before the first RTT sample.
     fn release_interval_ns(&self) -> Option<SimTime> {
-        let window = self.w.cwnd.min(self.cwnd_cap());
+        let window = self.w.cwnd().min(self.cwnd_cap());
         if !(self.cfg.pacing || window < 1.0) {
             return None;
         }

@@ -17,15 +17,14 @@ impl TcpSender {
             Recovery::NewReno if full => {
                 // RFC 6582 3.2 step 3 (1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
                 self.in_recovery = false;
-                let flight = (self.snd_max - self.snd_una) as f64;
-                self.w.cwnd = self.w.ssthresh.min(flight.max(1.0) + 1.0);
+                self.w.deflate_full(self.snd_max - self.snd_una);
             }
             Recovery::NewReno => {
                 // Partial ACK (step 4): retransmit the first unacknowledged segment, deflate
                 // by the amount acknowledged, add back one segment.
                 self.partial_acks += 1;
                 self.retransmit_una(cx);
-                self.w.cwnd = (self.w.cwnd - newly as f64 + 1.0).max(1.0);
+                self.w.deflate_partial(newly);
             }
             Recovery::Sack if full => {
                 self.in_recovery = false; // RFC 6675 section 5: cwnd stays at ssthresh
@@ -52,7 +51,7 @@ impl TcpSender {
         self.dupacks += 1;
         if self.in_recovery {
             if self.cfg.recovery != Recovery::Sack {
-                self.w.cwnd += 1.0; // RFC 5681 step 4: inflate per duplicate ACK
+                self.w.inflate(); // RFC 5681 step 4: inflate per duplicate ACK
             }
             if self.cfg.ns2_vegas && self.expired(self.snd_una, cx.now) {
                 self.enter_recovery(cx); // tcp-vegas.cc: an expired segment is resent again
@@ -81,7 +80,7 @@ impl TcpSender {
         let outstanding = (self.snd_nxt - self.snd_una) as f64;
         let window = self.cwnd_cap().floor();
         if outstanding < window
-            && outstanding + 1.0 <= self.w.cwnd + self.dupacks as f64
+            && outstanding + 1.0 <= self.w.cwnd() + self.dupacks as f64
             && self.has_data(self.snd_nxt, cx.now)
         {
             let seg = self.snd_nxt;
@@ -104,7 +103,7 @@ impl TcpSender {
             s.rexmit_in_recovery = false;
         }
         if self.cfg.recovery == Recovery::Sack {
-            self.w.cwnd = self.w.ssthresh; // RFC 6675 step 4.2
+            self.w.to_ssthresh(); // RFC 6675 step 4.2
             self.seg_state(self.snd_una).rexmit_in_recovery = true;
         }
         // (Reno, NewReno: the algorithm set cwnd = ssthresh + 3, RFC 5681 steps 2-3.)
