@@ -23,6 +23,8 @@ pub mod stats;
 pub mod window;
 
 #[cfg(test)]
+mod script_tests;
+#[cfg(test)]
 mod sender_tests;
 
 use cc::{Aimd, CongestionControl, Few, Vegas, VegasParams, VegasW, VegasWParams};
