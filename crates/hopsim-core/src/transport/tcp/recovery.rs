@@ -123,3 +123,65 @@ impl Recovery {
         !matches!(self, Recovery::NewReno { partial_acks } if *partial_acks > 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::tcp::cc::Aimd;
+
+    /// A loss with 10 segments in flight: RFC 5681 eq. 4 gives ssthresh 5.
+    fn loss() -> Loss {
+        Loss {
+            now: 0,
+            flight: 10.0,
+            usable: 10.0,
+            dupack_threshold: 3,
+            sent_ns: 0,
+            retransmitted: false,
+        }
+    }
+
+    #[test]
+    fn enter_and_duplicates_per_kind() {
+        // RFC 5681 3.2 steps 3-4 (Reno, and NewReno by RFC 6582 3.2): ssthresh + 3, +1 per
+        // duplicate; RFC 6675 section 5: cwnd = ssthresh, no inflation.
+        for (mut r, entered, after_dup) in [
+            (Recovery::Reno, 8.0, 9.0),
+            (Recovery::new_reno(), 8.0, 9.0),
+            (Recovery::Sack, 5.0, 5.0),
+        ] {
+            let mut w = Window::new(10.0, f64::INFINITY);
+            r.enter(&mut Aimd::default(), &mut w, &loss());
+            assert_eq!((w.ssthresh(), w.cwnd()), (5.0, entered), "{r:?}");
+            r.on_dupack(&mut w);
+            assert_eq!(w.cwnd(), after_dup, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn a_new_ack_below_recover_per_kind() {
+        let mut cc = Aimd::default();
+        let partial =
+            |r: &mut Recovery, cc: &mut Aimd, w: &mut Window| r.on_ack(cc, w, false, 4, 5, 6);
+        // Reno: any new ACK ends recovery, cwnd = ssthresh (RFC 5681 3.2 step 6).
+        let (mut r, mut w) = (Recovery::Reno, Window::new(10.0, 5.0));
+        assert_eq!(partial(&mut r, &mut cc, &mut w), AckInRecovery::Exit);
+        assert_eq!(w.cwnd(), 5.0);
+        // NewReno: retransmit, deflate by 4 and add one (RFC 6582 3.2 step 4); only the first
+        // partial ACK restarts the timer.
+        let (mut r, mut w) = (Recovery::new_reno(), Window::new(10.0, 5.0));
+        assert_eq!(partial(&mut r, &mut cc, &mut w), AckInRecovery::RetransmitNext);
+        assert_eq!(w.cwnd(), 7.0);
+        assert!(r.restarts_timer());
+        partial(&mut r, &mut cc, &mut w);
+        assert!(!r.restarts_timer());
+        // Full ACK: min(ssthresh, FlightSize + 1) (RFC 6582 3.2 step 3 option 1).
+        assert_eq!(r.on_ack(&mut cc, &mut w, true, 4, 0, 2), AckInRecovery::Exit);
+        assert_eq!(w.cwnd(), 3.0);
+        // SACK: the scoreboard does the work; the window stays at ssthresh (RFC 6675 5).
+        let (mut r, mut w) = (Recovery::Sack, Window::new(5.0, 5.0));
+        assert_eq!(partial(&mut r, &mut cc, &mut w), AckInRecovery::Stay);
+        assert_eq!(r.on_ack(&mut cc, &mut w, true, 4, 0, 2), AckInRecovery::Exit);
+        assert_eq!(w.cwnd(), 5.0);
+    }
+}
