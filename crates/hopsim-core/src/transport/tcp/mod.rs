@@ -13,18 +13,24 @@ pub enum TcpTimer {
 pub mod cc;
 pub mod config;
 pub mod limits;
+mod pacing;
 pub mod receiver;
+mod recovery;
 pub mod rto;
+mod scoreboard;
 pub mod sender;
 pub mod stats;
+pub mod window;
 
+#[cfg(test)]
+mod script_tests;
 #[cfg(test)]
 mod sender_tests;
 
 use cc::{Aimd, CongestionControl, Few, Vegas, VegasParams, VegasW, VegasWParams};
 use config::{TcpSpec, TcpVariant, WindowLimit};
 use limits::LimitPolicy;
-use sender::Recovery;
+pub use recovery::Recovery;
 
 /// TCP header length without options.
 pub const TCP_HEADER_BYTES: u32 = 20;
@@ -67,7 +73,7 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionContro
 pub fn recovery(variant: TcpVariant) -> Recovery {
     match variant {
         TcpVariant::Reno | TcpVariant::Vegas | TcpVariant::VegasW => Recovery::Reno,
-        TcpVariant::NewReno | TcpVariant::Few => Recovery::NewReno,
+        TcpVariant::NewReno | TcpVariant::Few => Recovery::new_reno(),
         TcpVariant::Sack => Recovery::Sack,
     }
 }

@@ -1,6 +1,8 @@
 //! Measurement helpers: a time-weighted average and a log-binned histogram (percentiles
-//! within 0.5% without storing samples or allocating per sample).
+//! within 0.5% without storing samples or allocating per sample); the sender's counters
+//! and window averages.
 
+use super::window::Window;
 use crate::time::SimTime;
 
 /// Time-weighted average of a piecewise-constant quantity over [from, to).
@@ -151,6 +153,63 @@ impl LogHistogram {
             }
         }
         Some(self.max)
+    }
+}
+
+/// Counters of a TCP sender (names as in the result document).
+#[derive(Debug, Clone, Default)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub acked_in_window: u64,
+    pub rtt_ms: LogHistogram,
+}
+
+/// Time averages of a sender's window over the measurement window: cwnd, the time in slow
+/// start, the window limit in force, and the time at each integer usable window.
+#[derive(Debug, Clone)]
+pub struct WindowStats {
+    cwnd_avg: TimeWeighted,
+    slow_start_time: TimeWeighted,
+    limit_avg: TimeWeighted,
+    window_time: WindowHistogram,
+}
+
+impl WindowStats {
+    /// Starting from `w` (already capped) under the ceiling `cap_segments`.
+    pub fn new(w: &Window, cap_segments: f64, window_ns: (SimTime, SimTime)) -> Self {
+        WindowStats {
+            cwnd_avg: TimeWeighted::new(w.cwnd(), window_ns),
+            slow_start_time: TimeWeighted::new(1.0, window_ns),
+            limit_avg: TimeWeighted::new(cap_segments, window_ns),
+            window_time: WindowHistogram::new(window_ns),
+        }
+    }
+
+    /// The window is `w` (already capped) under the ceiling `cap_segments` from `now` on.
+    pub fn record(&mut self, now: SimTime, w: &Window, cap_segments: f64) {
+        self.cwnd_avg.set(now, w.cwnd());
+        self.slow_start_time.set(now, if w.in_slow_start() { 1.0 } else { 0.0 });
+        self.limit_avg.set(now, cap_segments);
+        self.window_time.set(now, w.cwnd().min(cap_segments).floor() as usize);
+    }
+
+    pub fn avg_cwnd(&self, now: SimTime) -> Option<f64> {
+        self.cwnd_avg.mean(now)
+    }
+
+    pub fn slow_start_fraction(&self, now: SimTime) -> Option<f64> {
+        self.slow_start_time.mean(now)
+    }
+
+    pub fn avg_limit(&self, now: SimTime) -> Option<f64> {
+        self.limit_avg.mean(now)
+    }
+
+    pub fn window_distribution(&self, now: SimTime) -> Vec<f64> {
+        self.window_time.shares(now)
     }
 }
 

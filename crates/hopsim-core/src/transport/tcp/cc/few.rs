@@ -21,9 +21,9 @@ impl CongestionControl for Few {
             return;
         }
         if w.in_slow_start() {
-            w.cwnd += 1.0;
+            w.grow(1.0);
         } else {
-            w.cwnd += self.alpha / w.cwnd;
+            w.grow(self.alpha / w.cwnd());
         }
     }
 
@@ -40,14 +40,14 @@ mod tests {
     #[test]
     fn grows_alpha_segments_per_round_trip() {
         let mut cc = Few { alpha: 0.1 };
-        let mut w = Window { cwnd: 4.0, ssthresh: 2.0 };
+        let mut w = Window::new(4.0, 2.0);
         // Ten round trips of about cwnd ACKs each.
         for _ in 0..10 {
-            let n = w.cwnd.floor() as u32;
+            let n = w.cwnd().floor() as u32;
             for _ in 0..n {
                 cc.on_new_ack(&mut w, &ack(0, 1, 0, 4, None));
             }
         }
-        assert!((w.cwnd - 5.0).abs() < 0.1, "10 RTTs x 0.1 segment: {}", w.cwnd);
+        assert!((w.cwnd() - 5.0).abs() < 0.1, "10 RTTs x 0.1 segment: {}", w.cwnd());
     }
 }

@@ -1,6 +1,7 @@
 //! Congestion control: how the window grows on new ACKs and how it is cut on loss. One file
 //! per algorithm behind one trait (as ns-3 separates TcpCongestionOps); the *kind* of loss
-//! recovery (Reno, NewReno, SACK) is the sender's business, see `sender.rs`.
+//! recovery (Reno, NewReno, SACK) is `recovery.rs`'s. Algorithms change the window only
+//! through [`Window`]'s methods (`window.rs`).
 
 mod few;
 mod reno;
@@ -12,20 +13,8 @@ pub use reno::Aimd;
 pub use vegas::{Vegas, VegasParams};
 pub use vegas_w::{VegasW, VegasWParams};
 
+pub use super::window::Window;
 use crate::time::{SimDuration, SimTime};
-
-/// The window state an algorithm works on, in segments (fractional where needed).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Window {
-    pub cwnd: f64,
-    pub ssthresh: f64,
-}
-
-impl Window {
-    pub fn in_slow_start(&self) -> bool {
-        self.cwnd < self.ssthresh
-    }
-}
 
 /// What a new cumulative ACK tells the algorithm (segment numbers after the ACK).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,20 +66,20 @@ pub trait CongestionControl: Send + Sync {
     /// Fast retransmit (RFC 5681 3.2 steps 2-3): ssthresh, and cwnd inflated by the
     /// duplicates.
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {
-        w.ssthresh = self.ssthresh_after_loss(w, loss);
-        w.cwnd = w.ssthresh + loss.dupack_threshold as f64;
+        w.set_ssthresh(self.ssthresh_after_loss(w, loss));
+        w.set_cwnd(w.ssthresh() + loss.dupack_threshold as f64);
     }
 
     /// Reno-style recovery ends with the first new ACK (RFC 5681 step 6: deflate);
     /// `dupacks`: the duplicate ACKs counted before it.
     fn exit_recovery(&mut self, w: &mut Window, _dupacks: u32) {
-        w.cwnd = w.ssthresh;
+        w.to_ssthresh();
     }
 
     /// Retransmission timeout (RFC 5681 eq. 4 and the loss window of one segment).
     fn on_timeout(&mut self, w: &mut Window, loss: &Loss) {
-        w.ssthresh = self.ssthresh_after_loss(w, loss);
-        w.cwnd = 1.0;
+        w.set_ssthresh(self.ssthresh_after_loss(w, loss));
+        w.set_cwnd(1.0);
     }
 
     /// Vegas' fine-grained timeout: a segment outstanding this long is retransmitted on the

@@ -23,9 +23,9 @@ impl CongestionControl for Aimd {
             return;
         }
         if w.in_slow_start() {
-            w.cwnd += 1.0; // RFC 5681 (3.2): at most SMSS per ACK
+            w.grow(1.0); // RFC 5681 (3.2): at most SMSS per ACK
         } else {
-            w.cwnd += 1.0 / w.cwnd; // RFC 5681 (3.3)
+            w.grow(1.0 / w.cwnd()); // RFC 5681 (3.3)
         }
     }
 
@@ -56,17 +56,21 @@ mod tests {
     #[test]
     fn slow_start_then_congestion_avoidance() {
         let mut cc = Aimd::default();
-        let mut w = Window { cwnd: 2.0, ssthresh: 4.0 };
+        let mut w = Window::new(2.0, 4.0);
         cc.on_new_ack(&mut w, &ack(0, 1, 1, 3, None));
         cc.on_new_ack(&mut w, &ack(0, 2, 3, 5, None));
-        assert_eq!(w.cwnd, 4.0, "+1 per ACK in slow start, whatever it acknowledges");
+        assert_eq!(w.cwnd(), 4.0, "+1 per ACK in slow start, whatever it acknowledges");
         cc.on_new_ack(&mut w, &ack(0, 1, 4, 8, None));
-        assert_eq!(w.cwnd, 4.25);
+        assert_eq!(w.cwnd(), 4.25);
         for _ in 0..4 {
             cc.on_new_ack(&mut w, &ack(0, 1, 5, 9, None));
         }
         // Four ACKs at cwnd ~4.25..5 add 1/cwnd each: just under one segment per window.
-        assert!(w.cwnd > 5.0 && w.cwnd < 5.25, "about one segment per window of ACKs: {}", w.cwnd);
+        assert!(
+            w.cwnd() > 5.0 && w.cwnd() < 5.25,
+            "about one segment per window of ACKs: {}",
+            w.cwnd()
+        );
     }
 
     fn loss(flight: f64, usable: f64) -> Loss {
@@ -76,7 +80,7 @@ mod tests {
     #[test]
     fn halving_with_floor_of_two() {
         let mut cc = Aimd::default();
-        let w = Window { cwnd: 10.0, ssthresh: 64.0 };
+        let w = Window::new(10.0, 64.0);
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(10.0, 10.0)), 5.0);
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(3.0, 10.0)), 2.0);
     }
@@ -86,7 +90,7 @@ mod tests {
         // tcp.cc slowdown(CLOSE_SSTHRESH_HALF): ssthresh_ = int(window() / 2), at least 2.
         // After go-back-N the flight can be far above the window of 1 a timeout left.
         let mut cc = Aimd { window_basis: true };
-        let w = Window { cwnd: 7.6, ssthresh: 64.0 };
+        let w = Window::new(7.6, 64.0);
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 7.0)), 3.0, "floor(7 / 2)");
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 1.0)), 2.0, "repeated timeouts: 2");
         assert_eq!(Aimd::default().ssthresh_after_loss(&w, &loss(12.0, 1.0)), 6.0);

@@ -205,8 +205,8 @@ impl CongestionControl for Vegas {
                 if !self.grow_this_rtt {
                     self.incr = 0.0;
                 } else if diff > self.p.gamma {
-                    w.ssthresh = MIN_WINDOW;
-                    w.cwnd = (w.cwnd - w.cwnd / 8.0).max(MIN_WINDOW);
+                    w.set_ssthresh(MIN_WINDOW);
+                    w.set_cwnd((w.cwnd() - w.cwnd() / 8.0).max(MIN_WINDOW));
                     if !self.ns2 {
                         self.last_reduction_ns = ack.now;
                     }
@@ -215,25 +215,25 @@ impl CongestionControl for Vegas {
                     self.incr = 1.0;
                 }
             } else if diff > self.p.beta {
-                w.cwnd = (w.cwnd - 1.0).max(MIN_WINDOW);
+                w.set_cwnd((w.cwnd() - 1.0).max(MIN_WINDOW));
                 if !self.ns2 {
                     self.last_reduction_ns = ack.now;
                 }
                 self.incr = 0.0;
             } else if diff < self.p.alpha {
-                self.incr = 1.0 / w.cwnd;
+                self.incr = 1.0 / w.cwnd();
             } else {
                 self.incr = 0.0;
             }
         }
-        if self.incr == 1.0 && w.cwnd >= w.ssthresh {
+        if self.incr == 1.0 && w.cwnd() >= w.ssthresh() {
             self.incr = 0.0; // slow start never crosses ssthresh
         }
         // Grow only while the window is being used (ns-2 compares with t_seqno_ - last_ack_
         // after last_ack_ moved: one more).
         let slack = if self.ns2 { 3.0 } else { 2.0 };
-        if w.cwnd - ack.outstanding() <= slack {
-            w.cwnd += self.incr;
+        if w.cwnd() - ack.outstanding() <= slack {
+            w.grow(self.incr);
         }
     }
 
@@ -250,7 +250,7 @@ impl CongestionControl for Vegas {
         };
         if cut {
             self.new_cwnd = reduced_window(loss, MIN_WINDOW);
-            w.cwnd = self.new_cwnd + loss.dupack_threshold as f64;
+            w.set_cwnd(self.new_cwnd + loss.dupack_threshold as f64);
             self.last_reduction_ns = loss.now;
         }
         self.clock.back_off(loss.retransmitted);
@@ -260,15 +260,15 @@ impl CongestionControl for Vegas {
         if self.ns2 && dupacks <= self.dupack_threshold {
             return; // tcp-vegas.cc recv: deflates only if dupacks_ > numdupacks_
         }
-        if self.new_cwnd > 0.0 && w.cwnd > self.new_cwnd {
-            w.cwnd = self.new_cwnd;
-            w.ssthresh = MIN_WINDOW;
+        if self.new_cwnd > 0.0 && w.cwnd() > self.new_cwnd {
+            w.set_cwnd(self.new_cwnd);
+            w.set_ssthresh(MIN_WINDOW);
         }
     }
 
     fn on_timeout(&mut self, w: &mut Window, loss: &Loss) {
-        w.ssthresh = (loss.usable / 2.0).floor().max(MIN_WINDOW);
-        w.cwnd = MIN_WINDOW; // ns-2 v_slowstart_
+        w.set_ssthresh((loss.usable / 2.0).floor().max(MIN_WINDOW));
+        w.set_cwnd(MIN_WINDOW); // ns-2 v_slowstart_
         self.new_cwnd = 0.0;
         self.last_reduction_ns = loss.now;
     }
@@ -309,11 +309,11 @@ mod tests {
             while cc.clock.periods < target {
                 self.t += 10 * MS;
                 self.una += 1;
-                let snd_max = self.una + w.cwnd.floor() as u32;
+                let snd_max = self.una + w.cwnd().floor() as u32;
                 let before = cc.clock.periods;
                 cc.on_new_ack(w, &ack(self.t, 1, self.una, snd_max, Some(rtt_ms * MS)));
                 if cc.clock.periods > before {
-                    ends.push(w.cwnd);
+                    ends.push(w.cwnd());
                 }
             }
             ends
@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn congestion_avoidance_holds_between_alpha_and_beta_and_moves_by_one_otherwise() {
         let mut cc = vegas();
-        let mut w = Window { cwnd: 8.0, ssthresh: 2.0 };
+        let mut w = Window::new(8.0, 2.0);
         let mut f = Feed { t: 0, una: 0 };
         f.periods(&mut cc, &mut w, 100, 1); // BaseRTT = 100 ms
                                             // RTT 125 ms: diff = 9 - 8 x 0.8 = 2.6 -> 3, within [alpha, beta]: hold.
@@ -331,7 +331,7 @@ mod tests {
         let held = f.periods(&mut cc, &mut w, 125, 3);
         assert!(held.windows(2).all(|p| p[0] == p[1]), "holds: {held:?}");
         // RTT 250 ms: diff = 9 - 8 x 0.4 = 5.8 > beta: one segment less per period.
-        let w0 = w.cwnd;
+        let w0 = w.cwnd();
         let down = f.periods(&mut cc, &mut w, 250, 2);
         assert_eq!(down, vec![w0 - 1.0, w0 - 2.0], "-1 per RTT while diff > beta");
     }
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn grows_about_one_segment_per_rtt_below_alpha() {
         let mut cc = Vegas::new(VegasParams { alpha: 3.0, beta: 5.0, gamma: 1.0 }, 64.0);
-        let mut w = Window { cwnd: 4.0, ssthresh: 2.0 };
+        let mut w = Window::new(4.0, 2.0);
         let mut f = Feed { t: 0, una: 0 };
         let ends = f.periods(&mut cc, &mut w, 100, 6);
         // No queueing: diff <= 1 < alpha, +1/cwnd per ACK over a window of ACKs.
@@ -351,7 +351,7 @@ mod tests {
     #[test]
     fn slow_start_grows_every_other_rtt_and_exits_with_a_one_eighth_cut() {
         let mut cc = vegas();
-        let mut w = Window { cwnd: 2.0, ssthresh: 64.0 };
+        let mut w = Window::new(2.0, 64.0);
         let mut f = Feed { t: 0, una: 0 };
         let ends = f.periods(&mut cc, &mut w, 100, 6);
         // A growth period adds one segment per ACK (the first of them lands on the ACK that
@@ -362,13 +362,13 @@ mod tests {
         // Queueing (RTT 3 x BaseRTT): diff > gamma ends slow start at the next growth period
         // (within two periods), cutting the window by 1/8.
         for _ in 0..2 {
-            let before = w.cwnd;
+            let before = w.cwnd();
             f.periods(&mut cc, &mut w, 300, 1);
-            if w.ssthresh == 2.0 {
-                assert_eq!(w.cwnd, before - before / 8.0);
+            if w.ssthresh() == 2.0 {
+                assert_eq!(w.cwnd(), before - before / 8.0);
                 return;
             }
-            assert_eq!(w.cwnd, before, "no growth in the period between");
+            assert_eq!(w.cwnd(), before, "no growth in the period between");
         }
         panic!("slow start did not end: {w:?}");
     }
@@ -387,18 +387,18 @@ mod tests {
             sent_ns: 5,
             retransmitted: false,
         };
-        let mut w = Window { cwnd: 4.0, ssthresh: 64.0 };
+        let mut w = Window::new(4.0, 64.0);
         cc.enter_recovery(&mut w, &loss);
-        assert_eq!(w.cwnd, 3.0 + 3.0);
+        assert_eq!(w.cwnd(), 3.0 + 3.0);
         cc.exit_recovery(&mut w, 3);
-        assert_eq!((w.cwnd, w.ssthresh), (6.0, 64.0), "exactly 3: no deflation");
-        let mut w = Window { cwnd: 4.0, ssthresh: 64.0 };
+        assert_eq!((w.cwnd(), w.ssthresh()), (6.0, 64.0), "exactly 3: no deflation");
+        let mut w = Window::new(4.0, 64.0);
         let mut cc2 = vegas();
         cc2.ns2 = true;
         cc2.enter_recovery(&mut w, &loss);
-        w.cwnd += 1.0; // a fourth duplicate inflates
+        w.inflate(); // a fourth duplicate inflates
         cc2.exit_recovery(&mut w, 4);
-        assert_eq!((w.cwnd, w.ssthresh), (3.0, 2.0), "more than 3: v_newcwnd_, ssthresh 2");
+        assert_eq!((w.cwnd(), w.ssthresh()), (3.0, 2.0), "more than 3: v_newcwnd_, ssthresh 2");
     }
 
     // t_cwnd_changed_ < v_sendtime_: a segment sent at the very time of the last cut does
@@ -416,20 +416,20 @@ mod tests {
         for (ns2, expect) in [(true, 6.0 + 3.0), (false, 4.0 + 3.0)] {
             let mut cc = vegas();
             cc.ns2 = ns2;
-            let mut w = Window { cwnd: 8.0, ssthresh: 64.0 };
+            let mut w = Window::new(8.0, 64.0);
             cc.enter_recovery(&mut w, &loss);
-            w.cwnd = 8.0;
+            w.set_cwnd(8.0);
             // The retransmission went out at 10, when the window was cut.
             let again = Loss { now: 20, sent_ns: 10, retransmitted: true, ..loss };
             cc.enter_recovery(&mut w, &again);
-            assert_eq!(w.cwnd, if ns2 { 8.0 } else { expect }, "ns2 = {ns2}");
+            assert_eq!(w.cwnd(), if ns2 { 8.0 } else { expect }, "ns2 = {ns2}");
         }
     }
 
     #[test]
     fn milder_loss_reaction_and_timeout_to_two() {
         let mut cc = vegas();
-        let mut w = Window { cwnd: 8.0, ssthresh: 2.0 };
+        let mut w = Window::new(8.0, 2.0);
         let loss = Loss {
             now: 10,
             flight: 8.0,
@@ -439,18 +439,18 @@ mod tests {
             retransmitted: false,
         };
         cc.enter_recovery(&mut w, &loss);
-        assert_eq!(w.cwnd, 6.0 + 3.0, "3/4 of the window, inflated by the duplicates");
+        assert_eq!(w.cwnd(), 6.0 + 3.0, "3/4 of the window, inflated by the duplicates");
         cc.exit_recovery(&mut w, 3);
-        assert_eq!(w.cwnd, 6.0);
-        let mut w = Window { cwnd: 3.0, ssthresh: 2.0 };
+        assert_eq!(w.cwnd(), 6.0);
+        let mut w = Window::new(3.0, 2.0);
         cc.enter_recovery(&mut w, &Loss { now: 20, sent_ns: 15, usable: 3.0, ..loss });
         cc.exit_recovery(&mut w, 3);
-        assert_eq!(w.cwnd, 2.0, "windows of 3 or less fall to 2");
+        assert_eq!(w.cwnd(), 2.0, "windows of 3 or less fall to 2");
         // A loss of a segment sent before the last reduction changes nothing.
-        let mut w = Window { cwnd: 6.0, ssthresh: 2.0 };
+        let mut w = Window::new(6.0, 2.0);
         cc.enter_recovery(&mut w, &Loss { now: 25, sent_ns: 18, usable: 6.0, ..loss });
-        assert_eq!(w.cwnd, 6.0);
+        assert_eq!(w.cwnd(), 6.0);
         cc.on_timeout(&mut w, &Loss { now: 30, usable: 6.0, ..loss });
-        assert_eq!((w.cwnd, w.ssthresh), (2.0, 3.0));
+        assert_eq!((w.cwnd(), w.ssthresh()), (2.0, 3.0));
     }
 }

@@ -92,10 +92,10 @@ impl VegasW {
 
     /// Grow by `inc`; from a fractional window any increase goes to one segment.
     fn grow(w: &mut Window, inc: f64) {
-        if w.cwnd < MIN_WINDOW {
-            w.cwnd = MIN_WINDOW;
+        if w.cwnd() < MIN_WINDOW {
+            w.set_cwnd(MIN_WINDOW);
         } else {
-            w.cwnd += inc;
+            w.grow(inc);
         }
     }
 
@@ -103,21 +103,21 @@ impl VegasW {
     fn period(&mut self, w: &mut Window, delta: f64, now: SimTime) {
         if w.in_slow_start() {
             if delta > self.p.gamma {
-                w.ssthresh = (w.cwnd - 1.0).max(MIN_WINDOW);
-                w.cwnd = (w.cwnd * (1.0 - self.p.p)).max(MIN_WINDOW);
+                w.set_ssthresh((w.cwnd() - 1.0).max(MIN_WINDOW));
+                w.set_cwnd((w.cwnd() * (1.0 - self.p.p)).max(MIN_WINDOW));
                 self.n_s = 0;
                 self.last_reduction_ns = now;
             }
         } else if delta > self.p.beta {
             self.ns_ca = 0;
         } else if delta >= self.p.alpha {
-            if w.cwnd > self.w_s {
+            if w.cwnd() > self.w_s {
                 self.ns_ca = 0;
-                self.w_s = w.cwnd;
+                self.w_s = w.cwnd();
             }
             self.ns_ca += 1;
             if self.ns_ca > self.p.ns_ca {
-                w.ssthresh = w.cwnd;
+                w.set_ssthresh(w.cwnd());
                 self.ns_ca = 0;
             }
         }
@@ -141,7 +141,7 @@ impl CongestionControl for VegasW {
             self.period(w, d, ack.now);
         }
         let Some(d) = self.delta else { return };
-        let in_use = w.cwnd - ack.outstanding() <= 2.0;
+        let in_use = w.cwnd() - ack.outstanding() <= 2.0;
         if w.in_slow_start() {
             if d < self.p.gamma {
                 self.n_s += 1;
@@ -157,31 +157,31 @@ impl CongestionControl for VegasW {
             if self.n_ca > self.p.n_ca {
                 self.n_ca = 0;
                 if in_use {
-                    Self::grow(w, 1.0 / w.cwnd);
+                    Self::grow(w, 1.0 / w.cwnd());
                 }
             }
         } else if d > self.p.beta {
-            w.cwnd = (w.cwnd - 1.0 / w.cwnd).max(MIN_WINDOW);
+            w.set_cwnd((w.cwnd() - 1.0 / w.cwnd()).max(MIN_WINDOW));
             self.last_reduction_ns = ack.now;
         }
     }
 
     fn ssthresh_after_loss(&mut self, w: &Window, _loss: &Loss) -> f64 {
-        w.ssthresh // W_th moves only by Algorithm 1 and the timeout rule
+        w.ssthresh() // W_th moves only by Algorithm 1 and the timeout rule
     }
 
     fn enter_recovery(&mut self, w: &mut Window, loss: &Loss) {
         if self.last_reduction_ns <= loss.sent_ns {
             self.new_cwnd = reduced_window(loss, MIN_WINDOW);
-            w.cwnd = self.new_cwnd + loss.dupack_threshold as f64;
+            w.set_cwnd(self.new_cwnd + loss.dupack_threshold as f64);
             self.last_reduction_ns = loss.now;
         }
         self.clock.back_off(loss.retransmitted);
     }
 
     fn exit_recovery(&mut self, w: &mut Window, _dupacks: u32) {
-        if self.new_cwnd > 0.0 && w.cwnd > self.new_cwnd {
-            w.cwnd = self.new_cwnd;
+        if self.new_cwnd > 0.0 && w.cwnd() > self.new_cwnd {
+            w.set_cwnd(self.new_cwnd);
         }
     }
 
@@ -189,14 +189,18 @@ impl CongestionControl for VegasW {
         if w.in_slow_start() {
             self.to_ss += 1;
             if self.to_ss > self.p.to_ss {
-                w.ssthresh = (w.ssthresh - 1.0).max(MIN_WINDOW);
+                w.set_ssthresh((w.ssthresh() - 1.0).max(MIN_WINDOW));
                 self.to_ss = 0;
             }
         }
-        if w.cwnd <= MIN_WINDOW {
+        if w.cwnd() <= MIN_WINDOW {
             self.timeouts_at_one += 1;
         }
-        w.cwnd = if self.timeouts_at_one >= self.p.n_fw { FRACTIONAL_WINDOW } else { MIN_WINDOW };
+        w.set_cwnd(if self.timeouts_at_one >= self.p.n_fw {
+            FRACTIONAL_WINDOW
+        } else {
+            MIN_WINDOW
+        });
         self.new_cwnd = 0.0;
         self.last_reduction_ns = loss.now;
         self.n_s = 0;
@@ -238,46 +242,46 @@ mod tests {
 
     #[test]
     fn slower_start_keeps_the_window_for_n_s_qualifying_acks() {
-        let mut w = Window { cwnd: 2.0, ssthresh: 20.0 };
+        let mut w = Window::new(2.0, 20.0);
         let (mut cc, t, mut una) = primed(&mut w);
         cc.clock.hold_period();
         cc.n_s = 0;
         cc.delta = Some(0.0); // < gamma: every new ACK qualifies
-        let start = w.cwnd;
+        let start = w.cwnd();
         for i in 1..=10 {
             una += 1;
             cc.on_new_ack(&mut w, &ack(t + i, 1, una, una + 1, None));
-            assert_eq!(w.cwnd, start, "unchanged after {i} qualifying ACKs");
+            assert_eq!(w.cwnd(), start, "unchanged after {i} qualifying ACKs");
         }
         una += 1;
         cc.on_new_ack(&mut w, &ack(t + 11, 1, una, una + 1, None));
-        assert_eq!(w.cwnd, start + 1.0, "the 11th (> N_s) adds one segment");
+        assert_eq!(w.cwnd(), start + 1.0, "the 11th (> N_s) adds one segment");
     }
 
     #[test]
     fn slow_start_exit_sets_w_th_and_cuts_by_p() {
         let mut cc = VegasW::new(VegasWParams::default(), 20.0);
-        let mut w = Window { cwnd: 8.0, ssthresh: 20.0 };
+        let mut w = Window::new(8.0, 20.0);
         cc.period(&mut w, 2.0, 0);
-        assert_eq!(w.ssthresh, 7.0, "W_th = W - 1");
-        assert_eq!(w.cwnd, 7.0, "W (1 - 1/8)");
+        assert_eq!(w.ssthresh(), 7.0, "W_th = W - 1");
+        assert_eq!(w.cwnd(), 7.0, "W (1 - 1/8)");
     }
 
     #[test]
     fn algorithm_1_sets_w_th_after_ns_ca_stable_periods() {
         let mut cc = VegasW::new(VegasWParams::default(), 20.0);
-        let mut w = Window { cwnd: 4.0, ssthresh: 3.0 };
+        let mut w = Window::new(4.0, 3.0);
         for i in 1..=100 {
             cc.period(&mut w, 2.0, 0);
-            assert_eq!(w.ssthresh, 3.0, "period {i}");
+            assert_eq!(w.ssthresh(), 3.0, "period {i}");
         }
         assert_eq!(cc.ns_ca, 100);
         cc.period(&mut w, 2.0, 0);
-        assert_eq!(w.ssthresh, 4.0, "W_th = W on the 101st stable period");
+        assert_eq!(w.ssthresh(), 4.0, "W_th = W on the 101st stable period");
         assert_eq!(cc.ns_ca, 0);
         // A larger stable window restarts the count; Delta > beta clears it.
         cc.period(&mut w, 2.0, 0);
-        w.cwnd = 5.0;
+        w.set_cwnd(5.0);
         cc.period(&mut w, 2.0, 0);
         assert_eq!((cc.ns_ca, cc.w_s), (1, 5.0));
         cc.period(&mut w, 4.0, 0);
@@ -286,40 +290,40 @@ mod tests {
 
     #[test]
     fn moderate_congestion_avoidance() {
-        let mut w = Window { cwnd: 3.0, ssthresh: 2.0 };
+        let mut w = Window::new(3.0, 2.0);
         let (mut cc, t, mut una) = primed(&mut w);
         cc.clock.hold_period();
         cc.n_ca = 0;
         cc.delta = Some(0.0);
-        let start = w.cwnd;
+        let start = w.cwnd();
         for i in 0..100 {
             una += 1;
             cc.on_new_ack(&mut w, &ack(t + i, 1, una, una + 2, None));
         }
-        assert_eq!(w.cwnd, start, "hold for N_CA qualifying ACKs");
+        assert_eq!(w.cwnd(), start, "hold for N_CA qualifying ACKs");
         una += 1;
         cc.on_new_ack(&mut w, &ack(t + 200, 1, una, una + 2, None));
-        assert!((w.cwnd - (start + 1.0 / start)).abs() < 1e-12);
+        assert!((w.cwnd() - (start + 1.0 / start)).abs() < 1e-12);
         cc.delta = Some(4.0);
-        let before = w.cwnd;
+        let before = w.cwnd();
         cc.on_new_ack(&mut w, &ack(t + 300, 1, una + 1, una + 3, None));
-        assert!((w.cwnd - (before - 1.0 / before)).abs() < 1e-12, "-1/W while Delta > beta");
+        assert!((w.cwnd() - (before - 1.0 / before)).abs() < 1e-12, "-1/W while Delta > beta");
     }
 
     #[test]
     fn timeouts_lower_w_th_and_lead_to_a_half_segment_window() {
         let mut cc = VegasW::new(VegasWParams::default(), 20.0);
-        let mut w = Window { cwnd: 5.0, ssthresh: 10.0 };
+        let mut w = Window::new(5.0, 10.0);
         cc.on_timeout(&mut w, &loss(1));
-        assert_eq!(w.cwnd, 1.0);
+        assert_eq!(w.cwnd(), 1.0);
         cc.on_timeout(&mut w, &loss(2));
-        assert_eq!(w.cwnd, 1.0, "one timeout at W = 1");
+        assert_eq!(w.cwnd(), 1.0, "one timeout at W = 1");
         cc.on_timeout(&mut w, &loss(3));
-        assert_eq!(w.cwnd, 0.5, "N_fw = 2 timeouts at W = 1: fractional window");
-        assert_eq!(w.ssthresh, 9.0, "3 consecutive timeouts in slow start (> TO_ss): W_th - 1");
+        assert_eq!(w.cwnd(), 0.5, "N_fw = 2 timeouts at W = 1: fractional window");
+        assert_eq!(w.ssthresh(), 9.0, "3 consecutive timeouts in slow start (> TO_ss): W_th - 1");
         // A new ACK that increases the window brings it back to one segment.
         let mut g = w;
         VegasW::grow(&mut g, 1.0);
-        assert_eq!(g.cwnd, 1.0);
+        assert_eq!(g.cwnd(), 1.0);
     }
 }

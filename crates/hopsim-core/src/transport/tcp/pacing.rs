@@ -1,0 +1,59 @@
+//! Pacing: segments leave one every SRTT / window instead of in a burst per ACK. It applies
+//! when configured, and always while the window is below one segment (a fractional window is
+//! a rate: one segment per RTT / cwnd). Before the first RTT sample nothing is paced.
+
+use super::TcpTimer;
+use crate::sched::{Timer, TimerSink};
+use crate::time::SimTime;
+
+pub struct Pacer {
+    /// Pace every window (TCP pacing), not only fractional ones.
+    enabled: bool,
+    /// When the last segment left (None: nothing sent yet).
+    last_release_ns: Option<SimTime>,
+    timer: Timer,
+}
+
+impl Pacer {
+    pub fn new(enabled: bool) -> Pacer {
+        Pacer { enabled, last_release_ns: None, timer: Timer::default() }
+    }
+
+    /// The gap between segments for a usable window of `window` segments: SRTT / window.
+    fn interval_ns(&self, window: f64, srtt_ns: Option<f64>) -> Option<SimTime> {
+        if !(self.enabled || window < 1.0) {
+            return None;
+        }
+        let srtt = srtt_ns?;
+        Some((srtt / window.max(1e-3)) as SimTime)
+    }
+
+    /// May a segment leave at `now`? If not, the pacing timer is set for when it may.
+    pub fn may_release(
+        &mut self,
+        now: SimTime,
+        window: f64,
+        srtt_ns: Option<f64>,
+        timers: &mut dyn TimerSink<TcpTimer>,
+        flow: u32,
+    ) -> bool {
+        let gap = self.interval_ns(window, srtt_ns);
+        if let (Some(gap), Some(last)) = (gap, self.last_release_ns) {
+            let at = last + gap;
+            if now < at {
+                if !self.timer.is_armed() {
+                    let generation = self.timer.arm(at);
+                    timers.arm(at, flow, TcpTimer::Pace, generation);
+                }
+                return false;
+            }
+        }
+        self.last_release_ns = Some(now);
+        true
+    }
+
+    /// The pacing timer fired: is it the live one?
+    pub fn fire(&mut self, generation: u32) -> bool {
+        self.timer.fire(generation)
+    }
+}

@@ -1,0 +1,105 @@
+//! The congestion window and the slow-start threshold, in segments (fractional where needed).
+//!
+//! The fields are private: every change of cwnd or ssthresh is one of the methods below, so
+//! this file is the one place to read them all. Who calls what:
+//! - congestion control (`cc/`): [`Window::grow`] on new ACKs, [`Window::set_cwnd`] and
+//!   [`Window::set_ssthresh`] for its cuts and resets (loss, timeout, Vegas' periods);
+//! - loss recovery (`recovery.rs`): [`Window::inflate`], [`Window::deflate_partial`],
+//!   [`Window::deflate_full`], [`Window::to_ssthresh`], each named after its RFC step;
+//! - the sender (`sender.rs`): [`Window::cap`], the usable-window ceiling.
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    cwnd: f64,
+    ssthresh: f64,
+}
+
+impl Window {
+    pub fn new(cwnd: f64, ssthresh: f64) -> Window {
+        Window { cwnd, ssthresh }
+    }
+
+    pub fn cwnd(&self) -> f64 {
+        self.cwnd
+    }
+
+    pub fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Congestion control's growth on a new ACK (RFC 5681 3.1: +1 in slow start, +1/cwnd in
+    /// congestion avoidance; Vegas' and FeW's own increments).
+    pub fn grow(&mut self, segments: f64) {
+        self.cwnd += segments;
+    }
+
+    /// Congestion control's cut or reset (loss window, Vegas' reductions).
+    pub fn set_cwnd(&mut self, segments: f64) {
+        self.cwnd = segments;
+    }
+
+    /// Congestion control's threshold after a loss (RFC 5681 eq. 4, or the algorithm's own).
+    pub fn set_ssthresh(&mut self, segments: f64) {
+        self.ssthresh = segments;
+    }
+
+    /// RFC 5681 3.2 step 4 (and RFC 6582 3.2 step 3): each further duplicate ACK during
+    /// recovery means a segment left the network: one more segment may be sent.
+    pub fn inflate(&mut self) {
+        self.cwnd += 1.0;
+    }
+
+    /// RFC 6582 3.2 step 4: a partial ACK deflates by the segments it acknowledges and adds
+    /// back one, so about ssthresh segments stay in flight when recovery ends.
+    pub fn deflate_partial(&mut self, acked_segments: u32) {
+        self.cwnd = (self.cwnd - acked_segments as f64 + 1.0).max(1.0);
+    }
+
+    /// RFC 6582 3.2 step 3, option (1): a full ACK ends recovery with
+    /// cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS), avoiding a burst.
+    pub fn deflate_full(&mut self, flight_segments: u32) {
+        let flight = flight_segments as f64;
+        self.cwnd = self.ssthresh.min(flight.max(1.0) + 1.0);
+    }
+
+    /// cwnd = ssthresh: RFC 5681 3.2 step 6 (Reno's deflation when recovery ends) and
+    /// RFC 6675 section 5 step 4.2 (SACK recovery counts the pipe instead of inflating).
+    pub fn to_ssthresh(&mut self) {
+        self.cwnd = self.ssthresh;
+    }
+
+    /// cwnd is not grown beyond what can be used (the CWL and the receiver's window), as
+    /// ns-2's `maxcwnd_` and RFC 7661 do.
+    pub fn cap(&mut self, max_segments: f64) {
+        self.cwnd = self.cwnd.min(max_segments);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovery_rules() {
+        let mut w = Window::new(8.0, 5.0);
+        w.inflate();
+        assert_eq!(w.cwnd(), 9.0);
+        w.deflate_partial(4);
+        assert_eq!(w.cwnd(), 6.0, "RFC 6582 3.2 step 4: 9 - 4 + 1");
+        w.deflate_partial(10);
+        assert_eq!(w.cwnd(), 1.0, "never below one segment");
+        w.deflate_full(2);
+        assert_eq!(w.cwnd(), 3.0, "min(ssthresh 5, FlightSize 2 + 1)");
+        w.deflate_full(0);
+        assert_eq!(w.cwnd(), 2.0, "max(FlightSize, SMSS) + SMSS");
+        w.to_ssthresh();
+        assert_eq!(w.cwnd(), 5.0);
+        w.cap(4.5);
+        assert_eq!(w.cwnd(), 4.5);
+        assert!(w.in_slow_start());
+    }
+}
