@@ -227,3 +227,7 @@ mod tests {
         assert_eq!(a.access_time(), Some(us(350)));
     }
 }
+
+#[cfg(test)]
+#[path = "access_timeline_tests.rs"]
+mod timeline_tests;
