@@ -87,4 +87,7 @@ fn main() {
     // The studies' workload: one NewReno bulk transfer over the 7-hop chain.
     let tcp = CHAIN7.replace("interval_s = 0.05", "transport = \"tcp\"");
     bench("chain7_tcp_newreno_1000s", &tcp);
+    // The same over AODV and over DSR (route discovery, the routing glue per packet).
+    bench("chain7_tcp_aodv_1000s", &format!("{tcp}[routing]\nprotocol = \"aodv\"\n"));
+    bench("chain7_tcp_dsr_1000s", &format!("{tcp}[routing]\nprotocol = \"dsr\"\n"));
 }

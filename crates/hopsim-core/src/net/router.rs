@@ -136,19 +136,19 @@ pub enum Router {
     Etx {
         frozen: bool,
     },
-    Aodv(Box<AodvRouter>),
-    Dsr(Box<DsrRouter>),
+    Aodv(AodvRouter),
+    Dsr(DsrRouter),
 }
 
 impl Router {
     pub fn aodv(me: u32, cfg: AodvConfig, hello: Option<(SimDuration, u32)>) -> Router {
         let scratch = Vec::with_capacity(8);
-        Router::Aodv(Box::new(AodvRouter { node: AodvNode::new(me, cfg), hello, scratch }))
+        Router::Aodv(AodvRouter { node: AodvNode::new(me, cfg), hello, scratch })
     }
 
     pub fn dsr(me: u32, cfg: DsrConfig) -> Router {
         let (node, scratch) = (DsrNode::new(me, cfg), Vec::with_capacity(8));
-        Router::Dsr(Box::new(DsrRouter { node, ns2: cfg.ns2, scratch }))
+        Router::Dsr(DsrRouter { node, ns2: cfg.ns2, scratch })
     }
 
     /// Routes fixed for the whole run (static, ETX once frozen) rather than discovered.
