@@ -2,27 +2,21 @@
 //! ad hoc networks. The layout follows the protocol stack: `phy`, `mac`, `queue`, `net`,
 //! `transport`; `world` runs the events and glues the layers together.
 
-pub mod budget;
+pub mod engine;
 pub mod error;
-pub mod event;
 pub mod mac;
-pub mod metrics;
 pub mod mobility;
 pub mod net;
 pub mod node;
+pub mod observe;
 pub mod phy;
 pub mod queue;
-pub mod rng;
 pub mod scenario;
-pub mod sched;
-pub mod schema;
-pub mod time;
-pub mod trace;
 pub mod transport;
 pub mod world;
 
 pub use error::ScenarioError;
-pub use metrics::RunResult;
+pub use observe::metrics::RunResult;
 pub use scenario::Scenario;
 pub use world::World;
 
@@ -106,8 +100,8 @@ impl RunOptions {
     }
 
     /// The budget these options set.
-    pub fn budget(&self) -> Result<budget::Budget, ScenarioError> {
-        let mut b = budget::Budget::default();
+    pub fn budget(&self) -> Result<engine::budget::Budget, ScenarioError> {
+        let mut b = engine::budget::Budget::default();
         if let Some(n) = self.max_events {
             if n == 0 {
                 return Err(ScenarioError::invalid("max_events", n, "must be at least 1 event"));
@@ -139,23 +133,25 @@ impl RunOptions {
     /// Apply to a freshly built world (creates the trace directories).
     pub fn apply(&self, world: &mut World) -> Result<(), ScenarioError> {
         if let Some(s) = self.series_interval_s {
-            world.enable_series(time::secs_to_ns(s).max(1));
+            world.enable_series(engine::time::secs_to_ns(s).max(1));
         }
         if self.pcap_dir.is_some() || self.pcap_ip_dir.is_some() {
-            let tracer =
-                trace::writer::PcapTracer::new(self.pcap_dir.clone(), self.pcap_ip_dir.clone())
-                    .map_err(|e| {
-                        let (key, dir) = match (&self.pcap_dir, &self.pcap_ip_dir) {
-                            (Some(d), _) => ("pcap_dir", d),
-                            (None, Some(d)) => ("pcap_ip_dir", d),
-                            (None, None) => unreachable!("checked above"),
-                        };
-                        ScenarioError::invalid(
-                            key,
-                            dir.display(),
-                            &format!("must be a directory that can be created and written ({e})"),
-                        )
-                    })?;
+            let tracer = observe::trace::writer::PcapTracer::new(
+                self.pcap_dir.clone(),
+                self.pcap_ip_dir.clone(),
+            )
+            .map_err(|e| {
+                let (key, dir) = match (&self.pcap_dir, &self.pcap_ip_dir) {
+                    (Some(d), _) => ("pcap_dir", d),
+                    (None, Some(d)) => ("pcap_ip_dir", d),
+                    (None, None) => unreachable!("checked above"),
+                };
+                ScenarioError::invalid(
+                    key,
+                    dir.display(),
+                    &format!("must be a directory that can be created and written ({e})"),
+                )
+            })?;
             world.attach_tracer(tracer);
         }
         Ok(())

@@ -2,8 +2,8 @@
 //! transmission (no coarse position tick). Random waypoint (Johnson & Maltz 1996, as ns-2's
 //! setdest generates it), and replay of ns-2 setdest movement files and BonnMotion traces.
 
-use crate::rng::Rng;
-use crate::time::{secs_to_ns, SimTime};
+use crate::engine::rng::Rng;
+use crate::engine::time::{secs_to_ns, SimTime};
 
 /// Straight-line motion from `from` (at `t0_ns`) to `to` (at `t1_ns`); a pause has from == to.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -194,7 +194,7 @@ pub fn parse_bonnmotion(text: &str) -> Result<Vec<Trajectory>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Purpose;
+    use crate::engine::rng::Purpose;
 
     const S: u64 = 1_000_000_000;
 

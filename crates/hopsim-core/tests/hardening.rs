@@ -1,7 +1,7 @@
 //! Issue 12's defects, one regression test each: inputs that once panicked, hung, ran away or
 //! were read inexactly are now refused with the key named, or stopped by the run's budget.
 
-use hopsim_core::budget::Budget;
+use hopsim_core::engine::budget::Budget;
 use hopsim_core::scenario::{parse_json, parse_toml, validate};
 use hopsim_core::{prepare_json, run_json, validate_json, validate_json_within, RunOptions, World};
 

@@ -2,7 +2,7 @@
 
 mod common;
 
-use hopsim_core::metrics::FlowResult;
+use hopsim_core::observe::metrics::FlowResult;
 
 fn chain(protocol: &str, extra: &str) -> String {
     format!(

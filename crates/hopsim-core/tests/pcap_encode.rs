@@ -18,9 +18,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hopsim_core::trace::pcap::{encode_ipv4, BROADCAST};
-use hopsim_core::trace::writer::PcapTracer;
-use hopsim_core::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
+use hopsim_core::observe::trace::pcap::{encode_ipv4, BROADCAST};
+use hopsim_core::observe::trace::writer::PcapTracer;
+use hopsim_core::observe::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
 
 const US: u64 = 1_000;
 const SIFS_US: u64 = 10;

@@ -110,11 +110,11 @@ fn chen_table1() -> Vec<(u32, f64)> {
     hopsim_core::transport::tcp::limits::CHEN_TABLE1.to_vec()
 }
 
-/// The result schema (`hopsim_core::schema`): one dict per key of the result document with
+/// The result schema (`hopsim_core::observe::schema`): one dict per key of the result document with
 /// `level`, `name`, `kind`, `nullable`, `unit`, `metric`, `present` and `description`.
 #[pyfunction]
 fn result_schema(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    hopsim_core::schema::RESULT_SCHEMA
+    hopsim_core::observe::schema::RESULT_SCHEMA
         .iter()
         .map(|f| {
             let d = PyDict::new(py);
@@ -134,7 +134,7 @@ fn result_schema(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
 /// The levels of the result document, in order: (level, where it sits).
 #[pyfunction]
 fn result_levels() -> Vec<(&'static str, &'static str)> {
-    hopsim_core::schema::LEVELS.to_vec()
+    hopsim_core::observe::schema::LEVELS.to_vec()
 }
 
 /// Panic on purpose, through the same guard as every entry point: lets the tests check that

@@ -7,7 +7,7 @@
 //! a reference time". Elapsed idle slots are subtracted only when a busy period interrupts the
 //! countdown; there is never one event per slot.
 
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Backoff {
@@ -152,7 +152,7 @@ impl Access {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::us;
+    use crate::engine::time::us;
 
     fn access() -> Access {
         Access::new(us(20), us(50), us(364))

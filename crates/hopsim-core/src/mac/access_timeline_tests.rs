@@ -5,7 +5,7 @@
 //! slot 20 us, DIFS 50 us, EIFS 364 us (SIFS + ACK at 1 Mbit/s + DIFS, 9.2.10).
 
 use super::Access;
-use crate::time::{us, SimTime};
+use crate::engine::time::{us, SimTime};
 
 /// A station's view of the medium, fed event by event.
 struct Script(Access);

@@ -9,10 +9,10 @@ use super::access::Access;
 use super::frame::{Frame, FrameKind, BROADCAST};
 use super::rate::{RateAlgo, RateControl};
 use super::timing::{airtime_ns, Rate, Timing};
+use crate::engine::rng::Rng;
+use crate::engine::sched::{Timer, TimerSink};
+use crate::engine::time::SimTime;
 use crate::net::packet::PacketId;
-use crate::rng::Rng;
-use crate::sched::{Timer, TimerSink};
-use crate::time::SimTime;
 
 /// What the MAC asks of the layers around it.
 #[derive(Debug, Clone, Copy)]

@@ -2,13 +2,13 @@
 //! run, and its transmissions are recorded with their start times.
 
 use super::*;
-use crate::event::Event;
+use crate::engine::event::Event;
+use crate::engine::rng::{Purpose, Rng};
+use crate::engine::sched::Scheduler;
+use crate::engine::time::{us, SimTime};
 use crate::mac::frame::Frame;
 use crate::mac::timing::{Rate, Timing};
 use crate::net::packet::{Packet, PacketArena};
-use crate::rng::{Purpose, Rng};
-use crate::sched::Scheduler;
-use crate::time::{us, SimTime};
 
 const ME: u32 = 0;
 const PEER: u32 = 1;

@@ -1,8 +1,8 @@
 //! MAC frames as they travel on the air.
 
 use super::timing::{Rate, Timing, ACK_BYTES, CTS_BYTES, RTS_BYTES};
+use crate::engine::time::SimDuration;
 use crate::net::packet::PacketId;
-use crate::time::SimDuration;
 
 /// Receiver address of broadcast frames.
 pub const BROADCAST: u32 = u32::MAX;

@@ -17,8 +17,8 @@
 //! Control frames always go at the basic rate; only unicast DATA frames use these rates.
 
 use super::timing::{airtime_ns, Rate, Timing};
-use crate::rng::Rng;
-use crate::time::SimTime;
+use crate::engine::rng::Rng;
+use crate::engine::time::SimTime;
 
 /// The 802.11b rates (clause 18), slowest first.
 pub const RATES: [Rate; 4] = [Rate(10), Rate(20), Rate(55), Rate(110)];

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rng::Purpose;
+use crate::engine::rng::Purpose;
 
 fn control(algo: RateAlgo) -> RateControl {
     let t = Timing::new(Rate(10), Rate(20), 0);

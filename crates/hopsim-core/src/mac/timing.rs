@@ -1,7 +1,7 @@
 //! 802.11b DSSS timing (IEEE 802.11-2007 clause 18; ns-2.35 Mac/802_11 defaults) and frame
 //! sizes. Every duration is integer nanoseconds.
 
-use crate::time::{us, SimDuration};
+use crate::engine::time::{us, SimDuration};
 
 /// Long PLCP preamble (144 bit) + PLCP header (48 bit), always at 1 Mbit/s: 192 us.
 pub const PLCP_NS: SimDuration = us(192);

@@ -8,7 +8,7 @@
 //! Pure protocol logic: the world feeds it messages, timers and link failures and carries out
 //! the actions it returns.
 
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 use std::collections::{BTreeMap, VecDeque};
 
 /// The broadcast node id (its one home is the MAC's frame address).

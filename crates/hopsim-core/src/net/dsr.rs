@@ -15,7 +15,7 @@
 //!
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 use std::collections::{BTreeMap, VecDeque};
 
 #[path = "dsr_route.rs"]

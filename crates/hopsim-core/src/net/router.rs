@@ -9,7 +9,7 @@ use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket, BROAD
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
 use super::packet::{Packet, INITIAL_TTL, NO_FLOW};
 use super::routing::StaticRoutes;
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 
 /// What routing needs from outside for one call: the time, the node it runs at, the static
 /// (or frozen ETX) route tables, and where to list what it wants done.

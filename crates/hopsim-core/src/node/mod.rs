@@ -2,17 +2,17 @@
 //! between them keeps (the frame on the air, counters, random streams, Chen et al.'s link
 //! delay estimates). The world moves packets between nodes; a node's layers are its own.
 
+use crate::engine::rng::Rng;
+use crate::engine::time::SimTime;
 use crate::mac::dcf::Dcf;
 use crate::mac::frame::Frame;
-use crate::metrics::NodeCounters;
 use crate::net::packet::PacketId;
 use crate::net::router::Router;
+use crate::observe::metrics::NodeCounters;
 use crate::phy::channel::Link;
 use crate::phy::radio::FrameRef;
 use crate::phy::receiver::Receiver;
 use crate::queue::IfQueue;
-use crate::rng::Rng;
-use crate::time::SimTime;
 use std::collections::VecDeque;
 
 pub struct Node {

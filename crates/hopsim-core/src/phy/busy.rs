@@ -2,7 +2,7 @@
 //! overlapping busy intervals reported so far) and the end of the one before it, which is
 //! all the MAC's DIFS/backoff arithmetic needs.
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BusyPeriods {

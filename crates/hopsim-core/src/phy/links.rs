@@ -8,7 +8,7 @@ use super::channel::Link;
 use super::config::{Fading, Radio, Reception};
 use super::noise::noise_floor_w;
 use super::propagation::{delay_ns, thresholds_w, PathLoss};
-use crate::rng::{Purpose, Rng};
+use crate::engine::rng::{Purpose, Rng};
 
 /// Interference this far below the noise floor is left out (it moves the SINR by < 0.5 dB).
 const INTERFERENCE_FLOOR_DB: f64 = -10.0;

@@ -8,7 +8,7 @@
 //! propagation delay; nothing here needs an event per listener.
 
 use super::busy::BusyPeriods;
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 
 /// Identifies a frame on the air: its transmitter and that transmitter's frame serial number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

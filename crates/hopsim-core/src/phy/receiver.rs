@@ -2,7 +2,7 @@
 
 use super::radio::{EarlyEnd, FrameRef, Radio, RxEnd};
 use super::sinr::SinrRadio;
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 
 #[derive(Debug, Clone)]
 pub enum Receiver {

@@ -12,8 +12,8 @@
 use super::busy::BusyPeriods;
 use super::error_rate::{chunk_success, Modulation};
 use super::radio::{EarlyEnd, FrameRef, RxEnd};
-use crate::rng::Rng;
-use crate::time::{us, SimTime};
+use crate::engine::rng::Rng;
+use crate::engine::time::{us, SimTime};
 
 /// End of the preamble (144 us) and of the PLCP header (192 us) after the frame's start.
 const PREAMBLE_NS: SimTime = us(144);

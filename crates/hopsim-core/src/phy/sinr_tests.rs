@@ -15,7 +15,7 @@ fn radio() -> SinrRadio {
         dbm(-82.0),
         dbm(-82.0),
         4.0,
-        Rng::derive(1, crate::rng::Purpose::FrameError, 99),
+        Rng::derive(1, crate::engine::rng::Purpose::FrameError, 99),
     )
 }
 

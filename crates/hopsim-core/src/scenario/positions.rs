@@ -1,7 +1,7 @@
 //! Node positions from the scenario's `[topology]` table.
 
 use super::{Topology, TopologyKind};
-use crate::rng::{Purpose, Rng};
+use crate::engine::rng::{Purpose, Rng};
 
 /// Positions (x, y) in metres, one per node, node ids in order. Assumes a validated topology.
 /// `attempt` > 0 draws another random placement (for re-seeding disconnected ones).

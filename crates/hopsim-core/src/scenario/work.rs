@@ -2,7 +2,9 @@
 //! behind it: what the run budget (`budget.rs`) checks before a world is built.
 
 use super::{node_count, Connectivity, MobilityModel, RoutingProtocol, Scenario, Transport};
-use crate::budget::{Need, ROUTE_ENTRY_BYTES, SERIES_SAMPLE_BYTES, TCP_FLOW_BYTES, UDP_FLOW_BYTES};
+use crate::engine::budget::{
+    Need, ROUTE_ENTRY_BYTES, SERIES_SAMPLE_BYTES, TCP_FLOW_BYTES, UDP_FLOW_BYTES,
+};
 use crate::error::fmt_num;
 
 impl Scenario {

@@ -1,7 +1,7 @@
 //! UDP sources and sinks: paced (constant bit rate, a fixed inter-send time: the "paced UDP"
 //! of the studies) or saturated (the source always has a packet waiting in its interface queue).
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 
 #[derive(Debug, Clone)]
 pub struct UdpSource {

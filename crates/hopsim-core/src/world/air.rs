@@ -3,12 +3,12 @@
 //! reception completes at its own arrival end time). No per-listener events.
 
 use super::World;
-use crate::event::Event;
+use crate::engine::event::Event;
+use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
 use crate::phy::channel::Link;
 use crate::phy::radio::{FrameRef, RxEnd};
-use crate::time::SimTime;
 
 impl World {
     pub(super) fn start_tx(&mut self, now: SimTime, node: u32, frame: Frame, response: bool) {

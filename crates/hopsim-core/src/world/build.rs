@@ -6,29 +6,29 @@
 use super::fading::Fader;
 use super::flows::{FlowApp, FlowState, TcpFlow};
 use super::{etx, placement, Node, RunInfo, World};
-use crate::budget::Budget;
+use crate::engine::budget::Budget;
+use crate::engine::event::Event;
+use crate::engine::rng::{Purpose, Rng};
+use crate::engine::sched::Scheduler;
+use crate::engine::time::{secs_to_ns, SimTime};
 use crate::error::ScenarioError;
-use crate::event::Event;
 use crate::mac::dcf::{Dcf, DcfConfig};
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
-use crate::metrics::{Invariants, NodeCounters};
 use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
 use crate::net::packet::PacketArena;
 use crate::net::router::Router;
 use crate::net::routing::StaticRoutes;
+use crate::observe::metrics::{Invariants, NodeCounters};
 use crate::phy::radio::Radio;
 use crate::phy::receiver::Receiver;
 use crate::phy::sinr::SinrRadio;
 use crate::queue::IfQueue;
-use crate::rng::{Purpose, Rng};
 use crate::scenario::{
     DataRate, Flow, Profile, RateControlAlgo, Reception, RoutingProtocol, Scenario, TcpVariant,
     Transport,
 };
-use crate::sched::Scheduler;
-use crate::time::{secs_to_ns, SimTime};
 use crate::transport::tcp::receiver::{AckPolicy, TcpReceiver};
 use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};

@@ -5,9 +5,9 @@
 
 use super::routing::with_router;
 use super::World;
+use crate::engine::time::SimTime;
 use crate::net::packet::{PacketId, NO_FLOW};
 use crate::net::router::Arrival;
-use crate::time::SimTime;
 
 /// ns-2 dsragent.cc `dsr_salvage_max_attempts`: a packet is salvaged at most this often.
 const NS2_SALVAGE_MAX: u8 = 15;

@@ -3,10 +3,10 @@
 //! frozen waits at its source (bounded, as packets waiting for an AODV route do).
 
 use super::World;
-use crate::event::Event;
+use crate::engine::event::Event;
+use crate::engine::time::SimTime;
 use crate::net::aodv::BROADCAST;
 use crate::net::etx::EtxTable;
-use crate::time::SimTime;
 
 pub(crate) struct EtxState {
     pub table: EtxTable,

@@ -3,8 +3,8 @@
 //! the same way. Rayleigh: the power gain is exponential with mean 1 (Rappaport 5.6.1);
 //! Ricean with factor K: |sqrt(K/(K+1)) + CN(0, 1/(K+1))|^2, also mean 1 (Rappaport 5.6.2).
 
+use crate::engine::rng::Rng;
 use crate::phy::config::{Fading, Radio};
-use crate::rng::Rng;
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fader {
@@ -49,7 +49,7 @@ impl Fader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Purpose;
+    use crate::engine::rng::Purpose;
 
     fn mean_and_deep_fades(f: &Fader) -> (f64, f64) {
         let mut rng = Rng::derive(7, Purpose::Fading, 0);

@@ -1,7 +1,7 @@
 //! Per-flow state: the application and transport endpoints of each flow, and the network-layer
 //! packet counters that the conservation invariant checks.
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 use crate::transport::tcp::config::TcpSpec;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;

@@ -19,25 +19,25 @@ mod stack;
 mod tcp;
 mod trace;
 
-pub use crate::metrics::Series;
+pub use crate::observe::metrics::Series;
 pub use placement::{layout, Layout};
 
 pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 
 use fading::Fader;
 
-use crate::budget::Budget;
-use crate::event::Event;
+use crate::engine::budget::Budget;
+use crate::engine::event::Event;
+use crate::engine::sched::Scheduler;
+use crate::engine::time::SimTime;
 use crate::mac::dcf::{MacCtx, MacOutput};
-use crate::metrics::{Invariants, RunResult};
 use crate::net::packet::PacketArena;
 use crate::net::router::RouteAction;
 use crate::net::routing::StaticRoutes;
 use crate::node::Node;
+use crate::observe::metrics::{Invariants, RunResult};
+use crate::observe::trace::writer::PcapTracer;
 use crate::phy::channel::Channel;
-use crate::sched::Scheduler;
-use crate::time::SimTime;
-use crate::trace::writer::PcapTracer;
 use crate::transport::tcp::sender::SendSegment;
 
 pub struct World {

@@ -2,11 +2,11 @@
 //! exact positions at that time (O(n) per transmission). Static topologies never come here:
 //! they keep the precomputed neighbour lists of `Channel`.
 
+use crate::engine::time::SimTime;
 use crate::mobility::Trajectory;
 use crate::phy::channel::Link;
 use crate::phy::links::LinkModel;
 use crate::phy::propagation::distance_m;
-use crate::time::SimTime;
 
 pub(crate) struct Motion {
     trajectories: Vec<Trajectory>,

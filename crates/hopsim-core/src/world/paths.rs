@@ -10,8 +10,8 @@
 //! entry, TCP waiting out a retransmission timeout) holds its share all the same.
 
 use super::World;
+use crate::engine::time::SimTime;
 use crate::net::router::RouteView;
-use crate::time::SimTime;
 
 /// One route and the time it was in use (an empty route: none reached the destination).
 #[derive(Debug, Clone, PartialEq)]

@@ -2,14 +2,14 @@
 //! and random traffic between distinct node pairs.
 
 use super::motion::{bounding_box, Motion};
-use crate::budget::Budget;
+use crate::engine::budget::Budget;
+use crate::engine::rng::{Purpose, Rng};
+use crate::engine::time::secs_to_ns;
 use crate::error::ScenarioError;
 use crate::mobility;
 use crate::phy::channel::{Channel, Link};
 use crate::phy::links::{LinkModel, Walls};
-use crate::rng::{Purpose, Rng};
 use crate::scenario::{Connectivity, Flow, MobilityModel, Scenario};
-use crate::time::secs_to_ns;
 use std::collections::VecDeque;
 
 /// Start positions, who hears whom at the start, and how nodes move (None: static).

@@ -2,11 +2,11 @@
 //! network totals (the types are in `metrics.rs`), with the invariants every run must keep.
 
 use super::{FlowApp, FlowState, TcpFlow, World};
-use crate::metrics::{
+use crate::engine::time::{ns_to_secs, SimTime};
+use crate::observe::metrics::{
     ratio, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants, LinkRateResult,
     MacTotals, NodeResult, RouteShare, RttResult, RunResult, TcpResult,
 };
-use crate::time::{ns_to_secs, SimTime};
 use crate::transport::tcp::config::WindowLimit;
 use crate::transport::tcp::variant_name;
 

@@ -3,12 +3,12 @@
 //! their jitter, discovery timers, queue purges.
 
 use super::World;
-use crate::event::Event;
+use crate::engine::event::Event;
+use crate::engine::time::{secs_to_ns, SimTime};
 use crate::net::aodv::BROADCAST;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::net::router::{Control, Decision, DropReason, RouteAction};
 use crate::queue::Queued;
-use crate::time::{secs_to_ns, SimTime};
 
 /// Packets a source keeps while it looks for a route (ns-2 AODV_RTQ_MAX_LEN, AODV_RTQ_TIMEOUT).
 const WAITING_MAX: usize = 64;

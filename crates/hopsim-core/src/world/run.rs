@@ -3,8 +3,8 @@
 //! series) pass their limits. The checks read counters only, so they never change a result.
 
 use super::World;
+use crate::engine::time::ns_to_secs;
 use crate::error::ScenarioError;
-use crate::time::ns_to_secs;
 
 /// Events between two looks at the memory taken (a look costs a few loads).
 const MEMORY_CHECK_EVERY: u64 = 1 << 20;

@@ -2,8 +2,8 @@
 //! goodput over the interval. Long format (one row per flow per sample), stored column-wise.
 
 use super::{FlowApp, World};
-use crate::event::Event;
-use crate::time::{ns_to_secs, SimTime};
+use crate::engine::event::Event;
+use crate::engine::time::{ns_to_secs, SimTime};
 
 impl World {
     pub(super) fn sample(&mut self, now: SimTime) {

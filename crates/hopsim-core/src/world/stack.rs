@@ -2,13 +2,13 @@
 
 use super::routing::with_router;
 use super::{FlowApp, World};
-use crate::event::Event;
+use crate::engine::event::Event;
+use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::net::router::{Control, Failure};
 use crate::queue::{Class, Queued};
-use crate::time::SimTime;
 
 impl World {
     /// A paced source's send timer, or the start of a saturated UDP source or a TCP flow.

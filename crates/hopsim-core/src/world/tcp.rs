@@ -2,8 +2,8 @@
 //! destination; segments and ACKs travel as packets through the network layer.
 
 use super::{FlowApp, TcpFlow, World};
+use crate::engine::time::SimTime;
 use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
-use crate::time::SimTime;
 use crate::transport::tcp::limits::PathInfo;
 use crate::transport::tcp::receiver::AckInfo;
 use crate::transport::tcp::sender::TcpCtx;

@@ -2,12 +2,12 @@
 //! IP packets inside, with byte sequence numbers (segment * MSS + 1, as after a SYN with ISN 0).
 
 use super::{FlowApp, World};
+use crate::engine::time::SimTime;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
 use crate::net::packet::Packet;
-use crate::time::SimTime;
-use crate::trace::pcap::node_ipv4;
-use crate::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
+use crate::observe::trace::pcap::node_ipv4;
+use crate::observe::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
 
 /// Well-known port of every flow's receiver; senders use 49152 + flow id.
 const RECEIVER_PORT: u16 = 5001;

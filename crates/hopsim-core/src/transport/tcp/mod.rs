@@ -2,7 +2,7 @@
 //! source), with real byte sequence numbers, ports and flags on the wire.
 
 /// TCP's timers: the sender's retransmission timeout and pacing gap, the receiver's delayed
-/// ACK. Armed through [`crate::sched::TimerSink`]; the world turns them into its events.
+/// ACK. Armed through [`crate::engine::sched::TimerSink`]; the world turns them into its events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TcpTimer {
     Rto,

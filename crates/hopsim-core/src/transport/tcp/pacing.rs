@@ -3,8 +3,8 @@
 //! a rate: one segment per RTT / cwnd). Before the first RTT sample nothing is paced.
 
 use super::TcpTimer;
-use crate::sched::{Timer, TimerSink};
-use crate::time::SimTime;
+use crate::engine::sched::{Timer, TimerSink};
+use crate::engine::time::SimTime;
 
 pub struct Pacer {
     /// Pace every window (TCP pacing), not only fractional ones.

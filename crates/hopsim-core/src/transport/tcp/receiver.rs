@@ -5,8 +5,8 @@
 //! hole-filling segments are acknowledged at once (RFC 5681 4.2).
 
 use super::TcpTimer;
-use crate::sched::{Timer, TimerSink};
-use crate::time::SimTime;
+use crate::engine::sched::{Timer, TimerSink};
+use crate::engine::time::SimTime;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AckPolicy {

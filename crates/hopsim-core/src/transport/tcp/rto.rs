@@ -2,7 +2,7 @@
 //! RTO = SRTT + max(G, 4 RTTVAR) clamped to [min, max], exponential backoff on expiry.
 //! Karn's rule (no samples from retransmitted segments) is applied by the caller.
 
-use crate::time::SimDuration;
+use crate::engine::time::SimDuration;
 
 #[derive(Debug, Clone)]
 pub struct RtoEstimator {

@@ -3,7 +3,7 @@
 //! receiver SACKed it (RFC 2018), and the RFC 6675 section 3 questions asked of it: IsLost,
 //! SetPipe and NextSeg's rule 1.
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 use std::collections::VecDeque;
 
 /// What the sender remembers of one outstanding segment.

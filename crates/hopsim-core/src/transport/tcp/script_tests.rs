@@ -8,8 +8,8 @@ use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::{congestion_control, recovery};
-use crate::event::Event;
-use crate::sched::Scheduler;
+use crate::engine::event::Event;
+use crate::engine::sched::Scheduler;
 use crate::transport::tcp::config::{TcpSpec, TcpVariant};
 
 const MS: u64 = 1_000_000;

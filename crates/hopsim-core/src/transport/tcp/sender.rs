@@ -15,8 +15,8 @@ use super::scoreboard::Scoreboard;
 use super::stats::WindowStats;
 use super::window::Window;
 use super::TcpTimer;
-use crate::sched::{Timer, TimerSink};
-use crate::time::SimTime;
+use crate::engine::sched::{Timer, TimerSink};
+use crate::engine::time::SimTime;
 
 pub use super::stats::SenderStats;
 

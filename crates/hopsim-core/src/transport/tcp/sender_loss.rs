@@ -7,7 +7,7 @@
 use super::super::cc::Loss;
 use super::super::recovery::AckInRecovery;
 use super::*;
-use crate::sched::Firing;
+use crate::engine::sched::Firing;
 
 impl TcpSender {
     /// A new ACK during fast recovery (after the scoreboard has dropped what it covers).

@@ -6,8 +6,8 @@ use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::{congestion_control, recovery, sack_option_bytes};
-use crate::event::Event;
-use crate::sched::Scheduler;
+use crate::engine::event::Event;
+use crate::engine::sched::Scheduler;
 
 const MS: u64 = 1_000_000;
 

@@ -3,7 +3,7 @@
 //! and window averages.
 
 use super::window::Window;
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 
 /// Time-weighted average of a piecewise-constant quantity over [from, to).
 #[derive(Debug, Clone, Default)]

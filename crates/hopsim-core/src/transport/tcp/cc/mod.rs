@@ -14,7 +14,7 @@ pub use vegas::{Vegas, VegasParams};
 pub use vegas_w::{VegasW, VegasWParams};
 
 pub use super::window::Window;
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 
 /// What a new cumulative ACK tells the algorithm (segment numbers after the ACK).
 #[derive(Debug, Clone, Copy, PartialEq)]

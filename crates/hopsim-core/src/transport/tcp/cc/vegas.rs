@@ -18,7 +18,7 @@
 //! Parameters alpha, beta, gamma: ns-2 defaults 1, 3, 1.
 
 use super::{AckSample, CongestionControl, Loss, Window};
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VegasParams {

@@ -19,7 +19,7 @@
 
 use super::vegas::{reduced_window, VegasClock};
 use super::{AckSample, CongestionControl, Loss, Window};
-use crate::time::{SimDuration, SimTime};
+use crate::engine::time::{SimDuration, SimTime};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VegasWParams {

@@ -1,6 +1,6 @@
 //! The events of a run. Small and `Copy`: the queue holds them by value (no allocation).
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 
 /// Node and flow ids are indices into the world's arenas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +40,9 @@ pub enum Event {
 // Each layer arms its own timer kinds; here they become the world's events (and back, in
 // `World::dispatch`).
 
-impl crate::sched::TimerSink<crate::mac::dcf::MacTimer> for crate::sched::Scheduler<Event> {
+impl crate::engine::sched::TimerSink<crate::mac::dcf::MacTimer>
+    for crate::engine::sched::Scheduler<Event>
+{
     fn arm(&mut self, at: SimTime, node: u32, timer: crate::mac::dcf::MacTimer, generation: u32) {
         use crate::mac::dcf::MacTimer;
         self.schedule(
@@ -54,7 +56,9 @@ impl crate::sched::TimerSink<crate::mac::dcf::MacTimer> for crate::sched::Schedu
     }
 }
 
-impl crate::sched::TimerSink<crate::transport::tcp::TcpTimer> for crate::sched::Scheduler<Event> {
+impl crate::engine::sched::TimerSink<crate::transport::tcp::TcpTimer>
+    for crate::engine::sched::Scheduler<Event>
+{
     fn arm(
         &mut self,
         at: SimTime,

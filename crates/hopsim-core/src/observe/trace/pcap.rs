@@ -1,13 +1,13 @@
 //! pcap encoding: the classic pcap file format (nanosecond variant), radiotap + IEEE 802.11
 //! frames (with LLC/SNAP, IPv4, TCP/UDP and the FCS) and raw IPv4 packets, from the trace
-//! records of [`crate::trace`].
+//! records of [`crate::observe::trace`].
 //!
 //! Everything is written by hand (no dependency): a table-driven CRC-32 for the 802.11 FCS, and
 //! the Internet checksum (RFC 1071) for the IPv4 header and for TCP/UDP over the pseudo-header.
 //! Payload bytes are not simulated; they are written as zeros (and contribute nothing to the
 //! checksums, so these are computed over the headers alone).
 //!
-//! Addresses (see [`crate::trace`]): node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with
+//! Addresses (see [`crate::observe::trace`]): node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with
 //! (hi, lo) the big-endian bytes of `i + 1`; node `u32::MAX` (broadcast) is ff:ff:ff:ff:ff:ff and
 //! 255.255.255.255. The ad hoc network's BSSID is 02:00:00:00:00:00.
 

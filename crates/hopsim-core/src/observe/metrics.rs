@@ -1,7 +1,7 @@
 //! Counters and the result document. Field names are part of the public interface
 //! (docs/interfaces.md).
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 use serde::Serialize;
 
 /// Counters kept by the layers above the MAC, per node.

@@ -3,7 +3,7 @@
 //! cancellation is lazy, by generation tokens held in [`Timer`] (a stale event is popped and
 //! ignored, never searched for).
 
-use crate::time::SimTime;
+use crate::engine::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 

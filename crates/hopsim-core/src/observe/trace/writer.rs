@@ -155,7 +155,7 @@ fn open(path: PathBuf, linktype: u32) -> io::Result<FileWriter> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trace::{TraceKind, TraceTransport};
+    use crate::observe::trace::{TraceKind, TraceTransport};
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("hopsim-writer-{name}-{}", std::process::id()));

@@ -3,7 +3,7 @@
 //! it is added), serialised, and its keys compared level by level with the table.
 
 use super::*;
-use crate::metrics::*;
+use crate::observe::metrics::*;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
