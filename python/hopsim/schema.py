@@ -1,4 +1,4 @@
-"""The result schema, as the core defines it (crates/hopsim-core/src/schema.rs): every key of
+"""The result schema, as the core defines it (crates/hopsim-core/src/observe/schema.rs): every key of
 the result document with its level, kind, unit, role as a sweep metric and meaning.
 
 The sweep metrics (:mod:`hopsim.sweeps.metrics`), the time series columns

@@ -1,79 +1,77 @@
-//! The events of a run. Small and `Copy`: the queue holds them by value (no allocation).
+//! The events of a run. They only route: to a timer of one of a node's layers, to a timer of
+//! a flow's endpoints, to the end of a transmission, or to the simulation's own. Each layer
+//! names its timer kinds (`MacTimer`, `RouteTimer`, `TcpTimer`) and arms them through
+//! [`TimerSink`]; the mapping to events is here. Small and `Copy`: the queue holds them by
+//! value (no allocation).
 
+use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::SimTime;
+use crate::mac::dcf::MacTimer;
+use crate::net::router::RouteTimer;
+use crate::transport::tcp::TcpTimer;
 
 /// Node and flow ids are indices into the world's arenas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// The frame `node` is transmitting leaves the air (at the transmitter).
     TxEnd { node: u32 },
-    /// The MAC's backoff/access deadline.
-    MacAccess { node: u32, generation: u32 },
-    /// CTS or ACK timeout.
-    MacTimeout { node: u32, generation: u32 },
-    /// Send the frame the MAC prepared SIFS after a reception (CTS, DATA, ACK).
-    MacSifs { node: u32, generation: u32 },
-    /// A paced application source sends its next packet.
-    AppSend { flow: u32 },
-    /// TCP retransmission timer of a flow's sender.
-    TcpRto { flow: u32, generation: u32 },
-    /// Delayed-ACK timer of a flow's receiver.
-    TcpDelAck { flow: u32, generation: u32 },
-    /// Pacing timer of a flow's sender.
-    TcpPace { flow: u32, generation: u32 },
-    /// Route discovery timer (AODV or DSR) of `node` for destination `dst`.
-    RouteTimer { node: u32, dst: u32 },
-    /// A routing control packet (jittered) goes to the interface queue of `node`.
-    ControlRelease { node: u32, packet: crate::net::packet::PacketId },
-    /// A packet that waited for a route goes on (ns-2 AODV releases them ARP_DELAY apart).
-    RouteRelease { node: u32, packet: crate::net::packet::PacketId },
-    /// AODV HELLO timer of a node.
-    Hello { node: u32 },
+    /// A timer of one of `node`'s layers.
+    Node { node: u32, timer: NodeTimer },
+    /// A timer of `flow`'s endpoints.
+    Flow { flow: u32, timer: FlowTimer },
+    /// The simulation's own.
+    Sim(SimEvent),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeTimer {
+    /// The MAC's, with the generation that tells a live firing from a cancelled one.
+    Mac(MacTimer, u32),
+    Route(RouteTimer),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlowTimer {
+    /// The application's: a flow starts, or a paced source sends its next packet.
+    App,
+    Tcp(TcpTimer, u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimEvent {
     /// Take a sample of the time series.
     Sample,
-    /// ETX: `node` broadcasts its next probe.
-    EtxProbe { node: u32 },
     /// ETX: the warm-up is over; compute and freeze the routes.
     EtxFreeze,
 }
 
-// Each layer arms its own timer kinds; here they become the world's events (and back, in
-// `World::dispatch`).
-
-impl crate::engine::sched::TimerSink<crate::mac::dcf::MacTimer>
-    for crate::engine::sched::Scheduler<Event>
-{
-    fn arm(&mut self, at: SimTime, node: u32, timer: crate::mac::dcf::MacTimer, generation: u32) {
-        use crate::mac::dcf::MacTimer;
-        self.schedule(
-            at,
-            match timer {
-                MacTimer::Access => Event::MacAccess { node, generation },
-                MacTimer::Timeout => Event::MacTimeout { node, generation },
-                MacTimer::Sifs => Event::MacSifs { node, generation },
-            },
-        );
+impl TimerSink<MacTimer> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, node: u32, timer: MacTimer, generation: u32) {
+        self.schedule(at, Event::Node { node, timer: NodeTimer::Mac(timer, generation) });
     }
 }
 
-impl crate::engine::sched::TimerSink<crate::transport::tcp::TcpTimer>
-    for crate::engine::sched::Scheduler<Event>
-{
-    fn arm(
-        &mut self,
-        at: SimTime,
-        flow: u32,
-        timer: crate::transport::tcp::TcpTimer,
-        generation: u32,
-    ) {
-        use crate::transport::tcp::TcpTimer;
-        self.schedule(
-            at,
-            match timer {
-                TcpTimer::Rto => Event::TcpRto { flow, generation },
-                TcpTimer::DelAck => Event::TcpDelAck { flow, generation },
-                TcpTimer::Pace => Event::TcpPace { flow, generation },
-            },
-        );
+impl TimerSink<TcpTimer> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
+        self.schedule(at, Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) });
+    }
+}
+
+/// Routing's timers carry their own data and need no generation (a stale discovery timer
+/// is recognised by the protocol's state).
+impl TimerSink<RouteTimer> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, node: u32, timer: RouteTimer, _generation: u32) {
+        self.schedule(at, Event::Node { node, timer: NodeTimer::Route(timer) });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_stay_small() {
+        // The queue moves events by value: keep an entry (time, sequence, event) at 32 bytes.
+        assert!(std::mem::size_of::<Event>() <= 16, "{}", std::mem::size_of::<Event>());
     }
 }

@@ -41,6 +41,14 @@ pub trait TimerSink<T> {
     fn arm(&mut self, at: SimTime, owner: u32, timer: T, generation: u32);
 }
 
+/// A test bench's queue of one owner's timers, `(timer, generation)`: a layer's tests run
+/// without the world's events.
+impl<T> TimerSink<T> for Scheduler<(T, u32)> {
+    fn arm(&mut self, at: SimTime, _owner: u32, timer: T, generation: u32) {
+        self.schedule(at, (timer, generation));
+    }
+}
+
 /// The event queue. `now` only moves forward.
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,

@@ -230,6 +230,15 @@ impl Dcf {
         self.arm_access(cx);
     }
 
+    /// One of this MAC's timers fired (`generation`: its arming).
+    pub fn on_timer(&mut self, cx: &mut MacCtx, timer: MacTimer, generation: u32) {
+        match timer {
+            MacTimer::Access => self.on_access_timer(cx, generation),
+            MacTimer::Timeout => self.on_timeout(cx, generation),
+            MacTimer::Sifs => self.on_sifs_timer(cx, generation),
+        }
+    }
+
     pub fn on_access_timer(&mut self, cx: &mut MacCtx, generation: u32) {
         if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
             return;

@@ -2,13 +2,25 @@
 //! run, and its transmissions are recorded with their start times.
 
 use super::*;
-use crate::engine::event::Event;
 use crate::engine::rng::{Purpose, Rng};
-use crate::engine::sched::Scheduler;
+use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::{us, SimTime};
 use crate::mac::frame::Frame;
 use crate::mac::timing::{Rate, Timing};
 use crate::net::packet::{Packet, PacketArena};
+
+/// The bench's events: the MAC's own timers, and the end of its transmission.
+#[derive(Debug, Clone, Copy)]
+enum Event {
+    Mac(MacTimer, u32),
+    TxEnd,
+}
+
+impl TimerSink<MacTimer> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, _node: u32, timer: MacTimer, generation: u32) {
+        self.schedule(at, Event::Mac(timer, generation));
+    }
+}
 
 const ME: u32 = 0;
 const PEER: u32 = 1;
@@ -99,7 +111,7 @@ impl Bench {
                     assert!(self.on_air.is_none(), "two frames at once");
                     self.on_air = Some(frame);
                     self.sent.push((now, frame));
-                    self.sched.schedule(now + frame.airtime_ns, Event::TxEnd { node: ME });
+                    self.sched.schedule(now + frame.airtime_ns, Event::TxEnd);
                 }
                 MacOutput::Done { acked, .. } => self.done.push((now, acked)),
                 MacOutput::Received { packet, .. } => self.received.push(packet),
@@ -137,7 +149,7 @@ impl Bench {
             let (now, ev) = self.sched.pop().unwrap();
             let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
             match ev {
-                Event::TxEnd { .. } => {
+                Event::TxEnd => {
                     let frame = self.on_air.take().unwrap();
                     self.dcf.on_tx_end(&mut cx, &frame);
                     let t = self.timing;
@@ -160,12 +172,15 @@ impl Bench {
                         _ => {}
                     }
                 }
-                Event::MacAccess { generation, .. } => {
+                Event::Mac(MacTimer::Access, generation) => {
                     self.dcf.on_access_timer(&mut cx, generation)
                 }
-                Event::MacTimeout { generation, .. } => self.dcf.on_timeout(&mut cx, generation),
-                Event::MacSifs { generation, .. } => self.dcf.on_sifs_timer(&mut cx, generation),
-                _ => unreachable!(),
+                Event::Mac(MacTimer::Timeout, generation) => {
+                    self.dcf.on_timeout(&mut cx, generation)
+                }
+                Event::Mac(MacTimer::Sifs, generation) => {
+                    self.dcf.on_sifs_timer(&mut cx, generation)
+                }
             }
             self.handle_outputs(now);
         }

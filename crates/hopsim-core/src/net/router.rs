@@ -7,7 +7,7 @@
 
 use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket, BROADCAST};
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
-use super::packet::{Packet, INITIAL_TTL, NO_FLOW};
+use super::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW};
 use super::routing::StaticRoutes;
 use crate::engine::time::{SimDuration, SimTime};
 
@@ -101,6 +101,21 @@ pub enum RouteAction {
     Unreachable { dst: u32 },
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
     PurgeQueue { next_hop: u32 },
+}
+
+/// Routing's timers at a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteTimer {
+    /// A route discovery for `dst` (AODV, DSR): `Router::on_timer`.
+    Discovery { dst: u32 },
+    /// AODV's periodic HELLO.
+    Hello,
+    /// ETX: the node broadcasts its next probe.
+    EtxProbe,
+    /// A jittered routing control packet goes to the interface queue.
+    ControlRelease { packet: PacketId },
+    /// A packet that waited for a route goes on (ns-2 AODV releases them ARP_DELAY apart).
+    RouteRelease { packet: PacketId },
 }
 
 /// What an observer sees of the route from a node, without using it.

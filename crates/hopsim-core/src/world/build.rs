@@ -7,9 +7,9 @@ use super::fading::Fader;
 use super::flows::{FlowApp, FlowState, TcpFlow};
 use super::{etx, placement, Node, RunInfo, World};
 use crate::engine::budget::Budget;
-use crate::engine::event::Event;
+use crate::engine::event::{Event, FlowTimer};
 use crate::engine::rng::{Purpose, Rng};
-use crate::engine::sched::Scheduler;
+use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::{secs_to_ns, SimTime};
 use crate::error::ScenarioError;
 use crate::mac::dcf::{Dcf, DcfConfig};
@@ -18,7 +18,7 @@ use crate::mac::timing::{Rate, Timing};
 use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
 use crate::net::packet::PacketArena;
-use crate::net::router::Router;
+use crate::net::router::{RouteTimer, Router};
 use crate::net::routing::StaticRoutes;
 use crate::observe::metrics::{Invariants, NodeCounters};
 use crate::phy::radio::Radio;
@@ -149,11 +149,11 @@ impl World {
             let interval = secs_to_ns(s.routing.hello_interval_s) as f64;
             for (i, n) in nodes.iter_mut().enumerate() {
                 let at = (n.routing_rng.uniform() * interval) as u64;
-                sched.schedule(at, Event::Hello { node: i as u32 });
+                sched.arm(at, i as u32, RouteTimer::Hello, 0);
             }
         }
         for (i, f) in flows.iter().enumerate() {
-            sched.schedule(f.start_ns, Event::AppSend { flow: i as u32 });
+            sched.schedule(f.start_ns, Event::Flow { flow: i as u32, timer: FlowTimer::App });
         }
         let etx = (s.routing.protocol == RoutingProtocol::Etx).then(|| etx::EtxState {
             table: crate::net::etx::EtxTable::new(n_nodes as usize),

@@ -3,10 +3,11 @@
 //! frozen waits at its source (bounded, as packets waiting for an AODV route do).
 
 use super::World;
-use crate::engine::event::Event;
+use crate::engine::event::{Event, SimEvent};
 use crate::engine::time::SimTime;
 use crate::net::aodv::BROADCAST;
 use crate::net::etx::EtxTable;
+use crate::net::router::RouteTimer;
 
 pub(crate) struct EtxState {
     pub table: EtxTable,
@@ -31,9 +32,9 @@ impl World {
         for node in 0..self.nodes.len() as u32 {
             // First probes spread over one interval.
             let at = (self.nodes[node as usize].routing_rng.uniform() * interval as f64) as SimTime;
-            self.sched.schedule(at, Event::EtxProbe { node });
+            self.arm_route(at, node, RouteTimer::EtxProbe);
         }
-        self.sched.schedule(end, Event::EtxFreeze);
+        self.sched.schedule(end, Event::Sim(SimEvent::EtxFreeze));
     }
 
     pub(super) fn etx_probe(&mut self, now: SimTime, node: u32) {
@@ -47,7 +48,7 @@ impl World {
         self.packets.get_mut(packet).etx_probe = true;
         self.release_control(now, node, packet);
         let gap = self.probe_gap(node, interval);
-        self.sched.schedule(now + gap.max(1), Event::EtxProbe { node });
+        self.arm_route(now + gap.max(1), node, RouteTimer::EtxProbe);
     }
 
     /// A probe from `from` reached `node` (the packet stays the sender's to free).

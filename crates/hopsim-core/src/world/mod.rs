@@ -27,12 +27,13 @@ pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 use fading::Fader;
 
 use crate::engine::budget::Budget;
-use crate::engine::event::Event;
+use crate::engine::event::{Event, FlowTimer, NodeTimer, SimEvent};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::{MacCtx, MacOutput};
 use crate::net::packet::PacketArena;
 use crate::net::router::RouteAction;
+use crate::net::router::RouteTimer;
 use crate::net::routing::StaticRoutes;
 use crate::node::Node;
 use crate::observe::metrics::{Invariants, RunResult};
@@ -102,29 +103,23 @@ impl World {
     fn dispatch(&mut self, now: SimTime, event: Event) {
         match event {
             Event::TxEnd { node } => self.end_tx(now, node),
-            Event::MacAccess { node, generation } => {
+            Event::Node { node, timer: NodeTimer::Mac(timer, generation) } => {
                 let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-                self.nodes[node as usize].mac.on_access_timer(&mut cx, generation);
+                self.nodes[node as usize].mac.on_timer(&mut cx, timer, generation);
             }
-            Event::MacTimeout { node, generation } => {
-                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-                self.nodes[node as usize].mac.on_timeout(&mut cx, generation);
+            Event::Node { node, timer: NodeTimer::Route(timer) } => match timer {
+                RouteTimer::Discovery { dst } => self.route_timer(now, node, dst),
+                RouteTimer::Hello => self.hello(now, node),
+                RouteTimer::EtxProbe => self.etx_probe(now, node),
+                RouteTimer::ControlRelease { packet } => self.release_control(now, node, packet),
+                RouteTimer::RouteRelease { packet } => self.route_and_enqueue(now, node, packet),
+            },
+            Event::Flow { flow, timer: FlowTimer::App } => self.app_send(now, flow),
+            Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) } => {
+                self.tcp_timer(now, flow, timer, generation)
             }
-            Event::MacSifs { node, generation } => {
-                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-                self.nodes[node as usize].mac.on_sifs_timer(&mut cx, generation);
-            }
-            Event::AppSend { flow } => self.app_send(now, flow),
-            Event::TcpRto { flow, generation } => self.tcp_timeout(now, flow, generation),
-            Event::TcpDelAck { flow, generation } => self.tcp_delack(now, flow, generation),
-            Event::TcpPace { flow, generation } => self.tcp_pace(now, flow, generation),
-            Event::RouteTimer { node, dst } => self.route_timer(now, node, dst),
-            Event::ControlRelease { node, packet } => self.release_control(now, node, packet),
-            Event::RouteRelease { node, packet } => self.route_and_enqueue(now, node, packet),
-            Event::Hello { node } => self.hello(now, node),
-            Event::Sample => self.sample(now),
-            Event::EtxProbe { node } => self.etx_probe(now, node),
-            Event::EtxFreeze => self.etx_freeze(now),
+            Event::Sim(SimEvent::Sample) => self.sample(now),
+            Event::Sim(SimEvent::EtxFreeze) => self.etx_freeze(now),
         }
         self.drain(now);
     }
@@ -156,7 +151,7 @@ impl World {
     /// Sample per-flow window and goodput every `interval_ns` (from time 0).
     pub fn enable_series(&mut self, interval_ns: SimTime) {
         self.series = Some(Series::new(interval_ns, self.flows.len()));
-        self.sched.schedule(interval_ns.max(1).min(self.end_ns), Event::Sample);
+        self.sched.schedule(interval_ns.max(1).min(self.end_ns), Event::Sim(SimEvent::Sample));
     }
 
     /// Close the traces; problems become warnings of the result (the results stay intact).

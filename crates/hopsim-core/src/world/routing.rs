@@ -3,11 +3,11 @@
 //! their jitter, discovery timers, queue purges.
 
 use super::World;
-use crate::engine::event::Event;
+use crate::engine::sched::TimerSink;
 use crate::engine::time::{secs_to_ns, SimTime};
 use crate::net::aodv::BROADCAST;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
-use crate::net::router::{Control, Decision, DropReason, RouteAction};
+use crate::net::router::{Control, Decision, DropReason, RouteAction, RouteTimer};
 use crate::queue::Queued;
 
 /// Packets a source keeps while it looks for a route (ns-2 AODV_RTQ_MAX_LEN, AODV_RTQ_TIMEOUT).
@@ -162,7 +162,7 @@ impl World {
         for (k, id) in go.into_iter().enumerate() {
             if found && k > 0 && self.release_spacing_ns > 0 {
                 let at = now + k as u64 * self.release_spacing_ns;
-                self.sched.schedule(at, Event::RouteRelease { node, packet: id });
+                self.arm_route(at, node, RouteTimer::RouteRelease { packet: id });
             } else if found {
                 self.route_and_enqueue(now, node, id);
             } else {
@@ -176,7 +176,7 @@ impl World {
         if delay == 0 {
             self.release_control(now, node, packet);
         } else {
-            self.sched.schedule(now + delay, Event::ControlRelease { node, packet });
+            self.arm_route(now + delay, node, RouteTimer::ControlRelease { packet });
         }
     }
 
@@ -225,6 +225,11 @@ impl World {
         self.pump(now, node);
     }
 
+    /// Arm a routing timer of `node` (`net/router.rs` `RouteTimer`).
+    pub(super) fn arm_route(&mut self, at: SimTime, node: u32, timer: RouteTimer) {
+        self.sched.arm(at, node, timer, 0);
+    }
+
     /// The periodic HELLO of `node` (AODV with `routing.hello`).
     pub(super) fn hello(&mut self, now: SimTime, node: u32) {
         let (interval, mut out) = with_router!(self, now, node, |r, cx| r.hello(cx));
@@ -232,7 +237,7 @@ impl World {
         self.route_out = out;
         if let Some(interval) = interval {
             if now + interval.max(1) < self.end_ns {
-                self.sched.schedule(now + interval.max(1), Event::Hello { node });
+                self.arm_route(now + interval.max(1), node, RouteTimer::Hello);
             }
         }
     }
@@ -271,7 +276,7 @@ impl World {
                     }
                 }
                 RouteAction::Timer { dst, at } => {
-                    self.sched.schedule(at, Event::RouteTimer { node, dst })
+                    self.arm_route(at, node, RouteTimer::Discovery { dst })
                 }
                 RouteAction::RouteFound { dst } => self.release_waiting(now, node, dst, true),
                 RouteAction::Unreachable { dst } => self.release_waiting(now, node, dst, false),

@@ -2,7 +2,7 @@
 //! goodput over the interval. Long format (one row per flow per sample), stored column-wise.
 
 use super::{FlowApp, World};
-use crate::engine::event::Event;
+use crate::engine::event::{Event, SimEvent};
 use crate::engine::time::{ns_to_secs, SimTime};
 
 impl World {
@@ -28,7 +28,7 @@ impl World {
         }
         let next = now + series.interval_ns;
         if next <= self.end_ns {
-            self.sched.schedule(next, Event::Sample);
+            self.sched.schedule(next, Event::Sim(SimEvent::Sample));
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::routing::with_router;
 use super::{FlowApp, World};
-use crate::engine::event::Event;
+use crate::engine::event::{Event, FlowTimer};
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
@@ -20,7 +20,7 @@ impl World {
                     return;
                 }
                 if let Some(next) = source.next_send(now) {
-                    self.sched.schedule(next, Event::AppSend { flow });
+                    self.sched.schedule(next, Event::Flow { flow, timer: FlowTimer::App });
                 }
                 self.originate_udp(now, flow);
             }

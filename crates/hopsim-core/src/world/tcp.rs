@@ -7,7 +7,7 @@ use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
 use crate::transport::tcp::limits::PathInfo;
 use crate::transport::tcp::receiver::AckInfo;
 use crate::transport::tcp::sender::TcpCtx;
-use crate::transport::tcp::{sack_option_bytes, TCP_HEADER_BYTES};
+use crate::transport::tcp::{sack_option_bytes, TcpTimer, TCP_HEADER_BYTES};
 
 impl World {
     fn tcp_flow(&mut self, flow: u32) -> &mut TcpFlow {
@@ -25,21 +25,30 @@ impl World {
         self.send_segments(now, flow);
     }
 
-    pub(super) fn tcp_timeout(&mut self, now: SimTime, flow: u32, generation: u32) {
+    /// A timer of the flow's TCP endpoints fired.
+    pub(super) fn tcp_timer(&mut self, now: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
+        match timer {
+            TcpTimer::Rto => self.tcp_timeout(now, flow, generation),
+            TcpTimer::Pace => self.tcp_pace(now, flow, generation),
+            TcpTimer::DelAck => self.tcp_delack(now, flow, generation),
+        }
+    }
+
+    fn tcp_timeout(&mut self, now: SimTime, flow: u32, generation: u32) {
         let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
         let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
         t.sender.on_timeout(&mut cx, generation);
         self.send_segments(now, flow);
     }
 
-    pub(super) fn tcp_pace(&mut self, now: SimTime, flow: u32, generation: u32) {
+    fn tcp_pace(&mut self, now: SimTime, flow: u32, generation: u32) {
         let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
         let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
         t.sender.on_pace_timer(&mut cx, generation);
         self.send_segments(now, flow);
     }
 
-    pub(super) fn tcp_delack(&mut self, now: SimTime, flow: u32, generation: u32) {
+    fn tcp_delack(&mut self, now: SimTime, flow: u32, generation: u32) {
         if let Some(ack) = self.tcp_flow(flow).receiver.on_timer(generation) {
             self.send_ack(now, flow, ack);
         }

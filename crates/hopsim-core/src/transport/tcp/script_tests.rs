@@ -7,8 +7,8 @@
 use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::TcpTimer;
 use super::{congestion_control, recovery};
-use crate::engine::event::Event;
 use crate::engine::sched::Scheduler;
 use crate::transport::tcp::config::{TcpSpec, TcpVariant};
 
@@ -17,7 +17,7 @@ const MS: u64 = 1_000_000;
 /// The sender and its surroundings; the clock moves 1 ms per ACK unless a timer fires.
 struct Peer {
     tx: TcpSender,
-    sched: Scheduler<Event>,
+    sched: Scheduler<(TcpTimer, u32)>,
     out: Vec<SendSegment>,
     now_ns: u64,
 }
@@ -64,7 +64,7 @@ impl Peer {
         let before = self.tx.stats.timeouts;
         while self.tx.stats.timeouts == before {
             let (t, ev) = self.sched.pop().expect("a retransmission timer is pending");
-            if let Event::TcpRto { generation, .. } = ev {
+            if let (TcpTimer::Rto, generation) = ev {
                 self.now_ns = t;
                 let mut cx = TcpCtx { now: t, timers: &mut self.sched, out: &mut self.out };
                 self.tx.on_timeout(&mut cx, generation);

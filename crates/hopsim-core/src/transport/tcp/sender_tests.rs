@@ -5,15 +5,15 @@ use super::config::{TcpSpec, TcpVariant};
 use super::limits::LimitPolicy;
 use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::TcpTimer;
 use super::{congestion_control, recovery, sack_option_bytes};
-use crate::engine::event::Event;
 use crate::engine::sched::Scheduler;
 
 const MS: u64 = 1_000_000;
 
 struct Harness {
     tx: TcpSender,
-    sched: Scheduler<Event>,
+    sched: Scheduler<(TcpTimer, u32)>,
     out: Vec<SendSegment>,
     now: u64,
 }
@@ -86,7 +86,7 @@ impl Harness {
     fn timeout(&mut self) -> Vec<(u32, bool)> {
         let mut fired = false;
         while let Some((t, ev)) = self.sched.pop() {
-            if let Event::TcpRto { generation, .. } = ev {
+            if let (TcpTimer::Rto, generation) = ev {
                 self.now = t;
                 let mut cx = TcpCtx { now: t, timers: &mut self.sched, out: &mut self.out };
                 let before = self.tx.stats.timeouts;
@@ -240,7 +240,7 @@ fn pace_until(h: &mut Harness, until: u64) -> Vec<(u64, u32)> {
             break;
         }
         let (t, ev) = h.sched.pop().unwrap();
-        if let Event::TcpPace { generation, .. } = ev {
+        if let (TcpTimer::Pace, generation) = ev {
             h.now = t;
             let mut cx = TcpCtx { now: t, timers: &mut h.sched, out: &mut h.out };
             h.tx.on_pace_timer(&mut cx, generation);
