@@ -180,6 +180,7 @@ impl World {
             fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
             capture_mode: s.radio.reception == Reception::Capture,
             tcp_out: Vec::with_capacity(32),
+            ack_out: Vec::with_capacity(4),
             tracer: None,
             series: None,
             motion,

@@ -39,6 +39,7 @@ use crate::node::Node;
 use crate::observe::metrics::{Invariants, RunResult};
 use crate::observe::trace::writer::PcapTracer;
 use crate::phy::channel::Channel;
+use crate::transport::tcp::receiver::AckInfo;
 use crate::transport::tcp::sender::SendSegment;
 
 pub struct World {
@@ -61,6 +62,8 @@ pub struct World {
     capture_mode: bool,
     /// Segments a TCP sender asked to send, handled after each sender call.
     tcp_out: Vec<SendSegment>,
+    /// ACKs a TCP receiver asked to send, handled after each receiver call.
+    ack_out: Vec<AckInfo>,
     tracer: Option<PcapTracer>,
     series: Option<Series>,
     motion: Option<motion::Motion>,

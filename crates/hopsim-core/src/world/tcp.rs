@@ -49,9 +49,19 @@ impl World {
     }
 
     fn tcp_delack(&mut self, now: SimTime, flow: u32, generation: u32) {
-        if let Some(ack) = self.tcp_flow(flow).receiver.on_timer(generation) {
+        let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
+        let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.ack_out };
+        t.receiver.on_timer(&mut cx, generation);
+        self.send_acks(now, flow);
+    }
+
+    /// Send the ACKs the receiver of `flow` asked for.
+    fn send_acks(&mut self, now: SimTime, flow: u32) {
+        let mut acks = std::mem::take(&mut self.ack_out);
+        for ack in acks.drain(..) {
             self.send_ack(now, flow, ack);
         }
+        self.ack_out = acks;
     }
 
     /// Put the segments the sender asked for onto the network at the source node.
@@ -137,7 +147,8 @@ impl World {
             t.delay_count += 1;
         }
         let first = t.receiver.next_expected();
-        let (delivered, ack) = t.receiver.on_segment(hdr.seg, now, &mut self.sched);
+        let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.ack_out };
+        let delivered = t.receiver.on_segment(&mut cx, hdr.seg);
         // Application delivery, checked independently of the receiver's buffer: each segment
         // handed up must have arrived, and hand-ups are contiguous (exactly once, in order).
         for seg in first..first + delivered {
@@ -152,8 +163,6 @@ impl World {
             }
         }
         let _ = warmup;
-        if let Some(ack) = ack {
-            self.send_ack(now, flow, ack);
-        }
+        self.send_acks(now, flow);
     }
 }

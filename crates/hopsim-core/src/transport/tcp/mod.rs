@@ -10,6 +10,15 @@ pub enum TcpTimer {
     Pace,
 }
 
+/// What a TCP endpoint needs from outside for one call, the sender and the receiver alike:
+/// the time, where to arm its timers, and where to list what it sends (the sender's
+/// segments, the receiver's ACKs).
+pub struct TcpCtx<'a, Out = sender::SendSegment> {
+    pub now: crate::engine::time::SimTime,
+    pub timers: &'a mut dyn crate::engine::sched::TimerSink<TcpTimer>,
+    pub out: &'a mut Vec<Out>,
+}
+
 pub mod cc;
 pub mod config;
 pub mod limits;

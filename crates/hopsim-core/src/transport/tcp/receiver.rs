@@ -4,7 +4,7 @@
 //! segment, d = 1, 2, 3, 4 as the segment number passes l1, l2, l3). Out-of-order, duplicate and
 //! hole-filling segments are acknowledged at once (RFC 5681 4.2).
 
-use super::TcpTimer;
+use super::{TcpCtx, TcpTimer};
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
 
@@ -94,8 +94,15 @@ impl TcpReceiver {
         }
     }
 
-    /// A data segment arrived. Returns (segments newly delivered in order, ACK to send now).
-    pub fn on_segment(
+    /// A data segment arrived: the segments newly delivered in order; an ACK to send now
+    /// goes to `cx.out`, a delayed one arms the timer.
+    pub fn on_segment(&mut self, cx: &mut TcpCtx<AckInfo>, seg: u32) -> u32 {
+        let (delivered, ack) = self.receive(seg, cx.now, cx.timers);
+        cx.out.extend(ack);
+        delivered
+    }
+
+    fn receive(
         &mut self,
         seg: u32,
         now: SimTime,
@@ -137,12 +144,11 @@ impl TcpReceiver {
         (delivered, None)
     }
 
-    /// The delayed-ACK timer fired.
-    pub fn on_timer(&mut self, generation: u32) -> Option<AckInfo> {
-        if !self.timer.fire(generation) || self.unacked == 0 {
-            return None;
+    /// The delayed-ACK timer fired: the ACK it held back goes to `cx.out`.
+    pub fn on_timer(&mut self, cx: &mut TcpCtx<AckInfo>, generation: u32) {
+        if self.timer.fire(generation) && self.unacked > 0 {
+            cx.out.push(self.ack_now());
         }
-        Some(self.ack_now())
     }
 
     fn insert_ooo(&mut self, seg: u32) {
@@ -216,32 +222,49 @@ mod tests {
         (TcpReceiver::new(0, policy, sack, 20), Armed::default())
     }
 
+    impl TcpReceiver {
+        /// Segment `seg` arrives at `now`: (delivered in order, ACK sent at once).
+        fn seg(&mut self, seg: u32, now: SimTime, armed: &mut Armed) -> (u32, Option<AckInfo>) {
+            let mut acks = Vec::new();
+            let delivered =
+                self.on_segment(&mut TcpCtx { now, timers: armed, out: &mut acks }, seg);
+            assert!(acks.len() <= 1, "one ACK per segment at most");
+            (delivered, acks.pop())
+        }
+
+        fn timer(&mut self, generation: u32) -> Option<AckInfo> {
+            let (mut armed, mut acks) = (Armed::default(), Vec::new());
+            self.on_timer(&mut TcpCtx { now: 0, timers: &mut armed, out: &mut acks }, generation);
+            acks.pop()
+        }
+    }
+
     #[test]
     fn every_segment_is_acked_cumulatively() {
         let (mut r, mut s) = rx(AckPolicy::EverySegment, false);
         assert_eq!(
-            r.on_segment(0, 0, &mut s),
+            r.seg(0, 0, &mut s),
             (1, Some(AckInfo { next_expected: 1, sack: [(0, 0); 3], sack_len: 0 }))
         );
-        assert_eq!(r.on_segment(1, 0, &mut s).1.unwrap().next_expected, 2);
+        assert_eq!(r.seg(1, 0, &mut s).1.unwrap().next_expected, 2);
     }
 
     #[test]
     fn hole_gives_duplicate_acks_with_sack_then_filling_acks_everything() {
         let (mut r, mut s) = rx(AckPolicy::Delayed { timeout_ns: 100 }, true);
-        r.on_segment(0, 0, &mut s);
-        let (d, ack) = r.on_segment(2, 0, &mut s);
+        r.seg(0, 0, &mut s);
+        let (d, ack) = r.seg(2, 0, &mut s);
         assert_eq!(d, 0);
         let ack = ack.expect("out of order: immediate ACK");
         assert_eq!((ack.next_expected, ack.sack_len, ack.sack[0]), (1, 1, (2, 3)));
-        let ack = r.on_segment(4, 0, &mut s).1.unwrap();
+        let ack = r.seg(4, 0, &mut s).1.unwrap();
         assert_eq!(ack.sack[..2], [(4, 5), (2, 3)], "most recent block first");
-        let ack = r.on_segment(3, 0, &mut s).1.unwrap();
+        let ack = r.seg(3, 0, &mut s).1.unwrap();
         assert_eq!(ack.sack[..1], [(2, 5)], "blocks merge");
-        let (d, ack) = r.on_segment(1, 0, &mut s);
+        let (d, ack) = r.seg(1, 0, &mut s);
         assert_eq!(d, 4, "segments 1..=4 delivered at once");
         assert_eq!(ack.unwrap().next_expected, 5);
-        let ack = r.on_segment(1, 0, &mut s).1.expect("duplicate: immediate ACK");
+        let ack = r.seg(1, 0, &mut s).1.expect("duplicate: immediate ACK");
         assert_eq!(ack.next_expected, 5);
         assert_eq!(r.duplicate_segments, 1);
     }
@@ -249,12 +272,12 @@ mod tests {
     #[test]
     fn delayed_ack_every_second_segment_or_on_timer() {
         let (mut r, mut s) = rx(AckPolicy::Delayed { timeout_ns: 100 }, false);
-        assert_eq!(r.on_segment(0, 0, &mut s).1, None);
-        assert_eq!(r.on_segment(1, 10, &mut s).1.unwrap().next_expected, 2);
-        assert_eq!(r.on_segment(2, 20, &mut s).1, None);
+        assert_eq!(r.seg(0, 0, &mut s).1, None);
+        assert_eq!(r.seg(1, 10, &mut s).1.unwrap().next_expected, 2);
+        assert_eq!(r.seg(2, 20, &mut s).1, None);
         let &(at, flow, timer, generation) = s.0.last().unwrap();
         assert_eq!((at, flow, timer), (120, 0, TcpTimer::DelAck));
-        assert_eq!(r.on_timer(generation).unwrap().next_expected, 3);
+        assert_eq!(r.timer(generation).unwrap().next_expected, 3);
         assert_eq!(r.acks_sent, 2);
     }
 
@@ -264,7 +287,7 @@ mod tests {
             rx(AckPolicy::Thinning { thresholds: [8, 8, 8], timeout_ns: 100 }, false);
         let mut acked = Vec::new();
         for seg in 0..24 {
-            if let (_, Some(a)) = r.on_segment(seg, 0, &mut s) {
+            if let (_, Some(a)) = r.seg(seg, 0, &mut s) {
                 acked.push(a.next_expected);
             }
         }
@@ -277,7 +300,7 @@ mod tests {
             rx(AckPolicy::Thinning { thresholds: [2, 6, 9], timeout_ns: 100 }, false);
         let mut acked = Vec::new();
         for seg in 0..17 {
-            if let (_, Some(a)) = r.on_segment(seg, 0, &mut s) {
+            if let (_, Some(a)) = r.seg(seg, 0, &mut s) {
                 acked.push(a.next_expected);
             }
         }

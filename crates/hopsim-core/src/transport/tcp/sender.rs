@@ -15,7 +15,7 @@ use super::scoreboard::Scoreboard;
 use super::stats::WindowStats;
 use super::window::Window;
 use super::TcpTimer;
-use crate::engine::sched::{Timer, TimerSink};
+use crate::engine::sched::Timer;
 use crate::engine::time::SimTime;
 
 pub use super::stats::SenderStats;
@@ -54,11 +54,7 @@ pub struct SendSegment {
     pub retransmission: bool,
 }
 
-pub struct TcpCtx<'a> {
-    pub now: SimTime,
-    pub timers: &'a mut dyn TimerSink<TcpTimer>,
-    pub out: &'a mut Vec<SendSegment>,
-}
+pub use super::TcpCtx;
 
 pub struct TcpSender {
     cfg: SenderConfig,
