@@ -1,5 +1,6 @@
-"""The result schema, as the core defines it (crates/hopsim-core/src/observe/schema.rs): every key of
-the result document with its level, kind, unit, role as a sweep metric and meaning.
+"""The result schema, as the core defines it (crates/hopsim-core/src/observe/schema.rs):
+every key of the result document with its level, kind, unit, role as a sweep metric and
+meaning.
 
 The sweep metrics (:mod:`hopsim.sweeps.metrics`), the time series columns
 (:data:`hopsim.result.SERIES_COLUMNS`), the export's column types and the key table of
