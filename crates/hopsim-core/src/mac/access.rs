@@ -70,6 +70,14 @@ impl Access {
             self.close_period();
             self.busy_from = start;
             self.busy_until = end;
+            // A countdown that had not begun when this period starts begins after it, at the
+            // DIFS or EIFS that follows it as things stand then: a correct reception in it
+            // ends a pending EIFS (9.2.3.4).
+            if let Some(b) = self.backoff.as_mut() {
+                if b.reference >= start {
+                    b.reference = start;
+                }
+            }
         } else {
             self.busy_from = self.busy_from.min(start);
             self.busy_until = self.busy_until.max(end);

@@ -92,6 +92,22 @@ fn eifs_follows_a_frame_received_in_error_and_a_correct_frame_ends_it() {
 }
 
 #[test]
+fn a_correct_frame_ends_the_eifs_of_a_backoff_that_had_not_begun() {
+    //   0         200  210  250        400      450  470
+    //   |==rx err==|----|----|===rx ok===|--DIFS--|s| TX
+    //   backoff(1) drawn at 210 would count from 564 (EIFS); the correct frame received
+    //   before then resynchronises the station: DIFS after it, then the slot (9.2.3.4)
+    let s = Script::new().busy(0, 200).rx_end(200, false).backoff(210, 1);
+    assert_eq!(s.access_at(), Some(us(200 + 364 + 20)));
+    let s = s.busy(250, 400).rx_end(400, true);
+    assert_eq!(s.access_at(), Some(us(470)));
+    //   the same with the second frame also in error: EIFS after it
+    let s = Script::new().busy(0, 200).rx_end(200, false).backoff(210, 1);
+    let s = s.busy(250, 400).rx_end(400, false);
+    assert_eq!(s.access_at(), Some(us(400 + 364 + 20)));
+}
+
+#[test]
 fn the_medium_turning_busy_as_the_backoff_ends_defers_it_and_a_later_arrival_does_not() {
     //   1000  1020  1040         1400      1450
     //   |--s--|--s--|=====rx=====|--DIFS--| TX
