@@ -183,6 +183,7 @@ def run(
     pcap_ip_dir: str | PathLike[str] | None = None,
     max_events: int | None = None,
     max_memory_mb: float | None = None,
+    trace: str | PathLike[str] | None = None,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
@@ -204,6 +205,10 @@ def run(
             stops with a ScenarioError naming the cause.
         max_memory_mb: the run's memory budget for what it builds and what grows while it
             runs (default 4096).
+        trace: write the event trace, one row per event at every layer (frames on the air,
+            receptions and their losses, backoffs, NAV, queue, routing, TCP and application
+            events, every drop with its reason), to this file: ``.parquet`` or ``.csv``
+            (columns in docs/interfaces.md, "Event trace"). Streamed: memory stays bounded.
 
     None of the options changes the results: the same scenario and seed give the same
     numbers with or without them.
@@ -217,10 +222,37 @@ def run(
     """
     text = to_json(prepare(scenario, overrides, seed))
     options = run_options(series_interval_s, pcap_dir, pcap_ip_dir, max_events, max_memory_mb)
+    trace_file = partial = None
+    if trace is not None:
+        from .events import check_trace_path, partial_path
+
+        trace_file = check_trace_path(trace)
+        partial = partial_path(trace_file)
+        options["event_trace"] = str(partial)
     t0 = time.perf_counter()
-    out = _call_core(text, options)
+    try:
+        out = _call_core(text, options)
+    except BaseException:
+        if partial is not None:
+            partial.unlink(missing_ok=True)
+        raise
     wall = time.perf_counter() - t0
+    if trace_file is not None and partial is not None:
+        _finish_trace(partial, trace_file)
     return Result.from_json(out, wall_time_s=wall)
+
+
+def _finish_trace(partial: Path, trace_file: Path) -> None:
+    """Move the core's CSV into place, converted to Parquet when asked for."""
+    from .events import csv_to_parquet
+
+    try:
+        if trace_file.suffix.lower() == ".csv":
+            partial.replace(trace_file)
+        else:
+            csv_to_parquet(partial, trace_file)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def validate(

@@ -84,6 +84,8 @@ pub struct RunOptions {
     pub pcap_dir: Option<std::path::PathBuf>,
     /// Directory for one raw-IP pcap per flow endpoint.
     pub pcap_ip_dir: Option<std::path::PathBuf>,
+    /// Stream the event trace (one CSV row per event at every layer) to this file.
+    pub event_trace: Option<std::path::PathBuf>,
     /// Sample per-flow cwnd and goodput at this interval.
     pub series_interval_s: Option<f64>,
     /// The run's budget (default `budget::DEFAULT_MAX_EVENTS`, `DEFAULT_MAX_MEMORY_MB`).
@@ -153,6 +155,16 @@ impl RunOptions {
                 )
             })?;
             world.attach_tracer(tracer);
+        }
+        if let Some(path) = &self.event_trace {
+            let trace = observe::events::EventTrace::create(path).map_err(|e| {
+                ScenarioError::invalid(
+                    "trace",
+                    path.display(),
+                    &format!("must be a file that can be created and written ({e})"),
+                )
+            })?;
+            world.attach_events(trace);
         }
         Ok(())
     }

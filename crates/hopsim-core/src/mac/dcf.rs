@@ -26,6 +26,17 @@ pub enum MacOutput {
     /// retry limit (`acked == false`: the link to `next_hop` failed). `service_ns`: from the
     /// head of the queue to the end of the exchange (the per-packet transmission delay).
     Done { packet: PacketId, next_hop: u32, acked: bool, service_ns: SimTime },
+    /// For the event trace only (when `report_notes` is on): what the MAC decided.
+    Note(MacNote),
+}
+
+/// What the MAC reports to the event trace.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MacNote {
+    /// A backoff of `slots` slots drawn from a window of `cw`.
+    Backoff { slots: u32, cw: u32 },
+    /// The NAV (or ns-2's EIFS as a NAV) now lasts until `until`.
+    Nav { until: SimTime },
 }
 
 /// The MAC's timers (802.11 9.2): its access deadline (DIFS/EIFS and backoff), the CTS or
@@ -127,6 +138,8 @@ pub struct Dcf {
     rng: Rng,
     pub counters: MacCounters,
     pub rates: RateControl,
+    /// Report `MacOutput::Note`s (the event trace is on).
+    notes: bool,
 }
 
 impl Dcf {
@@ -149,6 +162,7 @@ impl Dcf {
             seen: Vec::new(),
             rng,
             counters: MacCounters::default(),
+            notes: false,
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
         }
     }
@@ -195,6 +209,7 @@ impl Dcf {
         // ns-2 `send` always draws a backoff (no immediate access, mac-802_11.cc).
         if self.access.backoff().is_none() && (self.cfg.ns2 || !self.access.try_immediate(cx.now)) {
             let slots = self.backoff_slots();
+            self.note(cx, MacNote::Backoff { slots, cw: self.cw });
             self.access.start_backoff(cx.now, slots);
         }
         self.arm_access(cx);
@@ -224,8 +239,21 @@ impl Dcf {
         }
     }
 
+    /// Report to the event trace (off unless asked: one branch).
+    pub(super) fn note(&self, cx: &mut MacCtx, note: MacNote) {
+        if self.notes {
+            cx.out.push((self.node, MacOutput::Note(note)));
+        }
+    }
+
+    /// Send `MacOutput::Note`s for the event trace.
+    pub fn report_notes(&mut self, on: bool) {
+        self.notes = on;
+    }
+
     fn draw_backoff(&mut self, cx: &mut MacCtx) {
         let slots = self.backoff_slots();
+        self.note(cx, MacNote::Backoff { slots, cw: self.cw });
         self.access.start_backoff(cx.now, slots);
         self.arm_access(cx);
     }

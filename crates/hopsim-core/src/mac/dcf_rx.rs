@@ -23,6 +23,7 @@ impl Dcf {
             let nav_end = at + frame.nav_ns;
             if nav_end > self.nav_until {
                 self.nav_until = nav_end;
+                self.note(cx, MacNote::Nav { until: nav_end });
                 self.access.note_busy(at, nav_end);
             }
             return;

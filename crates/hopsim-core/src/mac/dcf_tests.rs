@@ -115,6 +115,7 @@ impl Bench {
                 }
                 MacOutput::Done { acked, .. } => self.done.push((now, acked)),
                 MacOutput::Received { packet, .. } => self.received.push(packet),
+                MacOutput::Note(_) => {}
             }
         }
     }

@@ -69,6 +69,8 @@ pub struct Packet {
     pub delay_max_ns: u64,
     /// IP identification, set by the originating node.
     pub ident: u16,
+    /// The packet's id in the event trace: the same at every hop (0: not yet numbered).
+    pub uid: u32,
     /// An ETX probe (a broadcast control packet counted by its receivers).
     pub etx_probe: bool,
     /// DSR (ns2 profile): times a forwarder gave this packet a new route after a link failure.
@@ -103,6 +105,7 @@ impl Packet {
             handed_over: false,
             tcp: None,
             ident: 0,
+            uid: 0,
             etx_probe: false,
             salvaged: 0,
             headerless: false,

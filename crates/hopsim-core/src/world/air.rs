@@ -7,6 +7,7 @@ use crate::engine::event::Event;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
+use crate::observe::events::{EventKind, Reason};
 use crate::phy::channel::Link;
 use crate::phy::radio::{FrameRef, RxEnd};
 
@@ -20,6 +21,7 @@ impl World {
         n.radio.start_tx(now, end);
         n.tx_frame = Some((frame, fref));
         self.trace_frame(node, now, &frame);
+        self.trace_air(now, node, EventKind::FrameStart, &frame, fref, None);
         if let Some(m) = self.motion.as_mut() {
             let mut links = std::mem::take(&mut self.nodes[node as usize].tx_links);
             m.links(node, now, &mut links);
@@ -56,16 +58,24 @@ impl World {
                 frame.bytes,
             );
             if let Some(e) = early {
-                let (done_frame, _) =
+                let (done_frame, done_ref) =
                     self.nodes[e.frame.tx as usize].tx_frame.expect("frame still on air");
                 let decodable = self.is_decodable(e.frame.tx, link.listener);
-                self.complete_rx(now, link.listener, &done_frame, e.end, e.ok, decodable);
+                self.complete_rx(
+                    now,
+                    link.listener,
+                    (&done_frame, done_ref),
+                    e.end,
+                    e.ok,
+                    decodable,
+                );
             }
             if let Some((from, until)) = busy {
                 self.nodes[j].mac.on_medium_busy(from, until);
             }
             if self.ns2 && self.nodes[j].radio.captured_newcomer() {
                 self.nodes[j].mac.on_captured(start, stop);
+                self.trace_air(start, link.listener, EventKind::Capture, &frame, fref, None);
             }
         }
         if fade {
@@ -142,14 +152,16 @@ impl World {
             let at = now + link.delay_ns;
             match self.nodes[link.listener as usize].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {
-                    self.complete_rx(now, link.listener, &frame, at, ok, link.decodable)
+                    self.complete_rx(now, link.listener, (&frame, fref), at, ok, link.decodable)
                 }
                 RxEnd::Missed if eifs_if_missed => {
-                    self.complete_rx(now, link.listener, &frame, at, false, link.decodable)
+                    let missed = (&frame, fref);
+                    self.complete_rx(now, link.listener, missed, at, false, link.decodable)
                 }
                 RxEnd::Missed | RxEnd::AlreadyDone => {}
             }
         }
+        self.trace_air(now, node, EventKind::FrameEnd, &frame, fref, None);
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
     }
@@ -160,12 +172,17 @@ impl World {
         &mut self,
         now: SimTime,
         listener: u32,
-        frame: &Frame,
+        (frame, fref): (&Frame, FrameRef),
         at: SimTime,
         ok: bool,
         decodable: bool,
     ) {
         let addressed = frame.dst == listener || frame.dst == BROADCAST;
+        let mut lost = match (ok, decodable) {
+            (true, _) => None,
+            (false, true) => Some(Reason::Collision),
+            (false, false) => Some(Reason::NotDecoded),
+        };
         if !ok && decodable && addressed {
             // Strong enough to decode, lost to overlap with another frame (capture mode).
             self.nodes[listener as usize].counters.collisions += 1;
@@ -177,8 +194,11 @@ impl World {
             if node.error_rng.uniform() < self.frame_error_rate {
                 node.counters.frame_errors += 1;
                 ok = false;
+                lost = Some(Reason::FrameError);
             }
         }
+        let event = if ok { EventKind::RxOk } else { EventKind::RxError };
+        self.trace_air(at, listener, event, frame, fref, lost);
         if ok {
             self.trace_frame(listener, at, frame);
         }

@@ -182,6 +182,8 @@ impl World {
             tcp_out: Vec::with_capacity(32),
             ack_out: Vec::with_capacity(4),
             tracer: None,
+            events: None,
+            next_uid: 0,
             series: None,
             motion,
             route_out: Vec::with_capacity(8),
@@ -336,6 +338,7 @@ fn tcp_flow(
         arrived: Vec::new(),
         completed_ns: None,
         forward_path: (0, 0, 0),
+        traced: (f64::NAN, 0),
     }
 }
 

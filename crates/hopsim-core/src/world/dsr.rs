@@ -8,6 +8,7 @@ use super::World;
 use crate::engine::time::SimTime;
 use crate::net::packet::{PacketId, NO_FLOW};
 use crate::net::router::Arrival;
+use crate::observe::events::{EventKind, Layer, Reason};
 
 /// ns-2 dsragent.cc `dsr_salvage_max_attempts`: a packet is salvaged at most this often.
 const NS2_SALVAGE_MAX: u8 = 15;
@@ -61,6 +62,8 @@ impl World {
         }
         if p.salvaged >= NS2_SALVAGE_MAX {
             self.nodes[node as usize].counters.no_route_drops += 1; // ns-2 drop reason SAL
+            let sal = Some(Reason::SalvageLimit);
+            self.trace_id(now, node, Layer::Net, EventKind::Drop, packet, sal);
             return false;
         }
         self.packets.get_mut(packet).salvaged += 1;
@@ -88,6 +91,8 @@ impl World {
             }
             if !self.salvage(now, node, item.packet) {
                 self.nodes[node as usize].counters.queue_purge_drops += 1;
+                let purge = Some(Reason::QueuePurge);
+                self.trace_id(now, node, Layer::Ifq, EventKind::Drop, item.packet, purge);
                 self.drop_packet(item.packet);
             }
         }

@@ -46,6 +46,12 @@ impl World {
         let (bytes, interval) = (e.probe_bytes, e.interval_ns);
         let packet = self.control_packet(now, node, BROADCAST, bytes);
         self.packets.get_mut(packet).etx_probe = true;
+        if self.tracing() {
+            let p = *self.packets.get(packet);
+            let beacon = crate::observe::events::EventKind::RouteBeacon;
+            let net = crate::observe::events::Layer::Net;
+            self.trace_packet(now, node, (net, beacon), &p, None, p.dst);
+        }
         self.release_control(now, node, packet);
         let gap = self.probe_gap(node, interval);
         self.arm_route(now + gap.max(1), node, RouteTimer::EtxProbe);

@@ -28,6 +28,8 @@ pub(crate) struct TcpFlow {
     pub completed_ns: Option<SimTime>,
     /// Forward path seen by the latest data segment: (hops, delay total ns, delay max ns).
     pub forward_path: (u8, u64, u64),
+    /// The event trace's view of the sender: the cwnd and timeouts last reported.
+    pub traced: (f64, u64),
 }
 
 impl TcpFlow {

@@ -6,6 +6,7 @@ mod air;
 mod build;
 mod dsr;
 mod etx;
+mod events;
 mod fading;
 mod flows;
 mod motion;
@@ -36,6 +37,7 @@ use crate::net::router::RouteAction;
 use crate::net::router::RouteTimer;
 use crate::net::routing::StaticRoutes;
 use crate::node::Node;
+use crate::observe::events::EventTrace;
 use crate::observe::metrics::{Invariants, RunResult};
 use crate::observe::trace::writer::PcapTracer;
 use crate::phy::channel::Channel;
@@ -65,6 +67,9 @@ pub struct World {
     /// ACKs a TCP receiver asked to send, handled after each receiver call.
     ack_out: Vec<AckInfo>,
     tracer: Option<PcapTracer>,
+    events: Option<EventTrace>,
+    /// The id of the last packet numbered (`Packet::uid`).
+    next_uid: u32,
     series: Option<Series>,
     motion: Option<motion::Motion>,
     /// What the router of the node being handled asked for (`net/router.rs`).
@@ -141,9 +146,18 @@ impl World {
                 MacOutput::Done { packet, next_hop, acked, service_ns } => {
                     self.mac_done(now, node, packet, next_hop, acked, service_ns)
                 }
+                MacOutput::Note(note) => self.trace_mac_note(now, node, note),
             }
         }
         self.out.clear();
+    }
+
+    /// Stream the event trace of the run (`observe/events.rs`).
+    pub fn attach_events(&mut self, trace: EventTrace) {
+        for n in self.nodes.iter_mut() {
+            n.mac.report_notes(true);
+        }
+        self.events = Some(trace);
     }
 
     /// Write pcap traces of the run through `tracer`.
@@ -166,6 +180,11 @@ impl World {
         if let Some(t) = self.tracer.take() {
             if let Err(e) = t.finish() {
                 self.warnings.push(format!("pcap trace incomplete: {e}"));
+            }
+        }
+        if let Some(t) = self.events.take() {
+            if let Err(e) = t.finish() {
+                self.warnings.push(format!("event trace incomplete: {e}"));
             }
         }
     }

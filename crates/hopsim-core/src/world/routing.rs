@@ -8,6 +8,7 @@ use crate::engine::time::{secs_to_ns, SimTime};
 use crate::net::aodv::BROADCAST;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::net::router::{Control, Decision, DropReason, RouteAction, RouteTimer};
+use crate::observe::events::{EventKind, Layer, Reason};
 use crate::queue::Queued;
 
 /// Packets a source keeps while it looks for a route (ns-2 AODV_RTQ_MAX_LEN, AODV_RTQ_TIMEOUT).
@@ -76,6 +77,9 @@ impl World {
 
     /// Routing lost `packet` at `node`.
     pub(super) fn routing_drop(&mut self, node: u32, packet: PacketId, reason: DropReason) {
+        let now = self.sched.now();
+        let why = Some(super::events::drop_reason(reason));
+        self.trace_id(now, node, Layer::Net, EventKind::Drop, packet, why);
         match reason {
             DropReason::NoRoute | DropReason::BadSourceRoute => {
                 self.nodes[node as usize].counters.no_route_drops += 1
@@ -98,6 +102,8 @@ impl World {
         self.nodes[node as usize].queue.take_for(next_hop, &mut taken);
         for item in taken {
             self.nodes[node as usize].counters.queue_purge_drops += 1;
+            let (now, purge) = (self.sched.now(), Some(Reason::QueuePurge));
+            self.trace_id(now, node, Layer::Ifq, EventKind::Drop, item.packet, purge);
             let d = *self.packets.get(item.packet);
             if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {
                 self.flows[d.flow as usize].queued_at_source -= 1;
@@ -119,9 +125,11 @@ impl World {
         self.expire_waiting(now, node);
         if self.nodes[node as usize].route_wait.len() >= WAITING_MAX {
             self.nodes[node as usize].counters.no_route_drops += 1;
+            self.trace_id(now, node, Layer::Net, EventKind::Drop, packet, Some(Reason::NoRoute));
             self.drop_packet(packet);
         } else {
             self.nodes[node as usize].route_wait.push_back(packet);
+            self.trace_id(now, node, Layer::Net, EventKind::Hold, packet, None);
         }
     }
 
@@ -134,6 +142,12 @@ impl World {
             let fresh = now.saturating_sub(self.packets.get(id).created_ns) < limit;
             if !fresh {
                 self.nodes[node as usize].counters.no_route_drops += 1;
+                if let Some(t) = self.events.as_mut() {
+                    let what = (Layer::Net, EventKind::Drop);
+                    let mut r = super::events::packet_row(now, node, what, self.packets.get(id));
+                    r.reason = Some(Reason::RouteTimeout);
+                    t.write(&r);
+                }
                 let flow = self.packets.get(id).flow;
                 if flow != NO_FLOW {
                     self.flows[flow as usize].dropped += 1;
@@ -164,9 +178,11 @@ impl World {
                 let at = now + k as u64 * self.release_spacing_ns;
                 self.arm_route(at, node, RouteTimer::RouteRelease { packet: id });
             } else if found {
+                self.trace_id(now, node, Layer::Net, EventKind::Release, id, None);
                 self.route_and_enqueue(now, node, id);
             } else {
                 self.nodes[node as usize].counters.no_route_drops += 1;
+                self.trace_id(now, node, Layer::Net, EventKind::Drop, id, Some(Reason::NoRoute));
                 self.drop_packet(id);
             }
         }
@@ -201,21 +217,27 @@ impl World {
         let n = &mut self.nodes[node as usize];
         let ident = n.next_ident;
         n.next_ident = n.next_ident.wrapping_add(1);
-        self.packets.alloc(Packet {
+        let mut p = Packet {
             control: true,
             ident,
             ..Packet::new(NO_FLOW, 0, node, to, bytes, UDP_HEADER_BYTES, now)
-        })
+        };
+        self.number(&mut p);
+        self.packets.alloc(p)
     }
 
     /// A control packet enters the interface queue of `node`, ahead of data.
     pub(super) fn release_control(&mut self, now: SimTime, node: u32, packet: PacketId) {
         let to = self.packets.get(packet).dst;
         let next_hop = if to == BROADCAST { BROADCAST } else { to };
-        if let Some(dropped) =
-            self.nodes[node as usize].queue.push(Queued { packet, next_hop }, true)
-        {
+        let pushed = self.nodes[node as usize].queue.push(Queued { packet, next_hop }, true);
+        if pushed.is_none_or(|d| d.packet != packet) {
+            self.trace_enqueue(now, node, packet, next_hop);
+        }
+        if let Some(dropped) = pushed {
             self.nodes[node as usize].counters.queue_drops += 1;
+            let full = Some(Reason::QueueFull);
+            self.trace_id(now, node, Layer::Ifq, EventKind::Drop, dropped.packet, full);
             let d = *self.packets.get(dropped.packet);
             if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {
                 self.flows[d.flow as usize].queued_at_source -= 1;
@@ -262,6 +284,7 @@ impl World {
                         Control::Aodv(m) => p.aodv = Some(m),
                         Control::Dsr(m) => p.dsr = Some(m),
                     }
+                    self.trace_control(now, node, msg, packet);
                     self.release_after(now, node, packet, delay);
                 }
                 RouteAction::SendRouted { msg, route } => {
@@ -272,6 +295,7 @@ impl World {
                         q.dsr = Some(msg);
                         q.route = Some((route, 0));
                         q.option_bytes = route.option_bytes();
+                        self.trace_control(now, node, Control::Dsr(msg), packet);
                         self.route_and_enqueue(now, node, packet);
                     }
                 }

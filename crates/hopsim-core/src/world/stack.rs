@@ -8,6 +8,7 @@ use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::net::router::{Control, Failure};
+use crate::observe::events::{EventKind, Layer, Reason};
 use crate::queue::{Class, Queued};
 
 impl World {
@@ -34,11 +35,13 @@ impl World {
         let seq = source.take_seq();
         let payload_bytes = source.payload_bytes;
         let (src, dst) = (f.src, f.dst);
-        self.originate(now, Packet::new(flow, seq, src, dst, payload_bytes, UDP_HEADER_BYTES, now));
+        let p = Packet::new(flow, seq, src, dst, payload_bytes, UDP_HEADER_BYTES, now);
+        self.originate(now, p, EventKind::Send);
     }
 
-    /// A transport endpoint at `packet.src` sends a packet of its flow.
-    pub(super) fn originate(&mut self, now: SimTime, mut packet: Packet) {
+    /// A transport endpoint at `packet.src` sends a packet of its flow (`event`, for the
+    /// trace: a new packet, a retransmission or an ACK).
+    pub(super) fn originate(&mut self, now: SimTime, mut packet: Packet, event: EventKind) {
         self.flows[packet.flow as usize].packets_sent += 1;
         if packet.src == self.flows[packet.flow as usize].src {
             self.note_route(now, packet.flow); // the data direction (not TCP's ACKs)
@@ -47,6 +50,9 @@ impl World {
         let node = &mut self.nodes[src as usize];
         packet.ident = node.next_ident;
         node.next_ident = node.next_ident.wrapping_add(1);
+        self.number(&mut packet);
+        let layer = if packet.tcp.is_some() { Layer::Transport } else { Layer::App };
+        self.trace_packet(now, src, (layer, event), &packet, None, packet.dst);
         self.trace_ip_packet(src, now, &packet);
         let id = self.packets.alloc(packet);
         self.route_and_enqueue(now, src, id);
@@ -69,15 +75,20 @@ impl World {
         } else {
             Class::Data
         };
-        let n = &mut self.nodes[node as usize];
-        match n.queue.push_class(Queued { packet, next_hop }, class) {
+        match self.nodes[node as usize].queue.push_class(Queued { packet, next_hop }, class) {
             None => {
                 if local {
                     self.flows[p.flow as usize].queued_at_source += 1;
                 }
+                self.trace_enqueue(now, node, packet, next_hop);
             }
             Some(dropped) => {
-                n.counters.queue_drops += 1;
+                if dropped.packet != packet {
+                    self.trace_enqueue(now, node, packet, next_hop);
+                }
+                let full = Some(Reason::QueueFull);
+                self.trace_id(now, node, Layer::Ifq, EventKind::Drop, dropped.packet, full);
+                self.nodes[node as usize].counters.queue_drops += 1;
                 let dp = self.packets.get(dropped.packet);
                 let dropped_local = dp.src == node && dp.tcp.is_none() && dp.flow != NO_FLOW;
                 if dropped.packet != packet && dropped_local {
@@ -110,6 +121,9 @@ impl World {
         }
         let Some(item) = n.queue.pop() else { return };
         let p = *self.packets.get(item.packet);
+        if self.tracing() {
+            self.trace_dequeue(now, node, &p, item.next_hop);
+        }
         if p.control {
             // Routing overhead: every control packet transmission (each hop of a relayed one).
             let c = &mut self.nodes[node as usize].counters;
@@ -146,6 +160,7 @@ impl World {
         f.packets_delivered += 1;
         if let FlowApp::Udp { sink, .. } = &mut f.app {
             sink.deliver(p.payload_bytes, now - p.created_ns, in_window);
+            self.trace_packet(now, p.dst, (Layer::App, EventKind::Receive), p, None, p.src);
         } else {
             self.tcp_arrival(now, p);
         }
@@ -178,6 +193,7 @@ impl World {
         let copy_id = self.packets.alloc(copy);
         if copy.ttl == 0 && copy.dst != node {
             self.nodes[node as usize].counters.ttl_drops += 1;
+            self.trace_id(now, node, Layer::Net, EventKind::Drop, copy_id, Some(Reason::Ttl));
             self.drop_packet(copy_id);
             return;
         }
@@ -210,6 +226,9 @@ impl World {
                 Some(m) => m.in_decode_range(node, next_hop, now),
                 None => self.channel.decodable(node, next_hop),
             };
+            let retry = Some(Reason::RetryLimit);
+            self.trace_id(now, node, Layer::Mac, EventKind::Drop, packet, retry);
+            self.trace_id(now, node, Layer::Net, EventKind::LinkFailure, packet, None);
             let counters = &mut self.nodes[node as usize].counters;
             counters.link_failures += 1;
             counters.false_route_failures += still_in_range as u64;
@@ -249,5 +268,40 @@ impl World {
             }
         }
         self.pump(now, node);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_dequeue(&mut self, now: SimTime, node: u32, p: &Packet, next_hop: u32) {
+        let queued = self.nodes[node as usize].queue.len() as f64;
+        let mut r = super::events::packet_row(now, node, (Layer::Ifq, EventKind::Dequeue), p);
+        (r.peer, r.value) = (next_hop, queued);
+        self.trace_row(&r);
+    }
+
+    #[inline]
+    pub(super) fn trace_enqueue(
+        &mut self,
+        now: SimTime,
+        node: u32,
+        packet: PacketId,
+        next_hop: u32,
+    ) {
+        if self.tracing() {
+            self.trace_enqueue_cold(now, node, packet, next_hop);
+        }
+    }
+
+    /// The trace's row for a packet entering the queue of `node` for `next_hop`.
+    #[cold]
+    #[inline(never)]
+    fn trace_enqueue_cold(&mut self, now: SimTime, node: u32, packet: PacketId, next_hop: u32) {
+        if self.tracing() {
+            let p = *self.packets.get(packet);
+            let queued = self.nodes[node as usize].queue.len() as f64;
+            let mut r = super::events::packet_row(now, node, (Layer::Ifq, EventKind::Enqueue), &p);
+            (r.peer, r.value) = (next_hop, queued);
+            self.trace_row(&r);
+        }
     }
 }

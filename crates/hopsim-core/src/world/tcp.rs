@@ -4,6 +4,7 @@
 use super::{FlowApp, TcpFlow, World};
 use crate::engine::time::SimTime;
 use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
+use crate::observe::events::{EventKind, Layer, Reason, Row};
 use crate::transport::tcp::limits::PathInfo;
 use crate::transport::tcp::receiver::AckInfo;
 use crate::transport::tcp::sender::TcpCtx;
@@ -67,9 +68,17 @@ impl World {
     /// Put the segments the sender asked for onto the network at the source node.
     fn send_segments(&mut self, now: SimTime, flow: u32) {
         let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        if self.tracing() {
+            self.trace_sender(now, flow, src);
+        }
         let headerless = self.tcp_flow(flow).headerless;
         for k in 0..self.tcp_out.len() {
             let seg = self.tcp_out[k].seg;
+            let event = if self.tcp_out[k].retransmission {
+                EventKind::Retransmission
+            } else {
+                EventKind::Send
+            };
             let payload_bytes = self.tcp_flow(flow).segment_bytes(seg);
             self.originate(
                 now,
@@ -78,9 +87,42 @@ impl World {
                     headerless,
                     ..Packet::new(flow, seg, src, dst, payload_bytes, TCP_HEADER_BYTES, now)
                 },
+                event,
             );
         }
         self.tcp_out.clear();
+    }
+
+    /// A TCP packet reached its destination: received, or a duplicate segment.
+    #[cold]
+    #[inline(never)]
+    fn trace_tcp_arrival(&mut self, now: SimTime, p: &Packet) {
+        let (hdr, flow) = (p.tcp.expect("TCP packet"), p.flow);
+        let dup = !hdr.is_ack && self.tcp_flow(flow).has_arrived(hdr.seg);
+        let (event, why) = match dup {
+            true => (EventKind::Drop, Some(Reason::Duplicate)),
+            false => (EventKind::Receive, None),
+        };
+        self.trace_packet(now, p.dst, (Layer::Transport, event), p, why, p.src);
+    }
+
+    /// The sender's timeouts and window changes since the last report, for the event trace.
+    #[cold]
+    #[inline(never)]
+    fn trace_sender(&mut self, now: SimTime, flow: u32, src: u32) {
+        let t = self.tcp_flow(flow);
+        let (cwnd, timeouts, una) = (t.sender.cwnd(), t.sender.stats.timeouts, t.sender.acked());
+        let (last_cwnd, last_timeouts) = std::mem::replace(&mut t.traced, (cwnd, timeouts));
+        for _ in last_timeouts..timeouts {
+            let mut r = Row::new(now, src, Layer::Transport, EventKind::Timeout);
+            (r.flow, r.seq) = (flow, una);
+            self.trace_row(&r);
+        }
+        if cwnd != last_cwnd {
+            let mut r = Row::new(now, src, Layer::Transport, EventKind::Window);
+            (r.flow, r.value) = (flow, cwnd);
+            self.trace_row(&r);
+        }
     }
 
     /// The receiver (at the flow's destination) acknowledges.
@@ -110,6 +152,7 @@ impl World {
                     now,
                 )
             },
+            EventKind::Ack,
         );
     }
 
@@ -117,6 +160,9 @@ impl World {
     pub(super) fn tcp_arrival(&mut self, now: SimTime, p: &Packet) {
         let hdr = p.tcp.expect("TCP packet");
         let flow = p.flow;
+        if self.tracing() {
+            self.trace_tcp_arrival(now, p);
+        }
         if hdr.is_ack {
             // What the ACK tells of the path (Chen et al.): forward hops and delays echoed by the
             // receiver; the ACK's own hops from its TTL and its accumulated delays.
