@@ -55,15 +55,17 @@ def check_trace_path(value: str | PathLike[str], key: str = "trace") -> Path:
     if not isinstance(value, (str, PathLike)) or not str(value):
         raise ScenarioError(f"{key} = {value!r}: not allowed, it must be a file path")
     path = Path(value).expanduser().absolute()
+    if path.is_dir():
+        raise ScenarioError(f"{key} = {str(value)!r}: is a directory; give a file name")
     if path.suffix.lower() not in TRACE_FORMATS:
         raise ScenarioError(
             f"{key} = {str(value)!r}: not allowed, the file name must end in "
             f"{' or '.join(TRACE_FORMATS)}"
         )
-    if path.is_dir():
-        raise ScenarioError(f"{key} = {str(value)!r}: is a directory; give a file name")
     if not path.parent.is_dir():
-        raise ScenarioError(f"{key} = {str(value)!r}: the folder {str(path.parent)!r} does not exist")
+        raise ScenarioError(
+            f"{key} = {str(value)!r}: the folder {str(path.parent)!r} does not exist"
+        )
     return path
 
 

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from .. import Result, dumps_toml, prepare, run, validate
+from .. import Result, ScenarioError, dumps_toml, prepare, run, validate
 from ..result import SERIES_FORMATS, series_format
 from .app import (
     Commands,
@@ -74,6 +74,20 @@ SeriesOpt = Annotated[
         show_default=False,
     ),
 ]
+TraceOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--trace",
+        metavar="FILE",
+        help=(
+            "Write the event trace to FILE (.parquet or .csv): one row per event at every "
+            "layer (frames on the air and receptions, backoffs, NAV, queue, routing, TCP and "
+            "application events; every drop with its reason), streamed while the run goes. "
+            "Columns and event names: docs/interfaces.md, 'Event trace'."
+        ),
+        show_default=False,
+    ),
+]
 SeriesIntervalOpt = Annotated[
     float | None,
     typer.Option(
@@ -102,8 +116,8 @@ SeriesIntervalOpt = Annotated[
         "median and 95th percentile; the MAC totals (attempts, retries, retry-limit drops, "
         "collisions, queue drops, link drop probability); and the wall time, events/s and "
         "simulated seconds per wall second measured around the run. With --json, only the "
-        "JSON result document. --pcap, --pcap-ip and --series record traces and time "
-        "series; they do not change the results."
+        "JSON result document. --pcap, --pcap-ip, --trace and --series record traces and "
+        "time series; they do not change the results."
     ),
 )
 def run_cmd(
@@ -122,6 +136,7 @@ def run_cmd(
     ] = False,
     pcap: PcapOpt = None,
     pcap_ip: PcapIpOpt = None,
+    trace: TraceOpt = None,
     series: SeriesOpt = None,
     series_interval: SeriesIntervalOpt = None,
     max_events: MaxEventsOpt = None,
@@ -129,6 +144,13 @@ def run_cmd(
 ) -> None:
     # Check the output options before the run, which may take long.
     budget = parse_budget(max_events, max_memory_mb)
+    if trace is not None:
+        from ..events import check_trace_path
+
+        try:
+            check_trace_path(trace, "--trace")
+        except ScenarioError as exc:
+            _fail(str(exc))
     if series is not None:
         try:
             series_format(series)
@@ -167,6 +189,7 @@ def run_cmd(
         series_interval_s=interval,
         pcap_dir=pcap,
         pcap_ip_dir=pcap_ip,
+        trace=trace,
         **budget,
     )
     written = None
@@ -185,6 +208,12 @@ def run_cmd(
 
     _print_result(res, file)
     _print_outputs(res, written, interval, pcap, pcap_ip)
+    if trace is not None:
+        size_mb = trace.stat().st_size / 1e6 if trace.exists() else 0.0
+        out.print(
+            f"[bold]trace[/]: {escape(str(trace))} ({size_mb:.1f} MB)",
+            soft_wrap=True,
+        )
 
 
 def _print_outputs(
