@@ -102,6 +102,10 @@ pub struct Row {
     pub flow: u32,
     pub seq: u32,
     pub peer: u32,
+    /// The packet's IP source and destination (`NONE` for broadcast) and its TTL.
+    pub src: u32,
+    pub dst: u32,
+    pub ttl: u32,
     pub reason: Option<Reason>,
     pub bytes: u32,
     pub value: f64,
@@ -143,6 +147,9 @@ impl Row {
             flow: NONE,
             seq: NONE,
             peer: NONE,
+            src: NONE,
+            dst: NONE,
+            ttl: NONE,
             reason: None,
             bytes: 0,
             value: f64::NAN,
@@ -151,7 +158,7 @@ impl Row {
 }
 
 /// The CSV header: the columns, in order (their meaning in docs/interfaces.md).
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 18] = [
     "time_s",
     "node",
     "layer",
@@ -163,6 +170,9 @@ pub const COLUMNS: [&str; 15] = [
     "flow",
     "seq",
     "peer",
+    "src",
+    "dst",
+    "ttl",
     "reason",
     "bytes",
     "value",
@@ -216,7 +226,7 @@ fn write_row(out: &mut impl Write, r: &Row) -> std::io::Result<()> {
     write!(out, "{},", r.frame_kind.map_or("", frame_name))?;
     id(out, r.packet)?;
     write!(out, "{},", r.packet_kind.map_or("", packet_name))?;
-    for v in [r.flow, r.seq, r.peer] {
+    for v in [r.flow, r.seq, r.peer, r.src, r.dst, r.ttl] {
         if v == NONE {
             write!(out, ",")?;
         } else {
@@ -334,7 +344,7 @@ mod tests {
         let mut out = Vec::new();
         write_row(&mut out, &r).unwrap();
         let line = String::from_utf8(out).unwrap();
-        assert_eq!(line, "1.500000001,3,ifq,drop,,,42,tcp,0,17,,queue_full,1500,,1500000001\n");
+        assert_eq!(line, "1.500000001,3,ifq,drop,,,42,tcp,0,17,,,,,queue_full,1500,,1500000001\n");
         assert_eq!(line.trim_end().split(',').count(), COLUMNS.len());
     }
 }

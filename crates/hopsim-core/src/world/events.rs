@@ -135,6 +135,7 @@ impl World {
             let p = self.packets.get(id);
             r.packet = p.uid as u64;
             r.packet_kind = Some(packet_tag(p));
+            (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
             if p.flow != NO_FLOW {
                 r.flow = p.flow;
             }
@@ -227,6 +228,7 @@ pub(super) fn packet_row(
     let mut r = Row::new(now, node, layer, event);
     r.packet = p.uid as u64;
     r.packet_kind = Some(packet_tag(p));
+    (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
     if p.flow != NO_FLOW {
         r.flow = p.flow;
         r.seq = p.tcp.map_or(p.seq, |h| if h.is_ack { h.ack } else { h.seg });
