@@ -184,6 +184,7 @@ def run(
     max_events: int | None = None,
     max_memory_mb: float | None = None,
     trace: str | PathLike[str] | None = None,
+    trace_ns2: str | PathLike[str] | None = None,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
@@ -209,6 +210,9 @@ def run(
             receptions and their losses, backoffs, NAV, queue, routing, TCP and application
             events, every drop with its reason), to this file: ``.parquet`` or ``.csv``
             (columns in docs/interfaces.md, "Event trace"). Streamed: memory stays bounded.
+        trace_ns2: write the same events in ns-2's classic wireless trace format
+            (``s``/``r``/``f``/``D`` lines with AGT, RTR, MAC and IFQ; docs/interfaces.md,
+            "ns-2 trace"), for the awk scripts written for ns-2.
 
     None of the options changes the results: the same scenario and seed give the same
     numbers with or without them.
@@ -222,12 +226,15 @@ def run(
     """
     text = to_json(prepare(scenario, overrides, seed))
     options = run_options(series_interval_s, pcap_dir, pcap_ip_dir, max_events, max_memory_mb)
-    trace_file = partial = None
-    if trace is not None:
+    trace_file = partial = ns2_file = None
+    if trace is not None or trace_ns2 is not None:
         from .events import check_trace_path, partial_path
 
-        trace_file = check_trace_path(trace)
-        partial = partial_path(trace_file)
+        if trace is not None:
+            trace_file = check_trace_path(trace)
+        if trace_ns2 is not None:
+            ns2_file = check_trace_path(trace_ns2, "trace_ns2", suffixes=(".tr",))
+        partial = partial_path(trace_file or ns2_file)
         options["event_trace"] = str(partial)
     t0 = time.perf_counter()
     try:
@@ -237,19 +244,23 @@ def run(
             partial.unlink(missing_ok=True)
         raise
     wall = time.perf_counter() - t0
-    if trace_file is not None and partial is not None:
-        _finish_trace(partial, trace_file)
+    if partial is not None:
+        _finish_trace(partial, trace_file, ns2_file)
     return Result.from_json(out, wall_time_s=wall)
 
 
-def _finish_trace(partial: Path, trace_file: Path) -> None:
-    """Move the core's CSV into place, converted to Parquet when asked for."""
+def _finish_trace(partial: Path, trace_file: Path | None, ns2_file: Path | None) -> None:
+    """Write the traces asked for from the core's CSV stream, then remove it."""
     from .events import csv_to_parquet
+    from .events_ns2 import write_ns2
 
     try:
-        if trace_file.suffix.lower() == ".csv":
+        if ns2_file is not None:
+            with open(ns2_file, "w", encoding="ascii", newline="\n") as out:
+                write_ns2(partial, out)
+        if trace_file is not None and trace_file.suffix.lower() == ".csv":
             partial.replace(trace_file)
-        else:
+        elif trace_file is not None:
             csv_to_parquet(partial, trace_file)
     finally:
         partial.unlink(missing_ok=True)

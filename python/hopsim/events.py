@@ -49,8 +49,11 @@ def schema():  # -> pyarrow.Schema (pyarrow is imported late: the CLI starts fas
     )
 
 
-def check_trace_path(value: str | PathLike[str], key: str = "trace") -> Path:
-    """The trace file as an absolute path; refuses what cannot be written before a run.
+def check_trace_path(
+    value: str | PathLike[str], key: str = "trace", suffixes: tuple[str, ...] = tuple(TRACE_FORMATS)
+) -> Path:
+    """The trace file as an absolute path; refuses what cannot be written before a run
+    (``suffixes``: the file name endings allowed).
 
     Raises:
         ScenarioError: naming ``key``, the value and what is allowed.
@@ -60,10 +63,10 @@ def check_trace_path(value: str | PathLike[str], key: str = "trace") -> Path:
     path = Path(value).expanduser().absolute()
     if path.is_dir():
         raise ScenarioError(f"{key} = {str(value)!r}: is a directory; give a file name")
-    if path.suffix.lower() not in TRACE_FORMATS:
+    if path.suffix.lower() not in suffixes:
         raise ScenarioError(
             f"{key} = {str(value)!r}: not allowed, the file name must end in "
-            f"{' or '.join(TRACE_FORMATS)}"
+            f"{' or '.join(suffixes)}"
         )
     if not path.parent.is_dir():
         raise ScenarioError(

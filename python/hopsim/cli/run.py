@@ -88,6 +88,20 @@ TraceOpt = Annotated[
         show_default=False,
     ),
 ]
+TraceNs2Opt = Annotated[
+    Path | None,
+    typer.Option(
+        "--trace-ns2",
+        metavar="FILE",
+        help=(
+            "Write the run's events to FILE (.tr) in ns-2's classic wireless trace format "
+            "(s/r/f/D lines with AGT, RTR, MAC and IFQ), so awk scripts written for ns-2 "
+            "traces (throughput, delivery ratio, delay) work unchanged; the mapping is in "
+            "docs/interfaces.md, 'ns-2 trace'."
+        ),
+        show_default=False,
+    ),
+]
 SeriesIntervalOpt = Annotated[
     float | None,
     typer.Option(
@@ -116,8 +130,8 @@ SeriesIntervalOpt = Annotated[
         "median and 95th percentile; the MAC totals (attempts, retries, retry-limit drops, "
         "collisions, queue drops, link drop probability); and the wall time, events/s and "
         "simulated seconds per wall second measured around the run. With --json, only the "
-        "JSON result document. --pcap, --pcap-ip, --trace and --series record traces and "
-        "time series; they do not change the results."
+        "JSON result document. --pcap, --pcap-ip, --trace, --trace-ns2 and --series record "
+        "traces and time series; they do not change the results."
     ),
 )
 def run_cmd(
@@ -137,6 +151,7 @@ def run_cmd(
     pcap: PcapOpt = None,
     pcap_ip: PcapIpOpt = None,
     trace: TraceOpt = None,
+    trace_ns2: TraceNs2Opt = None,
     series: SeriesOpt = None,
     series_interval: SeriesIntervalOpt = None,
     max_events: MaxEventsOpt = None,
@@ -149,6 +164,13 @@ def run_cmd(
 
         try:
             check_trace_path(trace, "--trace")
+        except ScenarioError as exc:
+            _fail(str(exc))
+    if trace_ns2 is not None:
+        from ..events import check_trace_path
+
+        try:
+            check_trace_path(trace_ns2, "--trace-ns2", suffixes=(".tr",))
         except ScenarioError as exc:
             _fail(str(exc))
     if series is not None:
@@ -190,6 +212,7 @@ def run_cmd(
         pcap_dir=pcap,
         pcap_ip_dir=pcap_ip,
         trace=trace,
+        trace_ns2=trace_ns2,
         **budget,
     )
     written = None
@@ -208,12 +231,10 @@ def run_cmd(
 
     _print_result(res, file)
     _print_outputs(res, written, interval, pcap, pcap_ip)
-    if trace is not None:
-        size_mb = trace.stat().st_size / 1e6 if trace.exists() else 0.0
-        out.print(
-            f"[bold]trace[/]: {escape(str(trace))} ({size_mb:.1f} MB)",
-            soft_wrap=True,
-        )
+    for label, path in (("trace", trace), ("trace-ns2", trace_ns2)):
+        if path is not None:
+            size_mb = path.stat().st_size / 1e6 if path.exists() else 0.0
+            out.print(f"[bold]{label}[/]: {escape(str(path))} ({size_mb:.1f} MB)", soft_wrap=True)
 
 
 def _print_outputs(
