@@ -96,17 +96,18 @@ setup: $(EXT_STAMP) $(ANALYSIS_STAMP)
 
 setup-test: setup $(TEST_STAMP) test-tools
 
-# Debian's tshark and tcptrace read the pcap traces in the tests, and ns-2.35 (package ns2,
-# command ns) runs beside hopsim in the crosscheck tests; installed when missing (as root,
-# non-interactively). Without apt-get those tests are skipped and say why.
+# Debian's tshark and tcptrace read the pcap traces in the tests, ns-2.35 (package ns2,
+# command ns) runs beside hopsim in the crosscheck tests, and headless Chromium (driven by
+# selenium through chromium-driver) opens the run explorer's pages; installed when missing
+# (as root, non-interactively). Without apt-get those tests are skipped and say why.
 test-tools:
 	if ! command -v tshark >/dev/null || ! command -v tcptrace >/dev/null \
-	    || ! command -v ns >/dev/null; then \
+	    || ! command -v ns >/dev/null || ! command -v chromedriver >/dev/null; then \
 	  if command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      tshark tcptrace ns2; \
+	      tshark tcptrace ns2 chromium chromium-driver; \
 	  else \
-	    echo "warning: tshark/tcptrace/ns missing and no apt-get: their tests will be skipped"; \
+	    echo "warning: tshark/tcptrace/ns/chromium missing and no apt-get: their tests will be skipped"; \
 	  fi; \
 	fi
 

@@ -67,11 +67,15 @@ def network_picture(
     overrides: Any = None,
     seed: int | None = None,
     run: bool | None = None,
+    result: Any = None,
+    name: str | None = None,
 ) -> NetworkPicture:
-    """The layout of ``scenario`` and its flows' routes.
+    """The layout of ``scenario`` and its flows' routes (``hopsim show`` draws it with
+    matplotlib, ``hopsim view`` in the browser).
 
     ``run``: run the scenario to learn the routes of AODV, DSR and ETX (default: only for
-    those protocols; False draws their shortest paths at time 0 instead).
+    those protocols; False draws their shortest paths at time 0 instead). ``result``: a
+    result of this scenario already at hand (its routes are used, nothing is run).
 
     Raises:
         ScenarioError: the scenario or an override was rejected.
@@ -93,14 +97,16 @@ def network_picture(
         routes = [(list(path), 1.0)] if path else []
         flows.append(FlowRoutes(i, f["src"], f["dst"], f["transport"], routes))
     notes = []
-    if do_run:
-        result = run_scenario(doc)
+    if result is not None or do_run:
+        result = result if result is not None else run_scenario(doc)
+        do_run = True
         for fr, res in zip(flows, result.raw["flows"], strict=True):
             fr.routes = [(list(p["nodes"]), float(p["time_share"])) for p in res.get("paths", [])]
             fr.goodput_kbps = float(res["goodput_kbps"])
     elif dynamic:
         notes.append(f"{protocol}: not run, so the routes shown are the shortest paths at time 0")
-    name = Path(scenario).stem if isinstance(scenario, (str, PathLike)) else "scenario"
+    if name is None:
+        name = Path(scenario).stem if isinstance(scenario, (str, PathLike)) else "scenario"
     if any(layout["moves"]):
         notes.append(
             "nodes move: they are drawn where they start, so routes formed later may join "

@@ -3,17 +3,18 @@
 
 - ``app``: the typer app, consoles, exit codes, error handling and the shared options;
 - ``run``: ``run`` and ``validate`` (one scenario); ``show``: a picture of its network;
+  ``view``: the run explorer page;
 - ``sweep``: ``sweep``, ``results``, ``plot``, ``reproduce``; ``crosscheck``; ``advise``.
 """
 
 from __future__ import annotations
 
-from . import advise, crosscheck, run, show, sweep
+from . import advise, crosscheck, run, show, sweep, view
 from .app import app
 
 __all__ = ["app", "main"]
 
-for _module in (run, sweep, advise, crosscheck, show):
+for _module in (run, sweep, advise, crosscheck, show, view):
     _module.commands.register(app)
 
 

@@ -1,0 +1,84 @@
+"""``hopsim view``: the run explorer, one self-contained HTML page per run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .app import Commands, FileArg, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
+
+commands = Commands()
+
+
+def _parse_window(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        lo, hi = (float(v) for v in text.split(":"))
+    except ValueError:
+        _fail(f"--window {text!r}: not allowed, give FROM:TO in seconds (e.g. 10:20)")
+    if not (0.0 <= lo < hi):
+        _fail(f"--window {text!r}: not allowed, it needs 0 <= FROM < TO (seconds)")
+    return lo, hi
+
+
+@commands.command(
+    "view",
+    help=(
+        "Run a scenario with its event trace and write a run explorer: one HTML page that "
+        "works offline in any browser (nothing to install, no server). It shows the network "
+        "(links, flows' routes, nodes moving with a time scrubber), every node's air "
+        "(frames by kind, lost receptions, NAV, queue length) and drops with their reasons "
+        "on a timeline to zoom and pan, each flow's window and goodput with its "
+        "retransmissions and timeouts; a click on a frame or a drop shows its packet's "
+        "journey hop by hop."
+    ),
+)
+def view_cmd(
+    file: FileArg,
+    set_: SetOpt = None,
+    seed: SeedOpt = None,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="FILE.html (default: <scenario name>.html).",
+            show_default=False,
+        ),
+    ] = None,
+    window: Annotated[
+        str | None,
+        typer.Option(
+            "--window",
+            metavar="FROM:TO",
+            help=(
+                "Show only simulated seconds FROM to TO (a long run's page is cut where it "
+                "reaches about 7 MB, and says so)."
+            ),
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    from ..view import write_view
+
+    target = out_file if out_file is not None else Path(Path(file).stem + ".html")
+    if target.suffix.lower() != ".html":
+        _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
+    if target.is_dir() or not target.absolute().parent.is_dir():
+        _fail(f"-o {str(target)!r}: not a file in an existing folder")
+    span = _parse_window(window)
+    data = _guarded(write_view, file, target, set_ or [], _parse_seed(seed), span)
+    frames = len(data["frames"][0])
+    lo, hi = data["window"]
+    out.print(
+        f"wrote {target} ({target.stat().st_size / 1e6:.1f} MB): {len(data['nodes'])} nodes, "
+        f"{frames:,} frames, {lo:g} s to {hi:g} s"
+        + (" (cut to keep the page small; see --window)" if data["cut"] else ""),
+        soft_wrap=True,
+        markup=False,
+        highlight=False,
+    )

@@ -1,0 +1,33 @@
+"""``hopsim view``: a run explorer in one self-contained HTML page (no install, no server).
+
+The run is regenerated with its event trace (hopsim's runs are deterministic), reduced to
+what the page draws (:mod:`.data`) and written with the viewer inlined (:mod:`.page`).
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .data import page_data
+from .page import render
+
+__all__ = ["page_data", "render", "write_view"]
+
+
+def write_view(
+    scenario: Any,
+    out: str | PathLike[str],
+    overrides: Any = None,
+    seed: int | None = None,
+    window_s: tuple[float, float] | None = None,
+) -> dict[str, Any]:
+    """Run ``scenario`` and write its explorer page to ``out``; the page's data.
+
+    Raises:
+        ScenarioError: the scenario, an override or the window was rejected.
+    """
+    data = page_data(scenario, overrides, seed, window_s)
+    Path(out).write_text(render(data), encoding="utf-8")
+    return data
