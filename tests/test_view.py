@@ -153,3 +153,49 @@ def test_a_100_s_7_hop_tcp_page_is_small_and_opens_fast(browser, tmp_path: Path)
         "return performance.getEntriesByType('navigation')[0].loadEventEnd"
     )
     assert load_ms < 2000, load_ms
+
+
+SWEEP = """
+name = "view-test"
+base = "{base}"
+replications = 2
+seed = 3
+metrics = ["goodput_kbps", "retransmissions"]
+set = {{ duration_s = 8.0, warmup_s = 2.0 }}
+
+[sweep]
+"tcp.variant" = ["newreno", "vegas"]
+"""
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("sweep")
+    spec = folder / "sweep.toml"
+    spec.write_text(SWEEP.format(base=GOLDEN / "tcp-newreno.toml"))
+    proc = run_cli("sweep", str(spec), "--out", str(folder / "out"), "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    return folder / "out"
+
+
+def test_view_of_a_sweep_links_every_point_to_its_regenerated_run(browser, store: Path) -> None:
+    proc = run_cli("view", str(store))
+    assert proc.returncode == 0, proc.stderr
+    assert_no_traceback(proc)
+    assert "4 run pages" in proc.stdout and "4 regenerated bit for bit" in proc.stdout
+    index = store / "view" / "index.html"
+    browser.get(index.as_uri())
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert not errors, errors
+    plots = browser.find_elements(By.CSS_SELECTOR, "svg.plot")
+    assert [p.get_attribute("data-metric") for p in plots] == ["goodput_kbps", "retransmissions"]
+    points = plots[0].find_elements(By.CSS_SELECTOR, "circle.point")
+    assert len(points) == 2  # newreno, vegas
+    assert len(browser.find_elements(By.CSS_SELECTOR, "a.run")) == 4  # 2 points x 2 runs
+    points[1].click()
+    status = browser.find_element(By.ID, "status")
+    assert status.get_attribute("data-ready") == "1"
+    body = browser.find_element(By.TAG_NAME, "body").text
+    assert "point 1 (tcp.variant = vegas), replication 0" in body
+    assert "the same result, bit for bit" in body
+    assert int(status.get_attribute("data-nodes")) == 5

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Commands, FileArg, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
+from .app import Commands, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
 
 commands = Commands()
 
@@ -33,11 +33,20 @@ def _parse_window(text: str | None) -> tuple[float, float] | None:
         "(frames by kind, lost receptions, NAV, queue length) and drops with their reasons "
         "on a timeline to zoom and pan, each flow's window and goodput with its "
         "retransmissions and timeouts; a click on a frame or a drop shows its packet's "
-        "journey hop by hop."
+        "journey hop by hop. Given a sweep's output folder DIR instead: an index page with "
+        "each sweep's metrics per point (95% CI), every run linking to its page, regenerated "
+        "from the stored scenario and checked against the stored result."
     ),
 )
 def view_cmd(
-    file: FileArg,
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE|DIR",
+            help="Scenario file (TOML), or the output folder of hopsim sweep.",
+            show_default=False,
+        ),
+    ],
     set_: SetOpt = None,
     seed: SeedOpt = None,
     out_file: Annotated[
@@ -46,7 +55,7 @@ def view_cmd(
             "--out",
             "-o",
             metavar="FILE",
-            help="FILE.html (default: <scenario name>.html).",
+            help="FILE.html (default: <scenario name>.html; for DIR: DIR/view/index.html).",
             show_default=False,
         ),
     ] = None,
@@ -62,7 +71,17 @@ def view_cmd(
             show_default=False,
         ),
     ] = None,
+    sweep: Annotated[
+        str | None, typer.Option("--sweep", metavar="NAME", help="DIR: only this sweep.")
+    ] = None,
+    max_pages: Annotated[
+        int,
+        typer.Option("--max-pages", metavar="N", help="DIR: write at most N run pages."),
+    ] = 40,
 ) -> None:
+    if file.is_dir():
+        _view_store(file, out_file, sweep, max_pages)
+        return
     from ..view import write_view
 
     target = out_file if out_file is not None else Path(Path(file).stem + ".html")
@@ -78,6 +97,29 @@ def view_cmd(
         f"wrote {target} ({target.stat().st_size / 1e6:.1f} MB): {len(data['nodes'])} nodes, "
         f"{frames:,} frames, {lo:g} s to {hi:g} s"
         + (" (cut to keep the page small; see --window)" if data["cut"] else ""),
+        soft_wrap=True,
+        markup=False,
+        highlight=False,
+    )
+
+
+def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_pages: int) -> None:
+    from ..view import write_index
+
+    if not (folder / "results.sqlite").exists():
+        _fail(f"{folder}: no result store here (results.sqlite); run `hopsim sweep` first")
+    if max_pages < 0:
+        _fail(f"--max-pages {max_pages}: not allowed, give 0 or more")
+    target = out_file if out_file is not None else folder / "view" / "index.html"
+    if target.suffix.lower() != ".html":
+        _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    done = _guarded(write_index, folder, target, sweep, max_pages)
+    out.print(
+        f"wrote {target}: {', '.join(done['sweeps'])}; {done['pages']} run pages in "
+        f"{target.parent / 'runs'} ({done['identical']} regenerated bit for bit"
+        + (f", {done['skipped']} not written: --max-pages" if done["skipped"] else "")
+        + ")",
         soft_wrap=True,
         markup=False,
         highlight=False,

@@ -12,8 +12,9 @@ from typing import Any
 
 from .data import page_data
 from .page import render
+from .results import write_index
 
-__all__ = ["page_data", "render", "write_view"]
+__all__ = ["page_data", "render", "write_index", "write_view"]
 
 
 def write_view(

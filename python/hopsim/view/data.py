@@ -79,6 +79,9 @@ def page_data(
         ],
         "series": {k: series.get(k, []) for k in ("time_s", "flow", "cwnd", "goodput_kbps")},
         **{k: v for k, v in events.items() if k not in ("cut", "until_s", "step_count")},
+        # Not drawn: the result document, for checking a regenerated run (keys with "_" are
+        # left out of the page).
+        "_result": result.raw,
     }
 
 

@@ -36,7 +36,10 @@ def render(data: Mapping[str, Any]) -> str:
             f"The trace is cut at {hi:g} s to keep the page small; choose a window with "
             "--window FROM:TO to see a later part."
         )
+    if data.get("provenance"):
+        notes.insert(0, str(data["provenance"]))
     note_html = "".join(f'<p class="note">{html.escape(n)}</p>' for n in notes)
+    shown = {k: v for k, v in data.items() if not k.startswith("_")}
     title = html.escape(data["title"])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -55,7 +58,7 @@ drag to pan, double-click to see it all; click a frame or a drop for its packet'
 <div id="status"></div>
 <div id="details"></div>
 <div id="flows"></div>
-<script type="application/json" id="data">{to_json(data)}</script>
+<script type="application/json" id="data">{to_json(shown)}</script>
 <script>{script}</script>
 </body></html>
 """
