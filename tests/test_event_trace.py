@@ -203,3 +203,21 @@ def test_ns2_lines_have_the_cmu_layout(tmp_path: Path) -> None:
     assert any(" (REQUEST)" in ln for ln in lines) and any(" (REPLY)" in ln for ln in lines)
     proc = run_cli("run", str(GOLDEN / "tcp-reno.toml"), "--trace-ns2", str(tmp_path / "x.txt"))
     assert proc.returncode == 2 and "--trace-ns2" in proc.stderr and ".tr" in proc.stderr
+
+
+def test_the_explorer_data_follows_routes_and_rtts_from_the_trace() -> None:
+    from hopsim.view import page_data
+
+    chain = page_data(GOLDEN / "tcp-newreno.toml")
+    flows, times, routes = chain["route_changes"]
+    assert routes == [[0, 1, 2, 3, 4]] and flows == [0], "a static chain has one route"
+    rtt_flow, rtt_at, rtt_ms = chain["rtt"]
+    assert len(rtt_ms) > 100 and set(rtt_flow) == {0}
+    # An RTT over 4 hops of 2 Mbit/s with RTS/CTS is at least the 4 DATA + 4 ACK frames'
+    # airtime (~8 ms): no sample below that, and samples are in time order.
+    assert min(rtt_ms) > 8.0 and rtt_at == sorted(rtt_at)
+    manet = page_data(GOLDEN / "manet-dsr-tcp.toml")
+    per_flow = collections.Counter(manet["route_changes"][0])
+    assert max(per_flow.values()) > 1, "moving nodes: some flow changes its route"
+    for path in manet["route_changes"][2]:
+        assert len(set(path)) == len(path), f"a route visits a node twice: {path}"

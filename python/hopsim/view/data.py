@@ -127,14 +127,21 @@ def _reduce(csv: Path, lo_s: float, hi_s: float) -> dict[str, Any]:
         "nav": [[], [], []],
         # TCP: flow, time, event (0 retransmission, 1 timeout).
         "tcp_marks": [[], [], []],
+        # Backoffs drawn: node, time, slots.
+        "backoff": [[], [], []],
+        # RTT samples (Karn: segments sent once): flow, time of the ACK, RTT in ms.
+        "rtt": [[], [], []],
+        # Each flow's route as its data packets took it, when it changes: flow, time, nodes.
+        "route_changes": [[], [], []],
         # Journeys: packet id -> [[time, node, text], ...].
         "journeys": {},
         "step_count": 0,
     }
     open_frames: dict[int, int] = {}  # frame id -> index in frames
     receiver: dict[int, int] = {}
+    track = _Tracks()
     cut = False
-    kept = ("frames", "losses", "queue", "nav", "drops")
+    kept = ("frames", "losses", "queue", "nav", "drops", "backoff")
     until_ns = hi_ns
     for batch in reader:
         for r in batch.to_pylist():
@@ -149,6 +156,7 @@ def _reduce(csv: Path, lo_s: float, hi_s: float) -> dict[str, Any]:
                 cut, until_ns = True, t
                 break
             _take(r, out, open_frames, receiver, lo_ns)
+            track.take(r, out, lo_ns)
         else:
             continue
         break
@@ -205,6 +213,9 @@ def _take(
     elif ev == "enqueue" or ev == "dequeue":
         for col, v in zip(out["queue"], (node, us, int(r["value"])), strict=True):
             col.append(v)
+    elif ev == "backoff":
+        for col, v in zip(out["backoff"], (node, us, int(r["value"])), strict=True):
+            col.append(v)
     elif ev == "nav":
         until_us = int(r["value"] * 1e6) - lo_ns // 1000
         for col, v in zip(out["nav"], (node, us, until_us), strict=True):
@@ -230,6 +241,49 @@ def _take(
                 detail = r["peer"]
             journeys.setdefault(packet, []).append([us, node, _JOURNEY_EVENTS[ev], detail])
             out["step_count"] += 1
+
+
+class _Tracks:
+    """What needs state across rows: RTT samples and each flow's route. Holds only the
+    segments and packets in flight, so it stays small."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, dict[int, tuple[int, bool]]] = {}  # flow -> seq -> (ns, resent)
+        self.paths: dict[int, list[int]] = {}  # data packet id -> nodes so far
+        self.route: dict[int, list[int]] = {}  # flow -> its latest route
+
+    def take(self, r: Mapping[str, Any], out: dict[str, Any], lo_ns: int) -> None:
+        ev, layer, kind = r["event"], r["layer"], r["packet_kind"]
+        flow, t = r["flow"], r["time_ns"]
+        if layer == "transport" and ev in ("send", "retransmission") and kind == "tcp":
+            prev = self.sent.setdefault(flow, {}).get(r["seq"])
+            self.sent[flow][r["seq"]] = (prev[0] if prev else t, prev is not None)
+        elif layer == "transport" and ev == "receive" and kind == "ack":
+            pending = self.sent.get(flow, {})
+            for seq in [q for q in pending if q < r["seq"]]:
+                at, resent = pending.pop(seq)
+                if not resent and seq == r["seq"] - 1:  # the segment this ACK answers
+                    for col, v in zip(
+                        out["rtt"], (flow, (t - lo_ns) // 1000, (t - at) / 1e6), strict=True
+                    ):
+                        col.append(v)
+        if kind not in ("tcp", "udp") or not r["packet"]:
+            return
+        packet = r["packet"]
+        if ev == "enqueue":
+            path = self.paths.setdefault(packet, [])
+            if not path or path[-1] != r["node"]:  # re-queued at the same node: one hop
+                path.append(r["node"])
+        elif ev == "receive" and packet in self.paths:
+            path = self.paths.pop(packet) + [r["node"]]
+            if self.route.get(flow) != path:
+                self.route[flow] = path
+                for col, v in zip(
+                    out["route_changes"], (flow, (t - lo_ns) // 1000, path), strict=True
+                ):
+                    col.append(v)
+        elif ev == "drop" and layer != "mac":
+            self.paths.pop(packet, None)
 
 
 def to_json(data: Mapping[str, Any]) -> str:

@@ -56,7 +56,7 @@ function drawNet() {
   for (const [a, b] of D.sense_links) el("line", { x1: pos[a][0], y1: pos[a][1], x2: pos[b][0], y2: pos[b][1], class: "sense" }, net);
   for (const [a, b] of D.decode_links) el("line", { x1: pos[a][0], y1: pos[a][1], x2: pos[b][0], y2: pos[b][1], class: "decode" }, net);
   D.flows.forEach((f, i) => {
-    const route = f.routes.length ? f.routes[0][0] : [];
+    const route = routeAt(i, view.cursor) || (f.routes.length ? f.routes[0][0] : []);
     if (route.length > 1) el("polyline", { points: route.map(n => pos[n].join(",")).join(" "), class: "route", stroke: flowColour(i) }, net);
   });
   if (journeyNodes.length > 1) el("polyline", { points: journeyNodes.map(n => pos[n].join(",")).join(" "), class: "journey" }, net);
@@ -68,6 +68,16 @@ function drawNet() {
     t.textContent = i;
   });
   document.getElementById("tlabel").textContent = `t = ${fmtS(view.cursor)} s`;
+}
+// The route flow `fi`'s data took last before `us` (from the trace), if any.
+function routeAt(fi, us) {
+  const rc = D.route_changes;
+  let route = null;
+  for (let i = 0; i < rc[0].length; i++) {
+    if (rc[1][i] > us) break;
+    if (rc[0][i] === fi) route = rc[2][i];
+  }
+  return route;
 }
 function framesAt(us) {
   const f = D.frames, s = new Set();
@@ -116,6 +126,13 @@ function drawAir() {
       c.beginPath(); c.moveTo(px, py); c.lineTo(xOf(q[1][i], w), py); c.lineTo(xOf(q[1][i], w), y); c.stroke();
     }
     last.set(node, [Math.max(LABEL_PX, xOf(q[1][i], w)), y]);
+  }
+  // Backoffs drawn: short grey ticks under the row.
+  c.fillStyle = "#777";
+  const bo = D.backoff;
+  for (let i = 0; i < bo[0].length; i++) {
+    if (bo[1][i] < view.t0 || bo[1][i] > view.t1) continue;
+    c.fillRect(xOf(bo[1][i], w), (bo[0][i] + 1) * ROW_PX - 3, 1, 3);
   }
   // Lost receptions (red ticks) and drops (black triangles).
   c.fillStyle = "#d00"; drawn.losses = 0;
@@ -169,6 +186,19 @@ function drawFlows() {
     };
     series("goodput_kbps", "#999", "goodput");
     if (f.transport === "tcp") series("cwnd", flowColour(fi), "cwnd");
+    // RTT samples (ms) as dots, scaled to their own maximum.
+    const r = D.rtt, idx = [];
+    for (let i = 0; i < r[0].length; i++) if (r[0][i] === fi && r[1][i] >= view.t0 && r[1][i] <= view.t1) idx.push(i);
+    if (idx.length) {
+      const max = Math.max(...idx.map(i => r[2][i]));
+      const step = Math.max(1, Math.floor(idx.length / 2000));
+      for (let k = 0; k < idx.length; k += step) {
+        const i = idx[k];
+        el("circle", { cx: xs(r[1][i]).toFixed(1), cy: (h - 14 - r[2][i] / max * (h - 24)).toFixed(1), r: 1.2, class: "rtt" }, svg);
+      }
+      const label = el("text", { x: 2, y: 36, fill: "#2ca02c", class: "axis" }, svg);
+      label.textContent = `rtt_ms \u2264 ${max.toFixed(1)}`;
+    }
     const m = D.tcp_marks;
     for (let i = 0; i < m[0].length; i++) {
       if (m[0][i] !== fi || m[1][i] < view.t0 || m[1][i] > view.t1) continue;
