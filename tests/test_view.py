@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,17 @@ def test_a_click_on_a_drop_shows_its_packets_journey(browser, page) -> None:
     assert rows[0].text.split()[2] in ("sent", "queued"), rows[0].text  # from its source ...
     dropped = [r.text for r in rows if "dropped" in r.text]  # ... to the drop clicked
     assert dropped and dropped[0].split()[1] == str(node), dropped
+
+
+def test_play_moves_the_time_cursor(browser, page) -> None:
+    path, _ = page
+    _open(browser, path)
+    browser.find_element(By.ID, "play").click()
+    label = browser.find_element(By.ID, "tlabel")
+    start = label.text
+    time.sleep(0.5)
+    assert label.text != start, "the scrubber did not move"
+    browser.find_element(By.ID, "play").click()
 
 
 def test_zoom_narrows_the_timeline(browser, page) -> None:

@@ -51,7 +51,8 @@ def render(data: Mapping[str, Any]) -> str:
 drag to pan, double-click to see it all; click a frame or a drop for its packet's journey.</p>
 {note_html}
 <svg id="net" role="img" aria-label="network"></svg>
-<div><input id="t" type="range" min="0" value="0" style="width:100%;max-width:900px">
+<div><button id="play" type="button">play</button>
+<input id="t" type="range" min="0" value="0" style="width:80%;max-width:820px">
 <span id="tlabel"></span></div>
 <div class="legend">{_LEGEND}</div>
 <canvas id="air"></canvas>

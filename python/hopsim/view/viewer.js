@@ -299,6 +299,17 @@ const slider = document.getElementById("t");
 slider.max = spanUs; slider.step = Math.max(1, Math.round(spanUs / 2000));
 slider.addEventListener("input", () => { view.cursor = Number(slider.value); drawNet(); drawAir(); updateStatus(); });
 window.addEventListener("resize", () => drawAir());
+// Play: the scrubber crosses the window in about 30 s of wall time (nodes move, senders light up).
+let playing = null;
+document.getElementById("play").addEventListener("click", ev => {
+  if (playing) { clearInterval(playing); playing = null; ev.target.textContent = "play"; return; }
+  ev.target.textContent = "pause";
+  const step = Math.max(1, Math.round(spanUs / 600));
+  playing = setInterval(() => {
+    view.cursor = view.cursor + step > spanUs ? 0 : view.cursor + step;
+    slider.value = view.cursor; drawNet(); drawAir(); updateStatus();
+  }, 50);
+});
 
 netTransform();
 drawAll();
