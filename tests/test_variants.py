@@ -293,7 +293,7 @@ def _top_tcp(**tcp):
 BAD = [
     (_flow_tcp(variant="vegas-w"), "flows.0.tcp.variant"),
     (_flow_tcp(variant="westwood"), "flows.0.tcp.variant"),
-    (_top_tcp(variant="cubic"), "tcp.variant"),
+    (_top_tcp(variant="hybla"), "tcp.variant"),
     (_flow_tcp(window_limit="chen"), "flows.0.tcp.window_limit"),
     (_top_tcp(window_limit="hop"), "tcp.window_limit"),
     (_flow_tcp(window_limit="hop_k", hop_k=0.0), "flows.0.tcp.hop_k"),

@@ -324,7 +324,7 @@ fn tcp_flow(
         receiver: TcpReceiver::new(
             id,
             policy,
-            spec.variant == TcpVariant::Sack,
+            crate::transport::tcp::uses_sack(spec.variant),
             spec.receiver_window,
         ),
         spec,

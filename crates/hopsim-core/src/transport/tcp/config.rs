@@ -27,6 +27,8 @@ pub enum TcpVariant {
     Vegas,
     VegasW,
     Few,
+    /// RFC 9438, over SACK loss recovery.
+    Cubic,
 }
 
 /// TCP settings (ns-2 Agent/TCP defaults where ns-2 has one; see docs/models.md). The top-level

@@ -36,7 +36,7 @@ mod script_tests;
 #[cfg(test)]
 mod sender_tests;
 
-use cc::{Aimd, CongestionControl, Few, Vegas, VegasParams, VegasW, VegasWParams};
+use cc::{Aimd, CongestionControl, Cubic, Few, Vegas, VegasParams, VegasW, VegasWParams};
 use config::{TcpSpec, TcpVariant, WindowLimit};
 use limits::LimitPolicy;
 pub use recovery::Recovery;
@@ -74,6 +74,7 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionContro
             rwnd,
         )),
         TcpVariant::Few => Box::new(Few { alpha: spec.few_alpha }),
+        TcpVariant::Cubic => Box::new(Cubic::default()),
     }
 }
 
@@ -83,8 +84,13 @@ pub fn recovery(variant: TcpVariant) -> Recovery {
     match variant {
         TcpVariant::Reno | TcpVariant::Vegas | TcpVariant::VegasW => Recovery::Reno,
         TcpVariant::NewReno | TcpVariant::Few => Recovery::new_reno(),
-        TcpVariant::Sack => Recovery::Sack,
+        TcpVariant::Sack | TcpVariant::Cubic => Recovery::Sack,
     }
+}
+
+/// Does the variant's receiver send SACK blocks (RFC 2018) for its sender's scoreboard?
+pub fn uses_sack(variant: TcpVariant) -> bool {
+    matches!(variant, TcpVariant::Sack | TcpVariant::Cubic)
 }
 
 /// Name of a variant as in scenarios and results.
@@ -96,6 +102,7 @@ pub fn variant_name(variant: TcpVariant) -> &'static str {
         TcpVariant::Vegas => "vegas",
         TcpVariant::VegasW => "vegas_w",
         TcpVariant::Few => "few",
+        TcpVariant::Cubic => "cubic",
     }
 }
 

@@ -3,11 +3,13 @@
 //! recovery (Reno, NewReno, SACK) is `recovery.rs`'s. Algorithms change the window only
 //! through [`Window`]'s methods (`window.rs`).
 
+mod cubic;
 mod few;
 mod reno;
 mod vegas;
 mod vegas_w;
 
+pub use cubic::Cubic;
 pub use few::Few;
 pub use reno::Aimd;
 pub use vegas::{Vegas, VegasParams};
