@@ -126,7 +126,7 @@ mod tests {
         assert_eq!(a.min_rto_s, 1.0);
         assert_eq!(b.variant, crate::scenario::TcpVariant::Sack);
         let e =
-            parse_toml("[tcp]\nvariant = \"cubic\"\n[topology]\nkind = \"chain\"\n").unwrap_err();
+            parse_toml("[tcp]\nvariant = \"hybla\"\n[topology]\nkind = \"chain\"\n").unwrap_err();
         assert_eq!(e.key, "tcp.variant");
     }
 
