@@ -35,7 +35,7 @@ impl World {
         reason: Option<Reason>,
         peer: u32,
     ) {
-        if self.events.is_some() {
+        if self.tracing() {
             self.trace_packet_cold(now, node, what, p, reason, peer);
         }
     }
@@ -51,9 +51,6 @@ impl World {
         reason: Option<Reason>,
         peer: u32,
     ) {
-        if !self.tracing() {
-            return;
-        }
         let mut r = packet_row(now, node, (layer, event), p);
         r.reason = reason;
         r.peer = peer;
@@ -71,7 +68,7 @@ impl World {
         packet: PacketId,
         reason: Option<Reason>,
     ) {
-        if self.events.is_some() {
+        if self.tracing() {
             self.trace_id_cold(now, node, layer, event, packet, reason);
         }
     }
@@ -87,10 +84,8 @@ impl World {
         packet: PacketId,
         reason: Option<Reason>,
     ) {
-        if self.tracing() {
-            let p = *self.packets.get(packet);
-            self.trace_packet(now, node, (layer, event), &p, reason, NONE);
-        }
+        let p = *self.packets.get(packet);
+        self.trace_packet_cold(now, node, (layer, event), &p, reason, NONE);
     }
 
     /// A row about a frame on the air at `node` (its transmitter or a listener).
@@ -104,7 +99,7 @@ impl World {
         fref: FrameRef,
         reason: Option<Reason>,
     ) {
-        if self.events.is_some() {
+        if self.tracing() {
             self.trace_air_cold(now, node, event, frame, fref, reason);
         }
     }
@@ -120,9 +115,6 @@ impl World {
         fref: FrameRef,
         reason: Option<Reason>,
     ) {
-        if !self.tracing() {
-            return;
-        }
         let mut r = Row::new(now, node, Layer::Phy, event);
         r.frame = frame_id(fref);
         r.frame_kind = Some(match frame.kind {
@@ -160,7 +152,7 @@ impl World {
         msg: Control,
         packet: PacketId,
     ) {
-        if self.events.is_some() {
+        if self.tracing() {
             self.trace_control_cold(now, node, msg, packet);
         }
     }
@@ -168,9 +160,6 @@ impl World {
     #[cold]
     #[inline(never)]
     fn trace_control_cold(&mut self, now: SimTime, node: u32, msg: Control, packet: PacketId) {
-        if !self.tracing() {
-            return;
-        }
         use crate::net::aodv::AodvMsg;
         use crate::net::dsr::DsrMsg;
         let event = match msg {
@@ -189,7 +178,7 @@ impl World {
             }
         };
         let p = *self.packets.get(packet);
-        self.trace_packet(now, node, (Layer::Net, event), &p, None, p.dst);
+        self.trace_packet_cold(now, node, (Layer::Net, event), &p, None, p.dst);
     }
 
     /// What the MAC of `node` decided (backoff, NAV).

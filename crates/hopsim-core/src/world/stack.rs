@@ -296,12 +296,10 @@ impl World {
     #[cold]
     #[inline(never)]
     fn trace_enqueue_cold(&mut self, now: SimTime, node: u32, packet: PacketId, next_hop: u32) {
-        if self.tracing() {
-            let p = *self.packets.get(packet);
-            let queued = self.nodes[node as usize].queue.len() as f64;
-            let mut r = super::events::packet_row(now, node, (Layer::Ifq, EventKind::Enqueue), &p);
-            (r.peer, r.value) = (next_hop, queued);
-            self.trace_row(&r);
-        }
+        let p = *self.packets.get(packet);
+        let queued = self.nodes[node as usize].queue.len() as f64;
+        let mut r = super::events::packet_row(now, node, (Layer::Ifq, EventKind::Enqueue), &p);
+        (r.peer, r.value) = (next_hop, queued);
+        self.trace_row(&r);
     }
 }
