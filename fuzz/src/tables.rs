@@ -124,7 +124,10 @@ pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
             pick(u, &["none", "fixed", "hop_based", "hop_k", "delay_based", "fu", "kawadia", "x"])?;
         m.insert("window_limit".into(), json!(w));
     }
-    for k in ["pacing", "delayed_ack", "ack_thinning"] {
+    if chance(u, 10)? {
+        m.insert("host".into(), json!(pick(u, &["ns2", "linux", "bsd"])?));
+    }
+    for k in ["pacing", "delayed_ack", "ack_thinning", "quick_ack", "timestamps", "rwnd_autotuning", "count_acked"] {
         if chance(u, 15)? {
             m.insert(k.into(), json!(chance(u, 50)?));
         }
@@ -134,6 +137,7 @@ pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
         ("hop_k", (0.1, 0.3), false),
         ("receiver_window", (1.0, 64.0), true),
         ("initial_window", (1.0, 4.0), false),
+        ("initial_receive_window", (1.0, 64.0), true),
         ("delayed_ack_timeout_s", (0.01, 0.5), false),
         ("min_rto_s", (0.1, 1.0), false),
         ("max_rto_s", (1.0, 64.0), false),

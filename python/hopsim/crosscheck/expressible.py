@@ -138,6 +138,11 @@ _TCP_MAPPED = {
     "gamma",
     "pacing",
     "ack_thinning",
+    "host",
+    "quick_ack",
+    "timestamps",
+    "rwnd_autotuning",
+    "count_acked",
 }
 # Parameters of variants and policies ns-2 does not have (refused through variant/policy).
 _TCP_INERT = {
@@ -150,6 +155,7 @@ _TCP_INERT = {
     "ns_ca",
     "to_ss",
     "few_alpha",
+    "initial_receive_window",
 }
 _MOBILITY = {"model", "speed_min_mps", "speed_max_mps", "pause_s", "trace_file"}
 _TRAFFIC = {"random_flows"} | (_FLOW - {"src", "dst"})
@@ -193,7 +199,18 @@ def _check_tcp(prefix: str, tcp: Mapping[str, Any]) -> None:
             tcp.get("initial_window"),
             "ns-2's windowInit_ is a whole number of segments >= 1",
         )
-    for key in ("pacing", "ack_thinning"):
+    if tcp.get("host", "ns2") != "ns2":
+        raise Untranslatable(
+            f"{prefix}.host", tcp.get("host"), 'ns-2.35 has its own agents only: host = "ns2"'
+        )
+    for key in (
+        "pacing",
+        "ack_thinning",
+        "quick_ack",
+        "timestamps",
+        "rwnd_autotuning",
+        "count_acked",
+    ):
         if tcp.get(key, False):
             raise Untranslatable(
                 f"{prefix}.{key}", True, "ns-2.35's stock TCP agents have no such option"

@@ -36,6 +36,10 @@ pub struct TcpHeader {
     pub echo_hops: u8,
     pub echo_delay_total_ns: u64,
     pub echo_delay_max_ns: u64,
+    /// ACK: the window advertised, in segments (0: ns-2's fixed window, not carried).
+    pub window: u32,
+    /// RFC 7323 (TSval, TSecr), when the flow uses timestamps.
+    pub ts: Option<(u32, u32)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

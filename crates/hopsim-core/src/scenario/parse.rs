@@ -2,6 +2,7 @@
 
 use super::{Scenario, TcpSpec};
 use crate::error::ScenarioError;
+use crate::transport::tcp::config::TcpHost;
 use serde_json::Value;
 
 /// Parse a scenario from a JSON document (what the Python front end sends).
@@ -42,6 +43,27 @@ fn inherit_tcp(flow: &mut Value, base: &serde_json::Map<String, Value>) {
     }
 }
 
+/// Fill the keys a `[tcp]` table leaves unset with its host profile's defaults
+/// (`transport/tcp/linux.rs`); the ns2 host's are the structs' own defaults.
+fn host_defaults(table: &mut Value) {
+    let Value::Object(own) = table else { return };
+    let host: TcpHost = match own.get("host") {
+        Some(h) => match serde_json::from_value(h.clone()) {
+            Ok(h) => h,
+            Err(_) => return, // the typed parse names the key and what is allowed
+        },
+        None => return,
+    };
+    if host == TcpHost::Ns2 {
+        return;
+    }
+    if let Ok(Value::Object(defaults)) = serde_json::to_value(TcpSpec::for_host(host)) {
+        for (k, v) in defaults {
+            own.entry(k).or_insert(v);
+        }
+    }
+}
+
 /// A flow's `[flows.tcp]` keys override the top-level `[tcp]` table, key by key. The top-level
 /// table is checked on its own first, so that its errors name `tcp.<key>`.
 fn from_value(mut value: Value) -> Result<Scenario, ScenarioError> {
@@ -55,6 +77,16 @@ fn from_value(mut value: Value) -> Result<Scenario, ScenarioError> {
                 inherit_tcp(traffic, &base);
             }
         }
+    }
+    // Host defaults after inheritance: a flow inherits only the keys written in `[tcp]`.
+    if let Some(base) = value.get_mut("tcp") {
+        host_defaults(base);
+    }
+    if let Some(Value::Array(flows)) = value.get_mut("flows") {
+        flows.iter_mut().filter_map(|f| f.get_mut("tcp")).for_each(host_defaults);
+    }
+    if let Some(tcp) = value.get_mut("traffic").and_then(|t| t.get_mut("tcp")) {
+        host_defaults(tcp);
     }
     let mut scenario: Scenario = typed(value, "")?;
     scenario.resolve();
@@ -135,5 +167,25 @@ mod tests {
         let s = parse_toml("[topology]\nkind = \"chain\"\nhops = 3\nspacing_m = 200.0\n").unwrap();
         assert_eq!(s.mac.short_retry_limit, 7);
         assert_eq!(s.duration_s, 100.0);
+    }
+
+    #[test]
+    fn the_linux_host_fills_the_keys_left_unset_and_keeps_those_written() {
+        let s = parse_toml(
+            "[tcp]\nhost = \"linux\"\ninitial_window = 3.0\n[topology]\nkind = \"chain\"\nhops = 1\n\
+             spacing_m = 1.0\n[[flows]]\nsrc = 0\ndst = 1\ntransport = \"tcp\"\n\
+             [[flows]]\nsrc = 1\ndst = 0\ntransport = \"tcp\"\n[flows.tcp]\nhost = \"ns2\"\n",
+        )
+        .unwrap();
+        let (a, b) = (s.flows[0].tcp.as_ref().unwrap(), s.flows[1].tcp.as_ref().unwrap());
+        let linux = TcpSpec::linux();
+        assert_eq!(a.initial_window, 3.0, "written: kept (RFC 3390's 3, a 2.6.8 kernel)");
+        assert_eq!((a.initial_rto_s, a.timestamps, a.quick_ack), (1.0, true, true));
+        assert_eq!(a.receiver_window, linux.receiver_window);
+        // The second flow's own host is ns2: it takes only the written keys of [tcp].
+        assert_eq!(b.initial_window, 3.0);
+        assert_eq!((b.initial_rto_s, b.timestamps), (TcpSpec::default().initial_rto_s, false));
+        let e = parse_toml("[tcp]\nhost = \"bsd\"\n[topology]\nkind = \"chain\"\n").unwrap_err();
+        assert_eq!(e.key, "tcp.host");
     }
 }

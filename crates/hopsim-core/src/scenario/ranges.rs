@@ -87,6 +87,7 @@ pub const RANGES: &[KeyRange] = &[
     open("tcp.hop_k", 0.0, 1.0, "(Chen et al.: 1/8 < k < 1/4)"),
     closed("tcp.receiver_window", 1.0, 1e6, "segments"),
     closed("tcp.initial_window", 1.0, 1e6, "segments"),
+    closed("tcp.initial_receive_window", 1.0, 1e6, "segments"),
     closed("tcp.delayed_ack_timeout_s", 1e-6, 10.0, "seconds"),
     closed("tcp.ack_thinning_thresholds", 0.0, 1e9, "segment numbers, l1 <= l2 <= l3"),
     closed("tcp.min_rto_s", 1e-6, 1e4, "seconds"),

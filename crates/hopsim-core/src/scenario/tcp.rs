@@ -5,6 +5,7 @@
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, TcpSpec, WindowLimit};
+use crate::transport::tcp::config::{TcpHost, TcpVariant};
 
 impl TcpSpec {
     pub(super) fn check(&self, at: &KeyPath) -> Check {
@@ -13,6 +14,7 @@ impl TcpSpec {
             ("hop_k", self.hop_k),
             ("receiver_window", self.receiver_window as f64),
             ("initial_window", self.initial_window),
+            ("initial_receive_window", self.initial_receive_window as f64),
             ("delayed_ack_timeout_s", self.delayed_ack_timeout_s),
             ("min_rto_s", self.min_rto_s),
             ("max_rto_s", self.max_rto_s),
@@ -63,6 +65,24 @@ impl TcpSpec {
             return Err(thresholds.invalid(
                 format!("[{l1}, {l2}, {l3}]"),
                 "must be three segment numbers l1 <= l2 <= l3",
+            ));
+        }
+        if self.host == TcpHost::Linux
+            && matches!(self.variant, TcpVariant::Vegas | TcpVariant::VegasW | TcpVariant::Few)
+        {
+            return Err(at.field("variant").invalid(
+                crate::transport::tcp::variant_name(self.variant),
+                "is one of ns-2's agents; host = \"linux\" runs reno, newreno, sack or cubic \
+                 (or set host = \"ns2\")",
+            ));
+        }
+        if self.rwnd_autotuning && self.initial_receive_window > self.receiver_window {
+            return Err(at.field("initial_receive_window").invalid(
+                self.initial_receive_window,
+                &format!(
+                    "must be at most receiver_window = {} (the bound autotuning grows to)",
+                    self.receiver_window
+                ),
             ));
         }
         if self.max_rto_s < self.min_rto_s {

@@ -29,7 +29,9 @@ use crate::scenario::{
     DataRate, Flow, Profile, RateControlAlgo, Reception, RoutingProtocol, Scenario, TcpVariant,
     Transport,
 };
-use crate::transport::tcp::receiver::{AckPolicy, TcpReceiver};
+use crate::transport::tcp::config::{TcpHost, TcpSpec};
+use crate::transport::tcp::quick_ack::QuickAckConfig;
+use crate::transport::tcp::receiver::{AckPolicy, ReceiverExtras, TcpReceiver};
 use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::transport::tcp::{congestion_control, limit_policy, recovery};
@@ -283,6 +285,8 @@ fn tcp_flow(
     ns2: bool,
 ) -> TcpFlow {
     let spec = f.tcp.clone().unwrap_or_default();
+    // ns-2's agent details belong to the ns2 host only.
+    let ns2 = ns2 && spec.host == TcpHost::Ns2;
     let mss = f.payload_bytes;
     let total_segments = (f.bytes > 0).then(|| f.bytes.div_ceil(mss as u64) as u32);
     let last_segment_bytes = match f.bytes % mss as u64 {
@@ -291,10 +295,15 @@ fn tcp_flow(
     };
     let cfg = SenderConfig {
         flow: id,
-        recovery: recovery(spec.variant),
+        recovery: recovery(&spec),
         initial_window: spec.initial_window,
         limit_policy: limit_policy(&spec),
         receiver_window: spec.receiver_window,
+        initial_receiver_window: match spec.rwnd_autotuning {
+            true => spec.initial_receive_window,
+            false => spec.receiver_window,
+        },
+        timestamps: spec.timestamps,
         dupack_threshold: spec.dupack_threshold,
         total_segments,
         stop_ns,
@@ -324,9 +333,10 @@ fn tcp_flow(
         receiver: TcpReceiver::new(
             id,
             policy,
-            crate::transport::tcp::uses_sack(spec.variant),
+            crate::transport::tcp::uses_sack(&spec),
             spec.receiver_window,
-        ),
+        )
+        .with_extras(receiver_extras(&spec)),
         spec,
         mss,
         total_segments,
@@ -339,6 +349,21 @@ fn tcp_flow(
         completed_ns: None,
         forward_path: (0, 0, 0),
         traced: (f64::NAN, 0),
+    }
+}
+
+/// A Linux receiver's behaviour, as the flow's keys ask (`transport/tcp/linux.rs`).
+fn receiver_extras(spec: &TcpSpec) -> ReceiverExtras {
+    use crate::transport::tcp::linux::{ATO_MAX_S, MAX_QUICKACKS, TIMEOUT_INIT_S};
+    ReceiverExtras {
+        quick_ack: spec.quick_ack.then(|| QuickAckConfig {
+            ato_min_ns: secs_to_ns(spec.delayed_ack_timeout_s),
+            ato_max_ns: secs_to_ns(ATO_MAX_S.max(spec.delayed_ack_timeout_s)),
+            rto_ns: secs_to_ns(TIMEOUT_INIT_S),
+            max_quickacks: MAX_QUICKACKS,
+        }),
+        autotune_from: spec.rwnd_autotuning.then_some(spec.initial_receive_window),
+        timestamps: spec.timestamps,
     }
 }
 

@@ -7,7 +7,8 @@ use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
 use crate::observe::events::{EventKind, Layer, Reason, Row};
 use crate::transport::tcp::limits::PathInfo;
 use crate::transport::tcp::receiver::AckInfo;
-use crate::transport::tcp::sender::TcpCtx;
+use crate::transport::tcp::sender::{AckOptions, TcpCtx};
+use crate::transport::tcp::timestamps::TS_OPTION_BYTES;
 use crate::transport::tcp::{sack_option_bytes, TcpTimer, TCP_HEADER_BYTES};
 
 impl World {
@@ -72,6 +73,8 @@ impl World {
             self.trace_sender(now, flow, src);
         }
         let headerless = self.tcp_flow(flow).headerless;
+        let ts = self.tcp_flow(flow).sender.ts_option(now);
+        let header_bytes = TCP_HEADER_BYTES + ts.map_or(0, |_| TS_OPTION_BYTES);
         for k in 0..self.tcp_out.len() {
             let seg = self.tcp_out[k].seg;
             let event = if self.tcp_out[k].retransmission {
@@ -83,9 +86,9 @@ impl World {
             self.originate(
                 now,
                 Packet {
-                    tcp: Some(TcpHeader { seg, ..TcpHeader::default() }),
+                    tcp: Some(TcpHeader { seg, ts, ..TcpHeader::default() }),
                     headerless,
-                    ..Packet::new(flow, seg, src, dst, payload_bytes, TCP_HEADER_BYTES, now)
+                    ..Packet::new(flow, seg, src, dst, payload_bytes, header_bytes, now)
                 },
                 event,
             );
@@ -141,6 +144,8 @@ impl World {
                     echo_hops: echo.0,
                     echo_delay_total_ns: echo.1,
                     echo_delay_max_ns: echo.2,
+                    window: ack.window,
+                    ts: ack.ts,
                 }),
                 ..Packet::new(
                     flow,
@@ -148,7 +153,9 @@ impl World {
                     dst,
                     src,
                     0,
-                    TCP_HEADER_BYTES + sack_option_bytes(ack.sack_len),
+                    TCP_HEADER_BYTES
+                        + sack_option_bytes(ack.sack_len)
+                        + ack.ts.map_or(0, |_| TS_OPTION_BYTES),
                     now,
                 )
             },
@@ -176,7 +183,10 @@ impl World {
             let FlowApp::Tcp(t) = &mut self.flows[flow as usize].app else { unreachable!() };
             let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
             let sack = &hdr.sack[..hdr.sack_len as usize];
-            t.sender.on_ack(&mut cx, hdr.ack, sack, (hdr.echo_hops > 0).then_some(&path));
+            let path = (hdr.echo_hops > 0).then_some(&path);
+            let opts =
+                AckOptions { window: t.spec.rwnd_autotuning.then_some(hdr.window), ts: hdr.ts };
+            t.sender.on_ack_with(&mut cx, hdr.ack, sack, path, opts);
             if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {
                 t.completed_ns = Some(now);
             }
@@ -194,7 +204,7 @@ impl World {
         }
         let first = t.receiver.next_expected();
         let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.ack_out };
-        let delivered = t.receiver.on_segment(&mut cx, hdr.seg);
+        let delivered = t.receiver.on_data(&mut cx, hdr.seg, hdr.ts);
         // Application delivery, checked independently of the receiver's buffer: each segment
         // handed up must have arrived, and hand-ups are contiguous (exactly once, in order).
         for seg in first..first + delivered {

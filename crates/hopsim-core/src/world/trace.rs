@@ -94,8 +94,13 @@ impl World {
                     }
                     1u32.wrapping_add(b as u32)
                 };
-                let window = t.spec.receiver_window.saturating_mul(t.mss);
-                let mut tcp = TraceTcp { src_port, dst_port, window, ..TraceTcp::default() };
+                let advertised = match (h.is_ack, t.spec.rwnd_autotuning) {
+                    (true, true) => h.window,
+                    _ => t.spec.receiver_window,
+                };
+                let window = advertised.saturating_mul(t.mss);
+                let mut tcp =
+                    TraceTcp { src_port, dst_port, window, ts: h.ts, ..TraceTcp::default() };
                 if h.is_ack {
                     tcp.seq = 1;
                     tcp.ack = byte(h.ack);

@@ -32,6 +32,8 @@ pub struct TraceTcp {
     pub sack_len: u8,
     /// Offer SACK (SACK-permitted option) — set on SYN segments of SACK flows.
     pub sack_permitted: bool,
+    /// RFC 7323 timestamps option (TSval, TSecr).
+    pub ts: Option<(u32, u32)>,
 }
 
 /// Transport part of an IP packet.

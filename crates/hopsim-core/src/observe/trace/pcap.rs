@@ -250,6 +250,9 @@ fn tcp_options_len(t: &TraceTcp) -> usize {
     if t.sack_permitted {
         len += 4; // NOP NOP kind 4 len 2
     }
+    if t.ts.is_some() {
+        len += 12; // NOP NOP kind 8 len 10 (RFC 7323 appendix A)
+    }
     let n = sack_blocks(t);
     if n > 0 {
         len += 4 + 8 * n; // NOP NOP kind 5 len 2+8n, n blocks
@@ -269,6 +272,11 @@ fn push_tcp_header(out: &mut Vec<u8>, t: &TraceTcp, th_len: usize) {
     out.extend_from_slice(&[0, 0, 0, 0]); // checksum, urgent pointer
     if t.sack_permitted {
         out.extend_from_slice(&[1, 1, 4, 2]);
+    }
+    if let Some((val, ecr)) = t.ts {
+        out.extend_from_slice(&[1, 1, 8, 10]);
+        out.extend_from_slice(&val.to_be_bytes());
+        out.extend_from_slice(&ecr.to_be_bytes());
     }
     let n = sack_blocks(t);
     if n > 0 {

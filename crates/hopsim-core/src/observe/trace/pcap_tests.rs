@@ -153,6 +153,23 @@ fn tcp_options() {
 }
 
 #[test]
+fn timestamps_option_precedes_the_sack_blocks() {
+    // RFC 7323 appendix A layout: NOP NOP kind 8 length 10, TSval, TSecr.
+    let mut ip = tcp(0);
+    let TraceTransport::Tcp(t) = &mut ip.transport else { unreachable!() };
+    t.ts = Some((0x0102_0304, 0x0a0b_0c0d));
+    t.sack = [(100, 200), (300, 400), (500, 600)];
+    t.sack_len = 3;
+    let mut out = Vec::new();
+    encode_ipv4(&mut out, &ip);
+    assert_eq!(out.len(), 20 + 20 + 12 + 4 + 24, "40 option bytes: the most TCP allows");
+    assert_eq!(out[20 + 12] >> 4, 15);
+    assert_eq!(&out[40..52], &[1, 1, 8, 10, 1, 2, 3, 4, 10, 11, 12, 13]);
+    assert_eq!(&out[52..56], &[1, 1, 5, 26]);
+    assert_checksums_verify(&out);
+}
+
+#[test]
 fn udp_packet() {
     let ip = TraceIp {
         src_node: 3,

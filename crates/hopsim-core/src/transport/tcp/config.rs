@@ -31,11 +31,23 @@ pub enum TcpVariant {
     Cubic,
 }
 
+/// Whose TCP the endpoints are: ns-2's one-way agents (the studies' simulator), or a Linux
+/// host's (transport/tcp/linux.rs: its defaults fill every key a scenario leaves unset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpHost {
+    #[default]
+    Ns2,
+    Linux,
+}
+
 /// TCP settings (ns-2 Agent/TCP defaults where ns-2 has one; see docs/models.md). The top-level
 /// `[tcp]` table sets them for every TCP flow; a flow's `[flows.tcp]` overrides single keys.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
+    /// The host profile whose defaults the unset keys take (`linux.rs`).
+    pub host: TcpHost,
     pub variant: TcpVariant,
     /// Congestion window limit (CWL) in segments, fractional allowed; 0 = none.
     pub max_window: f64,
@@ -52,6 +64,20 @@ pub struct TcpSpec {
     pub initial_window: f64,
     pub delayed_ack: bool,
     pub delayed_ack_timeout_s: f64,
+    /// Linux's receiver: quick ACKs at the start and after a duplicate or an idle period, and
+    /// the delayed-ACK timeout (ATO) adapted to the arrival gaps (`quick_ack.rs`).
+    pub quick_ack: bool,
+    /// RFC 7323 timestamps: 12 option bytes on every segment, an RTT sample on every ACK
+    /// that advances the window, retransmitted segments included (`timestamps.rs`).
+    pub timestamps: bool,
+    /// Linux's receive-window autotuning: the advertised window starts at
+    /// `initial_receive_window` and grows up to `receiver_window` (`rcv_window.rs`).
+    pub rwnd_autotuning: bool,
+    /// Advertised window at the start under autotuning, in segments.
+    pub initial_receive_window: u32,
+    /// Window growth counts the segments an ACK covers (Linux `tcp_slow_start`,
+    /// `tcp_cong_avoid_ai`; RFC 3465), not one per ACK as ns-2 and RFC 5681 do.
+    pub count_acked: bool,
     /// Dynamic delayed ACK (Altman & Jimenez 2003): ACK every d-th segment, d = 1, 2, 3, 4
     /// as the segment number passes the three thresholds.
     pub ack_thinning: bool,
@@ -91,6 +117,7 @@ impl TcpSpec {
 impl Default for TcpSpec {
     fn default() -> Self {
         TcpSpec {
+            host: TcpHost::Ns2,
             variant: TcpVariant::NewReno,
             max_window: 0.0,
             window_limit: None,
@@ -100,6 +127,11 @@ impl Default for TcpSpec {
             initial_window: 2.0,
             delayed_ack: false,
             delayed_ack_timeout_s: 0.1,
+            quick_ack: false,
+            timestamps: false,
+            rwnd_autotuning: false,
+            initial_receive_window: 10,
+            count_acked: false,
             ack_thinning: false,
             ack_thinning_thresholds: [8, 8, 8],
             min_rto_s: 0.2,

@@ -22,22 +22,28 @@ pub struct TcpCtx<'a, Out = sender::SendSegment> {
 pub mod cc;
 pub mod config;
 pub mod limits;
+pub mod linux;
 mod pacing;
+pub mod quick_ack;
+pub mod rcv_window;
 pub mod receiver;
 mod recovery;
 pub mod rto;
 mod scoreboard;
 pub mod sender;
 pub mod stats;
+pub mod timestamps;
 pub mod window;
 
+#[cfg(test)]
+mod linux_tests;
 #[cfg(test)]
 mod script_tests;
 #[cfg(test)]
 mod sender_tests;
 
 use cc::{Aimd, CongestionControl, Cubic, Few, Vegas, VegasParams, VegasW, VegasWParams};
-use config::{TcpSpec, TcpVariant, WindowLimit};
+use config::{TcpHost, TcpSpec, TcpVariant, WindowLimit};
 use limits::LimitPolicy;
 pub use recovery::Recovery;
 
@@ -51,7 +57,7 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionContro
     let rwnd = spec.receiver_window as f64;
     match spec.variant {
         TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => {
-            Box::new(Aimd { window_basis: ns2 })
+            Box::new(Aimd { window_basis: ns2, count_acked: spec.count_acked })
         }
         TcpVariant::Vegas => {
             let params = VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma };
@@ -74,14 +80,18 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionContro
             rwnd,
         )),
         TcpVariant::Few => Box::new(Few { alpha: spec.few_alpha }),
-        TcpVariant::Cubic => Box::new(Cubic::default()),
+        TcpVariant::Cubic => Box::new(Cubic::new(spec.count_acked)),
     }
 }
 
 /// The loss recovery of a variant: ns-2's Vegas (and Vegas-W built on it) recovers like Reno;
-/// FeW is NewReno with a smaller increase.
-pub fn recovery(variant: TcpVariant) -> Recovery {
-    match variant {
+/// FeW is NewReno with a smaller increase. A Linux host recovers with SACK whatever the
+/// congestion control (tcp_input.c: SACK is negotiated by default since 2.4).
+pub fn recovery(spec: &TcpSpec) -> Recovery {
+    if spec.host == TcpHost::Linux {
+        return Recovery::Sack;
+    }
+    match spec.variant {
         TcpVariant::Reno | TcpVariant::Vegas | TcpVariant::VegasW => Recovery::Reno,
         TcpVariant::NewReno | TcpVariant::Few => Recovery::new_reno(),
         TcpVariant::Sack | TcpVariant::Cubic => Recovery::Sack,
@@ -89,8 +99,8 @@ pub fn recovery(variant: TcpVariant) -> Recovery {
 }
 
 /// Does the variant's receiver send SACK blocks (RFC 2018) for its sender's scoreboard?
-pub fn uses_sack(variant: TcpVariant) -> bool {
-    matches!(variant, TcpVariant::Sack | TcpVariant::Cubic)
+pub fn uses_sack(spec: &TcpSpec) -> bool {
+    spec.host == TcpHost::Linux || matches!(spec.variant, TcpVariant::Sack | TcpVariant::Cubic)
 }
 
 /// Name of a variant as in scenarios and results.

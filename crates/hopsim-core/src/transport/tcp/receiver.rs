@@ -4,6 +4,9 @@
 //! segment, d = 1, 2, 3, 4 as the segment number passes l1, l2, l3). Out-of-order, duplicate and
 //! hole-filling segments are acknowledged at once (RFC 5681 4.2).
 
+use super::quick_ack::{QuickAck, QuickAckConfig};
+use super::rcv_window::RcvWindow;
+use super::timestamps::{ts_clock, ts_elapsed_ns, TsRecent};
 use super::{TcpCtx, TcpTimer};
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
@@ -25,6 +28,19 @@ pub struct AckInfo {
     pub next_expected: u32,
     pub sack: [(u32, u32); 3],
     pub sack_len: u8,
+    /// The window advertised, in segments.
+    pub window: u32,
+    /// RFC 7323 TSval and TSecr (None: timestamps off).
+    pub ts: Option<(u32, u32)>,
+}
+
+/// What a Linux receiver does beyond ns-2's TCPSink (`linux.rs`); all off for ns-2's.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ReceiverExtras {
+    pub quick_ack: Option<QuickAckConfig>,
+    /// Receive-window autotuning from this initial window (`rcv_window.rs`).
+    pub autotune_from: Option<u32>,
+    pub timestamps: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -39,6 +55,11 @@ pub struct TcpReceiver {
     recent: [Option<u32>; 3],
     unacked: u32,
     timer: Timer,
+    /// The fixed window advertised without autotuning (ns-2 `window_`).
+    window_segments: u32,
+    quick: Option<QuickAck>,
+    rwnd: Option<RcvWindow>,
+    ts: Option<TsRecent>,
     pub acks_sent: u64,
     pub segments_received: u64,
     pub duplicate_segments: u64,
@@ -55,10 +76,27 @@ impl TcpReceiver {
             recent: [None; 3],
             unacked: 0,
             timer: Timer::default(),
+            window_segments,
+            quick: None,
+            rwnd: None,
+            ts: None,
             acks_sent: 0,
             segments_received: 0,
             duplicate_segments: 0,
         }
+    }
+
+    /// Switch on a Linux receiver's behaviour.
+    pub fn with_extras(mut self, x: ReceiverExtras) -> Self {
+        self.quick = x.quick_ack.map(QuickAck::new);
+        self.rwnd = x.autotune_from.map(|w| RcvWindow::new(w, self.window_segments));
+        self.ts = x.timestamps.then(TsRecent::default);
+        self
+    }
+
+    /// The window advertised now, in segments.
+    pub fn advertised_window(&self) -> u32 {
+        self.rwnd.as_ref().map_or(self.window_segments, RcvWindow::advertised)
     }
 
     /// Next segment expected in order (= segments delivered to the application).
@@ -86,6 +124,9 @@ impl TcpReceiver {
     }
 
     fn timeout_ns(&self) -> Option<SimTime> {
+        if let Some(q) = &self.quick {
+            return Some(q.timeout_ns());
+        }
         match self.policy {
             AckPolicy::EverySegment => None,
             AckPolicy::Delayed { timeout_ns } | AckPolicy::Thinning { timeout_ns, .. } => {
@@ -97,7 +138,12 @@ impl TcpReceiver {
     /// A data segment arrived: the segments newly delivered in order; an ACK to send now
     /// goes to `cx.out`, a delayed one arms the timer.
     pub fn on_segment(&mut self, cx: &mut TcpCtx<AckInfo>, seg: u32) -> u32 {
-        let (delivered, ack) = self.receive(seg, cx.now, cx.timers);
+        self.on_data(cx, seg, None)
+    }
+
+    /// As [`Self::on_segment`], for a segment carrying RFC 7323 (TSval, TSecr).
+    pub fn on_data(&mut self, cx: &mut TcpCtx<AckInfo>, seg: u32, ts: Option<(u32, u32)>) -> u32 {
+        let (delivered, ack) = self.receive(seg, ts, cx.now, cx.timers);
         cx.out.extend(ack);
         delivered
     }
@@ -105,17 +151,26 @@ impl TcpReceiver {
     fn receive(
         &mut self,
         seg: u32,
+        ts: Option<(u32, u32)>,
         now: SimTime,
         timers: &mut dyn TimerSink<TcpTimer>,
     ) -> (u32, Option<AckInfo>) {
         self.segments_received += 1;
+        if let (Some(recent), Some((ts_val, _))) = (self.ts.as_mut(), ts) {
+            recent.on_segment(seg, ts_val);
+        }
         if seg < self.rcv_nxt || self.ooo.iter().any(|&(a, b)| a <= seg && seg < b) {
             self.duplicate_segments += 1;
-            return (0, Some(self.ack_now()));
+            // The sender is retransmitting: ACK quickly for a while (tcp_data_queue).
+            let window = self.advertised_window();
+            if let Some(q) = self.quick.as_mut() {
+                q.enter(window);
+            }
+            return (0, Some(self.ack_now(now)));
         }
         if seg > self.rcv_nxt {
             self.insert_ooo(seg);
-            return (0, Some(self.ack_now()));
+            return (0, Some(self.ack_now(now)));
         }
         // In order.
         let had_hole = !self.ooo.is_empty();
@@ -128,12 +183,14 @@ impl TcpReceiver {
             }
         }
         let delivered = self.rcv_nxt - before;
+        self.in_order_extras(now, ts);
         if had_hole {
-            return (delivered, Some(self.ack_now()));
+            return (delivered, Some(self.ack_now(now)));
         }
         self.unacked += 1;
-        if self.unacked >= self.ack_every(seg + 1) {
-            return (delivered, Some(self.ack_now()));
+        let quick = self.quick.as_ref().is_some_and(QuickAck::active);
+        if quick || self.unacked >= self.ack_every(seg + 1) {
+            return (delivered, Some(self.ack_now(now)));
         }
         if !self.timer.is_armed() {
             if let Some(t) = self.timeout_ns() {
@@ -144,10 +201,28 @@ impl TcpReceiver {
         (delivered, None)
     }
 
+    /// A Linux receiver's bookkeeping for in-order data: the receive window and its RTT
+    /// (`rcv_window.rs`), the ATO (`quick_ack.rs`).
+    fn in_order_extras(&mut self, now: SimTime, ts: Option<(u32, u32)>) {
+        // tcp_event_data_recv: the ATO and quick ACKs from the window as advertised so far,
+        // then the window grows (tcp_grow_window).
+        let window = self.advertised_window();
+        if let Some(q) = self.quick.as_mut() {
+            q.on_data(now, window);
+        }
+        if let Some(rw) = self.rwnd.as_mut() {
+            match ts {
+                Some((_, ecr)) if ecr != 0 => rw.rtt_sample_ts(ts_elapsed_ns(now, ecr)),
+                _ => {}
+            }
+            rw.on_in_order(now, self.rcv_nxt, self.ts.is_none());
+        }
+    }
+
     /// The delayed-ACK timer fired: the ACK it held back goes to `cx.out`.
     pub fn on_timer(&mut self, cx: &mut TcpCtx<AckInfo>, generation: u32) {
         if self.timer.fire(generation) && self.unacked > 0 {
-            cx.out.push(self.ack_now());
+            cx.out.push(self.ack_now(cx.now));
         }
     }
 
@@ -170,11 +245,25 @@ impl TcpReceiver {
         }
     }
 
-    fn ack_now(&mut self) -> AckInfo {
+    fn ack_now(&mut self, now: SimTime) -> AckInfo {
         self.unacked = 0;
         self.timer.cancel();
         self.acks_sent += 1;
-        let mut info = AckInfo { next_expected: self.rcv_nxt, sack: [(0, 0); 3], sack_len: 0 };
+        if let Some(q) = self.quick.as_mut() {
+            q.on_ack_sent();
+        }
+        let ts = self.ts.as_mut().map(|r| {
+            let echo = r.echo();
+            r.on_ack_sent(self.rcv_nxt);
+            (ts_clock(now), echo)
+        });
+        let mut info = AckInfo {
+            next_expected: self.rcv_nxt,
+            sack: [(0, 0); 3],
+            sack_len: 0,
+            window: self.advertised_window(),
+            ts,
+        };
         if !self.sack_enabled {
             return info;
         }
@@ -244,7 +333,16 @@ mod tests {
         let (mut r, mut s) = rx(AckPolicy::EverySegment, false);
         assert_eq!(
             r.seg(0, 0, &mut s),
-            (1, Some(AckInfo { next_expected: 1, sack: [(0, 0); 3], sack_len: 0 }))
+            (
+                1,
+                Some(AckInfo {
+                    next_expected: 1,
+                    sack: [(0, 0); 3],
+                    sack_len: 0,
+                    window: 20,
+                    ts: None
+                })
+            )
         );
         assert_eq!(r.seg(1, 0, &mut s).1.unwrap().next_expected, 2);
     }

@@ -28,10 +28,12 @@ impl Peer {
     fn new(variant: TcpVariant, iw: f64, limit: LimitPolicy) -> Peer {
         let cfg = SenderConfig {
             flow: 0,
-            recovery: recovery(variant),
+            recovery: recovery(&TcpSpec { variant, ..TcpSpec::default() }),
             initial_window: iw,
             limit_policy: limit,
             receiver_window: 64,
+            initial_receiver_window: 64,
+            timestamps: false,
             dupack_threshold: 3,
             total_segments: None,
             stop_ns: u64::MAX,

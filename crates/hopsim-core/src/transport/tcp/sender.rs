@@ -13,6 +13,7 @@ use super::recovery::Recovery;
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
 use super::stats::WindowStats;
+use super::timestamps::{ts_clock, ts_elapsed_ns, TsRecent};
 use super::window::Window;
 use super::TcpTimer;
 use crate::engine::sched::Timer;
@@ -28,7 +29,14 @@ pub struct SenderConfig {
     pub initial_window: f64,
     /// Congestion window limit policy (fixed, hop-based, delay-based, ...).
     pub limit_policy: LimitPolicy,
+    /// The largest window the receiver may advertise (ns-2 `window_`, fixed; the socket
+    /// buffer's bound under autotuning).
     pub receiver_window: u32,
+    /// The window the receiver advertises before its first ACK (under autotuning, its
+    /// initial window; else `receiver_window`).
+    pub initial_receiver_window: u32,
+    /// RFC 7323: RTT samples from the echoed timestamps (`timestamps.rs`).
+    pub timestamps: bool,
     pub dupack_threshold: u32,
     /// Segments the application has to send (None: unlimited bulk data).
     pub total_segments: Option<u32>,
@@ -45,6 +53,15 @@ pub struct SenderConfig {
     pub ns2_vegas: bool,
     /// Measurement window for the time averages.
     pub window_ns: (SimTime, SimTime),
+}
+
+/// What an ACK carries beyond the cumulative ACK and SACK blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AckOptions {
+    /// The window advertised, in segments (None: unchanged).
+    pub window: Option<u32>,
+    /// RFC 7323 (TSval, TSecr) of the ACK.
+    pub ts: Option<(u32, u32)>,
 }
 
 /// A segment to put on the network.
@@ -81,6 +98,10 @@ pub struct TcpSender {
     /// The CWL in force (None: none), from the policy and what the ACKs tell of the path.
     limit: Option<f64>,
     pacer: Pacer,
+    /// The receiver's advertised window (segments).
+    peer_window: u32,
+    /// RFC 7323 TS.Recent: the receiver's newest TSval, echoed on data.
+    ts_recent: TsRecent,
 }
 
 impl TcpSender {
@@ -89,7 +110,8 @@ impl TcpSender {
         let ssthresh = cc.initial_ssthresh().unwrap_or(f64::INFINITY);
         let mut w = Window::new(cfg.initial_window, ssthresh);
         let limit = cfg.limit_policy.limit(None);
-        let cap = Self::cap_of(limit, cfg.receiver_window);
+        let peer_window = cfg.initial_receiver_window.min(cfg.receiver_window);
+        let cap = Self::cap_of(limit, peer_window);
         w.cap(cap);
         TcpSender {
             recovery: cfg.recovery,
@@ -109,6 +131,8 @@ impl TcpSender {
             timer: Timer::default(),
             stats: SenderStats::default(),
             limit,
+            peer_window,
+            ts_recent: TsRecent::default(),
         }
     }
 
@@ -119,7 +143,12 @@ impl TcpSender {
 
     /// The largest usable window: the CWL and the receiver's window.
     fn cwnd_cap(&self) -> f64 {
-        Self::cap_of(self.limit, self.cfg.receiver_window)
+        Self::cap_of(self.limit, self.peer_window)
+    }
+
+    /// RFC 7323 (TSval, TSecr) for a segment leaving now (None: timestamps off).
+    pub fn ts_option(&self, now: SimTime) -> Option<(u32, u32)> {
+        self.cfg.timestamps.then(|| (ts_clock(now), self.ts_recent.echo()))
     }
 
     /// Segments allowed in flight: floor(min(cwnd, CWL, rwnd)), at least one.
@@ -239,7 +268,7 @@ impl TcpSender {
             }
             // Rule 2: new data, if the receiver's window allows.
             let seg = self.board.max();
-            if seg - self.board.una() < self.cfg.receiver_window && self.has_data(seg, cx.now) {
+            if seg - self.board.una() < self.peer_window && self.has_data(seg, cx.now) {
                 self.snd_nxt = seg + 1;
                 self.transmit(cx, seg);
                 continue;
@@ -271,8 +300,26 @@ impl TcpSender {
         sack: &[(u32, u32)],
         path: Option<&PathInfo>,
     ) {
+        self.on_ack_with(cx, ack, sack, path, AckOptions::default());
+    }
+
+    /// As [`Self::on_ack`], with the ACK's window and timestamps.
+    pub fn on_ack_with(
+        &mut self,
+        cx: &mut TcpCtx,
+        ack: u32,
+        sack: &[(u32, u32)],
+        path: Option<&PathInfo>,
+        opts: AckOptions,
+    ) {
         if ack > self.board.max() {
             return; // acknowledges data never sent: ignore (RFC 793)
+        }
+        if let Some(w) = opts.window {
+            self.peer_window = w.clamp(1, self.cfg.receiver_window);
+        }
+        if let Some((ts_val, _)) = opts.ts {
+            self.ts_recent.on_ack(ts_val);
         }
         if let Some(limit) = self.cfg.limit_policy.limit(path) {
             // Follows the path: a route change shows in the next ACK's hop counts and delays.
@@ -280,7 +327,14 @@ impl TcpSender {
         }
         self.board.mark_sacked(sack);
         if ack > self.board.una() {
-            self.new_ack(cx, ack);
+            // RFC 7323 4.1 (RTTM): every ACK of new data with a valid echo is a sample.
+            let ts_rtt = match opts.ts {
+                Some((_, ecr)) if self.cfg.timestamps && ecr != 0 => {
+                    Some(ts_elapsed_ns(cx.now, ecr).max(1))
+                }
+                _ => None,
+            };
+            self.new_ack(cx, ack, ts_rtt);
         } else if ack == self.board.una() && ack < self.board.max() {
             self.dup_ack(cx);
         }
@@ -288,9 +342,11 @@ impl TcpSender {
         self.try_send(cx);
     }
 
-    fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32) {
+    /// `ts_rtt`: the sample of the echoed timestamp, which replaces Karn's rule.
+    fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32, ts_rtt: Option<SimTime>) {
         let newly = ack - self.board.una();
-        let rtt = self.board.ack(ack).map(|sent_ns| cx.now - sent_ns); // Karn's rule
+        let seq_rtt = self.board.ack(ack).map(|sent_ns| cx.now - sent_ns); // Karn's rule
+        let rtt = if self.cfg.timestamps { ts_rtt } else { seq_rtt };
         if let Some(r) = rtt {
             self.rto.sample(r);
             self.stats.rtt_ms.record(r as f64 / 1e6);

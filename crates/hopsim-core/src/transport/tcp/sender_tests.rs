@@ -43,10 +43,12 @@ impl Harness {
     ) -> Harness {
         let cfg = SenderConfig {
             flow: 0,
-            recovery: recovery(variant),
+            recovery: recovery(&TcpSpec { variant, ..TcpSpec::default() }),
             initial_window,
             limit_policy: max_window.map_or(LimitPolicy::None, LimitPolicy::Fixed),
             receiver_window: 64,
+            initial_receiver_window: 64,
+            timestamps: false,
             dupack_threshold: 3,
             total_segments: None,
             stop_ns: u64::MAX,

@@ -37,6 +37,21 @@ impl Window {
         self.cwnd += segments;
     }
 
+    /// Linux's growth by the segments an ACK covers (tcp_cong.c `tcp_slow_start`, then
+    /// `tcp_cong_avoid_ai` for what is left above ssthresh): +1 per segment up to ssthresh,
+    /// +1/cwnd per segment beyond (RFC 3465 without its limit L, as Linux).
+    pub fn grow_by_acked(&mut self, acked: u32) {
+        let mut acked = acked as f64;
+        if self.in_slow_start() {
+            let step = acked.min(self.ssthresh - self.cwnd);
+            self.cwnd += step;
+            acked -= step;
+        }
+        if acked > 0.0 {
+            self.cwnd += acked / self.cwnd;
+        }
+    }
+
     /// Congestion control's cut or reset (loss window, Vegas' reductions).
     pub fn set_cwnd(&mut self, segments: f64) {
         self.cwnd = segments;
@@ -101,5 +116,15 @@ mod tests {
         w.cap(4.5);
         assert_eq!(w.cwnd(), 4.5);
         assert!(w.in_slow_start());
+    }
+
+    #[test]
+    fn growth_by_acked_segments_stops_slow_start_at_ssthresh() {
+        // tcp_slow_start: cwnd = min(cwnd + acked, ssthresh), the rest by tcp_cong_avoid_ai.
+        let mut w = Window::new(2.0, 5.0);
+        w.grow_by_acked(2);
+        assert_eq!(w.cwnd(), 4.0, "a delayed ACK of two segments adds two");
+        w.grow_by_acked(3);
+        assert_eq!(w.cwnd(), 5.0 + 2.0 / 5.0, "one to ssthresh, then two of 1/cwnd");
     }
 }

@@ -32,9 +32,15 @@ pub struct Cubic {
     epoch: Option<Epoch>,
     /// Smoothed RTT for W_cubic(t + RTT) (section 4.4), from the samples the ACKs carry.
     srtt_s: Option<f64>,
+    /// Slow start counts the segments an ACK covers (Linux, `linux.rs`).
+    count_acked: bool,
 }
 
 impl Cubic {
+    pub fn new(count_acked: bool) -> Cubic {
+        Cubic { count_acked, ..Cubic::default() }
+    }
+
     /// W_cubic(t), eq. 1.
     pub fn w_cubic(&self, t_s: f64) -> Option<f64> {
         let e = self.epoch?;
@@ -70,7 +76,10 @@ impl CongestionControl for Cubic {
             return;
         }
         if w.in_slow_start() {
-            w.grow(1.0); // RFC 5681 (3.2); CUBIC leaves slow start as standard TCP does
+            // RFC 5681 (3.2), or Linux's tcp_slow_start by segments acknowledged.
+            // (tcp_slow_start stops at ssthresh; the rest of this ACK is not carried over.)
+            let by_acked = (ack.acked as f64).min(w.ssthresh() - w.cwnd());
+            w.grow(if self.count_acked { by_acked } else { 1.0 });
             return;
         }
         let cwnd = w.cwnd();

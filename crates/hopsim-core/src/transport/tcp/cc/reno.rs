@@ -11,6 +11,8 @@ use super::{AckSample, CongestionControl, Loss, Window};
 pub struct Aimd {
     /// ssthresh from the usable window (ns-2 tcp.cc `slowdown`, `halfwin`), not FlightSize.
     pub window_basis: bool,
+    /// Count the segments an ACK covers (Linux `tcp_slow_start`, `tcp_cong_avoid_ai`).
+    pub count_acked: bool,
 }
 
 impl CongestionControl for Aimd {
@@ -22,7 +24,9 @@ impl CongestionControl for Aimd {
         if ack.acked == 0 {
             return;
         }
-        if w.in_slow_start() {
+        if self.count_acked {
+            w.grow_by_acked(ack.acked);
+        } else if w.in_slow_start() {
             w.grow(1.0); // RFC 5681 (3.2): at most SMSS per ACK
         } else {
             w.grow(1.0 / w.cwnd()); // RFC 5681 (3.3)
@@ -89,7 +93,7 @@ mod tests {
     fn ns2_halves_the_usable_window_not_the_flight() {
         // tcp.cc slowdown(CLOSE_SSTHRESH_HALF): ssthresh_ = int(window() / 2), at least 2.
         // After go-back-N the flight can be far above the window of 1 a timeout left.
-        let mut cc = Aimd { window_basis: true };
+        let mut cc = Aimd { window_basis: true, count_acked: false };
         let w = Window::new(7.6, 64.0);
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 7.0)), 3.0, "floor(7 / 2)");
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 1.0)), 2.0, "repeated timeouts: 2");

@@ -1,0 +1,152 @@
+//! The linux host's receiver and sender together on scripted exchanges, from Linux's
+//! tcp_input.c (quick ACKs, delayed ACKs, window growth) and RFC 7323 (timestamps).
+
+use super::linux::{ATO_MAX_S, MAX_QUICKACKS, TIMEOUT_INIT_S};
+use super::quick_ack::QuickAckConfig;
+use super::receiver::{AckInfo, AckPolicy, ReceiverExtras, TcpReceiver};
+use super::rto::RtoEstimator;
+use super::sender::{AckOptions, SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::timestamps::ts_clock;
+use super::{congestion_control, limits::LimitPolicy, recovery, TcpSpec, TcpTimer};
+use crate::engine::sched::Scheduler;
+use crate::engine::time::SimTime;
+
+const MS: SimTime = 1_000_000;
+
+fn linux_receiver() -> TcpReceiver {
+    let spec = TcpSpec::linux();
+    let quick = QuickAckConfig {
+        ato_min_ns: 40 * MS,
+        ato_max_ns: (ATO_MAX_S * 1e9) as SimTime,
+        rto_ns: (TIMEOUT_INIT_S * 1e9) as SimTime,
+        max_quickacks: MAX_QUICKACKS,
+    };
+    TcpReceiver::new(0, AckPolicy::Delayed { timeout_ns: 40 * MS }, true, spec.receiver_window)
+        .with_extras(ReceiverExtras {
+            quick_ack: Some(quick),
+            autotune_from: Some(spec.initial_receive_window),
+            timestamps: true,
+        })
+}
+
+/// Segment `seg` arrives at `now` carrying TSval = its send time `sent`: the ACK sent at once.
+fn data(
+    r: &mut TcpReceiver,
+    sched: &mut Scheduler<(TcpTimer, u32)>,
+    seg: u32,
+    sent: SimTime,
+    now: SimTime,
+) -> Option<AckInfo> {
+    let mut out = Vec::new();
+    r.on_data(&mut TcpCtx { now, timers: sched, out: &mut out }, seg, Some((ts_clock(sent), 0)));
+    out.pop()
+}
+
+#[test]
+fn quick_acks_for_half_the_initial_window_then_every_second_segment() {
+    let (mut r, mut sched) = (linux_receiver(), Scheduler::with_capacity(8));
+    let acked: Vec<u32> = (0..14)
+        .filter_map(|seg| data(&mut r, &mut sched, seg, seg as SimTime * MS, seg as SimTime * MS))
+        .map(|a| a.next_expected)
+        .collect();
+    // rcv_wnd 10 at the first data: 10 / 2 = 5 quick ACKs, then every second full segment.
+    assert_eq!(acked, vec![1, 2, 3, 4, 5, 7, 9, 11, 13]);
+    // Segment 13 is held: the delayed-ACK timer runs with the ATO (arrivals 1 ms apart,
+    // below ATO_MIN / 2, keep it at its 40 ms minimum).
+    let armed = std::iter::from_fn(|| sched.pop());
+    let (at, (timer, _)) = armed.max_by_key(|&(_, (_, generation))| generation).unwrap();
+    assert_eq!((timer, at), (TcpTimer::DelAck, 13 * MS + 40 * MS), "the live timer");
+}
+
+#[test]
+fn the_window_grows_and_a_delayed_ack_echoes_the_first_of_its_segments() {
+    let (mut r, mut sched) = (linux_receiver(), Scheduler::with_capacity(8));
+    let mut last = None;
+    for seg in 0..8 {
+        last = data(&mut r, &mut sched, seg, 100 * MS + seg as SimTime, 200 * MS).or(last);
+    }
+    let ack = last.expect("ACKs were sent");
+    assert_eq!(ack.next_expected, 7, "5 quick ACKs, then 7; 8 is held");
+    // tcp_grow_window: 10 + 2 per in-order segment, 7 segments in when the ACK left.
+    assert_eq!(ack.window, 10 + 2 * 7);
+    // The ACK for 5 and 6 echoes segment 5's TSval (RFC 7323 4.3), not 6's.
+    assert_eq!(ack.ts.map(|t| t.1), Some(ts_clock(100 * MS + 5)));
+}
+
+struct Sender {
+    tx: TcpSender,
+    sched: Scheduler<(TcpTimer, u32)>,
+    out: Vec<SendSegment>,
+}
+
+fn linux_sender(timestamps: bool) -> Sender {
+    let spec = TcpSpec { timestamps, ..TcpSpec::linux() };
+    let cfg = SenderConfig {
+        flow: 0,
+        recovery: recovery(&spec),
+        initial_window: spec.initial_window,
+        limit_policy: LimitPolicy::None,
+        receiver_window: spec.receiver_window,
+        initial_receiver_window: spec.initial_receive_window,
+        timestamps,
+        dupack_threshold: 3,
+        total_segments: None,
+        stop_ns: u64::MAX,
+        pacing: false,
+        limited_transmit: false,
+        ns2_vegas: false,
+        window_ns: (0, u64::MAX),
+    };
+    let rto = RtoEstimator::new(1000 * MS, 200 * MS, 120_000 * MS, 200 * MS);
+    let mut s = Sender {
+        tx: TcpSender::new(cfg, congestion_control(&spec, false), rto),
+        sched: Scheduler::with_capacity(8),
+        out: Vec::new(),
+    };
+    s.tx.start(&mut TcpCtx { now: 0, timers: &mut s.sched, out: &mut s.out });
+    s
+}
+
+impl Sender {
+    fn ack(&mut self, now: SimTime, ack: u32, sack: &[(u32, u32)], opts: AckOptions) {
+        let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.out };
+        self.tx.on_ack_with(&mut cx, ack, sack, None, opts);
+    }
+}
+
+#[test]
+fn the_initial_window_is_ten_and_the_advertised_window_limits_the_sender() {
+    let mut s = linux_sender(true);
+    assert_eq!(s.out.len(), 10, "RFC 6928");
+    s.out.clear();
+    // The receiver advertises 8: cwnd is not grown beyond what can be used (window.rs).
+    s.ack(50 * MS, 1, &[], AckOptions { window: Some(8), ts: None });
+    assert_eq!(s.tx.cwnd(), 8.0);
+    assert_eq!(s.tx.highest_sent(), 10, "no new segment: 9 in flight, above 8");
+    s.ack(60 * MS, 3, &[], AckOptions { window: Some(14), ts: None });
+    assert_eq!(s.tx.highest_sent(), 3 + 10, "snd_una + cwnd 8 + 2 acked segments");
+}
+
+#[test]
+fn timestamps_give_an_rtt_sample_for_an_ack_that_covers_a_retransmission() {
+    for timestamps in [false, true] {
+        let mut s = linux_sender(timestamps);
+        let ts = |sent: SimTime| timestamps.then(|| (0, ts_clock(sent)));
+        // Segment 0 is lost; 1, 2, 3 are SACKed: fast retransmit of 0 at 40 ms.
+        for (k, end) in [(1u32, 2u32), (2, 3), (3, 4)] {
+            let opts = AckOptions { window: Some(20), ts: ts(0) };
+            s.ack(30 * MS + k as SimTime * MS, 0, &[(1, end)], opts);
+        }
+        assert!(s.out.iter().any(|x| x.seg == 0 && x.retransmission), "fast retransmit");
+        let before = s.tx.stats.rtt_ms.count();
+        // The ACK of the retransmission echoes its TSval (sent at 33 ms): RTT 20 ms.
+        s.ack(53 * MS, 4, &[], AckOptions { window: Some(20), ts: ts(33 * MS) });
+        let samples = s.tx.stats.rtt_ms.count() - before;
+        if timestamps {
+            assert_eq!(samples, 1, "RFC 7323: the echo is unambiguous");
+            assert!((s.tx.stats.rtt_ms.max().unwrap() - 20.0).abs() < 1e-3);
+        } else {
+            assert_eq!(samples, 0, "Karn: no sample from a retransmitted segment");
+        }
+    }
+}
