@@ -127,7 +127,7 @@ pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 10)? {
         m.insert("host".into(), json!(pick(u, &["ns2", "linux", "bsd"])?));
     }
-    for k in ["pacing", "delayed_ack", "ack_thinning", "quick_ack", "timestamps", "rwnd_autotuning", "count_acked"] {
+    for k in ["pacing", "delayed_ack", "ack_thinning", "quick_ack", "timestamps", "rwnd_autotuning", "count_acked", "hystart"] {
         if chance(u, 15)? {
             m.insert(k.into(), json!(chance(u, 50)?));
         }

@@ -143,6 +143,7 @@ _TCP_MAPPED = {
     "timestamps",
     "rwnd_autotuning",
     "count_acked",
+    "hystart",
 }
 # Parameters of variants and policies ns-2 does not have (refused through variant/policy).
 _TCP_INERT = {
@@ -210,6 +211,7 @@ def _check_tcp(prefix: str, tcp: Mapping[str, Any]) -> None:
         "timestamps",
         "rwnd_autotuning",
         "count_acked",
+        "hystart",
     ):
         if tcp.get(key, False):
             raise Untranslatable(

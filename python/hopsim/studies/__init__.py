@@ -31,6 +31,7 @@ CATALOGUE = {
     "dsn-variants": "hopsim.studies.dsn_variants",
     "vegas-w": "hopsim.studies.vegas_w",
     "testbed-window": "hopsim.studies.testbed_window",
+    "testbed-window-linux": "hopsim.studies.testbed_window_linux",
 }
 
 

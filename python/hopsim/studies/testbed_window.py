@@ -289,11 +289,14 @@ def _pp(ours: float | None, paper: float) -> str:
     return "as the paper" if abs(ours - paper) <= 0.05 else f"{(ours - paper) * 100:+.0f} points"
 
 
-def analyse(ctx: StudyContext) -> list[Claim]:
+def analyse(
+    ctx: StudyContext, window: str = "testbed-window", survey_name: str = "testbed-survey"
+) -> list[Claim]:
+    """The claims, from the sweeps called `window` and `survey_name`."""
     from .testbed_window_figures import rate_figure, survey_figure  # late: they import this
 
-    g = Grid.load(ctx, "testbed-window")
-    survey = ctx.points("testbed-survey")
+    g = Grid.load(ctx, window)
+    survey = ctx.points(survey_name)
     for rate in RATES:
         rate_figure(ctx, g, rate)
     survey_figure(ctx, survey, NEAR_ZERO_KBPS)

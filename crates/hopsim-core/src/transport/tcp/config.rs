@@ -78,6 +78,9 @@ pub struct TcpSpec {
     /// Window growth counts the segments an ACK covers (Linux `tcp_slow_start`,
     /// `tcp_cong_avoid_ai`; RFC 3465), not one per ACK as ns-2 and RFC 5681 do.
     pub count_acked: bool,
+    /// CUBIC: HyStart ends slow start on a delay increase or an ACK train (Linux's default
+    /// since 2.6.29; `cc/hystart.rs`).
+    pub hystart: bool,
     /// Dynamic delayed ACK (Altman & Jimenez 2003): ACK every d-th segment, d = 1, 2, 3, 4
     /// as the segment number passes the three thresholds.
     pub ack_thinning: bool,
@@ -132,6 +135,7 @@ impl Default for TcpSpec {
             rwnd_autotuning: false,
             initial_receive_window: 10,
             count_acked: false,
+            hystart: false,
             ack_thinning: false,
             ack_thinning_thresholds: [8, 8, 8],
             min_rto_s: 0.2,

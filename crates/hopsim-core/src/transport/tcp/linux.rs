@@ -49,6 +49,7 @@ impl TcpSpec {
             initial_receive_window: INIT_RCVWND_SEGMENTS,
             receiver_window: RCVWND_MAX_SEGMENTS,
             count_acked: true,
+            hystart: true,
             ..TcpSpec::default()
         }
     }

@@ -80,7 +80,7 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionContro
             rwnd,
         )),
         TcpVariant::Few => Box::new(Few { alpha: spec.few_alpha }),
-        TcpVariant::Cubic => Box::new(Cubic::new(spec.count_acked)),
+        TcpVariant::Cubic => Box::new(Cubic::new(spec.count_acked, spec.hystart)),
     }
 }
 

@@ -1,9 +1,10 @@
 //! CUBIC (RFC 9438), in segments: after a congestion event the window follows
 //! W_cubic(t) = C (t - K)^3 + W_max (section 4.2), concave up to the window before the loss,
 //! then convex; never below the window Reno would have (the Reno-friendly region, 4.3). Loss
-//! recovery is SACK's (RFC 6675), the sender's business. HyStart is not modelled: slow start
-//! is standard (RFC 5681).
+//! recovery is SACK's (RFC 6675), the sender's business. Slow start is standard (RFC 5681),
+//! ended early by HyStart when asked (`hystart.rs`, Linux's default).
 
+use super::hystart::HyStart;
 use super::{AckSample, CongestionControl, Loss, Window};
 use crate::engine::time::SimTime;
 
@@ -34,11 +35,13 @@ pub struct Cubic {
     srtt_s: Option<f64>,
     /// Slow start counts the segments an ACK covers (Linux, `linux.rs`).
     count_acked: bool,
+    /// HyStart ends slow start before the first loss (`hystart.rs`).
+    hystart: Option<HyStart>,
 }
 
 impl Cubic {
-    pub fn new(count_acked: bool) -> Cubic {
-        Cubic { count_acked, ..Cubic::default() }
+    pub fn new(count_acked: bool, hystart: bool) -> Cubic {
+        Cubic { count_acked, hystart: hystart.then(HyStart::default), ..Cubic::default() }
     }
 
     /// W_cubic(t), eq. 1.
@@ -74,6 +77,11 @@ impl CongestionControl for Cubic {
         self.note_rtt(ack.rtt_ns);
         if ack.acked == 0 {
             return;
+        }
+        if let (true, Some(h)) = (w.in_slow_start(), self.hystart.as_mut()) {
+            if h.on_ack(ack.now, ack.snd_una, ack.snd_max, ack.rtt_ns, w.cwnd()) {
+                w.set_ssthresh(w.cwnd()); // hystart_update: leave slow start here
+            }
         }
         if w.in_slow_start() {
             // RFC 5681 (3.2), or Linux's tcp_slow_start by segments acknowledged.
@@ -117,6 +125,15 @@ impl CongestionControl for Cubic {
         self.cwnd_prior = cwnd;
         self.epoch = None;
         (loss.flight * BETA).max(2.0)
+    }
+
+    /// A timeout (Linux's CA_Loss: `bictcp_reset`) re-arms HyStart for the slow start after.
+    fn on_timeout(&mut self, w: &mut Window, loss: &Loss) {
+        if let Some(h) = self.hystart.as_mut() {
+            h.reset();
+        }
+        w.set_ssthresh(self.ssthresh_after_loss(w, loss));
+        w.set_cwnd(1.0);
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod cubic;
 mod few;
+pub mod hystart;
 mod reno;
 mod vegas;
 mod vegas_w;
