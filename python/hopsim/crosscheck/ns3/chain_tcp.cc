@@ -46,6 +46,7 @@ struct Counters
     uint64_t retryLimitDrops = 0; // MPDUs dropped at the retry limit, all nodes
     uint64_t macTx = 0;           // packets handed to the MACs by IP, all nodes
     uint64_t enqueued = 0;        // of them, taken by the MAC queues (the rest: queue full)
+    uint64_t macRetries = 0;      // failed RTS and DATA attempts (CTS / ACK timeouts), all nodes
     uint64_t tcDrops = 0;         // refused above the device: its queue was full (stopped)
     uint64_t expiredDrops = 0;    // MPDUs past the queue's MaxDelay (none expected)
     double warmupS = 0.0;
@@ -130,6 +131,12 @@ void
 OnMacTx(Ptr<const Packet>)
 {
     g.macTx++;
+}
+
+void
+OnMacTxFailed(Mac48Address)
+{
+    g.macRetries++;
 }
 
 void
@@ -417,6 +424,8 @@ main(int argc, char* argv[])
                                                            MakeCallback(&OnTcDrop)),
                     "no TcDrop trace source");
     ConnectAll("Mac/MacTx", MakeCallback(&OnMacTx));
+    ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
+    ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxFailed));
     ConnectAll("Mac/Txop/Queue/Enqueue", MakeCallback(&OnEnqueue));
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -432,7 +441,7 @@ main(int argc, char* argv[])
                 "\"run\": %llu, \"goodput_kbps\": %.6f, \"bytes_delivered\": %llu, "
                 "\"segments_sent\": %llu, \"retransmissions\": %llu, \"fast_retransmits\": %llu, "
                 "\"timeouts\": %llu, \"rtt_ms_mean\": %s, \"rtt_samples\": %llu, "
-                "\"retry_limit_drops\": %llu, \"queue_drops\": %llu, \"expired_drops\": %llu, "
+                "\"mac_retries\": %llu, \"retry_limit_drops\": %llu, \"queue_drops\": %llu, \"expired_drops\": %llu, "
                 "\"events\": %llu, "
                 "\"wall_s\": %.6f}\n",
                 hops, variant.c_str(), static_cast<unsigned long long>(run),
@@ -444,6 +453,7 @@ main(int argc, char* argv[])
                 static_cast<unsigned long long>(g.timeouts),
                 g.rttSamples ? std::to_string(g.rttSumMs / g.rttSamples).c_str() : "null",
                 static_cast<unsigned long long>(g.rttSamples),
+                static_cast<unsigned long long>(g.macRetries),
                 static_cast<unsigned long long>(g.retryLimitDrops),
                 static_cast<unsigned long long>(g.tcDrops + g.macTx - g.enqueued),
                 static_cast<unsigned long long>(g.expiredDrops),
