@@ -139,6 +139,20 @@ class SideBySide:
     def summary(self, simulator: str, hops: int, variant: str, metric: str) -> Summary | None:
         return summarize_values(self.values(simulator, hops, variant, metric))
 
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> SideBySide:
+        """The comparison :meth:`to_json` wrote (its summaries are recomputed from the runs)."""
+        return cls(
+            doc["hops"],
+            doc["variants"],
+            doc["seeds"],
+            doc["duration_s"],
+            doc["warmup_s"],
+            doc["receptions"],
+            doc["runs"],
+            doc["hopsim_skipped"],
+        )
+
     @property
     def simulators(self) -> list[str]:
         """hopsim's sides: one per reception mode."""
@@ -267,7 +281,7 @@ def _diff(ns3: Summary | None, hopsim: Summary | None) -> str:
     if ns3 is None or hopsim is None or not ns3.mean:
         return "—"
     mark = " ✗" if _disjoint(ns3, hopsim) else ""
-    return f"{(hopsim.mean - ns3.mean) / ns3.mean:+.0%}{mark}"
+    return f"{(hopsim.mean - ns3.mean) / ns3.mean:+.1%}{mark}"
 
 
 def _mean(s: Summary | None, digits: int) -> str:
@@ -291,7 +305,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="hopsim's radio.reception modes to run (ns-3's PHY is SINR-based)",
     )
     p.add_argument("--json", type=Path, help="write every run and the summaries here")
+    p.add_argument("--table", type=Path, help="print the table of a --json file; run nothing")
     a = p.parse_args(argv)
+    if a.table:
+        print(markdown_table(SideBySide.from_json(json.loads(a.table.read_text()))), end="")
+        return 0
     try:
         report = side_by_side(
             a.hops,
