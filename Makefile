@@ -162,7 +162,7 @@ wheel: $(DEPS_STAMP)
 WHEEL_PYTHON ?= $(PYTHON)
 WHEEL_FILES = hopsim/_core.abi3.so \
   $(patsubst python/%,%,$(shell find python/hopsim -name __pycache__ -prune -o -type f \
-      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name py.typed \) -print))
+      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name '*.cc' -o -name py.typed \) -print))
 CHECK_ENV = env -u PYTHONPATH -u PYTHONHOME -u VIRTUAL_ENV -u CARGO_HOME -u RUSTUP_HOME \
   PATH="$$path"
 
