@@ -97,18 +97,30 @@ setup: $(EXT_STAMP) $(ANALYSIS_STAMP)
 setup-test: setup $(TEST_STAMP) test-tools
 
 # Debian's tshark and tcptrace read the pcap traces in the tests, ns-2.35 (package ns2,
-# command ns) runs beside hopsim in the crosscheck tests, and headless Chromium (driven by
-# selenium through chromium-driver) opens the run explorer's pages; installed when missing
-# (as root, non-interactively). Without apt-get those tests are skipped and say why.
+# command ns) runs beside hopsim in the crosscheck tests, headless Chromium (driven by
+# selenium through chromium-driver) opens the run explorer's pages, and g++ builds the ns-3
+# chain scenario; installed when missing (as root, non-interactively). Without apt-get those
+# tests are skipped and say why.
+# ns-3 itself comes from PyPI's ns3 wheel (headers and shared libraries, 69 MB to download,
+# 305 MB installed, about 10 s): --no-deps, as its Python bindings (cppyy) are not used. Where
+# no wheel fits this Python, the ns-3 tests are skipped and say why.
+NS3_WHEEL := ns3==3.44.post0
+
 test-tools:
 	if ! command -v tshark >/dev/null || ! command -v tcptrace >/dev/null \
-	    || ! command -v ns >/dev/null || ! command -v chromedriver >/dev/null; then \
+	    || ! command -v ns >/dev/null || ! command -v chromedriver >/dev/null \
+	    || ! command -v g++ >/dev/null; then \
 	  if command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      tshark tcptrace ns2 chromium chromium-driver; \
+	      tshark tcptrace ns2 chromium chromium-driver g++; \
 	  else \
-	    echo "warning: tshark/tcptrace/ns/chromium missing and no apt-get: their tests will be skipped"; \
+	    echo "warning: tshark/tcptrace/ns/chromium/g++ missing and no apt-get: their tests will be skipped"; \
 	  fi; \
+	fi
+	if [ ! -f "$$($(BIN)/python -c 'import importlib.util as u; s = u.find_spec("ns3"); \
+	    print(s.submodule_search_locations[0] if s else "-")')/include/ns3/core-module.h" ]; then \
+	  $(PIP) install --quiet --no-deps "$(NS3_WHEEL)" \
+	    || echo "warning: $(NS3_WHEEL) could not be installed: the ns-3 tests will be skipped"; \
 	fi
 
 FORCE:
@@ -150,7 +162,7 @@ wheel: $(DEPS_STAMP)
 WHEEL_PYTHON ?= $(PYTHON)
 WHEEL_FILES = hopsim/_core.abi3.so \
   $(patsubst python/%,%,$(shell find python/hopsim -name __pycache__ -prune -o -type f \
-      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name py.typed \) -print))
+      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name '*.cc' -o -name py.typed \) -print))
 CHECK_ENV = env -u PYTHONPATH -u PYTHONHOME -u VIRTUAL_ENV -u CARGO_HOME -u RUSTUP_HOME \
   PATH="$$path"
 

@@ -1,0 +1,163 @@
+"""Building the ns-3 chain scenario (``ns3/chain_tcp.cc``) against the ``ns3`` wheel.
+
+The PyPI wheel ``ns3`` (3.44.post0) ships ns-3's headers (``ns3/include/ns3/*.h``) and shared
+libraries (``ns3/lib64/libns3.44-*.so``, with their own RPATH): enough to compile a small C++
+program with the system's g++. Its Python bindings need ``cppyy``, which we do not use, so the
+wheel is installed with ``--no-deps`` (``make test-tools``) and never imported: it is found by
+its location alone.
+
+The binary is built once per source, compiler and ns-3 install, and cached under a name that
+carries the hash of all three (``HOPSIM_NS3_CACHE``, else ``~/.cache/hopsim/ns3``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .._core import ScenarioError
+
+__all__ = [
+    "NS3_REQUIREMENT",
+    "NS3_VERSION",
+    "SOURCE",
+    "Ns3Missing",
+    "build_chain_tcp",
+    "cache_dir",
+    "find_compiler",
+    "find_ns3",
+]
+
+#: What ``make test-tools`` installs (``pip install --no-deps``).
+NS3_REQUIREMENT = "ns3==3.44.post0"
+NS3_VERSION = "3.44"
+#: Its libraries are lib<this>-<module>.so.
+NS3_LIB = "ns3.44"
+#: The scenario's source, shipped inside the package.
+SOURCE = Path(__file__).with_name("ns3") / "chain_tcp.cc"
+#: The ns-3 modules the scenario links against.
+NS3_MODULES = (
+    "wifi",
+    "internet",
+    "applications",
+    "traffic-control",
+    "mobility",
+    "propagation",
+    "network",
+    "core",
+)
+
+
+class Ns3Missing(ScenarioError):
+    """The ns3 wheel or a C++ compiler is missing (the message says what to install)."""
+
+
+def find_ns3() -> Path:
+    """The ns-3 install: a folder with ``include/ns3/core-module.h`` and ``lib64/``.
+
+    ``HOPSIM_NS3_PREFIX`` may name one; otherwise the ``ns3`` wheel's package folder.
+    """
+    env = os.environ.get("HOPSIM_NS3_PREFIX")
+    if env:
+        candidates = [Path(env)]
+    else:
+        spec = importlib.util.find_spec("ns3")
+        locations = list(spec.submodule_search_locations or []) if spec else []
+        candidates = [Path(p) for p in locations]
+    for prefix in candidates:
+        if (prefix / "include" / "ns3" / "core-module.h").is_file() and _lib_dir(prefix).is_dir():
+            return prefix
+    where = f"HOPSIM_NS3_PREFIX = {env!r}" if env else "the Python environment"
+    raise Ns3Missing(
+        f"ns-3 not found in {where}: install the ns-3 wheel with "
+        f'`pip install --no-deps "{NS3_REQUIREMENT}"` (`make test-tools` does), or set '
+        "HOPSIM_NS3_PREFIX to a folder holding include/ns3/ and lib64/"
+    )
+
+
+def _lib_dir(prefix: Path) -> Path:
+    return prefix / "lib64"
+
+
+def find_compiler() -> str:
+    """The C++ compiler (``CXX``, else ``g++``)."""
+    name = os.environ.get("CXX", "g++")
+    path = shutil.which(name)
+    if path is None:
+        raise Ns3Missing(
+            f"C++ compiler {name!r} not found: install g++ (`apt-get install g++`) or set CXX"
+        )
+    return path
+
+
+def cache_dir() -> Path:
+    """Where built binaries are kept."""
+    env = os.environ.get("HOPSIM_NS3_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hopsim" / "ns3"
+
+
+def _command(cxx: str, prefix: Path, out: Path) -> list[str]:
+    lib = _lib_dir(prefix)
+    return [
+        cxx,
+        "-std=c++20",
+        "-O2",
+        "-w",  # ns-3's headers are not ours to warn about
+        f"-I{prefix / 'include'}",
+        str(SOURCE),
+        "-o",
+        str(out),
+        f"-L{lib}",
+        *(f"-l{NS3_LIB}-{m}" for m in NS3_MODULES),
+        f"-Wl,-rpath,{lib}",
+    ]
+
+
+def build_chain_tcp(prefix: Path | None = None, cache: Path | None = None) -> Path:
+    """The path of the compiled scenario, building it if this source, compiler and ns-3
+    install have not been built before.
+
+    Raises:
+        Ns3Missing: no ns-3 or no compiler.
+        RuntimeError: the compiler failed (its last lines quoted).
+    """
+    prefix = prefix or find_ns3()
+    cxx = find_compiler()
+    cache = cache or cache_dir()
+    probe = _command(cxx, prefix, Path("OUT"))
+    key = hashlib.sha256()
+    key.update(SOURCE.read_bytes())
+    key.update("\0".join(probe).encode())
+    key.update(subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.encode())
+    core = _lib_dir(prefix) / f"lib{NS3_LIB}-core.so"
+    if core.exists():
+        st = core.stat()
+        key.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+    binary = cache / f"chain_tcp-{key.hexdigest()[:16]}"
+    if binary.is_file():
+        return binary
+    cache.mkdir(parents=True, exist_ok=True)
+    # Built under a temporary name and renamed: concurrent builders never see half a file.
+    fd, tmp_name = tempfile.mkstemp(prefix=".chain_tcp-", dir=cache)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        proc = subprocess.run(
+            _command(cxx, prefix, tmp), capture_output=True, text=True, check=False
+        )
+        if proc.returncode != 0:
+            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+            raise RuntimeError(f"building {SOURCE.name} failed (exit {proc.returncode}):\n{tail}")
+        tmp.chmod(0o755)
+        os.replace(tmp, binary)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return binary

@@ -1,0 +1,200 @@
+"""A resolved hopsim chain scenario as the command line of the ns-3 chain scenario.
+
+``ns3/chain_tcp.cc`` takes every setting from its command line; this module writes it from a
+resolved hopsim scenario and refuses, by key, what that scenario cannot express (it is one
+static chain with one bulk TCP flow, not a general translator like the ns-2 one). The settings
+and the differences that remain between the two models are listed in docs/validation.md,
+"Side by side with ns-3".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .._core import ScenarioError
+
+__all__ = [
+    "DSSS_MODES",
+    "NS3_VARIANTS",
+    "Ns3Untranslatable",
+    "Ns3Variant",
+    "chain_scenario",
+    "ns3_arguments",
+]
+
+
+class Ns3Untranslatable(ScenarioError):
+    """A scenario key the ns-3 chain scenario cannot express."""
+
+    def __init__(self, key: str, value: Any, allowed: str) -> None:
+        super().__init__(f"{key} = {value!r}: cannot be run in the ns-3 chain scenario; {allowed}")
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Ns3Variant:
+    """How a hopsim TCP variant is set up in ns-3."""
+
+    socket_type: str  # the congestion control (TcpL4Protocol::SocketType)
+    sack: bool  # the SACK option (TcpSocketBase::Sack)
+    recovery: str  # "classic" (TcpClassicRecovery) or "prr" (TcpPrrRecovery)
+
+
+#: hopsim's NewReno has no SACK and RFC 6582 recovery: ns-3's TcpNewReno without SACK and with
+#: TcpClassicRecovery (cwnd = ssthresh + 3, inflation, partial ACKs retransmit the next hole).
+#: hopsim's CUBIC recovers like its SACK variant (RFC 6675); ns-3's SACK recovery is its
+#: pipe-based one with PRR (RFC 6937, ns-3's default) setting the window.
+NS3_VARIANTS: dict[str, Ns3Variant] = {
+    "newreno": Ns3Variant("ns3::TcpNewReno", sack=False, recovery="classic"),
+    "cubic": Ns3Variant("ns3::TcpCubic", sack=True, recovery="prr"),
+    "bbr": Ns3Variant("ns3::TcpBbr", sack=True, recovery="prr"),
+}
+
+#: 802.11b rates (Mbit/s) and ns-3's WifiMode names.
+DSSS_MODES = {
+    1.0: "DsssRate1Mbps",
+    2.0: "DsssRate2Mbps",
+    5.5: "DsssRate5_5Mbps",
+    11.0: "DsssRate11Mbps",
+}
+
+
+def chain_scenario(
+    hops: int,
+    variant: str,
+    duration_s: float = 100.0,
+    warmup_s: float = 10.0,
+    spacing_m: float = 200.0,
+) -> dict[str, Any]:
+    """hopsim's static chain with one bulk TCP flow from node 0 to node ``hops``; everything
+    else at hopsim's defaults (docs/models.md section 1)."""
+    return {
+        "duration_s": float(duration_s),
+        "warmup_s": float(warmup_s),
+        "topology": {"kind": "chain", "hops": int(hops), "spacing_m": float(spacing_m)},
+        "routing": {"protocol": "static"},
+        "tcp": {"variant": variant},
+        "flows": [{"src": 0, "dst": int(hops), "transport": "tcp", "payload_bytes": 1460}],
+    }
+
+
+def _require(key: str, value: Any, wanted: Any, allowed: str) -> None:
+    if value != wanted:
+        raise Ns3Untranslatable(key, value, allowed)
+
+
+def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
+    """The chain scenario's command line for the resolved scenario ``s`` and ns-3 run number
+    ``run`` (RngSeedManager; the replication). Raises :class:`Ns3Untranslatable`."""
+    _require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
+    topo = s["topology"]
+    _require("topology.kind", topo["kind"], "chain", 'the ns-3 scenario is a "chain"')
+    _require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
+    _require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
+    radio, mac = s["radio"], s["mac"]
+    _require(
+        "radio.propagation",
+        radio["propagation"],
+        "two_ray_ground",
+        'ns-3 TwoRayGroundPropagationLossModel: "two_ray_ground" only',
+    )
+    _require("radio.fading", radio["fading"], "none", '"none" only')
+    _require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
+    _require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
+    for key in ("data_rate_mbps", "basic_rate_mbps"):
+        rate = mac[key]
+        if isinstance(rate, str) or float(rate) not in DSSS_MODES:
+            raise Ns3Untranslatable(f"mac.{key}", rate, "a fixed 802.11b rate: 1, 2, 5.5 or 11")
+    # ns-3 takes CWmin/CWmax from the standard (802.11b: 31 / 1023, WifiMac::ConfigureStandard).
+    _require("mac.cw_min", mac["cw_min"], 31, "802.11b's 31 only")
+    _require("mac.cw_max", mac["cw_max"], 1023, "802.11b's 1023 only")
+    flows = s["flows"]
+    if len(flows) != 1:
+        raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one TCP flow")
+    f = flows[0]
+    _require("flows.0.transport", f["transport"], "tcp", '"tcp" only')
+    _require("flows.0.src", f["src"], 0, "the chain's first node, 0")
+    _require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
+    _require("flows.0.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
+    stop = f.get("stop_s")
+    if stop is not None and float(stop) < float(s["duration_s"]):
+        raise Ns3Untranslatable("flows.0.stop_s", stop, "the end of the run only")
+    tcp = f["tcp"]
+    variant = tcp["variant"]
+    if variant not in NS3_VARIANTS:
+        raise Ns3Untranslatable(
+            "tcp.variant", variant, f"one of {', '.join(sorted(NS3_VARIANTS))} (ns-3 TCP classes)"
+        )
+    ns3 = NS3_VARIANTS[variant]
+    _require("tcp.window_limit", tcp["window_limit"], "none", '"none" only')
+    _require("tcp.pacing", tcp["pacing"], False, "false only (hopsim's pacing is not ns-3's)")
+    _require("tcp.ack_thinning", tcp["ack_thinning"], False, "false only")
+    # ns-3 doubles the RTO up to a fixed 60 s (TcpSocketBase::ReTxTimeout).
+    _require("tcp.max_rto_s", float(tcp["max_rto_s"]), 60.0, "60 only (ns-3's fixed cap)")
+    iw = float(tcp["initial_window"])
+    if not iw.is_integer():
+        raise Ns3Untranslatable("tcp.initial_window", iw, "a whole number of segments")
+    mss = int(f["payload_bytes"])
+    args = {
+        "hops": int(topo["hops"]),
+        "spacingM": float(topo["spacing_m"]),
+        "variant": variant,
+        "recovery": ns3.recovery,
+        "sack": str(ns3.sack).lower(),
+        "durationS": float(s["duration_s"]),
+        "warmupS": float(s["warmup_s"]),
+        "startS": float(f.get("start_s", 0.0)),
+        "run": int(run),
+        "dataMode": DSSS_MODES[float(mac["data_rate_mbps"])],
+        "controlMode": DSSS_MODES[float(mac["basic_rate_mbps"])],
+        # Both use RTS/CTS for MPDUs longer than the threshold (hopsim's MPDU = ns-3's PSDU).
+        "rtsThresholdBytes": int(mac["rts_threshold_bytes"]),
+        # ns-3.44 counts RTS and DATA failures on one counter (FrameRetryLimit,
+        # dot11ShortRetryLimit); there is no long retry limit to set.
+        "retryLimit": int(mac["short_retry_limit"]),
+        "queuePackets": int(mac["queue_packets"]),
+        "txPowerW": _tx_power_w(radio),
+        "frequencyHz": float(radio["frequency_hz"]),
+        "antennaHeightM": float(radio["antenna_height_m"]),
+        "antennaGain": float(radio["antenna_gain"]),
+        "systemLoss": float(radio["system_loss"]),
+        "rxThresholdW": _threshold_w(radio, "rx"),
+        "csThresholdW": _threshold_w(radio, "cs"),
+        "preambleSnrDb": float(radio["preamble_snr_db"]),
+        "noiseFigureDb": float(radio["noise_figure_db"]),
+        "mssBytes": mss,
+        "initialWindow": int(iw),
+        "delAckCount": 2 if tcp["delayed_ack"] else 1,
+        "delAckTimeoutS": float(tcp["delayed_ack_timeout_s"]),
+        "minRtoS": float(tcp["min_rto_s"]),
+        "initialRtoS": float(tcp["initial_rto_s"]),
+        "clockGranularityS": float(tcp["clock_granularity_s"]),
+        "receiverWindowBytes": int(tcp["receiver_window"]) * mss,
+        "dupackThreshold": int(tcp["dupack_threshold"]),
+    }
+    return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
+
+
+def _tx_power_w(radio: Mapping[str, Any]) -> float:
+    dbm = radio.get("tx_power_dbm")
+    return 10 ** (dbm / 10) / 1000 if dbm is not None else float(radio["tx_power_w"])
+
+
+def _threshold_w(radio: Mapping[str, Any], which: str) -> float:
+    """hopsim's threshold (W); with ``rx_range_m`` / ``cs_range_m`` set, the received power at
+    that range (two-ray ground beyond the crossover distance, Friis below it; docs/models.md
+    section 1.2)."""
+    rng = radio.get(f"{which}_range_m")
+    if rng is None:
+        return float(radio[f"{which}_threshold_w"])
+    d = float(rng)
+    g = float(radio["antenna_gain"]) ** 2
+    h = float(radio["antenna_height_m"])
+    loss = float(radio["system_loss"])
+    lam = 299_792_458.0 / float(radio["frequency_hz"])
+    if d < 4 * math.pi * h * h / lam:
+        return _tx_power_w(radio) * g * lam * lam / ((4 * math.pi * d) ** 2 * loss)
+    return _tx_power_w(radio) * g * h**4 / (d**4 * loss)
