@@ -132,6 +132,9 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     _require("tcp.window_limit", tcp["window_limit"], "none", '"none" only')
     _require("tcp.pacing", tcp["pacing"], False, "false only (hopsim's pacing is not ns-3's)")
     _require("tcp.ack_thinning", tcp["ack_thinning"], False, "false only")
+    # The linux host's receiver and growth rules have no ns-3 counterpart set here.
+    for key in ("quick_ack", "timestamps", "rwnd_autotuning", "count_acked", "hystart"):
+        _require(f"tcp.{key}", tcp.get(key, False), False, "false only (not translated)")
     # ns-3 doubles the RTO up to a fixed 60 s (TcpSocketBase::ReTxTimeout).
     _require("tcp.max_rto_s", float(tcp["max_rto_s"]), 60.0, "60 only (ns-3's fixed cap)")
     iw = float(tcp["initial_window"])
