@@ -24,6 +24,9 @@ pub struct NodeCounters {
     pub routing_sent: u64,
     pub routing_bytes: u64,
     pub routing_received: u64,
+    /// Drops of the AQM (RED early or forced, CoDel at dequeue) and its ECN marks.
+    pub aqm_drops: u64,
+    pub ecn_marks: u64,
 }
 
 /// Invariant violations found during a run (the first few are kept verbatim).

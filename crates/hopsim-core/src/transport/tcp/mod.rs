@@ -21,6 +21,7 @@ pub struct TcpCtx<'a, Out = sender::SendSegment> {
 
 pub mod cc;
 pub mod config;
+pub use sender::ecn;
 pub mod limits;
 mod pacing;
 pub mod receiver;

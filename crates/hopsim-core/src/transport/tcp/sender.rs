@@ -81,6 +81,8 @@ pub struct TcpSender {
     /// The CWL in force (None: none), from the policy and what the ACKs tell of the path.
     limit: Option<f64>,
     pacer: Pacer,
+    /// ECN (RFC 3168), `ecn.rs`.
+    ecn: ecn::EcnSender,
 }
 
 impl TcpSender {
@@ -109,6 +111,7 @@ impl TcpSender {
             timer: Timer::default(),
             stats: SenderStats::default(),
             limit,
+            ecn: ecn::EcnSender::default(),
         }
     }
 
@@ -284,6 +287,7 @@ impl TcpSender {
         } else if ack == self.board.una() && ack < self.board.max() {
             self.dup_ack(cx);
         }
+        self.ecn_on_ack(cx.now, ack);
         self.window_changed(cx.now);
         self.try_send(cx);
     }
@@ -326,3 +330,6 @@ impl TcpSender {
 
 #[path = "sender_loss.rs"]
 mod loss;
+
+#[path = "ecn.rs"]
+pub mod ecn;
