@@ -1,4 +1,5 @@
-//! Generated `[radio]`, `[mac]`, `[routing]`, `[tcp]`, `[[flows]]` and `[mobility]` tables.
+//! Generated `[radio]`, `[mac]`, `[queue]`, `[routing]`, `[tcp]`, `[[flows]]` and `[mobility]`
+//! tables.
 
 use super::{chance, number, pick, put, wild};
 use arbitrary::{Result as AResult, Unstructured};
@@ -86,6 +87,33 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
     Ok(Value::Object(m))
 }
 
+pub fn queue(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    let d = pick(u, &["droptail", "red", "codel", "fq_codel"])?;
+    m.insert("discipline".into(), json!(d));
+    if chance(u, 30)? {
+        m.insert("ecn".into(), json!(chance(u, 50)?));
+    }
+    for k in ["red_gentle", "red_wait"] {
+        if chance(u, 15)? {
+            m.insert(k.into(), json!(chance(u, 50)?));
+        }
+    }
+    for (k, p) in [
+        ("red_min_th_packets", (1.0, 10.0)),
+        ("red_max_th_packets", (5.0, 30.0)),
+        ("red_max_p", (0.01, 1.0)),
+        ("red_w_q", (0.001, 0.5)),
+        ("codel_target_s", (0.001, 0.02)),
+        ("codel_interval_s", (0.02, 0.5)),
+    ] {
+        if chance(u, 15)? {
+            m.insert(k.into(), number(u, &format!("queue.{k}"), p, false)?);
+        }
+    }
+    Ok(Value::Object(m))
+}
+
 pub fn routing(u: &mut Unstructured) -> AResult<Value> {
     let mut m = Map::new();
     let protocol = pick(u, &["static", "aodv", "dsr", "etx", "olsr"])?;
@@ -124,7 +152,7 @@ pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
             pick(u, &["none", "fixed", "hop_based", "hop_k", "delay_based", "fu", "kawadia", "x"])?;
         m.insert("window_limit".into(), json!(w));
     }
-    for k in ["pacing", "delayed_ack", "ack_thinning"] {
+    for k in ["pacing", "delayed_ack", "ack_thinning", "ecn"] {
         if chance(u, 15)? {
             m.insert(k.into(), json!(chance(u, 50)?));
         }

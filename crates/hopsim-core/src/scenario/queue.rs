@@ -114,3 +114,60 @@ pub fn name(d: QueueDiscipline) -> &'static str {
         QueueDiscipline::Codel => "codel",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::{parse_toml, validate};
+
+    fn check(queue: &str, extra: &str) -> Result<(), crate::error::ScenarioError> {
+        let text = format!(
+            "duration_s = 10.0\n{extra}\n[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = 200.0\n\
+             [queue]\n{queue}\n[[flows]]\nsrc = 0\ndst = 2\n"
+        );
+        validate(&parse_toml(&text)?)
+    }
+
+    #[test]
+    fn bad_queue_settings_are_refused_naming_the_key() {
+        let e = check("discipline = \"fifo\"", "").unwrap_err();
+        assert_eq!(e.key, "queue.discipline", "{}", e.message);
+        let e = check("discipline = \"red\"\nred_min_th_packets = 8.0\nred_max_th_packets = 6.0", "")
+            .unwrap_err();
+        assert_eq!(e.key, "queue.red_max_th_packets");
+        assert!(e.message.contains("red_min_th_packets = 8"), "{}", e.message);
+        let e = check("discipline = \"red\"\nred_min_th_packets = 60.0\nred_max_th_packets = 90.0", "")
+            .unwrap_err();
+        assert_eq!(e.key, "queue.red_min_th_packets");
+        assert!(e.message.contains("mac.queue_packets = 50"), "{}", e.message);
+        let e = check("discipline = \"codel\"\ncodel_target_s = 0.2", "").unwrap_err();
+        assert_eq!(e.key, "queue.codel_target_s");
+        let e = check("red_max_p = 1.5", "").unwrap_err();
+        assert_eq!(e.key, "queue.red_max_p");
+        let e = check("codle_target_s = 0.01", "").unwrap_err();
+        assert!(e.message.contains("codle_target_s"), "{}", e.message);
+    }
+
+    #[test]
+    fn the_ns2_profiles_dsr_queue_has_no_aqm() {
+        let ns2_dsr = "profile = \"ns2\"\n[routing]\nprotocol = \"dsr\"";
+        let e = check("discipline = \"codel\"", ns2_dsr).unwrap_err();
+        assert_eq!(e.key, "queue.discipline");
+        assert!(e.message.contains("CMUPriQueue"), "{}", e.message);
+        check("discipline = \"droptail\"", ns2_dsr).expect("drop-tail is what it is");
+        check("discipline = \"codel\"", "profile = \"ns2\"").expect("AODV/static keep PriQueue");
+    }
+
+    #[test]
+    fn a_queue_table_resolves_with_every_key_and_no_table_adds_nothing() {
+        let text = "[topology]\nkind = \"chain\"\nhops = 2\nspacing_m = 200.0\n[[flows]]\nsrc = 0\ndst = 2\n";
+        let s = parse_toml(text).unwrap();
+        let doc = serde_json::to_value(&s).unwrap();
+        assert!(doc.get("queue").is_none(), "absent: drop-tail, resolved scenario unchanged");
+        assert!(doc["tcp"].get("ecn").is_none(), "tcp.ecn false is left out likewise");
+        let s = parse_toml(&format!("{text}[queue]\ndiscipline = \"red\"\n")).unwrap();
+        let q = &serde_json::to_value(&s).unwrap()["queue"];
+        assert_eq!(q["red_min_th_packets"], 5.0);
+        assert_eq!(q["codel_interval_s"], 0.1);
+        assert_eq!(q["ecn"], true);
+    }
+}

@@ -33,6 +33,8 @@ pub mod stats;
 pub mod window;
 
 #[cfg(test)]
+mod ecn_tests;
+#[cfg(test)]
 mod script_tests;
 #[cfg(test)]
 mod sender_tests;
