@@ -89,7 +89,7 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
 
 pub fn queue(u: &mut Unstructured) -> AResult<Value> {
     let mut m = Map::new();
-    let d = pick(u, &["droptail", "red", "codel", "fq_codel"])?;
+    let d = pick(u, &["droptail", "red", "codel", "fq_codel", "sfq"])?;
     m.insert("discipline".into(), json!(d));
     if chance(u, 30)? {
         m.insert("ecn".into(), json!(chance(u, 50)?));
@@ -99,16 +99,18 @@ pub fn queue(u: &mut Unstructured) -> AResult<Value> {
             m.insert(k.into(), json!(chance(u, 50)?));
         }
     }
-    for (k, p) in [
-        ("red_min_th_packets", (1.0, 10.0)),
-        ("red_max_th_packets", (5.0, 30.0)),
-        ("red_max_p", (0.01, 1.0)),
-        ("red_w_q", (0.001, 0.5)),
-        ("codel_target_s", (0.001, 0.02)),
-        ("codel_interval_s", (0.02, 0.5)),
+    for (k, p, int) in [
+        ("red_min_th_packets", (1.0, 10.0), false),
+        ("red_max_th_packets", (5.0, 30.0), false),
+        ("red_max_p", (0.01, 1.0), false),
+        ("red_w_q", (0.001, 0.5), false),
+        ("codel_target_s", (0.001, 0.02), false),
+        ("codel_interval_s", (0.02, 0.5), false),
+        ("fq_codel_quantum_bytes", (300.0, 3000.0), true),
+        ("fq_codel_flows", (1.0, 2048.0), true),
     ] {
         if chance(u, 15)? {
-            m.insert(k.into(), number(u, &format!("queue.{k}"), p, false)?);
+            m.insert(k.into(), number(u, &format!("queue.{k}"), p, int)?);
         }
     }
     Ok(Value::Object(m))

@@ -1,4 +1,4 @@
-//! ECN end to end over an AQM (RFC 3168 with RFC 8289 CoDel and RED): a TCP flow over a
+//! ECN end to end over an AQM (RFC 3168 with RFC 8289 CoDel, RED and RFC 8290 FQ-CoDel): a TCP flow over a
 //! 4-hop chain gets CE marks instead of drops, cuts its window at most once per round trip
 //! for them, and the same AQM drops instead when the flow is not ECN-capable. The event
 //! trace has a row for every AQM drop and mark, and the pcap carries the ECN bits.
@@ -38,7 +38,7 @@ fn totals(r: &RunResult, key: &str) -> f64 {
 
 #[test]
 fn an_ecn_flow_is_marked_not_dropped_and_reacts_at_most_once_per_round_trip() {
-    for discipline in ["codel", "red"] {
+    for discipline in ["codel", "red", "fq_codel"] {
         let on = common::run_checked(&scenario(discipline, true, "newreno"));
         let off = common::run_checked(&scenario(discipline, false, "newreno"));
         let (reactions, ece_acks, ce_received) = ecn_of(&on);
@@ -88,7 +88,8 @@ fn queueing_delay_is_lower_under_codel_than_drop_tail() {
 fn the_event_trace_has_a_row_for_every_aqm_drop_and_mark() {
     let dir = std::env::temp_dir().join(format!("hopsim-aqm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (discipline, ecn) in [("codel", true), ("codel", false), ("red", true)] {
+    for (discipline, ecn) in [("codel", true), ("codel", false), ("red", true), ("fq_codel", false)]
+    {
         let path = dir.join(format!("{discipline}-{ecn}.csv"));
         let text = scenario(discipline, ecn, "sack");
         let s = hopsim_core::scenario::parse_toml(&text).unwrap();

@@ -85,9 +85,10 @@ pub enum Reason {
     SalvageLimit,
     /// A TCP segment that had already arrived.
     Duplicate,
-    /// The AQM's drop or mark: RED (at enqueue) or CoDel (at dequeue).
+    /// The AQM's drop or mark: RED (at enqueue), CoDel or FQ-CoDel (at dequeue).
     Red,
     Codel,
+    FqCodel,
 }
 
 /// One row of the trace. `NONE` marks an empty id column.
@@ -313,6 +314,7 @@ pub fn reason_name(r: Reason) -> &'static str {
         Duplicate => "duplicate",
         Red => "red",
         Codel => "codel",
+        FqCodel => "fq_codel",
     }
 }
 

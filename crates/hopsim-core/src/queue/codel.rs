@@ -8,6 +8,23 @@
 
 use super::{IfQueue, Queued, Slot};
 
+/// What CoDel dequeues from: a FIFO of slots, and the bytes queued for the MTU check.
+pub(super) trait CodelQueue {
+    fn take_head(&mut self) -> Option<Slot>;
+    /// Bytes still queued (the whole interface queue's, as Linux passes the qdisc backlog).
+    fn bytes(&self) -> u64;
+}
+
+impl CodelQueue for IfQueue {
+    fn take_head(&mut self) -> Option<Slot> {
+        IfQueue::take_head(self)
+    }
+
+    fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
 /// CoDel's parameters (RFC 8289 section 4.3: target 5 ms, interval 100 ms).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CodelConfig {
@@ -61,14 +78,14 @@ impl Codel {
 
     /// RFC 8289 section 5.3 `dodequeue`: the head packet and whether it is OK to drop
     /// (sojourn above target for an interval, and more than one MTU still queued).
-    fn dodequeue(&mut self, now_ns: u64, q: &mut IfQueue) -> Option<(Slot, bool)> {
+    fn dodequeue(&mut self, now_ns: u64, q: &mut impl CodelQueue) -> Option<(Slot, bool)> {
         let Some(s) = q.take_head() else {
             self.first_above_time_ns = 0; // queue empty: not above target
             return None;
         };
         let sojourn_ns = now_ns - s.enq_ns;
         let mut ok_to_drop = false;
-        if sojourn_ns < self.cfg.target_ns || q.bytes <= self.cfg.mtu_bytes as u64 {
+        if sojourn_ns < self.cfg.target_ns || q.bytes() <= self.cfg.mtu_bytes as u64 {
             self.first_above_time_ns = 0; // went below, or too few bytes to matter
         } else if self.first_above_time_ns == 0 {
             // Just went above from below: drop if it stays above for an interval.
@@ -89,7 +106,7 @@ impl Codel {
     pub(super) fn dequeue(
         &mut self,
         now_ns: u64,
-        q: &mut IfQueue,
+        q: &mut impl CodelQueue,
         dropped: &mut Vec<Queued>,
     ) -> Option<(Slot, bool)> {
         let Some((mut s, mut ok_to_drop)) = self.dodequeue(now_ns, q) else {

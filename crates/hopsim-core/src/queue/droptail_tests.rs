@@ -9,7 +9,7 @@ pub(super) fn ids(n: usize) -> Vec<PacketId> {
 }
 
 pub(super) fn at(now_ns: u64) -> Arrival {
-    Arrival { now_ns, bytes: 1500, ect: false }
+    Arrival { now_ns, bytes: 1500, ect: false, flow_key: [0, 0, 1] }
 }
 
 fn pop(q: &mut IfQueue) -> Option<Queued> {

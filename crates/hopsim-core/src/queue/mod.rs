@@ -7,9 +7,11 @@
 //! drop or ECN-mark data packets on top of it; routing control bypasses it (strict priority).
 
 mod codel;
+mod fq_codel;
 mod red;
 
 pub use codel::{Codel, CodelConfig};
+pub use fq_codel::{FqCodel, FqCodelConfig};
 pub use red::{Red, RedConfig};
 
 use crate::net::packet::PacketId;
@@ -39,6 +41,8 @@ pub struct Arrival {
     pub bytes: u32,
     /// ECN-capable transport: the AQM may mark it CE instead of dropping it (RFC 3168 5).
     pub ect: bool,
+    /// The flow it belongs to for FQ-CoDel: flow id, IP source, IP destination.
+    pub flow_key: [u32; 3],
 }
 
 /// Why a packet left the queue without being sent.
@@ -77,6 +81,7 @@ pub enum Discipline {
     DropTail,
     Red(Box<Red>),
     Codel(Codel),
+    FqCodel(Box<FqCodel>),
 }
 
 /// A queued packet with what the disciplines need.
@@ -160,6 +165,12 @@ impl IfQueue {
         if control {
             self.items.push_front(Self::slot(item, a, true));
             self.bytes += a.bytes as u64;
+            if let Discipline::FqCodel(fq) = &mut self.discipline {
+                if self.items.len() + fq.len() > self.limit && !fq.is_empty() {
+                    let victim = fq.drop_from_fattest().expect("a packet queued");
+                    return Verdict::Dropped(victim, Cause::Full);
+                }
+            }
             if self.items.len() > self.limit {
                 let tail = self.items.pop_back().expect("over the limit");
                 self.bytes -= tail.bytes as u64;
@@ -175,6 +186,14 @@ impl IfQueue {
                 red::Decision::Mark => verdict = Verdict::Marked,
                 red::Decision::Drop => return Verdict::Dropped(item, Cause::Aqm),
             }
+        }
+        if let Discipline::FqCodel(fq) = &mut self.discipline {
+            // Control stays in `items` (at the head), data goes to the flow queues.
+            let room = self.limit - self.items.len().min(self.limit);
+            return match fq.enqueue(Self::slot(item, a, false), a.flow_key, room) {
+                None => Verdict::Queued,
+                Some(victim) => Verdict::Dropped(victim, Cause::Full),
+            };
         }
         if self.items.len() >= self.limit {
             if let Discipline::Red(red) = &mut self.discipline {
@@ -210,6 +229,9 @@ impl IfQueue {
             }
         }
         self.bytes -= take(&mut self.items, next_hop, out);
+        if let Discipline::FqCodel(fq) = &mut self.discipline {
+            fq.take_for(next_hop, out);
+        }
         self.note_if_empty(now_ns);
     }
 
@@ -227,7 +249,11 @@ impl IfQueue {
                 }
             }
         }
-        let out = if matches!(self.discipline, Discipline::Codel(_))
+        let out = if let (Discipline::FqCodel(fq), true) =
+            (&mut self.discipline, self.items.is_empty())
+        {
+            fq.dequeue(now_ns, dropped)
+        } else if matches!(self.discipline, Discipline::Codel(_))
             && self.items.front().is_some_and(|s| !s.control)
         {
             self.codel_pop(now_ns, dropped)
@@ -266,7 +292,11 @@ impl IfQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.items.len() + self.bands.as_ref().map_or(0, |b| b[0].len() + b[1].len())
+        let fq = match &self.discipline {
+            Discipline::FqCodel(fq) => fq.len(),
+            _ => 0,
+        };
+        self.items.len() + self.bands.as_ref().map_or(0, |b| b[0].len() + b[1].len()) + fq
     }
 
     pub fn is_empty(&self) -> bool {
@@ -278,5 +308,7 @@ impl IfQueue {
 mod codel_tests;
 #[cfg(test)]
 mod droptail_tests;
+#[cfg(test)]
+mod fq_codel_tests;
 #[cfg(test)]
 mod red_tests;

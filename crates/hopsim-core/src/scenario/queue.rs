@@ -1,4 +1,4 @@
-//! The `[queue]` table: the interface queue's discipline (drop-tail, RED, CoDel) and its
+//! The `[queue]` table: the interface queue's discipline (drop-tail, RED, CoDel, FQ-CoDel) and its
 //! parameters, and its checks. Without the table the queue is drop-tail as always; with it,
 //! the results also report the queueing delay, AQM drops and ECN marks per node. The limit
 //! of every discipline stays `mac.queue_packets`. Defaults and sources: docs/models.md 18.
@@ -16,6 +16,7 @@ pub enum QueueDiscipline {
     DropTail,
     Red,
     Codel,
+    FqCodel,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,9 @@ pub struct QueueSpec {
     /// CoDel (RFC 8289 section 4.3).
     pub codel_target_s: f64,
     pub codel_interval_s: f64,
+    /// FQ-CoDel (RFC 8290 section 5.1): DRR quantum and flow queues.
+    pub fq_codel_quantum_bytes: u32,
+    pub fq_codel_flows: u32,
 }
 
 impl Default for QueueSpec {
@@ -50,6 +54,8 @@ impl Default for QueueSpec {
             red_wait: true,
             codel_target_s: 0.005,
             codel_interval_s: 0.1,
+            fq_codel_quantum_bytes: 1514,
+            fq_codel_flows: 1024,
         }
     }
 }
@@ -65,6 +71,8 @@ impl QueueSpec {
             ("red_w_q", self.red_w_q),
             ("codel_target_s", self.codel_target_s),
             ("codel_interval_s", self.codel_interval_s),
+            ("fq_codel_quantum_bytes", self.fq_codel_quantum_bytes as f64),
+            ("fq_codel_flows", self.fq_codel_flows as f64),
         ] {
             ranges::check(&at.field(name), v)?;
         }
@@ -112,6 +120,7 @@ pub fn name(d: QueueDiscipline) -> &'static str {
         QueueDiscipline::DropTail => "droptail",
         QueueDiscipline::Red => "red",
         QueueDiscipline::Codel => "codel",
+        QueueDiscipline::FqCodel => "fq_codel",
     }
 }
 
@@ -131,12 +140,14 @@ mod tests {
     fn bad_queue_settings_are_refused_naming_the_key() {
         let e = check("discipline = \"fifo\"", "").unwrap_err();
         assert_eq!(e.key, "queue.discipline", "{}", e.message);
-        let e = check("discipline = \"red\"\nred_min_th_packets = 8.0\nred_max_th_packets = 6.0", "")
-            .unwrap_err();
+        let e =
+            check("discipline = \"red\"\nred_min_th_packets = 8.0\nred_max_th_packets = 6.0", "")
+                .unwrap_err();
         assert_eq!(e.key, "queue.red_max_th_packets");
         assert!(e.message.contains("red_min_th_packets = 8"), "{}", e.message);
-        let e = check("discipline = \"red\"\nred_min_th_packets = 60.0\nred_max_th_packets = 90.0", "")
-            .unwrap_err();
+        let e =
+            check("discipline = \"red\"\nred_min_th_packets = 60.0\nred_max_th_packets = 90.0", "")
+                .unwrap_err();
         assert_eq!(e.key, "queue.red_min_th_packets");
         assert!(e.message.contains("mac.queue_packets = 50"), "{}", e.message);
         let e = check("discipline = \"codel\"\ncodel_target_s = 0.2", "").unwrap_err();

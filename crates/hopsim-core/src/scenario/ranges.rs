@@ -88,6 +88,8 @@ pub const RANGES: &[KeyRange] = &[
     open("queue.red_w_q", 0.0, 1.0, "weight of the queue average's EWMA"),
     open("queue.codel_target_s", 0.0, 10.0, "seconds of sojourn time"),
     open("queue.codel_interval_s", 0.0, 100.0, "seconds, above codel_target_s"),
+    closed("queue.fq_codel_quantum_bytes", 64.0, 65_535.0, "bytes of DRR credit per round"),
+    closed("queue.fq_codel_flows", 1.0, 65_536.0, "flow queues"),
     // routing
     closed("routing.hello_interval_s", 1e-3, 1e4, "seconds"),
     closed("routing.allowed_hello_loss", 1.0, 1000.0, "HELLO intervals"),

@@ -9,7 +9,9 @@ use crate::engine::time::{secs_to_ns, SimTime};
 use crate::mac::timing::{airtime_ns, Timing, FCS_BYTES, LLC_SNAP_BYTES, MAC_HEADER_BYTES};
 use crate::net::packet::{Ecn, PacketId, NO_FLOW};
 use crate::observe::events::{EventKind, Layer, Reason};
-use crate::queue::{Arrival, Cause, Codel, CodelConfig, Discipline, Queued, Red, RedConfig};
+use crate::queue::{
+    Arrival, Cause, Codel, CodelConfig, Discipline, FqCodel, FqCodelConfig, Queued, Red, RedConfig,
+};
 use crate::scenario::{QueueDiscipline, Scenario};
 
 /// The interface MTU (IP bytes): CoDel's `maxpacket` (RFC 8289 5.3).
@@ -18,6 +20,12 @@ const MTU_BYTES: u32 = 1500;
 /// The discipline of node `id`'s queue.
 pub(super) fn discipline(s: &Scenario, timing: &Timing, id: u32) -> Discipline {
     let Some(q) = &s.queue else { return Discipline::DropTail };
+    let codel = CodelConfig {
+        target_ns: secs_to_ns(q.codel_target_s),
+        interval_ns: secs_to_ns(q.codel_interval_s),
+        mtu_bytes: MTU_BYTES,
+        ecn: q.ecn,
+    };
     match q.discipline {
         QueueDiscipline::DropTail => Discipline::DropTail,
         QueueDiscipline::Red => Discipline::Red(Box::new(Red::new(
@@ -33,12 +41,12 @@ pub(super) fn discipline(s: &Scenario, timing: &Timing, id: u32) -> Discipline {
             },
             Rng::derive(s.seed, Purpose::Queue, id as u64),
         ))),
-        QueueDiscipline::Codel => Discipline::Codel(Codel::new(CodelConfig {
-            target_ns: secs_to_ns(q.codel_target_s),
-            interval_ns: secs_to_ns(q.codel_interval_s),
-            mtu_bytes: MTU_BYTES,
-            ecn: q.ecn,
-        })),
+        QueueDiscipline::Codel => Discipline::Codel(Codel::new(codel)),
+        QueueDiscipline::FqCodel => Discipline::FqCodel(Box::new(FqCodel::new(FqCodelConfig {
+            codel,
+            quantum_bytes: q.fq_codel_quantum_bytes,
+            flows: q.fq_codel_flows as usize,
+        }))),
     }
 }
 
@@ -55,13 +63,19 @@ impl World {
     /// What the queue is told of a packet arriving.
     pub(super) fn arrival(&self, now: SimTime, packet: PacketId) -> Arrival {
         let p = self.packets.get(packet);
-        Arrival { now_ns: now, bytes: p.ip_bytes(), ect: p.ecn.is_ect() }
+        Arrival {
+            now_ns: now,
+            bytes: p.ip_bytes(),
+            ect: p.ecn.is_ect(),
+            flow_key: [p.flow, p.src, p.dst],
+        }
     }
 
     /// The trace's reason for an AQM action at `node`.
     fn aqm_reason(&self, node: u32) -> Reason {
         match self.nodes[node as usize].queue.discipline() {
             Discipline::Codel(_) => Reason::Codel,
+            Discipline::FqCodel(_) => Reason::FqCodel,
             _ => Reason::Red,
         }
     }

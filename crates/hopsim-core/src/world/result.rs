@@ -4,11 +4,12 @@
 use super::{FlowApp, FlowState, TcpFlow, World};
 use crate::engine::time::{ns_to_secs, SimTime};
 use crate::observe::metrics::{
-    ratio, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants, LinkRateResult,
-    EcnResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult, TcpResult,
+    ratio, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants,
+    LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult,
+    TcpResult,
 };
-use crate::transport::tcp::stats::LogHistogram;
 use crate::transport::tcp::config::WindowLimit;
+use crate::transport::tcp::stats::LogHistogram;
 use crate::transport::tcp::variant_name;
 
 pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>) -> RunResult {
