@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from simhelpers import chain_scenario, run_checked, tcp_flow
 
 HOPS = 4
