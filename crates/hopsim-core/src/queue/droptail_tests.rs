@@ -84,3 +84,28 @@ fn take_for_removes_one_next_hop_and_keeps_the_order_of_the_rest() {
     let rest: Vec<_> = std::iter::from_fn(|| pop(&mut iq)).map(|q| q.next_hop).collect();
     assert_eq!(rest, vec![1, 1, 3]);
 }
+
+#[test]
+fn the_byte_count_follows_every_band_and_path() {
+    // The count of `items` (CoDel's `bytes()`): CMUPriQueue's data band, control at the
+    // head of drop-tail, a purge; it must return to zero (an underflow panics in debug).
+    let p = ids(6);
+    let q = |i: usize| Queued { packet: p[i], next_hop: 1 + (i as u32 % 2) };
+    let mut cmu = IfQueue::cmu_priority();
+    cmu.push_class(q(0), Class::Data, at(0));
+    cmu.push_class(q(1), Class::Ack, at(0));
+    cmu.push_class(q(2), Class::Control, at(0));
+    cmu.push_class(q(3), Class::Data, at(0));
+    let mut out = Vec::new();
+    cmu.take_for(2, 0, &mut out); // q(3)
+    while cmu.pop(0, &mut out).is_some() {}
+    assert_eq!((cmu.bytes, cmu.len()), (0, 0));
+    let mut dt = IfQueue::new(3);
+    for i in 0..3 {
+        dt.push(q(i), false, at(0));
+    }
+    dt.push(q(3), true, at(0)); // control in, tail out
+    dt.take_for(1, 0, &mut out);
+    while dt.pop(0, &mut out).is_some() {}
+    assert_eq!((dt.bytes, dt.len()), (0, 0));
+}

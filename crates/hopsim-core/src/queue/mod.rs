@@ -151,6 +151,9 @@ impl IfQueue {
                 return Verdict::Dropped(item, Cause::Full); // prq_enqueue: drops the arrival
             }
             band.push_back(Self::slot(item, a, class == Class::Control));
+            if class == Class::Data {
+                self.bytes += a.bytes as u64; // `bytes` counts `items`, here the data band
+            }
             return Verdict::Queued;
         }
         self.push(item, class == Class::Control, a)
