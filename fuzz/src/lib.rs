@@ -190,6 +190,9 @@ pub fn scenario(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 50)? {
         doc.insert("mac".into(), crate::tables::mac(u)?);
     }
+    if chance(u, 25)? {
+        doc.insert("queue".into(), crate::tables::queue(u)?);
+    }
     if chance(u, 60)? {
         doc.insert("routing".into(), crate::tables::routing(u)?);
     }

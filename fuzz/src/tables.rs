@@ -1,4 +1,5 @@
-//! Generated `[radio]`, `[mac]`, `[routing]`, `[tcp]`, `[[flows]]` and `[mobility]` tables.
+//! Generated `[radio]`, `[mac]`, `[queue]`, `[routing]`, `[tcp]`, `[[flows]]` and `[mobility]`
+//! tables.
 
 use super::{chance, number, pick, put, wild};
 use arbitrary::{Result as AResult, Unstructured};
@@ -86,6 +87,35 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
     Ok(Value::Object(m))
 }
 
+pub fn queue(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    let d = pick(u, &["droptail", "red", "codel", "fq_codel", "sfq"])?;
+    m.insert("discipline".into(), json!(d));
+    if chance(u, 30)? {
+        m.insert("ecn".into(), json!(chance(u, 50)?));
+    }
+    for k in ["red_gentle", "red_wait"] {
+        if chance(u, 15)? {
+            m.insert(k.into(), json!(chance(u, 50)?));
+        }
+    }
+    for (k, p, int) in [
+        ("red_min_th_packets", (1.0, 10.0), false),
+        ("red_max_th_packets", (5.0, 30.0), false),
+        ("red_max_p", (0.01, 1.0), false),
+        ("red_w_q", (0.001, 0.5), false),
+        ("codel_target_s", (0.001, 0.02), false),
+        ("codel_interval_s", (0.02, 0.5), false),
+        ("fq_codel_quantum_bytes", (300.0, 3000.0), true),
+        ("fq_codel_flows", (1.0, 2048.0), true),
+    ] {
+        if chance(u, 15)? {
+            m.insert(k.into(), number(u, &format!("queue.{k}"), p, int)?);
+        }
+    }
+    Ok(Value::Object(m))
+}
+
 pub fn routing(u: &mut Unstructured) -> AResult<Value> {
     let mut m = Map::new();
     let protocol = pick(u, &["static", "aodv", "dsr", "etx", "olsr"])?;
@@ -127,7 +157,17 @@ pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 10)? {
         m.insert("host".into(), json!(pick(u, &["ns2", "linux", "bsd"])?));
     }
-    for k in ["pacing", "delayed_ack", "ack_thinning", "quick_ack", "timestamps", "rwnd_autotuning", "count_acked", "hystart"] {
+    for k in [
+        "pacing",
+        "delayed_ack",
+        "ack_thinning",
+        "quick_ack",
+        "timestamps",
+        "rwnd_autotuning",
+        "count_acked",
+        "hystart",
+        "ecn",
+    ] {
         if chance(u, 15)? {
             m.insert(k.into(), json!(chance(u, 50)?));
         }

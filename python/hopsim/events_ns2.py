@@ -22,6 +22,10 @@ NS2_DROP = {
     ("mac", "retry_limit"): ("MAC", "RET"),
     ("ifq", "queue_full"): ("IFQ", "IFQ"),
     ("ifq", "queue_purge"): ("RTR", "CBK"),
+    # ns-2's RED drops at its queue too (trace "d ... IFQ"); CoDel has no ns-2.35 counterpart.
+    ("ifq", "red"): ("IFQ", "IFQ"),
+    ("ifq", "codel"): ("IFQ", "IFQ"),
+    ("ifq", "fq_codel"): ("IFQ", "IFQ"),
     ("net", "no_route"): ("RTR", "NRTE"),
     ("net", "bad_source_route"): ("RTR", "NRTE"),
     ("net", "route_timeout"): ("RTR", "TOUT"),

@@ -159,6 +159,9 @@ class FlowResult(Record):
     rtt_ms: RttStats
     bytes_delivered: int
     transfer_completed_s: float | None
+    ecn_reactions: int  # tcp.ecn only
+    ece_acks: int
+    ce_received: int
 
     def __getattr__(self, name: str) -> Any:
         value = super().__getattr__(name)
@@ -194,6 +197,14 @@ class _Counters(Record):
     cts_sent: int
     data_sent: int
     ack_sent: int
+    # With a [queue] table only:
+    aqm_drops: int
+    ecn_marks: int
+    queue_delay_mean_ms: float | None
+    queue_delay_p95_ms: float | None
+    queue_delay_p99_ms: float | None
+    queue_delay_max_ms: float | None
+    queue_delay_samples: int
 
 
 class NodeResult(_Counters):

@@ -175,6 +175,7 @@ _LAYERS = ["phy", "mac", "ifq", "net", "transport", "app"]
 _REASONS = [
     "collision", "frame_error", "not_decoded", "retry_limit", "queue_full", "queue_purge",
     "no_route", "bad_source_route", "ttl", "route_timeout", "salvage_limit", "duplicate",
+    "red", "codel", "fq_codel",
 ]  # fmt: skip
 
 

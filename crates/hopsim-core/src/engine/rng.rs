@@ -16,6 +16,8 @@ pub enum Purpose {
     Fading = 8,
     RateControl = 9,
     Probe = 10,
+    /// RED's random early drops.
+    Queue = 11,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

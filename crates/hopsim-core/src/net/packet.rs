@@ -14,6 +14,24 @@ pub const INITIAL_TTL: u8 = 64;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PacketId(u32);
 
+/// The IP header's 2-bit ECN field (RFC 3168 section 5): the codepoints by their bit values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Ecn {
+    #[default]
+    NotEct = 0b00,
+    Ect1 = 0b01,
+    Ect0 = 0b10,
+    /// Congestion Experienced, set by a router's AQM instead of a drop.
+    Ce = 0b11,
+}
+
+impl Ecn {
+    /// ECN-capable transport: a router may mark it instead of dropping it (RFC 3168 5).
+    pub fn is_ect(self) -> bool {
+        matches!(self, Ecn::Ect0 | Ecn::Ect1)
+    }
+}
+
 impl PacketId {
     pub fn index(self) -> usize {
         self.0 as usize
@@ -40,6 +58,9 @@ pub struct TcpHeader {
     pub window: u32,
     /// RFC 7323 (TSval, TSecr), when the flow uses timestamps.
     pub ts: Option<(u32, u32)>,
+    /// RFC 3168 section 6.1: ECN-Echo (on ACKs) and Congestion Window Reduced (on data).
+    pub ece: bool,
+    pub cwr: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,6 +76,8 @@ pub struct Packet {
     pub ttl: u8,
     /// Routing control packets go to the head of interface queues.
     pub control: bool,
+    /// The IP header's ECN field.
+    pub ecn: Ecn,
     /// The next hop accepted this copy (set when its MAC hands it up); a later retry-limit
     /// drop of this copy then loses nothing end to end.
     pub handed_over: bool,
@@ -106,6 +129,7 @@ impl Packet {
             created_ns,
             ttl: INITIAL_TTL,
             control: false,
+            ecn: Ecn::NotEct,
             handed_over: false,
             tcp: None,
             ident: 0,

@@ -19,6 +19,8 @@ pub struct Node {
     pub radio: Receiver,
     pub mac: Dcf,
     pub queue: IfQueue,
+    /// Sojourn time of each packet leaving the queue, ms (with a `[queue]` table only).
+    pub queue_delay_ms: Option<Box<crate::transport::tcp::stats::LogHistogram>>,
     /// The frame on the air from this node, with its identity.
     pub tx_frame: Option<(Frame, FrameRef)>,
     pub tx_serial: u32,

@@ -38,6 +38,8 @@ pub enum EventKind {
     Enqueue,
     Dequeue,
     Drop,
+    /// An AQM marked the packet Congestion Experienced (`reason`: the discipline).
+    Mark,
     /// Routing control sent.
     RouteRequest,
     RouteReply,
@@ -83,6 +85,10 @@ pub enum Reason {
     SalvageLimit,
     /// A TCP segment that had already arrived.
     Duplicate,
+    /// The AQM's drop or mark: RED (at enqueue), CoDel or FQ-CoDel (at dequeue).
+    Red,
+    Codel,
+    FqCodel,
 }
 
 /// One row of the trace. `NONE` marks an empty id column.
@@ -274,6 +280,7 @@ pub fn event_name(e: EventKind) -> &'static str {
         Enqueue => "enqueue",
         Dequeue => "dequeue",
         Drop => "drop",
+        Mark => "mark",
         RouteRequest => "route_request",
         RouteReply => "route_reply",
         RouteError => "route_error",
@@ -305,6 +312,9 @@ pub fn reason_name(r: Reason) -> &'static str {
         RouteTimeout => "route_timeout",
         SalvageLimit => "salvage_limit",
         Duplicate => "duplicate",
+        Red => "red",
+        Codel => "codel",
+        FqCodel => "fq_codel",
     }
 }
 

@@ -24,6 +24,9 @@ pub struct NodeCounters {
     pub routing_sent: u64,
     pub routing_bytes: u64,
     pub routing_received: u64,
+    /// Drops of the AQM (RED early or forced, CoDel at dequeue) and its ECN marks.
+    pub aqm_drops: u64,
+    pub ecn_marks: u64,
 }
 
 /// Invariant violations found during a run (the first few are kept verbatim).
@@ -116,6 +119,51 @@ pub struct TcpResult {
     pub bytes_delivered: u64,
     /// Time the last byte of a fixed-size transfer was acknowledged.
     pub transfer_completed_s: Option<f64>,
+    /// ECN at the endpoints (flows with `tcp.ecn` only).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub ecn: Option<EcnResult>,
+}
+
+/// ECN counters of a TCP flow (RFC 3168).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct EcnResult {
+    /// Window reductions for ECN-Echo (at most one per window of data).
+    pub ecn_reactions: u64,
+    /// ACKs that arrived at the sender with ECE.
+    pub ece_acks: u64,
+    /// Data segments that reached the receiver marked CE.
+    pub ce_received: u64,
+}
+
+/// The interface queue's AQM counters and the queueing delay (with a `[queue]` table).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct QueueResult {
+    pub aqm_drops: u64,
+    pub ecn_marks: u64,
+    /// Sojourn time of the packets that left the queue (enqueue to dequeue), ms.
+    pub queue_delay_mean_ms: Option<f64>,
+    pub queue_delay_p95_ms: Option<f64>,
+    pub queue_delay_p99_ms: Option<f64>,
+    pub queue_delay_max_ms: Option<f64>,
+    pub queue_delay_samples: u64,
+}
+
+impl QueueResult {
+    pub(crate) fn from_parts(
+        aqm_drops: u64,
+        ecn_marks: u64,
+        h: &crate::transport::tcp::stats::LogHistogram,
+    ) -> QueueResult {
+        QueueResult {
+            aqm_drops,
+            ecn_marks,
+            queue_delay_mean_ms: h.mean(),
+            queue_delay_p95_ms: h.quantile(0.95),
+            queue_delay_p99_ms: h.quantile(0.99),
+            queue_delay_max_ms: h.max(),
+            queue_delay_samples: h.count(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -143,6 +191,9 @@ pub struct MacTotals {
     pub ack_sent: u64,
     #[serde(skip)]
     pub(crate) unicast_done: u64,
+    /// AQM counters and queueing delay (with a `[queue]` table).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueResult>,
 }
 
 impl MacTotals {
@@ -166,6 +217,12 @@ impl MacTotals {
         self.data_sent += o.data_sent;
         self.ack_sent += o.ack_sent;
         self.unicast_done += o.unicast_done;
+        if let Some(q) = &o.queue {
+            // The delay of the totals comes from the merged histograms (`world/result.rs`).
+            let t = self.queue.get_or_insert_with(QueueResult::default);
+            t.aqm_drops += q.aqm_drops;
+            t.ecn_marks += q.ecn_marks;
+        }
         self.link_drop_probability = ratio(self.retry_limit_drops, self.unicast_done);
     }
 }

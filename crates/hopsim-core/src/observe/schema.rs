@@ -72,6 +72,8 @@ const FLOAT: &str = "float";
 const TEXT: &str = "text";
 const OBJECT: &str = "object";
 const TCP: &str = "tcp flows";
+const ECN: &str = "tcp flows with tcp.ecn";
+const QUEUE: &str = "a [queue] table";
 
 /// Every key of the result document, level by level.
 #[rustfmt::skip]
@@ -131,6 +133,9 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(FLOW, "rtt_ms.p95", FLOAT, "ms", "mean", "95th percentile RTT, within 0.5% (`null` without samples)").nullable().when(TCP),
     f(FLOW, "rtt_ms.samples", INT, "samples", "mean", "RTT samples taken").when(TCP),
     f(FLOW, "bytes_delivered", INT, "bytes", "sum", "application bytes delivered in order to the receiver (whole run)").when(TCP),
+    f(FLOW, "ecn_reactions", INT, "reductions", "sum", "window reductions for ECN-Echo (RFC 3168 6.1.2: at most one per window of data, no retransmission)").when(ECN),
+    f(FLOW, "ece_acks", INT, "ACKs", "sum", "ACKs that reached the sender with ECE set").when(ECN),
+    f(FLOW, "ce_received", INT, "segments", "sum", "data segments that reached the receiver marked CE").when(ECN),
     f(FLOW, "transfer_completed_s", FLOAT, "s", "mean", "when the ACK of the last byte of a fixed-size transfer arrived; `null` for bulk flows and unfinished transfers").nullable().when(TCP),
 
     f("flow.paths", "nodes", "list[int]", "", "", "the route node by node; empty: the time without a complete route"),
@@ -165,6 +170,13 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(TOTALS, "cts_sent", INT, "frames", "total", "CTS frames sent"),
     f(TOTALS, "data_sent", INT, "frames", "total", "DATA frames sent, retransmissions included"),
     f(TOTALS, "ack_sent", INT, "frames", "total", "MAC ACK frames sent"),
+    f(TOTALS, "aqm_drops", INT, "packets", "total", "packets the AQM dropped (RED early or above its range, CoDel at dequeue); full-queue drops are `queue_drops`").when(QUEUE),
+    f(TOTALS, "ecn_marks", INT, "packets", "total", "ECN-capable packets the AQM marked CE instead of dropping").when(QUEUE),
+    f(TOTALS, "queue_delay_mean_ms", FLOAT, "ms", "total", "mean sojourn time (enqueue to dequeue) of the packets that left the interface queue, over the node's (totals: every node's) packets (`null` without any)").nullable().when(QUEUE),
+    f(TOTALS, "queue_delay_p95_ms", FLOAT, "ms", "total", "95th percentile of that sojourn time, within 0.5% (`null` as above)").nullable().when(QUEUE),
+    f(TOTALS, "queue_delay_p99_ms", FLOAT, "ms", "total", "99th percentile of that sojourn time, within 0.5% (`null` as above)").nullable().when(QUEUE),
+    f(TOTALS, "queue_delay_max_ms", FLOAT, "ms", "total", "largest sojourn time (`null` as above)").nullable().when(QUEUE),
+    f(TOTALS, "queue_delay_samples", INT, "packets", "total", "packets that left the interface queue for the MAC").when(QUEUE),
 
     f("invariants", "violations", "list[text]", "", "", "the first violations, verbatim (empty when every check held)"),
     f("invariants", "violation_count", INT, "violations", "", "violations found"),

@@ -15,6 +15,7 @@ mod mac;
 mod mobility;
 mod parse;
 mod positions;
+mod queue;
 mod radio;
 pub mod ranges;
 mod routing;
@@ -32,6 +33,7 @@ pub use mac::{DataRate, Mac, RateControlAlgo};
 pub use mobility::{Mobility, MobilityModel};
 pub use parse::{parse_json, parse_toml};
 pub use positions::{clusters, positions_m};
+pub use queue::{QueueDiscipline, QueueSpec};
 pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
 pub use routing::{Routing, RoutingProtocol};
 pub use testbed::TestbedLayout;
@@ -60,6 +62,9 @@ pub struct Scenario {
     pub mac: Mac,
     #[serde(default)]
     pub routing: Routing,
+    /// The interface queue's discipline (absent: drop-tail, no queue metrics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueSpec>,
     /// Defaults for every TCP flow.
     #[serde(default)]
     pub tcp: TcpSpec,

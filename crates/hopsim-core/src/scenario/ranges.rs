@@ -76,6 +76,20 @@ pub const RANGES: &[KeyRange] = &[
     closed("mac.queue_packets", 1.0, 1e6, "packets"),
     closed("mac.cw_min", 1.0, 65_535.0, "slots, 2^k - 1 (802.11b: 31)"),
     closed("mac.cw_max", 1.0, 65_535.0, "slots, 2^k - 1, at least cw_min (802.11b: 1023)"),
+    // queue
+    open("queue.red_min_th_packets", 0.0, 1e6, "packets of average queue"),
+    open(
+        "queue.red_max_th_packets",
+        0.0,
+        1e6,
+        "packets of average queue, above red_min_th_packets",
+    ),
+    open("queue.red_max_p", 0.0, 1.0, "drop probability at red_max_th_packets"),
+    open("queue.red_w_q", 0.0, 1.0, "weight of the queue average's EWMA"),
+    open("queue.codel_target_s", 0.0, 10.0, "seconds of sojourn time"),
+    open("queue.codel_interval_s", 0.0, 100.0, "seconds, above codel_target_s"),
+    closed("queue.fq_codel_quantum_bytes", 64.0, 65_535.0, "bytes of DRR credit per round"),
+    closed("queue.fq_codel_flows", 1.0, 65_536.0, "flow queues"),
     // routing
     closed("routing.hello_interval_s", 1e-3, 1e4, "seconds"),
     closed("routing.allowed_hello_loss", 1.0, 1000.0, "HELLO intervals"),

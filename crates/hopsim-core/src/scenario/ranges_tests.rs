@@ -14,6 +14,7 @@ fn full(topology: Value, routing: &str) -> Value {
                   "reference_loss_db": 40.0, "propagation": "log_distance"},
         "routing": {"protocol": routing},
         "tcp": {"max_window": 4.0},
+        "queue": {"discipline": "red"},
         "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.01, "start_s": 1.0,
                    "stop_s": 50.0, "bytes": 100000}],
         "traffic": {"random_flows": 1, "transport": "tcp"},

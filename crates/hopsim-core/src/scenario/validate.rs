@@ -31,6 +31,10 @@ pub fn validate(s: &Scenario) -> Check {
     s.radio.check(&root.field("radio"))?;
     s.mac.check(&root.field("mac"))?;
     s.routing.check(&root.field("routing"), &run)?;
+    if let Some(q) = &s.queue {
+        let cmu = s.profile == super::Profile::Ns2 && s.routing.protocol == RoutingProtocol::Dsr;
+        q.check(&root.field("queue"), s.mac.queue_packets, cmu)?;
+    }
     s.tcp.check(&root.field("tcp"))?;
     s.mobility.check(&root.field("mobility"))?;
     if let Some(t) = &s.traffic {

@@ -119,8 +119,10 @@ impl World {
                 queue: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
                     IfQueue::cmu_priority()
                 } else {
-                    IfQueue::new(s.mac.queue_packets as usize)
+                    let d = super::aqm::discipline(s, &timing, id);
+                    IfQueue::with_discipline(s.mac.queue_packets as usize, d)
                 },
+                queue_delay_ms: s.queue.as_ref().map(|_| Box::default()),
                 tx_frame: None,
                 tx_serial: 0,
                 counters: NodeCounters::default(),
@@ -183,6 +185,7 @@ impl World {
             capture_mode: s.radio.reception == Reception::Capture,
             tcp_out: Vec::with_capacity(32),
             ack_out: Vec::with_capacity(4),
+            aqm_dropped: Vec::with_capacity(8),
             tracer: None,
             events: None,
             next_uid: 0,
@@ -327,9 +330,14 @@ fn tcp_flow(
     } else {
         AckPolicy::EverySegment
     };
+    let mut sender = TcpSender::new(cfg, congestion_control(&spec, ns2), rto);
+    if spec.ecn {
+        sender.enable_ecn();
+    }
     TcpFlow {
         headerless: ns2 && spec.variant == TcpVariant::Vegas,
-        sender: TcpSender::new(cfg, congestion_control(&spec, ns2), rto),
+        ecn_echo: crate::transport::tcp::ecn::EcnReceiver::new(spec.ecn),
+        sender,
         receiver: TcpReceiver::new(
             id,
             policy,

@@ -83,7 +83,7 @@ impl World {
     /// through `salvage` (lost when it cannot).
     pub(super) fn purge_and_salvage(&mut self, now: SimTime, node: u32, next_hop: u32) {
         let mut taken = Vec::new();
-        self.nodes[node as usize].queue.take_for(next_hop, &mut taken);
+        self.nodes[node as usize].queue.take_for(next_hop, now, &mut taken);
         for item in taken {
             let d = *self.packets.get(item.packet);
             if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {

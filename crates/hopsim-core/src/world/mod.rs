@@ -3,6 +3,7 @@
 //! over the channel) and `stack` (MAC <-> queue <-> routing <-> transport).
 
 mod air;
+mod aqm;
 mod build;
 mod dsr;
 mod etx;
@@ -66,6 +67,8 @@ pub struct World {
     tcp_out: Vec<SendSegment>,
     /// ACKs a TCP receiver asked to send, handled after each receiver call.
     ack_out: Vec<AckInfo>,
+    /// Packets the AQM dropped at a dequeue, handled after it.
+    aqm_dropped: Vec<crate::queue::Queued>,
     tracer: Option<PcapTracer>,
     events: Option<EventTrace>,
     /// The id of the last packet numbered (`Packet::uid`).

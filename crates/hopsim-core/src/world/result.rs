@@ -4,10 +4,12 @@
 use super::{FlowApp, FlowState, TcpFlow, World};
 use crate::engine::time::{ns_to_secs, SimTime};
 use crate::observe::metrics::{
-    ratio, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants, LinkRateResult,
-    MacTotals, NodeResult, RouteShare, RttResult, RunResult, TcpResult,
+    ratio, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants,
+    LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult,
+    TcpResult,
 };
 use crate::transport::tcp::config::WindowLimit;
+use crate::transport::tcp::stats::LogHistogram;
 use crate::transport::tcp::variant_name;
 
 pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>) -> RunResult {
@@ -48,6 +50,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
         })
         .collect();
     let mut totals = MacTotals::default();
+    let mut all_delays: Option<Box<LogHistogram>> = None;
     let nodes: Vec<NodeResult> = world
         .nodes()
         .iter()
@@ -76,6 +79,10 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 data_sent: m.data_sent,
                 ack_sent: m.ack_sent,
                 unicast_done: m.unicast_done,
+                queue: n.queue_delay_ms.as_ref().map(|h| {
+                    all_delays.get_or_insert_with(Box::default).merge(h);
+                    QueueResult::from_parts(c.aqm_drops, c.ecn_marks, h)
+                }),
             };
             totals.add(&counters);
             let [x_m, y_m] = world.positions()[i];
@@ -95,6 +102,9 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
             NodeResult { id: i as u32, x_m, y_m, counters, rate_stats }
         })
         .collect();
+    if let (Some(t), Some(h)) = (totals.queue.as_mut(), &all_delays) {
+        *t = QueueResult::from_parts(t.aqm_drops, t.ecn_marks, h);
+    }
     let (route_failures, false_route_failures) =
         (totals.route_failures, totals.false_route_failures);
     let (routing_packets, routing_bytes) = (totals.routing_packets, totals.routing_bytes);
@@ -199,6 +209,11 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
                 },
                 bytes_delivered: t.delivered_bytes,
                 transfer_completed_s: t.completed_ns.map(ns_to_secs),
+                ecn: t.spec.ecn.then(|| EcnResult {
+                    ecn_reactions: t.sender.ecn().reactions,
+                    ece_acks: t.sender.ecn().ece_acks,
+                    ce_received: t.ecn_echo.ce_received,
+                }),
             });
         }
     }

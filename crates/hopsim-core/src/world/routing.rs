@@ -9,7 +9,7 @@ use crate::net::aodv::BROADCAST;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::net::router::{Control, Decision, DropReason, RouteAction, RouteTimer};
 use crate::observe::events::{EventKind, Layer, Reason};
-use crate::queue::Queued;
+use crate::queue::{Queued, Verdict};
 
 /// Packets a source keeps while it looks for a route (ns-2 AODV_RTQ_MAX_LEN, AODV_RTQ_TIMEOUT).
 const WAITING_MAX: usize = 64;
@@ -99,10 +99,11 @@ impl World {
     /// Drop every packet queued at `node` for `next_hop` (ns-2 AODV `ifqueue->filter`).
     fn purge_queue(&mut self, node: u32, next_hop: u32) {
         let mut taken = Vec::new();
-        self.nodes[node as usize].queue.take_for(next_hop, &mut taken);
+        let now = self.sched.now();
+        self.nodes[node as usize].queue.take_for(next_hop, now, &mut taken);
         for item in taken {
             self.nodes[node as usize].counters.queue_purge_drops += 1;
-            let (now, purge) = (self.sched.now(), Some(Reason::QueuePurge));
+            let purge = Some(Reason::QueuePurge);
             self.trace_id(now, node, Layer::Ifq, EventKind::Drop, item.packet, purge);
             let d = *self.packets.get(item.packet);
             if d.src == node && d.tcp.is_none() && d.flow != NO_FLOW {
@@ -230,7 +231,13 @@ impl World {
     pub(super) fn release_control(&mut self, now: SimTime, node: u32, packet: PacketId) {
         let to = self.packets.get(packet).dst;
         let next_hop = if to == BROADCAST { BROADCAST } else { to };
-        let pushed = self.nodes[node as usize].queue.push(Queued { packet, next_hop }, true);
+        let arrival = self.arrival(now, packet);
+        let verdict =
+            self.nodes[node as usize].queue.push(Queued { packet, next_hop }, true, arrival);
+        let pushed = match verdict {
+            Verdict::Dropped(d, _) => Some(d),
+            Verdict::Queued | Verdict::Marked => None,
+        };
         if pushed.is_none_or(|d| d.packet != packet) {
             self.trace_enqueue(now, node, packet, next_hop);
         }

@@ -9,7 +9,7 @@ use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::{Packet, PacketId, NO_FLOW, UDP_HEADER_BYTES};
 use crate::net::router::{Control, Failure};
 use crate::observe::events::{EventKind, Layer, Reason};
-use crate::queue::{Class, Queued};
+use crate::queue::{Class, Queued, Verdict};
 
 impl World {
     /// A paced source's send timer, or the start of a saturated UDP source or a TCP flow.
@@ -75,20 +75,24 @@ impl World {
         } else {
             Class::Data
         };
-        match self.nodes[node as usize].queue.push_class(Queued { packet, next_hop }, class) {
-            None => {
+        let arrival = self.arrival(now, packet);
+        let verdict =
+            self.nodes[node as usize].queue.push_class(Queued { packet, next_hop }, class, arrival);
+        match verdict {
+            Verdict::Queued | Verdict::Marked => {
                 if local {
                     self.flows[p.flow as usize].queued_at_source += 1;
                 }
                 self.trace_enqueue(now, node, packet, next_hop);
+                if verdict == Verdict::Marked {
+                    self.mark_ce(now, node, packet);
+                }
             }
-            Some(dropped) => {
+            Verdict::Dropped(dropped, cause) => {
                 if dropped.packet != packet {
                     self.trace_enqueue(now, node, packet, next_hop);
                 }
-                let full = Some(Reason::QueueFull);
-                self.trace_id(now, node, Layer::Ifq, EventKind::Drop, dropped.packet, full);
-                self.nodes[node as usize].counters.queue_drops += 1;
+                self.count_queue_drop(now, node, dropped.packet, cause);
                 let dp = self.packets.get(dropped.packet);
                 let dropped_local = dp.src == node && dp.tcp.is_none() && dp.flow != NO_FLOW;
                 if dropped.packet != packet && dropped_local {
@@ -119,7 +123,7 @@ impl World {
         if !n.mac.is_idle() {
             return;
         }
-        let Some(item) = n.queue.pop() else { return };
+        let Some(item) = self.dequeue(now, node) else { return };
         let p = *self.packets.get(item.packet);
         if self.tracing() {
             self.trace_dequeue(now, node, &p, item.next_hop);
@@ -136,7 +140,11 @@ impl World {
         let msdu_bytes = LLC_SNAP_BYTES + p.ip_bytes();
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.offer(&mut cx, item.packet, item.next_hop, msdu_bytes);
-        // Saturated sources always keep one packet waiting in their queue.
+        self.refill_saturated(now, node);
+    }
+
+    /// Saturated sources always keep one packet waiting in their queue.
+    pub(super) fn refill_saturated(&mut self, now: SimTime, node: u32) {
         for k in 0..self.nodes[node as usize].saturated_flows.len() {
             let flow = self.nodes[node as usize].saturated_flows[k];
             let f = &self.flows[flow as usize];

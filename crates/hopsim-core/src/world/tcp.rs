@@ -3,7 +3,7 @@
 
 use super::{FlowApp, TcpFlow, World};
 use crate::engine::time::SimTime;
-use crate::net::packet::{Packet, TcpHeader, INITIAL_TTL};
+use crate::net::packet::{Ecn, Packet, TcpHeader, INITIAL_TTL};
 use crate::observe::events::{EventKind, Layer, Reason, Row};
 use crate::transport::tcp::limits::PathInfo;
 use crate::transport::tcp::receiver::AckInfo;
@@ -76,17 +76,19 @@ impl World {
         let ts = self.tcp_flow(flow).sender.ts_option(now);
         let header_bytes = TCP_HEADER_BYTES + ts.map_or(0, |_| TS_OPTION_BYTES);
         for k in 0..self.tcp_out.len() {
-            let seg = self.tcp_out[k].seg;
-            let event = if self.tcp_out[k].retransmission {
-                EventKind::Retransmission
-            } else {
-                EventKind::Send
-            };
+            let (seg, rtx) = (self.tcp_out[k].seg, self.tcp_out[k].retransmission);
+            let event = if rtx { EventKind::Retransmission } else { EventKind::Send };
             let payload_bytes = self.tcp_flow(flow).segment_bytes(seg);
+            // RFC 3168: new data ECT(0) (retransmissions Not-ECT, 6.1.5); CWR on the first
+            // new segment after a window reduction (6.1.2).
+            let t = self.tcp_flow(flow);
+            let ecn = if t.spec.ecn && !rtx { Ecn::Ect0 } else { Ecn::NotEct };
+            let cwr = !rtx && t.sender.take_cwr();
             self.originate(
                 now,
                 Packet {
-                    tcp: Some(TcpHeader { seg, ts, ..TcpHeader::default() }),
+                    tcp: Some(TcpHeader { seg, ts, cwr, ..TcpHeader::default() }),
+                    ecn,
                     headerless,
                     ..Packet::new(flow, seg, src, dst, payload_bytes, header_bytes, now)
                 },
@@ -132,6 +134,7 @@ impl World {
     fn send_ack(&mut self, now: SimTime, flow: u32, ack: AckInfo) {
         let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
         let echo = self.tcp_flow(flow).forward_path;
+        let ece = self.tcp_flow(flow).ecn_echo.ece(); // RFC 3168 6.1.3
         self.originate(
             now,
             Packet {
@@ -146,6 +149,8 @@ impl World {
                     echo_delay_max_ns: echo.2,
                     window: ack.window,
                     ts: ack.ts,
+                    ece,
+                    cwr: false,
                 }),
                 ..Packet::new(
                     flow,
@@ -186,6 +191,7 @@ impl World {
             let path = (hdr.echo_hops > 0).then_some(&path);
             let opts =
                 AckOptions { window: t.spec.rwnd_autotuning.then_some(hdr.window), ts: hdr.ts };
+            t.sender.note_ece(hdr.ece);
             t.sender.on_ack_with(&mut cx, hdr.ack, sack, path, opts);
             if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {
                 t.completed_ns = Some(now);
@@ -205,6 +211,9 @@ impl World {
         let first = t.receiver.next_expected();
         let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.ack_out };
         let delivered = t.receiver.on_data(&mut cx, hdr.seg, hdr.ts);
+        if t.ecn_echo.on_segment(p.ecn == Ecn::Ce, hdr.cwr) && cx.out.is_empty() {
+            t.receiver.ack_at_once(&mut cx); // a CE segment is not held by delayed ACK
+        }
         // Application delivery, checked independently of the receiver's buffer: each segment
         // handed up must have arrived, and hand-ups are contiguous (exactly once, in order).
         for seg in first..first + delivered {

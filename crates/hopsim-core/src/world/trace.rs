@@ -13,6 +13,9 @@ use crate::observe::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTrans
 const RECEIVER_PORT: u16 = 5001;
 const TCP_ACK: u8 = 0x10;
 const TCP_PSH: u8 = 0x08;
+/// RFC 3168 section 6.1: ECN-Echo and Congestion Window Reduced.
+const TCP_ECE: u8 = 0x40;
+const TCP_CWR: u8 = 0x80;
 
 impl World {
     pub(super) fn trace_frame(&mut self, node: u32, time_ns: SimTime, frame: &Frame) {
@@ -71,6 +74,7 @@ impl World {
                 src_node: p.src,
                 dst_node: p.dst,
                 ttl: p.ttl,
+                tos: p.ecn as u8,
                 ident: p.ident,
                 transport: TraceTransport::Udp { src_port: port, dst_port: port },
                 payload_len: p.payload_bytes,
@@ -114,6 +118,12 @@ impl World {
                     tcp.ack = 1;
                     tcp.flags = TCP_ACK | TCP_PSH;
                 }
+                if h.ece {
+                    tcp.flags |= TCP_ECE;
+                }
+                if h.cwr {
+                    tcp.flags |= TCP_CWR;
+                }
                 TraceTransport::Tcp(tcp)
             }
             _ => TraceTransport::Udp { src_port, dst_port },
@@ -122,6 +132,7 @@ impl World {
             src_node: p.src,
             dst_node: p.dst,
             ttl: p.ttl,
+            tos: p.ecn as u8,
             ident: p.ident,
             transport,
             payload_len: p.payload_bytes,

@@ -23,7 +23,7 @@ pub struct TraceTcp {
     pub dst_port: u16,
     pub seq: u32,
     pub ack: u32,
-    /// TCP flags byte (FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10).
+    /// TCP flags byte (FIN 0x01, SYN 0x02, RST 0x04, PSH 0x08, ACK 0x10, ECE 0x40, CWR 0x80).
     pub flags: u8,
     /// Advertised window in bytes (encoded without window scaling; clamp to 65535).
     pub window: u32,
@@ -49,6 +49,8 @@ pub struct TraceIp {
     pub src_node: u32,
     pub dst_node: u32,
     pub ttl: u8,
+    /// The IP header's second byte: DSCP (0) and the ECN field (RFC 3168 section 5).
+    pub tos: u8,
     /// IP identification field.
     pub ident: u16,
     pub transport: TraceTransport,

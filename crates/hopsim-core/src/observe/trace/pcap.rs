@@ -197,7 +197,7 @@ fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
     let total = IP_HEADER_LEN + th_len + payload;
 
     // IPv4 header.
-    out.extend_from_slice(&[0x45, 0x00]);
+    out.extend_from_slice(&[0x45, ip.tos]);
     out.extend_from_slice(&(total as u16).to_be_bytes());
     out.extend_from_slice(&ip.ident.to_be_bytes());
     out.extend_from_slice(&[0x00, 0x00, ip.ttl, proto, 0x00, 0x00]);

@@ -6,6 +6,7 @@ fn tcp(payload_len: u32) -> TraceIp {
         src_node: 0,
         dst_node: 1,
         ttl: 64,
+        tos: 0,
         ident: 7,
         transport: TraceTransport::Tcp(TraceTcp {
             src_port: 5000,
@@ -175,6 +176,7 @@ fn udp_packet() {
         src_node: 3,
         dst_node: BROADCAST,
         ttl: 1,
+        tos: 0,
         ident: 0xbeef,
         transport: TraceTransport::Udp { src_port: 9, dst_port: 9 },
         payload_len: 1460,
@@ -276,4 +278,20 @@ fn pcap_headers() {
     let r = &r[19..];
     assert_eq!(&r[8..16], &[1, 0, 0, 0, 1, 0, 0, 0], "orig_len raised to incl_len");
     assert_eq!(r.len(), 17);
+}
+
+#[test]
+fn the_ecn_field_and_the_ece_cwr_flags_are_on_the_wire() {
+    // RFC 3168 section 5: ECN in the two low bits of the IPv4 TOS byte (CE = 0b11); section
+    // 6.1: ECE 0x40 and CWR 0x80 in the TCP flags byte (byte 13 of the header).
+    let mut ip = tcp(100);
+    ip.tos = 0b11;
+    if let TraceTransport::Tcp(t) = &mut ip.transport {
+        t.flags |= 0x40 | 0x80;
+    }
+    let mut pkt = Vec::new();
+    encode_ipv4(&mut pkt, &ip);
+    assert_eq!(pkt[1] & 0b11, 0b11, "CE");
+    assert_eq!(pkt[20 + 13], 0x10 | 0x40 | 0x80, "ACK, ECE and CWR");
+    assert_checksums_verify(&pkt);
 }

@@ -168,6 +168,7 @@ mod tests {
             src_node: 0,
             dst_node: 1,
             ttl: 64,
+            tos: 0,
             ident: 1,
             transport: TraceTransport::Udp { src_port: 1, dst_port: 2 },
             payload_len: 10,

@@ -105,6 +105,9 @@ pub struct TcpSpec {
     pub to_ss: u32,
     /// FeW: congestion-avoidance growth in segments per RTT.
     pub few_alpha: f64,
+    /// ECN (RFC 3168) at both ends, as negotiated in the handshake (section 6.1.1).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ecn: bool,
 }
 
 impl TcpSpec {
@@ -153,6 +156,7 @@ impl Default for TcpSpec {
             ns_ca: 100,
             to_ss: 2,
             few_alpha: 0.01,
+            ecn: false,
         }
     }
 }

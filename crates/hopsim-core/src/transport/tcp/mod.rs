@@ -21,6 +21,7 @@ pub struct TcpCtx<'a, Out = sender::SendSegment> {
 
 pub mod cc;
 pub mod config;
+pub use sender::ecn;
 pub mod limits;
 pub mod linux;
 mod pacing;
@@ -35,6 +36,8 @@ pub mod stats;
 pub mod timestamps;
 pub mod window;
 
+#[cfg(test)]
+mod ecn_tests;
 #[cfg(test)]
 mod linux_tests;
 #[cfg(test)]

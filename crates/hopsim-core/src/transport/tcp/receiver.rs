@@ -226,6 +226,13 @@ impl TcpReceiver {
         }
     }
 
+    /// Send the ACK held back now (a CE-marked segment, `ecn.rs`), if one is held.
+    pub fn ack_at_once(&mut self, cx: &mut TcpCtx<AckInfo>) {
+        if self.unacked > 0 {
+            cx.out.push(self.ack_now(cx.now));
+        }
+    }
+
     fn insert_ooo(&mut self, seg: u32) {
         let i = self.ooo.partition_point(|&(_, b)| b < seg);
         // Merge with a neighbour range where possible.

@@ -102,6 +102,8 @@ pub struct TcpSender {
     peer_window: u32,
     /// RFC 7323 TS.Recent: the receiver's newest TSval, echoed on data.
     ts_recent: TsRecent,
+    /// ECN (RFC 3168), `ecn.rs`.
+    ecn: ecn::EcnSender,
 }
 
 impl TcpSender {
@@ -133,6 +135,7 @@ impl TcpSender {
             limit,
             peer_window,
             ts_recent: TsRecent::default(),
+            ecn: ecn::EcnSender::default(),
         }
     }
 
@@ -338,6 +341,7 @@ impl TcpSender {
         } else if ack == self.board.una() && ack < self.board.max() {
             self.dup_ack(cx);
         }
+        self.ecn_on_ack(cx.now, ack);
         self.window_changed(cx.now);
         self.try_send(cx);
     }
@@ -382,3 +386,6 @@ impl TcpSender {
 
 #[path = "sender_loss.rs"]
 mod loss;
+
+#[path = "ecn.rs"]
+pub mod ecn;

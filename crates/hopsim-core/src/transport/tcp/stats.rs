@@ -126,6 +126,17 @@ impl LogHistogram {
         self.count
     }
 
+    /// Add the values of `o` (the histogram of both sets).
+    pub fn merge(&mut self, o: &LogHistogram) {
+        for (a, b) in self.bins.iter_mut().zip(&o.bins) {
+            *a += b;
+        }
+        self.count += o.count;
+        self.sum += o.sum;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+    }
+
     pub fn mean(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum / self.count as f64)
     }
