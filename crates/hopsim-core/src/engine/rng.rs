@@ -16,6 +16,8 @@ pub enum Purpose {
     Fading = 8,
     RateControl = 9,
     Probe = 10,
+    /// Transport protocols' own draws (BBR's PROBE_BW phase), per flow.
+    Transport = 11,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

@@ -256,7 +256,7 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
             let ns2 = s.profile == Profile::Ns2;
             // Time averages of the sender cover the window while the flow exists.
             let sender_window = (window_ns.0.max(start_ns), window_ns.1);
-            FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2)))
+            FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2, s.seed)))
         }
     };
     FlowState {
@@ -281,6 +281,7 @@ fn tcp_flow(
     stop_ns: SimTime,
     window_ns: (SimTime, SimTime),
     ns2: bool,
+    seed: u64,
 ) -> TcpFlow {
     let spec = f.tcp.clone().unwrap_or_default();
     let mss = f.payload_bytes;
@@ -320,7 +321,11 @@ fn tcp_flow(
     };
     TcpFlow {
         headerless: ns2 && spec.variant == TcpVariant::Vegas,
-        sender: TcpSender::new(cfg, congestion_control(&spec, ns2), rto),
+        sender: TcpSender::new(
+            cfg,
+            congestion_control(&spec, ns2, Rng::derive(seed, Purpose::Transport, id as u64)),
+            rto,
+        ),
         receiver: TcpReceiver::new(
             id,
             policy,

@@ -9,6 +9,7 @@
 use super::cc::{AckSample, CongestionControl};
 use super::limits::{LimitPolicy, PathInfo};
 use super::pacing::Pacer;
+use super::rate_sample::RateSampler;
 use super::recovery::Recovery;
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
@@ -81,6 +82,8 @@ pub struct TcpSender {
     /// The CWL in force (None: none), from the policy and what the ACKs tell of the path.
     limit: Option<f64>,
     pacer: Pacer,
+    /// Delivery-rate estimation, for congestion control that asks for it (BBR).
+    rate: Option<RateSampler>,
 }
 
 impl TcpSender {
@@ -90,6 +93,7 @@ impl TcpSender {
         let mut w = Window::new(cfg.initial_window, ssthresh);
         let limit = cfg.limit_policy.limit(None);
         let cap = Self::cap_of(limit, cfg.receiver_window);
+        let rate = cc.wants_rate_samples().then(RateSampler::default);
         w.cap(cap);
         TcpSender {
             recovery: cfg.recovery,
@@ -109,6 +113,7 @@ impl TcpSender {
             timer: Timer::default(),
             stats: SenderStats::default(),
             limit,
+            rate,
         }
     }
 
@@ -185,7 +190,9 @@ impl TcpSender {
     }
 
     fn transmit(&mut self, cx: &mut TcpCtx, seg: u32) {
+        let idle = self.board.una() == self.board.max();
         let retransmission = self.board.record_send(seg, cx.now);
+        self.rate_on_send(seg, idle, cx.now);
         if retransmission {
             self.stats.retransmissions += 1;
         }
@@ -225,12 +232,17 @@ impl TcpSender {
             self.snd_nxt += 1;
             self.transmit(cx, seg);
         }
+        self.check_app_limited(cx.now);
     }
 
     /// RFC 6675 section 5 step (C): send while cwnd - pipe >= 1 segment, choosing by NextSeg.
     fn sack_send(&mut self, cx: &mut TcpCtx) {
         let limit = self.send_window();
+        let paced = self.cc.pacing_gap_ns().is_some();
         while self.board.pipe() < limit {
+            if paced && !self.may_release(cx) {
+                break; // a rate-based pacer paces retransmissions too
+            }
             // NextSeg rule 1: the first lost segment not yet retransmitted in this recovery.
             if let Some(seg) = self.board.next_lost() {
                 self.board.mark_rexmit(seg);
@@ -250,6 +262,9 @@ impl TcpSender {
 
     /// May a segment leave now (pacing, `pacing.rs`)?
     fn may_release(&mut self, cx: &mut TcpCtx) -> bool {
+        if let Some(gap_ns) = self.cc.pacing_gap_ns() {
+            return self.pacer.release_after(cx.now, Some(gap_ns), cx.timers, self.cfg.flow);
+        }
         let window = self.w.cwnd().min(self.cwnd_cap());
         let srtt = self.rto.srtt_ns();
         self.pacer.may_release(cx.now, window, srtt, cx.timers, self.cfg.flow)
@@ -278,19 +293,21 @@ impl TcpSender {
             // Follows the path: a route change shows in the next ACK's hop counts and delays.
             self.limit = Some(limit);
         }
-        self.board.mark_sacked(sack);
+        let prior_in_flight = self.rate_begin();
+        self.mark_sacked(sack, cx.now);
         if ack > self.board.una() {
             self.new_ack(cx, ack);
         } else if ack == self.board.una() && ack < self.board.max() {
             self.dup_ack(cx);
         }
+        self.rate_ack(cx.now, prior_in_flight);
         self.window_changed(cx.now);
         self.try_send(cx);
     }
 
     fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32) {
         let newly = ack - self.board.una();
-        let rtt = self.board.ack(ack).map(|sent_ns| cx.now - sent_ns); // Karn's rule
+        let rtt = self.ack_segments(ack, cx.now).map(|sent_ns| cx.now - sent_ns); // Karn's rule
         if let Some(r) = rtt {
             self.rto.sample(r);
             self.stats.rtt_ms.record(r as f64 / 1e6);
@@ -326,3 +343,5 @@ impl TcpSender {
 
 #[path = "sender_loss.rs"]
 mod loss;
+#[path = "sender_rate.rs"]
+mod rate;
