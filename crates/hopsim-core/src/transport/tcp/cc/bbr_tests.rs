@@ -286,7 +286,7 @@ fn probe_rtt_when_the_min_rtt_is_ten_seconds_old() {
     );
     // PROBE_RTT 10 s after the minimum was last seen (4.1.2.3; here DRAIN leaves the three
     // quanta queued, so PROBE_BW does not see 50 ms again), at the first ACK after that.
-    let last_min = p.log.iter().filter(|e| e.rtt_ns == Some(50 * MS)).map(|e| e.t).last().unwrap();
+    let last_min = p.log.iter().rev().find(|e| e.rtt_ns == Some(50 * MS)).map(|e| e.t).unwrap();
     let entered = s[3].0;
     let late = entered as i64 - (last_min + RTPROP_FILTER_NS) as i64;
     assert!(late > 0 && late <= 2 * MS as i64, "entered {late} ns after the 10 s");
