@@ -1,5 +1,7 @@
-//! Congestion control: how the window grows on new ACKs and how it is cut on loss. One file
-//! per algorithm behind one trait (as ns-3 separates TcpCongestionOps); the *kind* of loss
+//! Congestion control: how the window grows on new ACKs and how it is cut on loss, or, for a
+//! rate-based algorithm (BBR), the window and pacing rate set from delivery-rate samples on
+//! every ACK. One file per algorithm behind one trait (as ns-3 separates TcpCongestionOps,
+//! Linux `tcp_congestion_ops` with its `cong_control` hook); the *kind* of loss
 //! recovery (Reno, NewReno, SACK) is `recovery.rs`'s. Algorithms change the window only
 //! through [`Window`]'s methods (`window.rs`).
 
