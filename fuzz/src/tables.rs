@@ -145,8 +145,13 @@ pub fn routing(u: &mut Unstructured) -> AResult<Value> {
 pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
     let mut m = Map::new();
     if chance(u, 60)? {
-        let v =
-            pick(u, &["reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "westwood"])?;
+        let v = pick(
+            u,
+            &[
+                "reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "bic", "bbr",
+                "westwood",
+            ],
+        )?;
         m.insert("variant".into(), json!(v));
     }
     if chance(u, 30)? {

@@ -49,7 +49,7 @@ __all__ = [
 RATES = (1.0, 2.0, 5.5, 11.0)
 #: ns-2's window_ (the core's default receiver_window): no CWL above it has an effect.
 RECEIVER_WINDOW = 20
-TCP_VARIANTS = ("reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic")
+TCP_VARIANTS = ("reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "bic", "bbr")
 SEARCH_VARIANTS = ("newreno", "sack", "vegas")
 # Quick runs: 100 s (10 s warmup) x 5 replications keeps h <= 8 well under a minute on 2
 # cores (~90 runs of ~0.1 s) while the 95% CIs are a few kbit/s wide.

@@ -18,6 +18,8 @@ pub enum Purpose {
     Probe = 10,
     /// RED's random early drops.
     Queue = 11,
+    /// Transport protocols' own draws (BBR's PROBE_BW phase), per flow.
+    Transport = 12,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

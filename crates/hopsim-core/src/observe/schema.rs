@@ -113,7 +113,7 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(FLOW, "false_route_failures", INT, "failures", "sum", "link failures while the next hop was within decode range"),
     f(FLOW, "path", "list[int]", "", "", "the route node by node: the fixed one (static, etx) or the one in use longest (aodv, dsr)").when("a route"),
     f(FLOW, "paths", "list[object]", "", "", "every route the flow's data took, with its share of the window, the largest first").when("a route"),
-    f(FLOW, "variant", TEXT, "", "", "`\"reno\"`, `\"newreno\"`, `\"sack\"`, `\"vegas\"`, `\"vegas_w\"`, `\"few\"` or `\"cubic\"`").when(TCP),
+    f(FLOW, "variant", TEXT, "", "", "`\"reno\"`, `\"newreno\"`, `\"sack\"`, `\"vegas\"`, `\"vegas_w\"`, `\"few\"`, `\"cubic\"`, `\"bic\"` or `\"bbr\"`").when(TCP),
     f(FLOW, "throughput_pps", FLOAT, "segments/s", "sum", "segments newly acknowledged (cumulatively) at the sender inside the window, per second").when(TCP),
     f(FLOW, "segments_sent", INT, "segments", "sum", "data segments transmitted, retransmissions included (whole run)").when(TCP),
     f(FLOW, "retransmissions", INT, "segments", "sum", "data segments transmitted again (fast retransmit, NewReno partial ACK, SACK recovery, after a timeout)").when(TCP),

@@ -72,7 +72,7 @@ impl TcpSpec {
         {
             return Err(at.field("variant").invalid(
                 crate::transport::tcp::variant_name(self.variant),
-                "is one of ns-2's agents; host = \"linux\" runs reno, newreno, sack or cubic \
+                "is one of ns-2's agents; host = \"linux\" runs reno, newreno, sack, cubic, bic or bbr \
                  (or set host = \"ns2\")",
             ));
         }

@@ -261,7 +261,7 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
             let ns2 = s.profile == Profile::Ns2;
             // Time averages of the sender cover the window while the flow exists.
             let sender_window = (window_ns.0.max(start_ns), window_ns.1);
-            FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2)))
+            FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2, s.seed)))
         }
     };
     FlowState {
@@ -286,6 +286,7 @@ fn tcp_flow(
     stop_ns: SimTime,
     window_ns: (SimTime, SimTime),
     ns2: bool,
+    seed: u64,
 ) -> TcpFlow {
     let spec = f.tcp.clone().unwrap_or_default();
     // ns-2's agent details belong to the ns2 host only.
@@ -330,7 +331,8 @@ fn tcp_flow(
     } else {
         AckPolicy::EverySegment
     };
-    let mut sender = TcpSender::new(cfg, congestion_control(&spec, ns2), rto);
+    let rng = Rng::derive(seed, Purpose::Transport, id as u64);
+    let mut sender = TcpSender::new(cfg, congestion_control(&spec, ns2, rng), rto);
     if spec.ecn {
         sender.enable_ecn();
     }

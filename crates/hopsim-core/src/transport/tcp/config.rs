@@ -29,6 +29,10 @@ pub enum TcpVariant {
     Few,
     /// RFC 9438, over SACK loss recovery.
     Cubic,
+    /// BIC (Xu, Harfoush, Rhee 2004) as Linux 2.6.8, over SACK loss recovery.
+    Bic,
+    /// BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00), paced, over SACK recovery.
+    Bbr,
 }
 
 /// Whose TCP the endpoints are: ns-2's one-way agents (the studies' simulator), or a Linux

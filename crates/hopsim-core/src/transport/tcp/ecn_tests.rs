@@ -7,6 +7,7 @@ use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::TcpTimer;
 use super::{congestion_control, recovery};
+use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 
 const MS: u64 = 1_000_000;
@@ -43,7 +44,11 @@ impl Harness {
         };
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
         let spec = TcpSpec { variant, ecn, ..TcpSpec::default() };
-        let mut tx = TcpSender::new(cfg, congestion_control(&spec, false), rto);
+        let mut tx = TcpSender::new(
+            cfg,
+            congestion_control(&spec, false, Rng::derive(1, Purpose::Transport, 0)),
+            rto,
+        );
         if ecn {
             tx.enable_ecn();
         }

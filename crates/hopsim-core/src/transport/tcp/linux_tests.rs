@@ -8,6 +8,7 @@ use super::rto::RtoEstimator;
 use super::sender::{AckOptions, SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::timestamps::ts_clock;
 use super::{congestion_control, limits::LimitPolicy, recovery, TcpSpec, TcpTimer};
+use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
 
@@ -99,7 +100,11 @@ fn linux_sender(timestamps: bool) -> Sender {
     };
     let rto = RtoEstimator::new(1000 * MS, 200 * MS, 120_000 * MS, 200 * MS);
     let mut s = Sender {
-        tx: TcpSender::new(cfg, congestion_control(&spec, false), rto),
+        tx: TcpSender::new(
+            cfg,
+            congestion_control(&spec, false, Rng::derive(1, Purpose::Transport, 0)),
+            rto,
+        ),
         sched: Scheduler::with_capacity(8),
         out: Vec::new(),
     };

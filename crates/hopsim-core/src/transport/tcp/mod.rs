@@ -26,6 +26,7 @@ pub mod limits;
 pub mod linux;
 mod pacing;
 pub mod quick_ack;
+pub mod rate_sample;
 pub mod rcv_window;
 pub mod receiver;
 mod recovery;
@@ -45,7 +46,8 @@ mod script_tests;
 #[cfg(test)]
 mod sender_tests;
 
-use cc::{Aimd, CongestionControl, Cubic, Few, Vegas, VegasParams, VegasW, VegasWParams};
+use crate::engine::rng::Rng;
+use cc::{Aimd, Bbr, Bic, CongestionControl, Cubic, Few, Vegas, VegasParams, VegasW, VegasWParams};
 use config::{TcpHost, TcpSpec, TcpVariant, WindowLimit};
 use limits::LimitPolicy;
 pub use recovery::Recovery;
@@ -55,8 +57,9 @@ pub const TCP_HEADER_BYTES: u32 = 20;
 
 /// The congestion-control algorithm of a flow.
 /// `ns2`: the ns2 profile (AIMD's ssthresh from the usable window as ns-2's `slowdown`;
-/// Vegas as tcp-vegas.cc, `cc/vegas.rs`).
-pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionControl> {
+/// Vegas as tcp-vegas.cc, `cc/vegas.rs`). `rng`: the flow's own stream (BBR's random
+/// PROBE_BW phase).
+pub fn congestion_control(spec: &TcpSpec, ns2: bool, rng: Rng) -> Box<dyn CongestionControl> {
     let rwnd = spec.receiver_window as f64;
     match spec.variant {
         TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => {
@@ -84,6 +87,8 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool) -> Box<dyn CongestionContro
         )),
         TcpVariant::Few => Box::new(Few { alpha: spec.few_alpha }),
         TcpVariant::Cubic => Box::new(Cubic::new(spec.count_acked, spec.hystart)),
+        TcpVariant::Bic => Box::new(Bic::default()),
+        TcpVariant::Bbr => Box::new(Bbr::new(spec.initial_window, rng)),
     }
 }
 
@@ -97,13 +102,17 @@ pub fn recovery(spec: &TcpSpec) -> Recovery {
     match spec.variant {
         TcpVariant::Reno | TcpVariant::Vegas | TcpVariant::VegasW => Recovery::Reno,
         TcpVariant::NewReno | TcpVariant::Few => Recovery::new_reno(),
-        TcpVariant::Sack | TcpVariant::Cubic => Recovery::Sack,
+        TcpVariant::Sack | TcpVariant::Cubic | TcpVariant::Bic | TcpVariant::Bbr => Recovery::Sack,
     }
 }
 
 /// Does the variant's receiver send SACK blocks (RFC 2018) for its sender's scoreboard?
 pub fn uses_sack(spec: &TcpSpec) -> bool {
-    spec.host == TcpHost::Linux || matches!(spec.variant, TcpVariant::Sack | TcpVariant::Cubic)
+    spec.host == TcpHost::Linux
+        || matches!(
+            spec.variant,
+            TcpVariant::Sack | TcpVariant::Cubic | TcpVariant::Bic | TcpVariant::Bbr
+        )
 }
 
 /// Name of a variant as in scenarios and results.
@@ -116,6 +125,8 @@ pub fn variant_name(variant: TcpVariant) -> &'static str {
         TcpVariant::VegasW => "vegas_w",
         TcpVariant::Few => "few",
         TcpVariant::Cubic => "cubic",
+        TcpVariant::Bic => "bic",
+        TcpVariant::Bbr => "bbr",
     }
 }
 

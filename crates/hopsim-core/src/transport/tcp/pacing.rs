@@ -1,6 +1,7 @@
 //! Pacing: segments leave one every SRTT / window instead of in a burst per ACK. It applies
 //! when configured, and always while the window is below one segment (a fractional window is
 //! a rate: one segment per RTT / cwnd). Before the first RTT sample nothing is paced.
+//! Rate-based congestion control (BBR) sets the gap itself (`release_after`).
 
 use super::TcpTimer;
 use crate::engine::sched::{Timer, TimerSink};
@@ -38,6 +39,18 @@ impl Pacer {
         flow: u32,
     ) -> bool {
         let gap = self.interval_ns(window, srtt_ns);
+        self.release_after(now, gap, timers, flow)
+    }
+
+    /// May a segment leave at `now`, `gap_ns` after the last one (None: unpaced)? Rate-based
+    /// congestion control (BBR) gives the gap itself: one segment / pacing rate.
+    pub fn release_after(
+        &mut self,
+        now: SimTime,
+        gap: Option<SimTime>,
+        timers: &mut dyn TimerSink<TcpTimer>,
+        flow: u32,
+    ) -> bool {
         if let (Some(gap), Some(last)) = (gap, self.last_release_ns) {
             let at = last + gap;
             if now < at {

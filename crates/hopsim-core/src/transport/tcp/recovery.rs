@@ -41,11 +41,13 @@ impl Recovery {
     /// cwnd = ssthresh + DupThresh (RFC 5681 3.2 steps 2-3, RFC 6582 3.2 step 2) or its own
     /// cut (Vegas); SACK does not inflate: cwnd = ssthresh (RFC 6675 section 5 step 4.2).
     pub fn enter(&mut self, cc: &mut dyn CongestionControl, w: &mut Window, loss: &Loss) {
-        cc.enter_recovery(w, loss);
         match self {
-            Recovery::Reno => {}
-            Recovery::NewReno { partial_acks } => *partial_acks = 0,
-            Recovery::Sack => w.to_ssthresh(),
+            Recovery::Reno => cc.enter_recovery(w, loss),
+            Recovery::NewReno { partial_acks } => {
+                cc.enter_recovery(w, loss);
+                *partial_acks = 0;
+            }
+            Recovery::Sack => cc.enter_sack_recovery(w, loss),
         }
     }
 

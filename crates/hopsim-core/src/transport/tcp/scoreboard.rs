@@ -3,6 +3,7 @@
 //! receiver SACKed it (RFC 2018), and the RFC 6675 section 3 questions asked of it: IsLost,
 //! SetPipe and NextSeg's rule 1.
 
+use super::rate_sample::TxRecord;
 use crate::engine::time::SimTime;
 use std::collections::VecDeque;
 
@@ -14,6 +15,10 @@ pub struct SegState {
     pub sacked: bool,
     /// Retransmitted during the current SACK recovery (RFC 6675 HighRxt bookkeeping).
     pub rexmit_in_recovery: bool,
+    /// Counted in the losses rate-based congestion control is told of (RFC 6675 IsLost).
+    pub lost: bool,
+    /// Delivery-rate state at the last transmission (`rate_sample.rs`; only when in use).
+    pub tx: TxRecord,
 }
 
 pub struct Scoreboard {
@@ -43,7 +48,7 @@ impl Scoreboard {
         self.segs[(seg - self.una) as usize]
     }
 
-    fn get_mut(&mut self, seg: u32) -> &mut SegState {
+    pub fn get_mut(&mut self, seg: u32) -> &mut SegState {
         &mut self.segs[(seg - self.una) as usize]
     }
 
@@ -69,12 +74,41 @@ impl Scoreboard {
 
     /// Mark the SACK blocks `[start, end)` (clipped to what is outstanding).
     pub fn mark_sacked(&mut self, blocks: &[(u32, u32)]) {
+        self.mark_sacked_with(blocks, |_| {});
+    }
+
+    /// The same, calling `newly` for each segment SACKed for the first time.
+    pub fn mark_sacked_with(
+        &mut self,
+        blocks: &[(u32, u32)],
+        mut newly: impl FnMut(&mut SegState),
+    ) {
         let max = self.max();
         for &(a, b) in blocks {
             for seg in a.max(self.una)..b.min(max) {
-                self.get_mut(seg).sacked = true;
+                let s = self.get_mut(seg);
+                if !s.sacked {
+                    s.sacked = true;
+                    newly(s);
+                }
             }
         }
+    }
+
+    /// Segments newly deemed lost (RFC 6675 IsLost) since the last call: one pass from the
+    /// top counting the SACKed segments above, as `pipe`.
+    pub fn mark_lost(&mut self) -> u32 {
+        let thresh = self.dupack_threshold as usize;
+        let (mut sacked_above, mut newly) = (0, 0);
+        for s in self.segs.iter_mut().rev() {
+            if s.sacked {
+                sacked_above += 1;
+            } else if sacked_above >= thresh && !s.lost {
+                s.lost = true;
+                newly += 1;
+            }
+        }
+        newly
     }
 
     /// A cumulative ACK up to `ack` (> snd_una) drops the acknowledged segments. Returns when
@@ -82,7 +116,13 @@ impl Scoreboard {
     /// whole range (as Linux does), since an ACK that closes a repaired hole would time a
     /// segment that waited at the receiver during the repair.
     pub fn ack(&mut self, ack: u32) -> Option<SimTime> {
+        self.ack_with(ack, |_| {})
+    }
+
+    /// The same, calling `each` for every segment the ACK covers before dropping it.
+    pub fn ack_with(&mut self, ack: u32, mut each: impl FnMut(&mut SegState)) -> Option<SimTime> {
         let newly = (ack - self.una) as usize;
+        self.segs.range_mut(..newly).for_each(&mut each);
         let clean = self.segs.range(..newly).all(|s| !s.retransmitted);
         let last_sent_ns = self.segs[newly - 1].sent_ns;
         self.segs.drain(..newly);

@@ -9,6 +9,7 @@ use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::TcpTimer;
 use super::{congestion_control, recovery};
+use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 use crate::transport::tcp::config::{TcpSpec, TcpVariant};
 
@@ -42,7 +43,11 @@ impl Peer {
             limited_transmit: false,
             ns2_vegas: false,
         };
-        let cc = congestion_control(&TcpSpec { variant, ..TcpSpec::default() }, false);
+        let cc = congestion_control(
+            &TcpSpec { variant, ..TcpSpec::default() },
+            false,
+            Rng::derive(1, Purpose::Transport, 0),
+        );
         let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
         let mut p = Peer {
             tx: TcpSender::new(cfg, cc, rto),

@@ -9,6 +9,7 @@
 use super::cc::{AckSample, CongestionControl};
 use super::limits::{LimitPolicy, PathInfo};
 use super::pacing::Pacer;
+use super::rate_sample::RateSampler;
 use super::recovery::Recovery;
 use super::rto::RtoEstimator;
 use super::scoreboard::Scoreboard;
@@ -104,6 +105,8 @@ pub struct TcpSender {
     ts_recent: TsRecent,
     /// ECN (RFC 3168), `ecn.rs`.
     ecn: ecn::EcnSender,
+    /// Delivery-rate estimation, for congestion control that asks for it (BBR).
+    rate: Option<RateSampler>,
 }
 
 impl TcpSender {
@@ -114,6 +117,7 @@ impl TcpSender {
         let limit = cfg.limit_policy.limit(None);
         let peer_window = cfg.initial_receiver_window.min(cfg.receiver_window);
         let cap = Self::cap_of(limit, peer_window);
+        let rate = cc.wants_rate_samples().then(RateSampler::default);
         w.cap(cap);
         TcpSender {
             recovery: cfg.recovery,
@@ -136,6 +140,7 @@ impl TcpSender {
             peer_window,
             ts_recent: TsRecent::default(),
             ecn: ecn::EcnSender::default(),
+            rate,
         }
     }
 
@@ -217,7 +222,9 @@ impl TcpSender {
     }
 
     fn transmit(&mut self, cx: &mut TcpCtx, seg: u32) {
+        let idle = self.board.una() == self.board.max();
         let retransmission = self.board.record_send(seg, cx.now);
+        self.rate_on_send(seg, idle, cx.now);
         if retransmission {
             self.stats.retransmissions += 1;
         }
@@ -257,12 +264,17 @@ impl TcpSender {
             self.snd_nxt += 1;
             self.transmit(cx, seg);
         }
+        self.check_app_limited(cx.now);
     }
 
     /// RFC 6675 section 5 step (C): send while cwnd - pipe >= 1 segment, choosing by NextSeg.
     fn sack_send(&mut self, cx: &mut TcpCtx) {
         let limit = self.send_window();
+        let paced = self.cc.pacing_gap_ns().is_some();
         while self.board.pipe() < limit {
+            if paced && !self.may_release(cx) {
+                break; // a rate-based pacer paces retransmissions too
+            }
             // NextSeg rule 1: the first lost segment not yet retransmitted in this recovery.
             if let Some(seg) = self.board.next_lost() {
                 self.board.mark_rexmit(seg);
@@ -282,6 +294,9 @@ impl TcpSender {
 
     /// May a segment leave now (pacing, `pacing.rs`)?
     fn may_release(&mut self, cx: &mut TcpCtx) -> bool {
+        if let Some(gap_ns) = self.cc.pacing_gap_ns() {
+            return self.pacer.release_after(cx.now, Some(gap_ns), cx.timers, self.cfg.flow);
+        }
         let window = self.w.cwnd().min(self.cwnd_cap());
         let srtt = self.rto.srtt_ns();
         self.pacer.may_release(cx.now, window, srtt, cx.timers, self.cfg.flow)
@@ -328,7 +343,8 @@ impl TcpSender {
             // Follows the path: a route change shows in the next ACK's hop counts and delays.
             self.limit = Some(limit);
         }
-        self.board.mark_sacked(sack);
+        let prior_in_flight = self.rate_begin();
+        self.mark_sacked(sack, cx.now);
         if ack > self.board.una() {
             // RFC 7323 4.1 (RTTM): every ACK of new data with a valid echo is a sample.
             let ts_rtt = match opts.ts {
@@ -342,6 +358,7 @@ impl TcpSender {
             self.dup_ack(cx);
         }
         self.ecn_on_ack(cx.now, ack);
+        self.rate_ack(cx.now, prior_in_flight);
         self.window_changed(cx.now);
         self.try_send(cx);
     }
@@ -349,7 +366,7 @@ impl TcpSender {
     /// `ts_rtt`: the sample of the echoed timestamp, which replaces Karn's rule.
     fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32, ts_rtt: Option<SimTime>) {
         let newly = ack - self.board.una();
-        let seq_rtt = self.board.ack(ack).map(|sent_ns| cx.now - sent_ns); // Karn's rule
+        let seq_rtt = self.ack_segments(ack, cx.now).map(|sent_ns| cx.now - sent_ns); // Karn
         let rtt = if self.cfg.timestamps { ts_rtt } else { seq_rtt };
         if let Some(r) = rtt {
             self.rto.sample(r);
@@ -389,3 +406,5 @@ mod loss;
 
 #[path = "ecn.rs"]
 pub mod ecn;
+#[path = "sender_rate.rs"]
+mod rate;

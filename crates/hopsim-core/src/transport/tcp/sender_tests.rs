@@ -7,6 +7,7 @@ use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::TcpTimer;
 use super::{congestion_control, recovery, sack_option_bytes};
+use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 
 const MS: u64 = 1_000_000;
@@ -61,7 +62,11 @@ impl Harness {
         let mut h = Harness {
             tx: TcpSender::new(
                 cfg,
-                congestion_control(&TcpSpec { variant, ..TcpSpec::default() }, ns2),
+                congestion_control(
+                    &TcpSpec { variant, ..TcpSpec::default() },
+                    ns2,
+                    Rng::derive(1, Purpose::Transport, 0),
+                ),
                 rto,
             ),
             sched: Scheduler::with_capacity(8),

@@ -3,7 +3,8 @@
 //! The fields are private: every change of cwnd or ssthresh is one of the methods below, so
 //! this file is the one place to read them all. Who calls what:
 //! - congestion control (`cc/`): [`Window::grow`] on new ACKs, [`Window::set_cwnd`] and
-//!   [`Window::set_ssthresh`] for its cuts and resets (loss, timeout, Vegas' periods);
+//!   [`Window::set_ssthresh`] for its cuts and resets (loss, timeout, Vegas' periods) and
+//!   BBR's window set from its path model on every ACK;
 //! - loss recovery (`recovery.rs`): [`Window::inflate`], [`Window::deflate_partial`],
 //!   [`Window::deflate_full`], [`Window::to_ssthresh`], each named after its RFC step;
 //! - the sender (`sender.rs`): [`Window::cap`], the usable-window ceiling.

@@ -1,8 +1,13 @@
-//! Congestion control: how the window grows on new ACKs and how it is cut on loss. One file
-//! per algorithm behind one trait (as ns-3 separates TcpCongestionOps); the *kind* of loss
+//! Congestion control: how the window grows on new ACKs and how it is cut on loss, or, for a
+//! rate-based algorithm (BBR), the window and pacing rate set from delivery-rate samples on
+//! every ACK. One file per algorithm behind one trait (as ns-3 separates TcpCongestionOps,
+//! Linux `tcp_congestion_ops` with its `cong_control` hook); the *kind* of loss
 //! recovery (Reno, NewReno, SACK) is `recovery.rs`'s. Algorithms change the window only
 //! through [`Window`]'s methods (`window.rs`).
 
+mod bbr;
+mod bbr_filter;
+mod bic;
 mod cubic;
 mod few;
 pub mod hystart;
@@ -10,12 +15,16 @@ mod reno;
 mod vegas;
 mod vegas_w;
 
+pub use bbr::{Bbr, BbrState};
+pub use bbr_filter::WindowedMax;
+pub use bic::Bic;
 pub use cubic::Cubic;
 pub use few::Few;
 pub use reno::Aimd;
 pub use vegas::{Vegas, VegasParams};
 pub use vegas_w::{VegasW, VegasWParams};
 
+pub use super::rate_sample::RateSample;
 pub use super::window::Window;
 use crate::engine::time::{SimDuration, SimTime};
 
@@ -52,6 +61,33 @@ pub struct Loss {
     pub retransmitted: bool,
 }
 
+/// The sender's loss state (Linux's TCP_CA_Open, TCP_CA_Recovery, TCP_CA_Loss): in fast
+/// recovery, or repairing after a timeout until `recover` is acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CaState {
+    #[default]
+    Open,
+    Recovery,
+    Loss,
+}
+
+/// What every ACK (new, duplicate, during recovery) tells a rate-based algorithm, after the
+/// sender has processed it: the delivery-rate sample (`rate_sample.rs`) and the flight.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AckRate {
+    pub now: SimTime,
+    pub rs: RateSample,
+    /// Segments delivered so far (C.delivered).
+    pub delivered: u64,
+    /// Segments in flight (RFC 6675 pipe) before and after the ACK.
+    pub prior_in_flight: u32,
+    pub in_flight: u32,
+    /// Segments newly deemed lost by this ACK (RFC 6675 IsLost).
+    pub newly_lost: u32,
+    pub state: CaState,
+    pub srtt_ns: Option<f64>,
+}
+
 pub trait CongestionControl: Send + Sync {
     fn name(&self) -> &'static str;
 
@@ -73,6 +109,13 @@ pub trait CongestionControl: Send + Sync {
         w.set_cwnd(w.ssthresh() + loss.dupack_threshold as f64);
     }
 
+    /// SACK recovery's entry (RFC 6675 section 5 step 4.2): ssthresh as on any fast
+    /// retransmit, and cwnd = ssthresh (no inflation: the pipe counts what left).
+    fn enter_sack_recovery(&mut self, w: &mut Window, loss: &Loss) {
+        self.enter_recovery(w, loss);
+        w.to_ssthresh();
+    }
+
     /// Reno-style recovery ends with the first new ACK (RFC 5681 step 6: deflate);
     /// `dupacks`: the duplicate ACKs counted before it.
     fn exit_recovery(&mut self, w: &mut Window, _dupacks: u32) {
@@ -89,6 +132,27 @@ pub trait CongestionControl: Send + Sync {
     /// first duplicate (or first two new) ACKs without waiting for three duplicates.
     fn fine_grained_timeout_ns(&self) -> Option<SimDuration> {
         None
+    }
+
+    /// Does the algorithm want a delivery-rate sample on every ACK ([`Self::on_rate_sample`])?
+    fn wants_rate_samples(&self) -> bool {
+        false
+    }
+
+    /// Every ACK, new or duplicate, in recovery or not, once the sender has processed it
+    /// (Linux's `cong_control` hook): rate-based algorithms set cwnd here.
+    fn on_rate_sample(&mut self, _w: &mut Window, _ack: &AckRate) {}
+
+    /// Rate-based pacing: the gap between segments (one segment / pacing rate), which the
+    /// sender's pacer then uses instead of SRTT / cwnd.
+    fn pacing_gap_ns(&self) -> Option<SimDuration> {
+        None
+    }
+
+    /// Should the rate samples until what is in flight now is delivered count as
+    /// app-limited (BBR's PROBE_RTT, which leaves the pipe unused on purpose)?
+    fn app_limited_now(&self) -> bool {
+        false
     }
 
     /// The smallest window the algorithm uses.
