@@ -59,8 +59,18 @@ STUDY = Study(
     source=tw.STUDY.source,
     sweeps=[window_sweep, survey_sweep],
     analyse=analyse,
-    notes=tw.NOTES
+    notes=tw.NOTES.replace(
+        "immediate ACKs (Linux's\ndelayed ACKs and BIC congestion control are not modelled)",
+        "the hosts' TCP below",
+    ).replace(
+        'a 64-segment receiver window, so\nthat "unclamped" is limited by the network, not by '
+        "ns-2's 20 segments",
+        "Linux's receive-window autotuning",
+    )
     + """
 This run: the linux host profile with kernel 2.6.8's values (BIC, initial window 3, initial
-RTO 3 s, one segment per ACK in slow start); see hopsim.studies.testbed_window_linux.""",
+RTO 3 s, one segment per ACK in slow start, delayed ACK with quick ACK, timestamps,
+receive-window autotuning); the max window is Linux's cwnd clamp (snd_cwnd_clamp), so a
+clamp of 1 MSS waits for the receiver's delayed ACK (ATO 40 ms) on every segment; see
+hopsim.studies.testbed_window_linux.""",
 )
