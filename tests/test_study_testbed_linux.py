@@ -34,3 +34,26 @@ def test_a_point_of_the_linux_sweep_runs_with_the_linux_host_filled_in() -> None
     assert tcp["timestamps"] and tcp["quick_ack"] and tcp["rwnd_autotuning"]
     assert tcp["min_rto_s"] == 0.2 and tcp["delayed_ack"]
     assert res.flows[0].goodput_kbps > 0
+
+
+def test_the_receive_window_reading_sweeps_the_advertised_window_with_autotuning_off() -> None:
+    from hopsim import _core
+    from hopsim.studies import testbed_window_linux_rcvbuf as tr
+
+    doc = tr.window_sweep(True)
+    assert "tcp.max_window" not in doc["sweep"]
+    assert doc["sweep"]["tcp.receiver_window"] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        _core.LINUX_RCVWND_MAX_SEGMENTS,
+    ]
+    assert doc["scenario"]["tcp"]["rwnd_autotuning"] is False
+    assert doc["sweep"]["zip"] == tl.window_sweep(True)["sweep"]["zip"], "the same pairs"
+    # Each receive window is the window of the grid; the bound stands for "unclamped".
+    assert tw.window_of({"tcp.receiver_window": 3}) == 3
+    assert tw.window_of({"tcp.receiver_window": _core.LINUX_RCVWND_MAX_SEGMENTS}) == 0
+    assert tw.window_of({"tcp.max_window": 4.0}) == 4

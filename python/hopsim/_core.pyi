@@ -5,6 +5,7 @@ from typing import Any
 __version__: str
 #: Kawadia & Kumar's window rule: segments per hop of the path (the core's `kawadia` limit).
 KAWADIA_SEGMENTS_PER_HOP: float
+LINUX_RCVWND_MAX_SEGMENTS: int
 
 class ScenarioError(ValueError):
     """A rejected scenario: the message names the key, the value and what is allowed."""

@@ -159,6 +159,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "KAWADIA_SEGMENTS_PER_HOP",
         hopsim_core::transport::tcp::limits::KAWADIA_SEGMENTS_PER_HOP,
     )?;
+    m.add("LINUX_RCVWND_MAX_SEGMENTS", hopsim_core::transport::tcp::linux::RCVWND_MAX_SEGMENTS)?;
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     Ok(())
 }

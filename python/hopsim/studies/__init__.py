@@ -32,6 +32,7 @@ CATALOGUE = {
     "vegas-w": "hopsim.studies.vegas_w",
     "testbed-window": "hopsim.studies.testbed_window",
     "testbed-window-linux": "hopsim.studies.testbed_window_linux",
+    "testbed-window-linux-rcvbuf": "hopsim.studies.testbed_window_linux_rcvbuf",
 }
 
 

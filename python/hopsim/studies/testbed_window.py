@@ -115,6 +115,15 @@ def survey_sweep(quick: bool) -> dict[str, Any]:
 Key = tuple[int, int, int]  # (topology seed, src, dst): one flow, a "topology" of the paper
 
 
+def window_of(params: dict[str, Any]) -> int:
+    """The max window of a point: the cwnd clamp, or (a sweep of the receive window) the
+    receiver's window, whose values above the largest of WINDOWS stand for "unclamped" (0)."""
+    if "tcp.max_window" in params:
+        return int(params["tcp.max_window"])
+    w = int(params["tcp.receiver_window"])
+    return 0 if w > max(WINDOWS) else w
+
+
 @dataclass
 class Grid:
     """The window sweep by pair: point means per (pair, rate, RTS, window), each pair's hop
@@ -135,7 +144,7 @@ class Grid:
             key = (pr["topology.seed"], pr["flows.0.src"], pr["flows.0.dst"])
             cell = (key, pr["mac.data_rate_mbps"], pr["mac.rts_threshold_bytes"])
             stats = {m: (None if s is None else s.mean) for m, s in p.stats.items()}
-            g.cells[(*cell, pr["tcp.max_window"])] = stats
+            g.cells[(*cell, window_of(pr))] = stats
         for run in ctx.store.runs(sweep):
             pr = run.params
             key = (pr["topology.seed"], pr["flows.0.src"], pr["flows.0.dst"])

@@ -155,3 +155,32 @@ fn timestamps_give_an_rtt_sample_for_an_ack_that_covers_a_retransmission() {
         }
     }
 }
+
+#[test]
+fn a_small_fixed_window_is_opened_at_once_not_held_by_the_delayed_ack() {
+    // SO_RCVBUF of one segment (no autotuning): every segment fills the window, the read
+    // frees it, and tcp_cleanup_rbuf acknowledges at once (new window 1 >= 2 x 0 left).
+    for window in [1u32, 2] {
+        let quick = QuickAckConfig {
+            ato_min_ns: 40 * MS,
+            ato_max_ns: 500 * MS,
+            rto_ns: 1000 * MS,
+            max_quickacks: MAX_QUICKACKS,
+        };
+        let mut r = TcpReceiver::new(0, AckPolicy::Delayed { timeout_ns: 40 * MS }, true, window)
+            .with_extras(ReceiverExtras {
+                quick_ack: Some(quick),
+                autotune_from: None,
+                timestamps: false,
+            });
+        let mut sched = Scheduler::with_capacity(8);
+        let acked = (0..20u32)
+            .filter(|&seg| data(&mut r, &mut sched, seg, 0, seg as SimTime * MS).is_some())
+            .count();
+        assert_eq!(acked, 20, "window {window}: every segment ACKed at once");
+    }
+    // ns-2's TCPSink has no such rule: with delayed ACKs a window of one waits for the timer.
+    let mut r = TcpReceiver::new(0, AckPolicy::Delayed { timeout_ns: 40 * MS }, true, 1);
+    let mut sched = Scheduler::with_capacity(8);
+    assert!(data(&mut r, &mut sched, 0, 0, 0).is_none());
+}

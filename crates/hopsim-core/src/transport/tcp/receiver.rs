@@ -59,6 +59,8 @@ pub struct TcpReceiver {
     window_segments: u32,
     quick: Option<QuickAck>,
     rwnd: Option<RcvWindow>,
+    /// The right edge of the window last advertised (rcv_nxt + window of the last ACK).
+    right_edge: u32,
     ts: Option<TsRecent>,
     pub acks_sent: u64,
     pub segments_received: u64,
@@ -79,6 +81,7 @@ impl TcpReceiver {
             window_segments,
             quick: None,
             rwnd: None,
+            right_edge: window_segments,
             ts: None,
             acks_sent: 0,
             segments_received: 0,
@@ -91,6 +94,7 @@ impl TcpReceiver {
         self.quick = x.quick_ack.map(QuickAck::new);
         self.rwnd = x.autotune_from.map(|w| RcvWindow::new(w, self.window_segments));
         self.ts = x.timestamps.then(TsRecent::default);
+        self.right_edge = self.advertised_window();
         self
     }
 
@@ -189,7 +193,7 @@ impl TcpReceiver {
         }
         self.unacked += 1;
         let quick = self.quick.as_ref().is_some_and(QuickAck::active);
-        if quick || self.unacked >= self.ack_every(seg + 1) {
+        if quick || self.unacked >= self.ack_every(seg + 1) || self.window_update() {
             return (delivered, Some(self.ack_now(now)));
         }
         if !self.timer.is_armed() {
@@ -252,6 +256,20 @@ impl TcpReceiver {
         }
     }
 
+    /// Linux's receiver (`tcp_cleanup_rbuf`): the application's read freed "lots" of space,
+    /// a window at least twice what is left of the one last advertised (and that remnant at
+    /// most half the clamp): acknowledge at once to open it. With a small fixed receive
+    /// window this ACKs when half of it is used, so a window of one segment is not held by
+    /// the delayed-ACK timer.
+    fn window_update(&self) -> bool {
+        if self.quick.is_none() {
+            return false;
+        }
+        let remaining = self.right_edge.saturating_sub(self.rcv_nxt);
+        let clamp = self.rwnd.as_ref().map_or(self.window_segments, RcvWindow::clamp);
+        2 * remaining <= clamp && self.advertised_window() >= 2 * remaining
+    }
+
     fn ack_now(&mut self, now: SimTime) -> AckInfo {
         self.unacked = 0;
         self.timer.cancel();
@@ -264,13 +282,10 @@ impl TcpReceiver {
             r.on_ack_sent(self.rcv_nxt);
             (ts_clock(now), echo)
         });
-        let mut info = AckInfo {
-            next_expected: self.rcv_nxt,
-            sack: [(0, 0); 3],
-            sack_len: 0,
-            window: self.advertised_window(),
-            ts,
-        };
+        let window = self.advertised_window();
+        self.right_edge = self.rcv_nxt + window;
+        let mut info =
+            AckInfo { next_expected: self.rcv_nxt, sack: [(0, 0); 3], sack_len: 0, window, ts };
         if !self.sack_enabled {
             return info;
         }
