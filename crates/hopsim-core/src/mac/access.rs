@@ -62,7 +62,8 @@ impl Access {
             cca,
             busy_from: 0,
             busy_until: 0,
-            prev_ready: 0,
+            // The medium is idle from time 0: DIFS first.
+            prev_ready: difs,
             err_end: None,
             backoff: None,
         }

@@ -149,7 +149,7 @@ impl Dcf {
             node,
             cfg,
             cw: cfg.cw_min,
-            access: Access::new(t.slot, t.difs, t.eifs, Self::cca_ns(&cfg)),
+            access: Access::new(t.slot, t.difs, t.eifs, Self::cca_of(&cfg)),
             phase: Phase::Idle,
             job: None,
             access_timer: Timer::default(),
@@ -168,7 +168,11 @@ impl Dcf {
     }
 
     /// How long a signal goes unsensed (timing.rs CCA_NS; ns-2 has no such delay, dcf_ns2.rs).
-    fn cca_ns(cfg: &DcfConfig) -> SimTime {
+    pub fn cca_ns(&self) -> SimTime {
+        Self::cca_of(&self.cfg)
+    }
+
+    fn cca_of(cfg: &DcfConfig) -> SimTime {
         if cfg.ns2 {
             ns2::NS2_CCA_NS
         } else {
