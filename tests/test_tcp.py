@@ -124,6 +124,7 @@ def lossy_hop(variant: str, frame_error_rate: float, seed: int, hops: int = 1) -
 def test_fixed_transfer_completes_intact_and_retransmissions_grow_with_loss(run_scenario, variant):
     size = TRANSFER_SEGMENTS * MSS
     retx = {p: [] for p in FRAME_ERROR_RATES}
+    mac_drops = {p: [] for p in FRAME_ERROR_RATES}
     frame_errors = {p: 0 for p in FRAME_ERROR_RATES}
     for p in FRAME_ERROR_RATES:
         for seed in LOSS_SEEDS:
@@ -133,15 +134,21 @@ def test_fixed_transfer_completes_intact_and_retransmissions_grow_with_loss(run_
             assert f.bytes_delivered == size, f"{variant} p={p} seed {seed}: {f}"
             assert f.transfer_completed_s is not None, f"{variant} p={p} seed {seed}: {f}"
             retx[p].append(f.retransmissions)
+            mac_drops[p].append(res.totals.retry_limit_drops)
             frame_errors[p] += res.totals.frame_errors
-    table = "\n".join(f"  p = {p}: retransmissions per seed {retx[p]}" for p in retx)
+    table = "\n".join(
+        f"  p = {p}: retransmissions per seed {retx[p]}, MAC drops {mac_drops[p]}" for p in retx
+    )
 
     # The injected errors themselves grow with the rate (and are zero without it).
     counts = [frame_errors[p] for p in FRAME_ERROR_RATES]
     assert counts[0] == 0 and counts == sorted(counts) and len(set(counts)) == 4, counts
 
-    # Without loss there is nothing to retransmit on one hop; at p = 0.2 every seed retransmits.
-    assert retx[0.0] == [0] * len(LOSS_SEEDS), table
+    # Without injected errors TCP loses only what the MAC drops: the DATA frames and the TCP
+    # ACKs contend from the two ends of the hop, and two collisions in a row (Bianchi's p is
+    # about 6% per attempt, models.md section 3) exhaust the two attempts. Each retransmission
+    # repairs such a drop (a lost TCP ACK needs none); at p = 0.2 every seed retransmits.
+    assert all(r <= d for r, d in zip(retx[0.0], mac_drops[0.0], strict=True)), table
     assert all(r > 0 for r in retx[0.2]), table
     # Monotone growth. One run is a single sample path, and two runs at different rates are
     # not coupled (the paths diverge at the first differing loss), so a single seed may

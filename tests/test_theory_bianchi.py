@@ -61,9 +61,26 @@ circle of radius 10 m around it, so every station hears every other (Bianchi's s
 collision domain, no hidden terminals) and all senders arrive at the receiver with exactly
 the same power, so capture (10 dB) can never rescue one of two colliding frames at the
 receiver: every overlap at the receiver is a collision, as the model assumes.
+
+Besides the goodput, the collision probability per attempt is checked against the fixed
+point p (Bianchi's eq. (9) with the retry-limited tau(p) above): failed attempts (CTS/ACK
+timeouts: retries plus drops at the limit) over contended attempts (DATA frames in basic
+access, RTS frames with RTS/CTS: a DATA frame after a CTS never collides here).  With N
+attempts the estimate's standard error is sqrt(c p (1-p) / N), c = 2 because a collision
+fails (at least) two attempts at once; the test allows 4 standard errors.
+
+All senders on the circle hear the end of the receiver's ACK at the same instant, so their
+slot grids coincide.  The second geometry is the one where they do not: two saturated
+senders at the two ends of one 200 m hop, each sending to the other.  The station that sent
+the last frame (DATA or ACK) starts its DIFS one propagation delay before its peer; when
+both draw the same backoff, its frame reaches the peer at the very instant the peer's
+countdown ends.  In 802.11 the peer's CCA has not reported it yet (aCCATime, 802.11-2007
+9.2.10 and 15.3.3), so both transmit and collide, and Bianchi's model (n = 2) applies.
 """
 
 from __future__ import annotations
+
+import math
 
 import pytest
 
@@ -324,11 +341,26 @@ def bianchi_scenario(n: int, data_rate_mbps: float, rts: bool, seed: int = 1) ->
     )
 
 
+def check_collision_probability(raw: dict, n: int, rts: bool) -> None:
+    """Failed attempts per contended attempt within 4 standard errors of Bianchi's p."""
+    _, p_model = solve_fixed_point(n, t.CW_MIN, t.CW_MAX, 7)
+    tot = raw["totals"]
+    attempts = tot["rts_sent"] if rts else tot["mac_attempts"]
+    failed = tot["mac_retries"] + tot["retry_limit_drops"]
+    p = failed / attempts
+    sigma = math.sqrt(2.0 * p_model * (1.0 - p_model) / attempts)
+    assert abs(p - p_model) <= 4.0 * sigma, (
+        f"n={n} {'RTS/CTS' if rts else 'basic'}: collision probability per attempt {p:.4f} "
+        f"({failed} of {attempts}) vs Bianchi {p_model:.4f} (4 sigma = {4 * sigma:.4f})"
+    )
+
+
 def check_against_bianchi(run_scenario, n: int, rate: float, rts: bool) -> None:
     raw = run_scenario(bianchi_scenario(n, rate, rts)).raw
     expected_kbps = 1000.0 * bianchi_80211b_mbps(
         n, PAYLOAD, rate, rts, retry_limit=7, delay_us=t.propagation_us(RADIUS_M)
     )
+    check_collision_probability(raw, n, rts)
     got_kbps = total_goodput_kbps(raw)
     assert abs(got_kbps - expected_kbps) <= TOLERANCE * expected_kbps, (
         f"n={n} {rate:g} Mbit/s {'RTS/CTS' if rts else 'basic'}: aggregate goodput "
@@ -359,3 +391,30 @@ def test_saturated_senders_match_bianchi_2mbps(run_scenario, n, rts):
 @pytest.mark.parametrize("n", [5, 10, 20])
 def test_saturated_senders_match_bianchi_11mbps(run_scenario, n, rts):
     check_against_bianchi(run_scenario, n, 11.0, rts)
+
+
+HOP_M = 200.0
+
+
+@pytest.mark.parametrize("rts", [False, True], ids=["basic", "rts"])
+def test_two_senders_at_the_ends_of_a_hop_collide_as_bianchi_predicts(run_scenario, rts):
+    scn = positions_scenario(
+        [[0.0, 0.0], [HOP_M, 0.0]],
+        [
+            udp_flow(0, 1, payload_bytes=PAYLOAD, interval_s=0.0),
+            udp_flow(1, 0, payload_bytes=PAYLOAD, interval_s=0.0),
+        ],
+        duration_s=DURATION_S,
+        warmup_s=WARMUP_S,
+        seed=1,
+        mac=mac_section(
+            data_rate_mbps=2.0, rts_threshold_bytes=t.RTS_ALWAYS if rts else t.RTS_NEVER
+        ),
+    )
+    raw = run_scenario(scn).raw
+    check_collision_probability(raw, 2, rts)
+    expected_kbps = 1000.0 * bianchi_80211b_mbps(
+        2, PAYLOAD, 2.0, rts, retry_limit=7, delay_us=t.propagation_us(HOP_M)
+    )
+    got_kbps = total_goodput_kbps(raw)
+    assert abs(got_kbps - expected_kbps) <= TOLERANCE * expected_kbps, (got_kbps, expected_kbps)

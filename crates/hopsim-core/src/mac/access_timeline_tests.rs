@@ -2,20 +2,33 @@
 //! manner of ns-3's channel-access-manager tests: the ASCII line shows the medium as this
 //! station sees it (`=` busy: carrier sense, NAV or own frame; `-` idle; `s` a backoff slot
 //! counted), the script below it feeds the same periods in time order. 802.11b DSSS timing:
-//! slot 20 us, DIFS 50 us, EIFS 364 us (SIFS + ACK at 1 Mbit/s + DIFS, 9.2.10).
+//! slot 20 us, DIFS 50 us, EIFS 364 us (SIFS + ACK at 1 Mbit/s + DIFS, 9.2.10), CCA time
+//! 15 us (aCCATime, 15.3.3): a signal that began at most that long before a slot boundary is
+//! not yet reported there.
 
 use super::Access;
 use crate::engine::time::{us, SimTime};
+use crate::mac::timing::CCA_NS;
 
 /// A station's view of the medium, fed event by event.
 struct Script(Access);
 
 impl Script {
     fn new() -> Script {
-        Script(Access::new(us(20), us(50), us(364)))
+        Script(Access::new(us(20), us(50), us(364), CCA_NS))
     }
     fn busy(mut self, from_us: u64, to_us: u64) -> Script {
         self.0.note_busy(us(from_us), us(to_us));
+        self
+    }
+    /// Busy from `from_us` + `from_extra_ns` (a propagation delay) for `len_us`.
+    fn busy_ns(mut self, from_us: u64, from_extra_ns: u64, len_us: u64) -> Script {
+        let from = us(from_us) + from_extra_ns;
+        self.0.note_busy(from, from + us(len_us));
+        self
+    }
+    fn backoff_ns(mut self, at_us: u64, at_extra_ns: u64, slots: u32) -> Script {
+        self.0.start_backoff(us(at_us) + at_extra_ns, slots);
         self
     }
     fn rx_end(mut self, at_us: u64, ok: bool) -> Script {
@@ -108,17 +121,96 @@ fn a_correct_frame_ends_the_eifs_of_a_backoff_that_had_not_begun() {
 }
 
 #[test]
-fn the_medium_turning_busy_as_the_backoff_ends_defers_it_and_a_later_arrival_does_not() {
-    //   1000  1020  1040         1400      1450
-    //   |--s--|--s--|=====rx=====|--DIFS--| TX
-    //   busy at the very instant the countdown ends: the medium is not idle, so the station
-    //   defers (9.2.5.2) and sends DIFS after the busy period, with no slots left to count
-    let s = Script::new().backoff(1000, 2).busy(1040, 1400);
-    assert_eq!(s.access_at(), Some(us(1450)));
+fn two_countdowns_ending_in_the_same_slot_both_transmit() {
+    // Station B sent the ACK that ends the last exchange; A is 150 m away (500 ns). Both
+    // drew 3 slots. B's frame reaches A at the very instant A's countdown ends: A's CCA has
+    // not reported it (it began 0 us, not more than aCCATime, before the boundary), so A
+    // transmits too and the frames collide, as in 802.11 (9.2.5.2, slot time 9.2.10).
+    //   B: 0    100     150   170   190   210
+    //      |=ACK=|-DIFS--|s----|s----|s----| TX ->
+    //   A: 0    100.5   150.5 170.5 190.5 210.5
+    //      |=ACK==|-DIFS--|s----|s----|s----| TX, and B's frame arrives here
+    const PROP_NS: u64 = 500;
+    let b = Script::new().busy(0, 100).backoff(100, 3);
+    assert_eq!(b.access_at(), Some(us(210)));
+    let a = Script::new().busy_ns(0, PROP_NS, 100).backoff_ns(100, PROP_NS, 3);
+    assert_eq!(a.access_at(), Some(us(210) + PROP_NS));
+    let a = a.busy_ns(210, PROP_NS, 1000); // B's frame, sent at 210 us
+    assert_eq!(a.access_at(), Some(us(210) + PROP_NS), "A transmits: same slot, collision");
+    // ... and A's frame reaches B after B began: B is already on the air.
+    let b = b.busy_ns(210, 2 * PROP_NS, 1000);
+    assert_eq!(b.access_at(), Some(us(210)));
+}
+
+#[test]
+fn a_busy_period_begun_a_slot_before_the_end_freezes_the_countdown() {
+    //   100     150   170   190   210
+    //   |-DIFS--|s----|s----|=====rx (from 190)=====|1000|--DIFS--|s| TX
+    //   the frame began a full slot before the end: reported at 210, the countdown freezes
+    //   with the last slot still to count
+    let s = Script::new().busy(0, 100).backoff(100, 3).busy(190, 1000);
+    assert_eq!(s.access_at(), Some(us(1000 + 50 + 20)));
+    //   begun 16 us before the end: more than aCCATime, sensed, frozen the same way
+    let s = Script::new().busy(0, 100).backoff(100, 3).busy(194, 1000);
+    assert_eq!(s.access_at(), Some(us(1000 + 50 + 20)));
+    //   begun 15 us before the end: within aCCATime, not yet reported, the station transmits
+    let s = Script::new().busy(0, 100).backoff(100, 3).busy(195, 1000);
+    assert_eq!(s.access_at(), Some(us(210)));
+}
+
+#[test]
+fn a_signal_not_yet_sensed_at_a_slot_boundary_lets_that_slot_count() {
+    //   100     150   170   190
+    //   |-DIFS--|s----|s-===|=========rx (from 185)=========|1000|--DIFS--|s s s| TX
+    //   5 slots; the frame begins 5 us before the boundary at 190, which it is not yet
+    //   reported at: the slots ending at 170 and 190 count, the boundary at 210 reports
+    //   busy, 3 slots are left
+    let s = Script::new().busy(0, 100).backoff(100, 5).busy(185, 1000);
+    assert_eq!(s.access_at(), Some(us(1000 + 50 + 3 * 20)));
+    //   begun 20 us before (at 170): reported at 190, only the slot ending at 170 counts
+    let s = Script::new().busy(0, 100).backoff(100, 5).busy(170, 1000);
+    assert_eq!(s.access_at(), Some(us(1000 + 50 + 4 * 20)));
+}
+
+#[test]
+fn a_signal_arriving_after_the_countdown_ended_does_not_delay_it() {
     //   1000  1020  1040 1040.5     1400
     //   |--s--|--s--|TX  |====rx====|   the signal arrives 0.5 us after the countdown ended
     //                                   (propagation delay): too late to stop the TX
-    let mut late = Script::new().backoff(1000, 2);
-    late.0.note_busy(us(1040) + 500, us(1400));
-    assert_eq!(late.access_at(), Some(us(1040)));
+    let s = Script::new().backoff(1000, 2).busy_ns(1040, 500, 360);
+    assert_eq!(s.access_at(), Some(us(1040)));
+}
+
+#[test]
+fn the_end_of_difs_decides_like_the_end_of_a_countdown() {
+    //   0       100  120     150
+    //   |===rx===|----|--DIFS-| TX        a frame queued at 120 goes when DIFS ends ...
+    //                     |===rx==       ... even if a frame began at 140 (10 us before)
+    let (s, _) = Script::new().busy(0, 100).frame_queued(120);
+    assert_eq!(s.busy(140, 500).access_at(), Some(us(150)));
+    //   begun at 130 (20 us before the end of DIFS): sensed, DIFS again after it
+    let (s, _) = Script::new().busy(0, 100).frame_queued(120);
+    assert_eq!(s.busy(130, 500).access_at(), Some(us(550)));
+    //   0       100     150     300 305
+    //   |===rx===|--DIFS-|-------|==rx===   queued at 305, 5 us into a frame not yet
+    //                                       reported: the medium looks idle, TX at once
+    let (s, at_once) = Script::new().busy(0, 100).busy(300, 800).frame_queued(305);
+    assert!(at_once);
+    assert_eq!(s.access_at(), Some(us(305)));
+    //   queued at 320, 20 us into it: busy, back off
+    let (_, at_once) = Script::new().busy(0, 100).busy(300, 800).frame_queued(320);
+    assert!(!at_once);
+}
+
+#[test]
+fn a_countdown_not_begun_when_a_frame_is_sensed_waits_for_its_end() {
+    //   0       100     130        400      450  470
+    //   |===rx===|----|=rx========|--DIFS--|s| TX   backoff(1) drawn at 110; DIFS would
+    //   end at 150, 20 us after the frame began (sensed): count after the frame instead
+    let s = Script::new().busy(0, 100).backoff(110, 1).busy(130, 400);
+    assert_eq!(s.access_at(), Some(us(470)));
+    //   the same with a backoff of 0 and the frame beginning 10 us before DIFS ends
+    //   (not sensed yet): the station transmits when DIFS ends
+    let s = Script::new().busy(0, 100).backoff(110, 0).busy(140, 400);
+    assert_eq!(s.access_at(), Some(us(150)));
 }

@@ -8,7 +8,7 @@
 use super::access::Access;
 use super::frame::{Frame, FrameKind, BROADCAST};
 use super::rate::{RateAlgo, RateControl};
-use super::timing::{airtime_ns, Rate, Timing};
+use super::timing::{airtime_ns, Rate, Timing, CCA_NS};
 use crate::engine::rng::Rng;
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
@@ -149,7 +149,7 @@ impl Dcf {
             node,
             cfg,
             cw: cfg.cw_min,
-            access: Access::new(t.slot, t.difs, t.eifs),
+            access: Access::new(t.slot, t.difs, t.eifs, Self::cca_of(&cfg)),
             phase: Phase::Idle,
             job: None,
             access_timer: Timer::default(),
@@ -164,6 +164,19 @@ impl Dcf {
             counters: MacCounters::default(),
             notes: false,
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
+        }
+    }
+
+    /// How long a signal goes unsensed (timing.rs CCA_NS; ns-2 has no such delay, dcf_ns2.rs).
+    pub fn cca_ns(&self) -> SimTime {
+        Self::cca_of(&self.cfg)
+    }
+
+    fn cca_of(cfg: &DcfConfig) -> SimTime {
+        if cfg.ns2 {
+            ns2::NS2_CCA_NS
+        } else {
+            CCA_NS
         }
     }
 

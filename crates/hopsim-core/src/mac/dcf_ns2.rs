@@ -10,6 +10,19 @@
 
 use super::*;
 
+/// ns-2 senses a frame the instant its first bit arrives (`recv()` sets the receive state,
+/// and `setRxState` -> `checkBackoffTimer` pauses the backoff), so a busy period that began
+/// before the countdown ends always pauses it. One that begins at the very instant the
+/// countdown ends does not: the backoff timer event was scheduled before the frame's
+/// arrival event (the arrival is scheduled when the peer transmits, later), and the
+/// Calendar scheduler runs same-time events in insertion order (`CalendarScheduler::insert`
+/// places a new event after every event of equal time), so `BackoffTimer::handle` ->
+/// `backoffHandler` -> `check_pktTx`/`check_pktRTS` find `is_idle()` true and transmit.
+/// (ns-2's double clock can put the two an ulp apart either way; hopsim's integer clock
+/// makes them equal, the case above.) A detection time of zero under access.rs's rule
+/// ("not sensed if it begins at most this long before the decision") is exactly that.
+pub(super) const NS2_CCA_NS: SimTime = 0;
+
 impl Dcf {
     /// A frame arriving over [start, end) was captured away by the one being received.
     pub fn on_captured(&mut self, start: SimTime, end: SimTime) {

@@ -9,6 +9,16 @@ pub const SLOT_NS: SimDuration = us(20);
 pub const SIFS_NS: SimDuration = us(10);
 /// DIFS = SIFS + 2 slots (802.11-2007 9.2.10).
 pub const DIFS_NS: SimDuration = SIFS_NS + 2 * SLOT_NS;
+/// Clear channel assessment time of the DSSS PHY, aCCATime <= 15 us (802.11-2007 15.3.3,
+/// Table 15-2; the same for HR/DSSS in 18.3.3). The slot is built around it (9.2.10:
+/// aSlotTime = aCCATime + aRxTxTurnaroundTime + aAirPropagationTime + aMACProcessingDelay):
+/// a station decides at a slot boundary from what its CCA reported during the slot, and a
+/// signal that reached it less than aCCATime before the boundary may not be reported yet.
+/// So a busy period that begins within this time before (or at) the end of a countdown or
+/// of DIFS/EIFS is not sensed in time and the station transmits (mac/access.rs). It exceeds
+/// every propagation delay between stations in range (aAirPropagationTime 1 us; 1.8 us at
+/// the 550 m carrier-sense range) and is less than a slot, as the composition requires.
+pub const CCA_NS: SimDuration = us(15);
 
 /// MAC frame sizes in bytes (802.11-2007 7.2): RTS 20, CTS 14, ACK 14.
 pub const RTS_BYTES: u32 = 20;

@@ -85,7 +85,8 @@ impl World {
     }
 
     /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
-    /// only when neither physical nor virtual carrier sense forbids it (idle for DIFS).
+    /// only when neither physical nor virtual carrier sense forbids it (idle for DIFS). A
+    /// signal counts only once it has lasted longer than the CCA time (mac/access.rs).
     fn check_may_transmit(&mut self, now: SimTime, node: u32, response: bool) {
         let n = &self.nodes[node as usize];
         if n.radio.transmitting_at(now) || n.tx_frame.is_some() {
@@ -95,11 +96,13 @@ impl World {
         if response {
             return;
         }
-        if n.radio.signal_busy_at(now) {
+        // The medium as carrier sense had reported it by `now`.
+        let seen = now.saturating_sub(n.mac.cca_ns() + 1);
+        if n.radio.signal_busy_at(now) && n.radio.signal_busy_at(seen) {
             self.invariants.violate(format!(
                 "node {node} transmitted at {now} ns while carrier sense was busy"
             ));
-        } else if now < n.radio.idle_since(now) + self.difs_ns {
+        } else if now < n.radio.idle_since(seen) + self.difs_ns {
             self.invariants.violate(format!(
                 "node {node} transmitted at {now} ns less than DIFS after the medium became idle"
             ));
