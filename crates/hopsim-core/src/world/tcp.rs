@@ -189,9 +189,8 @@ impl World {
             let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.tcp_out };
             let sack = &hdr.sack[..hdr.sack_len as usize];
             let path = (hdr.echo_hops > 0).then_some(&path);
-            let opts =
-                AckOptions { window: t.spec.rwnd_autotuning.then_some(hdr.window), ts: hdr.ts };
-            t.sender.note_ece(hdr.ece);
+            let window = t.spec.rwnd_autotuning.then_some(hdr.window);
+            let opts = AckOptions { window, ts: hdr.ts, ece: hdr.ece };
             t.sender.on_ack_with(&mut cx, hdr.ack, sack, path, opts);
             if t.completed_ns.is_none() && t.total_segments.is_some_and(|n| t.sender.acked() >= n) {
                 t.completed_ns = Some(now);

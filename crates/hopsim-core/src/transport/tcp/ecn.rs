@@ -76,8 +76,8 @@ impl EcnReceiver {
 }
 
 impl TcpSender {
-    /// The ACK about to be processed carries ECE (the world calls this before `on_ack`).
-    pub fn note_ece(&mut self, ece: bool) {
+    /// The ACK being processed carries ECE (`AckOptions::ece`, from `on_ack_with`).
+    pub(super) fn note_ece(&mut self, ece: bool) {
         if self.ecn.enabled && ece {
             self.ecn.ece = true;
             self.ecn.ece_acks += 1;

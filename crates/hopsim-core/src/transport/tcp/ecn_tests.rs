@@ -1,12 +1,11 @@
 //! The sender's and receiver's ECN rules on scripted ACKs, from RFC 3168 section 6.1.
 
 use super::config::{TcpSpec, TcpVariant};
+use super::congestion_control;
 use super::ecn::EcnReceiver;
-use super::limits::LimitPolicy;
-use super::rto::RtoEstimator;
-use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::sender::{AckOptions, SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::test_support;
 use super::TcpTimer;
-use super::{congestion_control, recovery};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 
@@ -26,24 +25,9 @@ impl Harness {
     }
 
     fn with_ecn(variant: TcpVariant, initial_window: f64, ecn: bool) -> Harness {
-        let cfg = SenderConfig {
-            flow: 0,
-            recovery: recovery(&TcpSpec { variant, ..TcpSpec::default() }),
-            initial_window,
-            limit_policy: LimitPolicy::None,
-            receiver_window: 64,
-            initial_receiver_window: 64,
-            timestamps: false,
-            dupack_threshold: 3,
-            total_segments: None,
-            stop_ns: u64::MAX,
-            pacing: false,
-            window_ns: (0, u64::MAX),
-            limited_transmit: false,
-            ns2_vegas: false,
-        };
-        let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
         let spec = TcpSpec { variant, ecn, ..TcpSpec::default() };
+        let cfg = SenderConfig { initial_window, ..test_support::sender_config(&spec) };
+        let rto = test_support::rto();
         let mut tx = TcpSender::new(
             cfg,
             congestion_control(&spec, false, Rng::derive(1, Purpose::Transport, 0)),
@@ -63,8 +47,8 @@ impl Harness {
     fn ack(&mut self, ack: u32, ece: bool) -> Vec<(u32, bool)> {
         self.now += MS;
         let mut cx = TcpCtx { now: self.now, timers: &mut self.sched, out: &mut self.out };
-        self.tx.note_ece(ece);
-        self.tx.on_ack(&mut cx, ack, &[], None);
+        let opts = AckOptions { ece, ..AckOptions::default() };
+        self.tx.on_ack_with(&mut cx, ack, &[], None, opts);
         self.out.drain(..).map(|s| (s.seg, s.retransmission)).collect()
     }
 }

@@ -6,8 +6,9 @@ use super::quick_ack::QuickAckConfig;
 use super::receiver::{AckInfo, AckPolicy, ReceiverExtras, TcpReceiver};
 use super::rto::RtoEstimator;
 use super::sender::{AckOptions, SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::test_support;
 use super::timestamps::ts_clock;
-use super::{congestion_control, limits::LimitPolicy, recovery, TcpSpec, TcpTimer};
+use super::{congestion_control, TcpSpec, TcpTimer};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
@@ -83,20 +84,10 @@ struct Sender {
 fn linux_sender(timestamps: bool) -> Sender {
     let spec = TcpSpec { timestamps, ..TcpSpec::linux() };
     let cfg = SenderConfig {
-        flow: 0,
-        recovery: recovery(&spec),
-        initial_window: spec.initial_window,
-        limit_policy: LimitPolicy::None,
         receiver_window: spec.receiver_window,
         initial_receiver_window: spec.initial_receive_window,
         timestamps,
-        dupack_threshold: 3,
-        total_segments: None,
-        stop_ns: u64::MAX,
-        pacing: false,
-        limited_transmit: false,
-        ns2_vegas: false,
-        window_ns: (0, u64::MAX),
+        ..test_support::sender_config(&spec)
     };
     let rto = RtoEstimator::new(1000 * MS, 200 * MS, 120_000 * MS, 200 * MS);
     let mut s = Sender {
@@ -125,10 +116,10 @@ fn the_initial_window_is_ten_and_the_advertised_window_limits_the_sender() {
     assert_eq!(s.out.len(), 10, "RFC 6928");
     s.out.clear();
     // The receiver advertises 8: cwnd is not grown beyond what can be used (window.rs).
-    s.ack(50 * MS, 1, &[], AckOptions { window: Some(8), ts: None });
+    s.ack(50 * MS, 1, &[], AckOptions { window: Some(8), ts: None, ece: false });
     assert_eq!(s.tx.cwnd(), 8.0);
     assert_eq!(s.tx.highest_sent(), 10, "no new segment: 9 in flight, above 8");
-    s.ack(60 * MS, 3, &[], AckOptions { window: Some(14), ts: None });
+    s.ack(60 * MS, 3, &[], AckOptions { window: Some(14), ts: None, ece: false });
     assert_eq!(s.tx.highest_sent(), 3 + 10, "snd_una + cwnd 8 + 2 acked segments");
 }
 
@@ -139,13 +130,13 @@ fn timestamps_give_an_rtt_sample_for_an_ack_that_covers_a_retransmission() {
         let ts = |sent: SimTime| timestamps.then(|| (0, ts_clock(sent)));
         // Segment 0 is lost; 1, 2, 3 are SACKed: fast retransmit of 0 at 40 ms.
         for (k, end) in [(1u32, 2u32), (2, 3), (3, 4)] {
-            let opts = AckOptions { window: Some(20), ts: ts(0) };
+            let opts = AckOptions { window: Some(20), ts: ts(0), ece: false };
             s.ack(30 * MS + k as SimTime * MS, 0, &[(1, end)], opts);
         }
         assert!(s.out.iter().any(|x| x.seg == 0 && x.retransmission), "fast retransmit");
         let before = s.tx.stats.rtt_ms.count();
         // The ACK of the retransmission echoes its TSval (sent at 33 ms): RTT 20 ms.
-        s.ack(53 * MS, 4, &[], AckOptions { window: Some(20), ts: ts(33 * MS) });
+        s.ack(53 * MS, 4, &[], AckOptions { window: Some(20), ts: ts(33 * MS), ece: false });
         let samples = s.tx.stats.rtt_ms.count() - before;
         if timestamps {
             assert_eq!(samples, 1, "RFC 7323: the echo is unambiguous");

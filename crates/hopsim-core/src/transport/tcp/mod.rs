@@ -45,6 +45,8 @@ mod linux_tests;
 mod script_tests;
 #[cfg(test)]
 mod sender_tests;
+#[cfg(test)]
+mod test_support;
 
 use crate::engine::rng::Rng;
 use cc::{Aimd, Bbr, Bic, CongestionControl, Cubic, Few, Vegas, VegasParams, VegasW, VegasWParams};

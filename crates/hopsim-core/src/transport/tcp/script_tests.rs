@@ -4,11 +4,11 @@
 //! from 0, an ACK names the next segment expected, SACK blocks are `start..end`. Expectations
 //! come from the RFC text cited beside them, not from running the code.
 
+use super::congestion_control;
 use super::limits::LimitPolicy;
-use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::test_support;
 use super::TcpTimer;
-use super::{congestion_control, recovery};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 use crate::transport::tcp::config::{TcpSpec, TcpVariant};
@@ -28,27 +28,16 @@ impl Peer {
     /// RTO 1 s (RFC 6298 2.1), the standard (not ns-2) profile.
     fn new(variant: TcpVariant, iw: f64, limit: LimitPolicy) -> Peer {
         let cfg = SenderConfig {
-            flow: 0,
-            recovery: recovery(&TcpSpec { variant, ..TcpSpec::default() }),
             initial_window: iw,
             limit_policy: limit,
-            receiver_window: 64,
-            initial_receiver_window: 64,
-            timestamps: false,
-            dupack_threshold: 3,
-            total_segments: None,
-            stop_ns: u64::MAX,
-            pacing: false,
-            window_ns: (0, u64::MAX),
-            limited_transmit: false,
-            ns2_vegas: false,
+            ..test_support::sender_config(&TcpSpec { variant, ..TcpSpec::default() })
         };
         let cc = congestion_control(
             &TcpSpec { variant, ..TcpSpec::default() },
             false,
             Rng::derive(1, Purpose::Transport, 0),
         );
-        let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
+        let rto = test_support::rto();
         let mut p = Peer {
             tx: TcpSender::new(cfg, cc, rto),
             sched: Scheduler::with_capacity(8),

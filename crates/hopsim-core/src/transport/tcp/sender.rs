@@ -63,6 +63,8 @@ pub struct AckOptions {
     pub window: Option<u32>,
     /// RFC 7323 (TSval, TSecr) of the ACK.
     pub ts: Option<(u32, u32)>,
+    /// RFC 3168 ECN-Echo (`ecn.rs`).
+    pub ece: bool,
 }
 
 /// A segment to put on the network.
@@ -339,6 +341,7 @@ impl TcpSender {
         if let Some((ts_val, _)) = opts.ts {
             self.ts_recent.on_ack(ts_val);
         }
+        self.note_ece(opts.ece);
         if let Some(limit) = self.cfg.limit_policy.limit(path) {
             // Follows the path: a route change shows in the next ACK's hop counts and delays.
             self.limit = Some(limit);

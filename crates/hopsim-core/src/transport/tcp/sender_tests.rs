@@ -3,10 +3,10 @@
 
 use super::config::{TcpSpec, TcpVariant};
 use super::limits::LimitPolicy;
-use super::rto::RtoEstimator;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::test_support;
 use super::TcpTimer;
-use super::{congestion_control, recovery, sack_option_bytes};
+use super::{congestion_control, sack_option_bytes};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 
@@ -43,22 +43,14 @@ impl Harness {
         ns2: bool,
     ) -> Harness {
         let cfg = SenderConfig {
-            flow: 0,
-            recovery: recovery(&TcpSpec { variant, ..TcpSpec::default() }),
             initial_window,
             limit_policy: max_window.map_or(LimitPolicy::None, LimitPolicy::Fixed),
-            receiver_window: 64,
-            initial_receiver_window: 64,
-            timestamps: false,
-            dupack_threshold: 3,
-            total_segments: None,
-            stop_ns: u64::MAX,
             pacing,
-            window_ns: (0, u64::MAX),
             limited_transmit: ns2 && variant != TcpVariant::Vegas,
             ns2_vegas: ns2 && variant == TcpVariant::Vegas,
+            ..test_support::sender_config(&TcpSpec { variant, ..TcpSpec::default() })
         };
-        let rto = RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS);
+        let rto = test_support::rto();
         let mut h = Harness {
             tx: TcpSender::new(
                 cfg,

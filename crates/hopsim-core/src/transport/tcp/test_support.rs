@@ -1,0 +1,36 @@
+//! What the scripted sender tests share: a bulk sender's configuration and RTO estimator
+//! (receiver window 64, DupThresh 3, initial RTO 1 s per RFC 6298 2.1, no window limit, the
+//! standard profile's agent). Each test file overrides the fields it is about.
+
+use super::config::TcpSpec;
+use super::limits::LimitPolicy;
+use super::recovery;
+use super::rto::RtoEstimator;
+use super::sender::SenderConfig;
+
+pub const MS: u64 = 1_000_000;
+
+/// A scripted bulk sender of `spec`'s variant and recovery.
+pub fn sender_config(spec: &TcpSpec) -> SenderConfig {
+    SenderConfig {
+        flow: 0,
+        recovery: recovery(spec),
+        initial_window: spec.initial_window,
+        limit_policy: LimitPolicy::None,
+        receiver_window: 64,
+        initial_receiver_window: 64,
+        timestamps: false,
+        dupack_threshold: 3,
+        total_segments: None,
+        stop_ns: u64::MAX,
+        pacing: false,
+        window_ns: (0, u64::MAX),
+        limited_transmit: false,
+        ns2_vegas: false,
+    }
+}
+
+/// RTO 1 s initial, 200 ms minimum, 60 s maximum, G 10 ms.
+pub fn rto() -> RtoEstimator {
+    RtoEstimator::new(1000 * MS, 200 * MS, 60_000 * MS, 10 * MS)
+}
