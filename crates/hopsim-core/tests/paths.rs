@@ -80,3 +80,13 @@ fn etx_sources_have_no_route_while_links_are_measured() {
     assert_eq!(f.paths.len(), 2, "only the frozen route besides: {:?}", f.paths);
     assert_eq!(f.path.as_deref(), Some(&[0, 1, 2, 3, 4][..]));
 }
+
+/// The route in use at the end is credited up to the end time, not to the last event
+/// processed: the clock of a finished run reads its end time.
+#[test]
+fn a_finished_run_reads_its_end_time() {
+    let scenario = hopsim_core::scenario::parse_toml(&chain("aodv", "")).expect("parses");
+    let mut world = hopsim_core::prepare(&scenario).expect("builds");
+    world.run().expect("runs");
+    assert_eq!(world.now(), 20_000_000_000);
+}

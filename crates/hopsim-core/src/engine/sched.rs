@@ -66,6 +66,12 @@ impl<E> Scheduler<E> {
         self.now
     }
 
+    /// Move `now` forward to `t` with nothing to process before it (the end of a run).
+    pub fn advance_to(&mut self, t: SimTime) {
+        debug_assert!(self.peek_time().is_none_or(|next| next >= t), "events before {t} pending");
+        self.now = self.now.max(t);
+    }
+
     /// Number of events taken off the queue so far (stale timer events included).
     pub fn events_popped(&self) -> u64 {
         self.popped

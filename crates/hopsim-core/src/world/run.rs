@@ -33,7 +33,11 @@ impl World {
                     let (now, event) = self.sched.pop().expect("peeked");
                     self.dispatch(now, event);
                 }
-                _ => return Ok(true),
+                _ => {
+                    // The run has reached its end time (what `now()` reports from here on).
+                    self.sched.advance_to(self.end_ns);
+                    return Ok(true);
+                }
             }
         }
         Ok(false)
