@@ -45,9 +45,21 @@ pub enum SimEvent {
     EtxFreeze,
 }
 
+/// The MAC's CTS/ACK timeout is nearly always cancelled by the response: it lives in the
+/// node's keyed slot and is withdrawn then, instead of being popped as a stale event.
 impl TimerSink<MacTimer> for Scheduler<Event> {
     fn arm(&mut self, at: SimTime, node: u32, timer: MacTimer, generation: u32) {
-        self.schedule(at, Event::Node { node, timer: NodeTimer::Mac(timer, generation) });
+        let event = Event::Node { node, timer: NodeTimer::Mac(timer, generation) };
+        match timer {
+            MacTimer::Timeout => self.schedule_keyed(at, node, event),
+            MacTimer::Access | MacTimer::Sifs => self.schedule(at, event),
+        }
+    }
+
+    fn disarm(&mut self, node: u32, timer: MacTimer) {
+        if timer == MacTimer::Timeout {
+            self.cancel_keyed(node);
+        }
     }
 }
 

@@ -1,16 +1,28 @@
 //! Deterministic event queue: a binary min-heap ordered by (time, insertion sequence), so that
-//! events at the same nanosecond run in the order they were scheduled. O(log n) scheduling;
-//! cancellation is lazy, by generation tokens held in [`Timer`] (a stale event is popped and
-//! ignored, never searched for).
+//! events at the same nanosecond run in the order they were scheduled. O(log n) scheduling.
+//! Cancellation is lazy, by generation tokens held in [`Timer`] (a stale event is popped and
+//! ignored, never searched for), except for the events of keyed slots (`keyed.rs`): timers
+//! that are usually cancelled (the MAC's CTS/ACK timeout) are withdrawn from the queue.
 
 use crate::engine::time::SimTime;
+use keyed::KeyedHeap;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+
+#[path = "keyed.rs"]
+mod keyed;
 
 struct Entry<E> {
     time: SimTime,
     seq: u64,
     event: E,
+}
+
+impl<E> Entry<E> {
+    #[inline]
+    fn key(&self) -> (SimTime, u64) {
+        (self.time, self.seq)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
@@ -39,6 +51,10 @@ pub trait TimerSink<T> {
     /// Arm `timer` of `owner` for absolute time `at` (never in the past); `generation` is
     /// the token of [`Timer`] that tells a live firing from a stale one.
     fn arm(&mut self, at: SimTime, owner: u32, timer: T, generation: u32);
+
+    /// `timer` of `owner` was cancelled (its [`Timer`] already knows): a sink that holds the
+    /// armed event in a keyed slot withdraws it; others leave it to be ignored as stale.
+    fn disarm(&mut self, _owner: u32, _timer: T) {}
 }
 
 /// A test bench's queue of one owner's timers, `(timer, generation)`: a layer's tests run
@@ -52,6 +68,8 @@ impl<T> TimerSink<T> for Scheduler<(T, u32)> {
 /// The event queue. `now` only moves forward.
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,
+    /// Events that may be withdrawn, one per slot, ordered like the others.
+    keyed: KeyedHeap<E>,
     next_seq: u64,
     now: SimTime,
     popped: u64,
@@ -59,7 +77,13 @@ pub struct Scheduler<E> {
 
 impl<E> Scheduler<E> {
     pub fn with_capacity(capacity: usize) -> Self {
-        Scheduler { heap: BinaryHeap::with_capacity(capacity), next_seq: 0, now: 0, popped: 0 }
+        Scheduler {
+            heap: BinaryHeap::with_capacity(capacity),
+            keyed: KeyedHeap::default(),
+            next_seq: 0,
+            now: 0,
+            popped: 0,
+        }
     }
 
     pub fn now(&self) -> SimTime {
@@ -72,40 +96,67 @@ impl<E> Scheduler<E> {
         self.now = self.now.max(t);
     }
 
-    /// Number of events taken off the queue so far (stale timer events included).
+    /// Number of events taken off the queue so far (stale timer events included, withdrawn
+    /// keyed events not).
     pub fn events_popped(&self) -> u64 {
         self.popped
     }
 
     /// Bytes of the pending events, for the run's memory budget.
     pub fn memory_bytes(&self) -> usize {
-        self.heap.len() * std::mem::size_of::<Entry<E>>()
+        self.heap.len() * std::mem::size_of::<Entry<E>>() + self.keyed.memory_bytes()
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.keyed.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.heap.is_empty() && self.keyed.is_empty()
     }
 
     /// Schedule `event` at absolute time `at` (never in the past).
     pub fn schedule(&mut self, at: SimTime, event: E) {
+        let seq = self.sequence(at);
+        self.heap.push(Entry { time: at, seq, event });
+    }
+
+    /// Schedule `event` in keyed slot `slot`, replacing the slot's pending event if any. It
+    /// takes its turn among the others exactly as if scheduled with [`Scheduler::schedule`].
+    pub fn schedule_keyed(&mut self, at: SimTime, slot: u32, event: E) {
+        let seq = self.sequence(at);
+        self.keyed.insert(slot, Entry { time: at, seq, event });
+    }
+
+    /// Withdraw the pending event of keyed slot `slot`, if any.
+    pub fn cancel_keyed(&mut self, slot: u32) {
+        self.keyed.remove(slot);
+    }
+
+    #[inline]
+    fn sequence(&mut self, at: SimTime) -> u64 {
         assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time: at, seq, event });
+        seq
     }
 
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        match (self.heap.peek(), self.keyed.peek()) {
+            (Some(a), Some(b)) => Some(a.time.min(b.time)),
+            (a, b) => a.or(b).map(|e| e.time),
+        }
     }
 
     /// Take the next event and advance `now` to its time.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let entry = self.heap.pop()?;
+        let from_keyed = match (self.heap.peek(), self.keyed.peek()) {
+            (Some(a), Some(b)) => b.key() < a.key(),
+            (None, b) => b.is_some(),
+            (Some(_), None) => false,
+        };
+        let entry = if from_keyed { self.keyed.pop() } else { self.heap.pop() }?;
         // Checked in release too: one compare, and a broken order would corrupt every result.
         assert!(entry.time >= self.now, "time moved backwards");
         self.now = entry.time;

@@ -42,6 +42,7 @@ impl Dcf {
             FrameKind::Cts => {
                 if self.phase == Phase::WaitCts && self.job.is_some_and(|j| j.dst == frame.src) {
                     self.timeout_timer.cancel();
+                    cx.timers.disarm(self.node, MacTimer::Timeout);
                     let mut job = self.job.expect("job");
                     job.short_retries = 0; // SSRC reset on CTS (9.2.5.3)
                     self.job = Some(job);
@@ -67,6 +68,7 @@ impl Dcf {
             FrameKind::Ack => {
                 if self.phase == Phase::WaitAck {
                     self.timeout_timer.cancel();
+                    cx.timers.disarm(self.node, MacTimer::Timeout);
                     let job = self.job.take().expect("job");
                     self.rates.report_attempt(job.dst, job.rate, true, cx.now);
                     self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
