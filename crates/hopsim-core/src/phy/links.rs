@@ -122,6 +122,18 @@ impl LinkModel {
         })
     }
 
+    /// The squared distance beyond which no link exists for certain, when the links have no
+    /// random gain (no shadowing): a moving transmitter skips those listeners without
+    /// working out their power. `None` with shadowing (a draw may exceed any bound).
+    pub fn sure_reach_sq_m2(&self) -> Option<f64> {
+        // Walls only subtract a fixed loss unless they add their own shadowing.
+        (self.sigma_db == 0.0 && self.wall_sigma_db == 0.0).then(|| {
+            // A relative margin far above the rounding of the range's inversion.
+            let reach_m = self.path.range_for_threshold_m(self.include_w) * (1.0 + 1e-6);
+            reach_m * reach_m
+        })
+    }
+
     /// Distance beyond which no link is included, whatever the shadowing (for delays).
     pub fn max_reach_m(&self) -> f64 {
         let best_gain_db = 4.0 * self.sigma_db + 4.0 * self.wall_sigma_db;
@@ -156,6 +168,20 @@ mod tests {
         assert!((var.sqrt() - 8.0).abs() < 0.5, "sigma {}", var.sqrt());
         let asym = LinkModel::new(&radio(8.0, false), 1, Walls::default());
         assert_ne!(asym.gain_db(3, 7), asym.gain_db(7, 3));
+    }
+
+    #[test]
+    fn sure_reach_is_tight_and_only_without_shadowing() {
+        for propagation in [Propagation::TwoRayGround, Propagation::LogDistance] {
+            let r = Radio { propagation, ..Radio::default() };
+            let m = LinkModel::new(&r, 1, Walls::default());
+            let reach_m = m.sure_reach_sq_m2().expect("no shadowing").sqrt();
+            assert!(m.link(0, 1, reach_m).is_none(), "{propagation:?}");
+            assert!(m.link(0, 1, reach_m * (1.0 - 1e-5)).is_some(), "{propagation:?}");
+        }
+        assert!(LinkModel::new(&radio(4.0, true), 1, Walls::default())
+            .sure_reach_sq_m2()
+            .is_none());
     }
 
     #[test]

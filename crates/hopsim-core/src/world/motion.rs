@@ -1,5 +1,6 @@
 //! Moving nodes: who hears whom is worked out at the start of each transmission from the
-//! exact positions at that time (O(n) per transmission). Static topologies never come here:
+//! exact positions at that time (O(n) per transmission; nodes surely out of reach cost a
+//! squared distance, not a path loss). Static topologies never come here:
 //! they keep the precomputed neighbour lists of `Channel`.
 
 use crate::engine::time::SimTime;
@@ -12,12 +13,15 @@ pub(crate) struct Motion {
     trajectories: Vec<Trajectory>,
     cursors: Vec<usize>,
     model: LinkModel,
+    /// Squared distance beyond which no node hears another (no shadowing), else infinite.
+    reach_sq_m2: f64,
 }
 
 impl Motion {
     pub fn new(trajectories: Vec<Trajectory>, model: LinkModel) -> Motion {
         let n = trajectories.len();
-        Motion { trajectories, cursors: vec![0; n], model }
+        let reach_sq_m2 = model.sure_reach_sq_m2().unwrap_or(f64::INFINITY);
+        Motion { trajectories, cursors: vec![0; n], model, reach_sq_m2 }
     }
 }
 
@@ -35,7 +39,12 @@ impl Motion {
             if j == tx {
                 continue;
             }
-            let d = distance_m(at, self.position(j, t));
+            let p = self.position(j, t);
+            let (dx, dy) = (at[0] - p[0], at[1] - p[1]);
+            if dx * dx + dy * dy > self.reach_sq_m2 {
+                continue; // out of reach for certain: no power to work out
+            }
+            let d = distance_m(at, p);
             if let Some(link) = self.model.link(tx, j, d) {
                 out.push(link);
             }
