@@ -62,6 +62,17 @@ impl Channel {
         &self.links[tx as usize]
     }
 
+    /// Lend `tx`'s listener list out (no copy), to be given back with [`Channel::put_back`]:
+    /// a frame's start and end walk it while the listeners' state changes.
+    pub fn lend(&mut self, tx: u32) -> Vec<Link> {
+        std::mem::take(&mut self.links[tx as usize])
+    }
+
+    pub fn put_back(&mut self, tx: u32, links: Vec<Link>) {
+        debug_assert!(self.links[tx as usize].is_empty(), "listeners of {tx} lent twice");
+        self.links[tx as usize] = links;
+    }
+
     pub fn node_count(&self) -> usize {
         self.links.len()
     }

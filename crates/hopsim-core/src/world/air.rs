@@ -22,19 +22,16 @@ impl World {
         n.tx_frame = Some((frame, fref));
         self.trace_frame(node, now, &frame);
         self.trace_air(now, node, EventKind::FrameStart, &frame, fref, None);
-        if let Some(m) = self.motion.as_mut() {
-            let mut links = std::mem::take(&mut self.nodes[node as usize].tx_links);
-            m.links(node, now, &mut links);
-            self.nodes[node as usize].tx_links = links;
-        }
+        let links = self.lend_links(node, now);
         let fade = self.fading.enabled();
         let mut powers = Vec::new();
         if fade {
             powers = std::mem::take(&mut self.nodes[node as usize].tx_powers);
             powers.clear();
         }
-        for k in 0..self.link_count(node) {
-            let mut link = self.link(node, k);
+        let (capture_mode, ns2) = (self.capture_mode, self.ns2);
+        for link in &links {
+            let mut link = *link;
             if fade {
                 let g = self.fading.gain(&mut self.nodes[node as usize].fading_rng);
                 link.power_w *= g;
@@ -42,7 +39,7 @@ impl World {
                 link.sensed = link.power_w >= self.fading.cs_w;
                 powers.push(link.power_w);
             }
-            if self.capture_mode && !link.sensed {
+            if capture_mode && !link.sensed {
                 continue; // ns-2: below carrier sense a signal does not exist
             }
             let j = link.listener as usize;
@@ -70,14 +67,17 @@ impl World {
                     decodable,
                 );
             }
+            let listener = &mut self.nodes[j];
             if let Some((from, until)) = busy {
-                self.nodes[j].mac.on_medium_busy(from, until);
+                listener.mac.on_medium_busy(from, until);
             }
-            if self.ns2 && self.nodes[j].radio.captured_newcomer() {
+            let captured = ns2 && listener.radio.captured_newcomer();
+            if captured {
                 self.nodes[j].mac.on_captured(start, stop);
                 self.trace_air(start, link.listener, EventKind::Capture, &frame, fref, None);
             }
         }
+        self.give_back_links(node, links);
         if fade {
             self.nodes[node as usize].tx_powers = powers;
         }
@@ -113,57 +113,76 @@ impl World {
         }
     }
 
-    /// Listeners of `tx`'s current frame: precomputed for static topologies, worked out at
-    /// the start of the frame for moving ones.
-    fn link_count(&self, tx: u32) -> usize {
-        match self.motion {
-            Some(_) => self.nodes[tx as usize].tx_links.len(),
-            None => self.channel.listeners(tx).len(),
+    /// Listeners of `tx`'s frame starting at `now`, lent out of their home for the frame's
+    /// start (and again for its end): precomputed for static topologies, worked out at the
+    /// start of the frame for moving ones.
+    fn lend_links(&mut self, tx: u32, now: SimTime) -> Vec<Link> {
+        match self.motion.as_mut() {
+            Some(m) => {
+                let mut links = std::mem::take(&mut self.nodes[tx as usize].tx_links);
+                m.links(tx, now, &mut links);
+                links
+            }
+            None => self.channel.lend(tx),
         }
     }
 
-    fn link(&self, tx: u32, k: usize) -> Link {
+    /// The listeners of `tx`'s frame on the air, lent out as they are.
+    fn lend_current_links(&mut self, tx: u32) -> Vec<Link> {
         match self.motion {
-            Some(_) => self.nodes[tx as usize].tx_links[k],
-            None => self.channel.listeners(tx)[k],
+            Some(_) => std::mem::take(&mut self.nodes[tx as usize].tx_links),
+            None => self.channel.lend(tx),
         }
     }
 
+    fn give_back_links(&mut self, tx: u32, links: Vec<Link>) {
+        match self.motion {
+            Some(_) => self.nodes[tx as usize].tx_links = links,
+            None => self.channel.put_back(tx, links),
+        }
+    }
+
+    /// Does `listener` decode `tx`'s frame on the air (`tx`'s links are not lent out)?
     fn is_decodable(&self, tx: u32, listener: u32) -> bool {
-        (0..self.link_count(tx)).any(|k| {
-            let l = self.link(tx, k);
-            l.listener == listener && l.decodable
-        })
+        match self.motion {
+            Some(_) => self.nodes[tx as usize]
+                .tx_links
+                .iter()
+                .any(|l| l.listener == listener && l.decodable),
+            None => self.channel.decodable(tx, listener),
+        }
     }
 
     pub(super) fn end_tx(&mut self, now: SimTime, node: u32) {
         let (frame, fref) =
             self.nodes[node as usize].tx_frame.take().expect("a frame was on the air");
-        for k in 0..self.link_count(node) {
-            let mut link = self.link(node, k);
-            if self.fading.enabled() {
+        let links = self.lend_current_links(node);
+        let (fade, capture_mode) = (self.fading.enabled(), self.capture_mode);
+        for (k, link) in links.iter().enumerate() {
+            let mut link = *link;
+            if fade {
                 link.power_w = self.nodes[node as usize].tx_powers[k];
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
             }
             // ns-2 capture: signals below carrier sense do not exist, and a frame the receiver
             // did not lock on still ends in EIFS; SINR (ns-3): only a failed reception does.
-            if self.capture_mode && !link.sensed {
+            if capture_mode && !link.sensed {
                 continue;
             }
-            let eifs_if_missed = self.capture_mode;
             let at = now + link.delay_ns;
             match self.nodes[link.listener as usize].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {
                     self.complete_rx(now, link.listener, (&frame, fref), at, ok, link.decodable)
                 }
-                RxEnd::Missed if eifs_if_missed => {
+                RxEnd::Missed if capture_mode => {
                     let missed = (&frame, fref);
                     self.complete_rx(now, link.listener, missed, at, false, link.decodable)
                 }
                 RxEnd::Missed | RxEnd::AlreadyDone => {}
             }
         }
+        self.give_back_links(node, links);
         self.trace_air(now, node, EventKind::FrameEnd, &frame, fref, None);
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
