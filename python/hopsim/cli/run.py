@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from .. import Result, ScenarioError, dumps_toml, prepare, run, validate
 from ..result import SERIES_FORMATS, series_format
-from .app import (
+from .common import (
     Commands,
     FileArg,
     MaxEventsOpt,

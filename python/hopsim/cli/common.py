@@ -1,5 +1,6 @@
-"""The typer app of the ``hopsim`` command line and what its commands share: the consoles,
-the exit codes, turning errors into one message, the common options.
+"""What the commands of the ``hopsim`` command line share: the typer app they go on
+(:func:`make_app`), the consoles, the exit codes, turning errors into one message, the common
+options.
 
 Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad ``--set``, a
 scenario rejected by the core, an unusable or busy output folder), with one message on
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -24,23 +26,32 @@ from .. import (
     ScenarioError,
 )
 from ..sweeps.errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
+from .coercion import install as _install_lazy_coercion
 
-app = typer.Typer(
-    name="hopsim",
-    help=(
-        "hopsim: a fast, deterministic packet-level simulator of TCP over multihop "
-        "IEEE 802.11 networks. Scenarios are TOML files; docs/interfaces.md lists every key "
-        "and its default.\n\n"
-        "Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad --set, a "
-        "rejected key or value, an unusable output folder or one another hopsim is writing), "
-        "reported in one message on stderr; 1 failed runs or an internal error; 130 "
-        "interrupted (finished runs are kept)."
-    ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+APP_HELP = (
+    "hopsim: a fast, deterministic packet-level simulator of TCP over multihop "
+    "IEEE 802.11 networks. Scenarios are TOML files; docs/interfaces.md lists every key "
+    "and its default.\n\n"
+    "Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad --set, a "
+    "rejected key or value, an unusable output folder or one another hopsim is writing), "
+    "reported in one message on stderr; 1 failed runs or an internal error; 130 "
+    "interrupted (finished runs are kept)."
 )
+
+
+def make_app() -> typer.Typer:
+    """The ``hopsim`` typer app with its global options and no command yet (``hopsim.cli``
+    puts the commands on it)."""
+    new = typer.Typer(
+        name="hopsim",
+        help=APP_HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    new.callback()(_root)
+    return new
 
 
 def _flags_without_type() -> None:
@@ -58,6 +69,7 @@ def _flags_without_type() -> None:
 
 
 _flags_without_type()
+_install_lazy_coercion()  # no pydantic for a run's FILE, --set, --seed (see coercion.py)
 
 
 class Commands:
@@ -74,9 +86,14 @@ class Commands:
 
         return add
 
-    def register(self, on: typer.Typer) -> None:
+    def names(self) -> list[str]:
+        return [name for name, _, _ in self._commands]
+
+    def register(self, on: typer.Typer, only: Collection[str] | None = None) -> None:
+        """Put the commands on ``on`` in their order (those in ``only``, when given)."""
         for name, kwargs, fn in self._commands:
-            on.command(name, **kwargs)(fn)
+            if only is None or name in only:
+                on.command(name, **kwargs)(fn)
 
 
 out = Console(highlight=False)
@@ -245,7 +262,6 @@ def _version_callback(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
