@@ -9,6 +9,7 @@ simulation starts. What hopsim's commands mostly take needs no pydantic:
 - a value left out (None): typer's RuntimeParam.coerce answers None or () before it asks the
   adapter, so the adapter is built only when a value arrives (lazily);
 - a ``str`` from the command line is that string (typer's _parse_cli_str returns it);
+- an ``int`` or ``float`` default of that very type, without bounds, is itself;
 - a ``list[str]`` (a repeated option) is the list of those strings;
 - a ``pathlib.Path`` is ``Path(value)`` (what pydantic's lax Path validation does), checked
   by typer's own coerce_cli_path; when that check fails, typer's adapter runs instead and
@@ -64,6 +65,14 @@ def install() -> bool:
             if self.descriptor.file_annotation is None and info.parser is None:
                 if kind is str and type(value) is str:
                     return value
+                if (
+                    kind in (int, float)
+                    and type(value) is kind
+                    and info.min is None
+                    and info.max is None
+                    and not info.clamp
+                ):
+                    return value  # a default (the command line gives strings)
                 if (
                     getattr(kind, "__origin__", None) is list
                     and getattr(kind, "__args__", None) == (str,)
