@@ -1,7 +1,7 @@
 """What `hopsim run` loads before it prints (issue 17: a 100 s chain, process start to exit,
 under 0.15 s). A structural guard, not a timed one: a run, its --json and validate forms and
 the help never import the heavy libraries nor pydantic (typer's coercion, hopsim.cli.coercion),
-and `hopsim run` imports no other command's module. The two devices that make this so are
+`hopsim run` imports no other command's module, and rich only to print the summary. The two devices that make this so are
 checked against what they replace: the pydantic-free coercion against typer's adapters on
 every parameter, the one-command app against the full app's help and messages."""
 
@@ -77,6 +77,8 @@ def test_a_run_loads_no_heavy_library_nor_other_commands(tmp_path: Path, argv: t
     modules = _modules_after(tmp_path, *argv)
     assert "hopsim._core" in modules and "hopsim.cli.run" in modules  # the probe ran it
     assert _heavy(modules) == []
+    # rich draws the summary's tables; the JSON document and the TOML are plain text.
+    assert ("rich" in modules) == ("--json" not in argv and argv[0] == "run")
     others = {f"hopsim.cli.{m}" for m in COMMANDS.values()} - {"hopsim.cli.run"}
     assert sorted(modules & others) == []
 

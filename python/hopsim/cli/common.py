@@ -14,11 +14,9 @@ import math
 import os
 from collections.abc import Collection
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from .. import (
     InternalError,
@@ -27,6 +25,9 @@ from .. import (
 )
 from ..sweeps.errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
 from .coercion import install as _install_lazy_coercion
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 APP_HELP = (
     "hopsim: a fast, deterministic packet-level simulator of TCP over multihop "
@@ -96,8 +97,26 @@ class Commands:
                 on.command(name, **kwargs)(fn)
 
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+#: The consoles ``out`` (stdout) and ``err`` (stderr), made on first use: importing rich is
+#: about 15 ms that `run --json` and `validate` do not need (they print plain text).
+_CONSOLES: dict[str, dict[str, Any]] = {"out": {}, "err": {"stderr": True}}
+
+
+def console(name: str) -> Console:
+    """The console ``out`` or ``err`` (also this module's attributes of those names)."""
+    made = globals().get(name)
+    if made is None:
+        from rich.console import Console
+
+        made = globals()[name] = Console(highlight=False, **_CONSOLES[name])
+    return made
+
+
+def __getattr__(name: str) -> Any:
+    if name in _CONSOLES:
+        return console(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
@@ -195,7 +214,9 @@ def parse_budget(max_events: str | None, max_memory_mb: str | None) -> dict[str,
 
 
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    from rich.markup import escape
+
+    console("err").print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -258,7 +279,7 @@ def _version_callback(value: bool) -> None:
     if value:
         from .. import __version__
 
-        out.print(f"hopsim {__version__}")
+        console("out").print(f"hopsim {__version__}")
         raise typer.Exit()
 
 
