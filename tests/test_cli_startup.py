@@ -1,9 +1,10 @@
 """What `hopsim run` loads before it prints (issue 17: a 100 s chain, process start to exit,
 under 0.15 s). A structural guard, not a timed one: a run, its --json and validate forms and
 the help never import the heavy libraries nor pydantic (typer's coercion, hopsim.cli.coercion),
-`hopsim run` imports no other command's module, and rich only to print the summary. The two devices that make this so are
-checked against what they replace: the pydantic-free coercion against typer's adapters on
-every parameter, the one-command app against the full app's help and messages."""
+`hopsim run` imports no other command's module, and rich only to print the summary. The two
+devices that make this so are checked against what they replace: the pydantic-free coercion
+against typer's adapters on every parameter, the one-command app against the full app's help
+and messages."""
 
 from __future__ import annotations
 

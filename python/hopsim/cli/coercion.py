@@ -31,7 +31,7 @@ from typing import Any
 def install() -> bool:
     """Give typer's parameters the lazy coercion; False when this typer has no such hook."""
     try:
-        from typer import _coercion, core
+        from typer import BadParameter, _coercion, core
         from typer._param_types import coerce_cli_path
     except ImportError:
         return False
@@ -44,20 +44,20 @@ def install() -> bool:
         return False
     if getattr(param_cls, "_hopsim_lazy_coercion", False):
         return True
-    bad_parameter: type[Exception] = core._click.exceptions.BadParameter
-
     @dataclass(frozen=True)
     class LazyRuntimeParam(base):  # type: ignore[misc, valid-type]
         """typer's coercion of one parameter, its adapter built on the first value that
         needs it (base.coerce handles None before calling _coerce_value)."""
 
         descriptor: Any
-        typer_param: list[Any]  # [the adapter-based RuntimeParam] once built
 
         def _typer(self) -> Any:
-            if not self.typer_param:
-                self.typer_param.append(build(self.descriptor))
-            return self.typer_param[0]
+            """typer's own RuntimeParam of this parameter, built once."""
+            built = self.__dict__.get("_built")
+            if built is None:
+                built = build(self.descriptor)
+                object.__setattr__(self, "_built", built)  # a cache, not a field
+            return built
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             info = self.parameter_info
@@ -85,7 +85,7 @@ def install() -> bool:
                         return coerce_cli_path(
                             Path(value), info, path_type=Path, param=param, ctx=ctx
                         )
-                    except bad_parameter:
+                    except BadParameter:
                         pass  # typer's adapter reports it, naming the value as given
             return self._typer()._coerce_value(value, param=param, ctx=ctx)
 
@@ -96,11 +96,9 @@ def install() -> bool:
                 parameter_info=desc.parameter_info,
                 annotation=desc.annotation,
                 descriptor=desc,
-                typer_param=[],
             )
         return self._runtime_param
 
-    param_cls._hopsim_original_get_runtime_param = param_cls.get_runtime_param
     param_cls.get_runtime_param = get_runtime_param
     param_cls._hopsim_lazy_coercion = True
     return True
