@@ -44,6 +44,7 @@ def install() -> bool:
         return False
     if getattr(param_cls, "_hopsim_lazy_coercion", False):
         return True
+
     @dataclass(frozen=True)
     class LazyRuntimeParam(base):  # type: ignore[misc, valid-type]
         """typer's coercion of one parameter, its adapter built on the first value that
