@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..sweeps.errors import StoreError
-from .app import Commands, _fail, _guarded, err, out
+from .common import Commands, _fail, _guarded, err, out
 from .sweep import out_folder
 
 if TYPE_CHECKING:

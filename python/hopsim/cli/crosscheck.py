@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 
 from ..tables import Column, fmt_stat, print_fitted, short_names
-from .app import Commands, MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, err, out, parse_budget
+from .common import Commands, MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, err, out, parse_budget
 from .sweep import (
     JobsOpt,
     ProgressOpt,

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
 from .. import Result, ScenarioError, dumps_toml, prepare, run, validate
 from ..result import SERIES_FORMATS, series_format
-from .app import (
+from .common import (
     Commands,
     FileArg,
     MaxEventsOpt,
@@ -22,8 +21,7 @@ from .app import (
     _fail,
     _guarded,
     _parse_seed,
-    err,
-    out,
+    console,
     parse_budget,
 )
 
@@ -222,13 +220,18 @@ def run_cmd(
         except (OSError, ValueError) as exc:
             _fail(f"cannot write the time series to {str(series)!r}: {exc}")
     for warning in res.raw.get("warnings", []):
-        err.print(f"[bold yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+        from rich.markup import escape  # late, as rich: not needed for --json without warnings
+
+        console("err").print(f"[bold yellow]warning:[/] {escape(warning)}", soft_wrap=True)
     if json_out:
         sys.stdout.write(res.to_json() + "\n")
         sys.stdout.flush()
         return
+    from rich.markup import escape
+
     from ..report import _print_result  # late: rich tables only when a result is printed
 
+    out = console("out")
     _print_result(res, file)
     _print_outputs(res, written, interval, pcap, pcap_ip)
     for label, path in (("trace", trace), ("trace-ns2", trace_ns2)):
@@ -245,6 +248,9 @@ def _print_outputs(
     pcap_ip: Path | None,
 ) -> None:
     """One line per file set written (time series, traces)."""
+    from rich.markup import escape
+
+    out = console("out")
     if series_file is not None:
         cols = res.series or {}
         rows = len(cols.get("time_s", []))

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Commands, FileArg, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
+from .common import Commands, FileArg, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
 
 commands = Commands()
 

@@ -18,7 +18,7 @@ from ..sweeps.errors import (
     StoreUnreadable,
     SweepInterrupted,
 )
-from .app import Commands, MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, err, out, parse_budget
+from .common import Commands, MaxEventsOpt, MaxMemoryOpt, _fail, _guarded, err, out, parse_budget
 
 if TYPE_CHECKING:
     from ..sweeps import PointSummary, ResultStore

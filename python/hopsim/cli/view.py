@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .app import Commands, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
+from .common import Commands, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
 
 commands = Commands()
 

@@ -1,5 +1,6 @@
-"""The typer app of the ``hopsim`` command line and what its commands share: the consoles,
-the exit codes, turning errors into one message, the common options.
+"""What the commands of the ``hopsim`` command line share: the typer app they go on
+(:func:`make_app`), the consoles, the exit codes, turning errors into one message, the common
+options.
 
 Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad ``--set``, a
 scenario rejected by the core, an unusable or busy output folder), with one message on
@@ -11,12 +12,11 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Collection
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from .. import (
     InternalError,
@@ -24,23 +24,35 @@ from .. import (
     ScenarioError,
 )
 from ..sweeps.errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
+from .coercion import install as _install_lazy_coercion
 
-app = typer.Typer(
-    name="hopsim",
-    help=(
-        "hopsim: a fast, deterministic packet-level simulator of TCP over multihop "
-        "IEEE 802.11 networks. Scenarios are TOML files; docs/interfaces.md lists every key "
-        "and its default.\n\n"
-        "Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad --set, a "
-        "rejected key or value, an unusable output folder or one another hopsim is writing), "
-        "reported in one message on stderr; 1 failed runs or an internal error; 130 "
-        "interrupted (finished runs are kept)."
-    ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+if TYPE_CHECKING:
+    from rich.console import Console
+
+APP_HELP = (
+    "hopsim: a fast, deterministic packet-level simulator of TCP over multihop "
+    "IEEE 802.11 networks. Scenarios are TOML files; docs/interfaces.md lists every key "
+    "and its default.\n\n"
+    "Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad --set, a "
+    "rejected key or value, an unusable output folder or one another hopsim is writing), "
+    "reported in one message on stderr; 1 failed runs or an internal error; 130 "
+    "interrupted (finished runs are kept)."
 )
+
+
+def make_app() -> typer.Typer:
+    """The ``hopsim`` typer app with its global options and no command yet (``hopsim.cli``
+    puts the commands on it)."""
+    new = typer.Typer(
+        name="hopsim",
+        help=APP_HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    new.callback()(_root)
+    return new
 
 
 def _flags_without_type() -> None:
@@ -58,6 +70,7 @@ def _flags_without_type() -> None:
 
 
 _flags_without_type()
+_install_lazy_coercion()  # no pydantic for a run's FILE, --set, --seed (see coercion.py)
 
 
 class Commands:
@@ -74,13 +87,36 @@ class Commands:
 
         return add
 
-    def register(self, on: typer.Typer) -> None:
+    def names(self) -> list[str]:
+        return [name for name, _, _ in self._commands]
+
+    def register(self, on: typer.Typer, only: Collection[str] | None = None) -> None:
+        """Put the commands on ``on`` in their order (those in ``only``, when given)."""
         for name, kwargs, fn in self._commands:
-            on.command(name, **kwargs)(fn)
+            if only is None or name in only:
+                on.command(name, **kwargs)(fn)
 
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+#: The consoles ``out`` (stdout) and ``err`` (stderr), made on first use: importing rich is
+#: about 15 ms that `run --json` and `validate` do not need (they print plain text).
+_CONSOLES: dict[str, dict[str, Any]] = {"out": {}, "err": {"stderr": True}}
+
+
+def console(name: str) -> Console:
+    """The console ``out`` or ``err`` (also this module's attributes of those names)."""
+    made = globals().get(name)
+    if made is None:
+        from rich.console import Console
+
+        made = globals()[name] = Console(highlight=False, **_CONSOLES[name])
+    return made
+
+
+def __getattr__(name: str) -> Any:
+    if name in _CONSOLES:
+        return console(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 1
@@ -178,7 +214,9 @@ def parse_budget(max_events: str | None, max_memory_mb: str | None) -> dict[str,
 
 
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    from rich.markup import escape
+
+    console("err").print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -241,11 +279,10 @@ def _version_callback(value: bool) -> None:
     if value:
         from .. import __version__
 
-        out.print(f"hopsim {__version__}")
+        console("out").print(f"hopsim {__version__}")
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
