@@ -230,10 +230,14 @@ impl Dcf {
 
     /// (Re)arm the access timer if a packet waits for the medium and the deadline moved
     /// earlier or none is pending.
+    #[inline]
     fn arm_access(&mut self, cx: &mut MacCtx) {
-        if self.phase != Phase::Contend {
-            return;
+        if self.phase == Phase::Contend {
+            self.arm_access_contending(cx);
         }
+    }
+
+    fn arm_access_contending(&mut self, cx: &mut MacCtx) {
         if let Some(at) = self.access.access_time() {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {

@@ -4,7 +4,10 @@
 use super::*;
 
 impl Dcf {
-    /// A frame ended at this node at time `at`; `ok` if it was decoded.
+    /// A frame ended at this node at time `at`; `ok` if it was decoded. Every listener of
+    /// every frame comes here: the overheard and the lost are handled inline, a frame for
+    /// this node in [`Dcf::on_rx_addressed`].
+    #[inline]
     pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
         if self.cfg.ns2 {
             if !ok {
@@ -28,6 +31,12 @@ impl Dcf {
             }
             return;
         }
+        self.on_rx_addressed(cx, at, frame);
+    }
+
+    /// A frame for this node (or broadcast) was decoded at `at`.
+    #[inline(never)]
+    fn on_rx_addressed(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame) {
         let t = self.cfg.timing;
         match frame.kind {
             FrameKind::Rts => {

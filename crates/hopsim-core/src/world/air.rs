@@ -189,7 +189,7 @@ impl World {
     }
 
     /// A frame's reception ends at `listener` at time `at` (>= now).
-    #[inline]
+    #[inline(always)]
     fn complete_rx(
         &mut self,
         now: SimTime,
