@@ -45,13 +45,15 @@ def cells(r: dict[str, Any]) -> list[str]:
     wall = float(r["wall_s"])
     events = int(r["events"])
     rss = f"{r['peak_rss_kb'] / 1024:.1f}" if "peak_rss_kb" in r else "-"
+    # A build row (a 0.001 s run) has no meaningful rates.
+    build = "validate_wall_s" in r
     out = [
         r["row"],
         f"{r['duration_s']:g}",
         f"{wall:.3f}",
-        f"{r['duration_s'] / wall:,.0f}",
+        "-" if build else f"{r['duration_s'] / wall:,.0f}",
         f"{events:,}",
-        f"{events / wall / 1e6:.2f}",
+        "-" if build else f"{events / wall / 1e6:.2f}",
         rss,
     ]
     if "traced_wall_s" in r:
