@@ -146,11 +146,12 @@ test: setup-test
 	$(MAKE) --no-print-directory wheel-check
 	$(MAKE) --no-print-directory docs
 
-# benches/speed.py runs every row in a fresh process (peak memory per row) and prints one table.
+# --bench '*': the benchmark targets only (not the unit tests, which cargo bench lists as
+# ignored). benches/speed.py runs every row in a fresh process (peak memory per row) and prints one table.
 BENCH_QUICK ?=
 BENCH_JSON  ?=
 bench: $(EXT_STAMP)
-	cargo bench -p hopsim-core
+	cargo bench -p hopsim-core --bench '*'
 	$(BIN)/python benches/speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	  $(if $(BENCH_JSON),--json $(BENCH_JSON))
 

@@ -204,6 +204,8 @@ def main() -> None:
     failed = False
     for row in rows:
         t0 = time.perf_counter()
+        load = os.getloadavg()[0]  # other work on the machine skews every figure
+        first = len(results)
         try:
             if row in NS2_ROWS:
                 duration_s = sc.FULL_DURATION_S[row] / factor
@@ -224,7 +226,13 @@ def main() -> None:
         except Exception as exc:  # one broken row must not hide the others
             failed = True
             results.append({"row": row, "error": f"{type(exc).__name__}: {exc}"})
-        print(f"  {row}: done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        for doc in results[first:]:
+            doc["load_before"] = load
+        print(
+            f"  {row}: done in {time.perf_counter() - t0:.1f} s (load average before {load:.2f})",
+            file=sys.stderr,
+            flush=True,
+        )
     print_table(results)
     sys.stdout.flush()
     if args.json:
