@@ -9,7 +9,10 @@
 #                on the PATH and run hopsim from it, outside the repository
 #   make docs    the documentation site (mkdocs-material, docs/ and mkdocs.yml) into site/, in
 #                strict mode: a broken link fails it
-#   make bench   engine benchmarks (cargo bench)
+#   make bench   engine benchmarks (cargo bench), then benches/speed.py: hopsim beside ns-2.35
+#                (when installed), large networks, the CLI's start-up, sweeps on local processes
+#                and a local Dask cluster (docs/speed.md); BENCH_QUICK=1 for a short pass,
+#                BENCH_JSON=PATH to write the figures as JSON
 #   make fuzz    a long fuzzing campaign (FUZZ_INPUTS generated scenarios on stable Rust, then
 #                FUZZ_SECONDS of libFuzzer with cargo fuzz where nightly Rust is installed,
 #                then the Python property tests with FUZZ_EXAMPLES examples each)
@@ -143,8 +146,14 @@ test: setup-test
 	$(MAKE) --no-print-directory wheel-check
 	$(MAKE) --no-print-directory docs
 
-bench:
-	cargo bench -p hopsim-core
+# --bench '*': the benchmark targets only (not the unit tests, which cargo bench lists as
+# ignored). benches/speed.py runs every row in a fresh process (peak memory per row) and prints one table.
+BENCH_QUICK ?=
+BENCH_JSON  ?=
+bench: $(EXT_STAMP)
+	cargo bench -p hopsim-core --bench '*'
+	$(BIN)/python benches/speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
+	  $(if $(BENCH_JSON),--json $(BENCH_JSON))
 
 ## ---------------------------------------------------------------- wheel and docs site
 
@@ -231,13 +240,13 @@ lint: $(LINT_STAMP) $(EXT_STAMP)
 	cargo fmt --manifest-path fuzz/Cargo.toml --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --manifest-path fuzz/Cargo.toml --release -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests benches
+	$(BIN)/ruff format --check python tests benches
 
 fmt: $(LINT_STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests
-	$(BIN)/ruff check --fix python tests
+	$(BIN)/ruff format python tests benches
+	$(BIN)/ruff check --fix python tests benches
 
 clean:
 	cargo clean
