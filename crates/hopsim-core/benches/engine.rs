@@ -1,5 +1,7 @@
 //! Engine benchmark: events per second and simulated seconds per wall second for the 7-hop
 //! paced-UDP chain and a 100-node random topology with 10 flows. `cargo bench -p hopsim-core`.
+//! `HOPSIM_BENCH_FILE=scenario.toml cargo bench -p hopsim-core` times that scenario instead
+//! (for profiling a case of your own: `perf record` on the bench binary).
 
 use hopsim_core::{prepare, scenario::parse_toml};
 use std::time::Instant;
@@ -78,6 +80,11 @@ fn connected_random100() -> String {
 }
 
 fn main() {
+    if let Ok(path) = std::env::var("HOPSIM_BENCH_FILE") {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        bench(&path, &text);
+        return;
+    }
     bench("chain7_paced_udp_50ms_1000s", CHAIN7);
     // Paced near the chain's capacity (1460 B every 30 ms, about 390 kbit/s offered).
     bench("chain7_paced_udp_30ms_1000s", &CHAIN7.replace("interval_s = 0.05", "interval_s = 0.03"));
