@@ -29,7 +29,21 @@ impl Trajectory {
 
     /// Position at `t`. `cursor` remembers the leg of the last lookup, so that lookups at
     /// non-decreasing times cost O(1) amortised.
+    #[inline]
     pub fn position(&self, t: SimTime, cursor: &mut usize) -> [f64; 2] {
+        // The common case: still inside the leg of the last lookup, and not its last instant.
+        if let Some(leg) = self.legs.get(*cursor) {
+            if leg.t0_ns <= t && t < leg.t1_ns {
+                let next_starts = self.legs.get(*cursor + 1).map_or(SimTime::MAX, |l| l.t0_ns);
+                if t < next_starts {
+                    return leg.at(t);
+                }
+            }
+        }
+        self.position_slow(t, cursor)
+    }
+
+    fn position_slow(&self, t: SimTime, cursor: &mut usize) -> [f64; 2] {
         if *cursor >= self.legs.len() || self.legs[*cursor].t0_ns > t {
             *cursor = 0;
         }
@@ -43,8 +57,19 @@ impl Trajectory {
         if t >= leg.t1_ns {
             return leg.to;
         }
-        let f = (t - leg.t0_ns) as f64 / (leg.t1_ns - leg.t0_ns) as f64;
-        [leg.from[0] + f * (leg.to[0] - leg.from[0]), leg.from[1] + f * (leg.to[1] - leg.from[1])]
+        leg.at(t)
+    }
+}
+
+impl Leg {
+    /// Position at `t` inside the leg (t0_ns <= t < t1_ns).
+    #[inline]
+    fn at(&self, t: SimTime) -> [f64; 2] {
+        let f = (t - self.t0_ns) as f64 / (self.t1_ns - self.t0_ns) as f64;
+        [
+            self.from[0] + f * (self.to[0] - self.from[0]),
+            self.from[1] + f * (self.to[1] - self.from[1]),
+        ]
     }
 }
 

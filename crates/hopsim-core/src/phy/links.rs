@@ -100,8 +100,12 @@ impl LinkModel {
     }
 
     /// Mean received power at `rx` of `tx`'s frames over `distance_m`.
+    #[inline]
     pub fn power_w(&self, tx: u32, rx: u32, distance_m: f64) -> f64 {
         let p = self.path.rx_power_w(distance_m);
+        if self.sigma_db == 0.0 && self.clusters.is_empty() {
+            return p; // no extra gain: gain_db would be 0
+        }
         let g = self.gain_db(tx, rx);
         if g == 0.0 {
             p

@@ -23,6 +23,10 @@ pub struct PathLoss {
     reference_distance_m: f64,
     /// Received power at the reference distance (log-distance only).
     reference_power_w: f64,
+    /// Two-ray ground's crossover distance and its numerator Pt Gt Gr ht^2 hr^2, worked out
+    /// once (the same operations in the same order as per call: bit-identical powers).
+    crossover_m: f64,
+    two_ray_numerator: f64,
 }
 
 /// Milliwatts in dBm to watts.
@@ -47,7 +51,13 @@ impl PathLoss {
             exponent: radio.path_loss_exponent,
             reference_distance_m: radio.reference_distance_m,
             reference_power_w: 0.0,
+            crossover_m: 0.0,
+            two_ray_numerator: 0.0,
         };
+        p.crossover_m =
+            4.0 * std::f64::consts::PI * p.antenna_height_m * p.antenna_height_m / p.wavelength_m;
+        let h2 = p.antenna_height_m * p.antenna_height_m;
+        p.two_ray_numerator = p.tx_power_w * p.gain_product * h2 * h2;
         // PL(d0): given, or the free-space loss at d0 (as ns-3's default 46.68 dB is Friis
         // at 1 m for 5.15 GHz).
         p.reference_power_w = match radio.reference_loss_db {
@@ -70,8 +80,7 @@ impl PathLoss {
 
     /// Crossover distance of two-ray ground: 4 pi ht hr / lambda.
     pub fn crossover_m(&self) -> f64 {
-        4.0 * std::f64::consts::PI * self.antenna_height_m * self.antenna_height_m
-            / self.wavelength_m
+        self.crossover_m
     }
 
     /// Received power in watts at distance `distance_m`.
@@ -85,13 +94,11 @@ impl PathLoss {
                 self.reference_power_w / ratio.powf(self.exponent)
             }
             Propagation::TwoRayGround => {
-                if d < self.crossover_m() {
+                if d < self.crossover_m {
                     self.friis_w(d)
                 } else {
                     // Pt Gt Gr ht^2 hr^2 / (d^4 L)
-                    let h2 = self.antenna_height_m * self.antenna_height_m;
-                    self.tx_power_w * self.gain_product * h2 * h2
-                        / (d * d * d * d * self.system_loss)
+                    self.two_ray_numerator / (d * d * d * d * self.system_loss)
                 }
             }
         }
@@ -130,7 +137,19 @@ pub fn distance_m(a: [f64; 2], b: [f64; 2]) -> f64 {
 }
 
 pub fn delay_ns(distance_m: f64) -> u64 {
-    (distance_m / SPEED_OF_LIGHT_M_PER_S * 1e9).round() as u64
+    round_ns(distance_m / SPEED_OF_LIGHT_M_PER_S * 1e9)
+}
+
+/// `x.round() as u64` for 0 <= x < 2^53 (halves away from zero) without libm's `round`, a
+/// call on the baseline x86-64 target: the truncation is exact and so is `x - whole`.
+#[inline]
+fn round_ns(x: f64) -> u64 {
+    let whole = x as u64;
+    if x - whole as f64 >= 0.5 {
+        whole + 1
+    } else {
+        whole
+    }
 }
 
 #[cfg(test)]
@@ -188,6 +207,18 @@ mod tests {
         let (rx, cs) = thresholds_w(&radio, &pl);
         assert!((pl.range_for_threshold_m(rx) - 100.0).abs() < 0.01);
         assert!((pl.range_for_threshold_m(cs) - 300.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn rounding_matches_round_half_away_from_zero() {
+        let mut x = 0.0f64;
+        let cases = [0.5, 1.5, 2.5, 0.49999999999999994, 1e15 + 0.5, 3.4999999, 7.0];
+        for c in cases.into_iter().chain(std::iter::from_fn(|| {
+            x += 0.123456789;
+            (x < 5000.0).then_some(x)
+        })) {
+            assert_eq!(round_ns(c), c.round() as u64, "{c}");
+        }
     }
 
     #[test]
