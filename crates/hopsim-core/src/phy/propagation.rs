@@ -132,8 +132,15 @@ pub fn thresholds_w(radio: &Radio, path: &PathLoss) -> (f64, f64) {
 
 /// Propagation delay over `distance_m`, in whole nanoseconds (rounded).
 /// Straight-line distance between two positions (x, y) in metres.
+///
+/// The square root of the sum of squares, not `hypot`: hypot's guard against overflow costs a
+/// library call per listener of every frame of a moving network, and no scenario's
+/// coordinates come near 1e154 m, where squares would overflow. The two may differ in the
+/// last bit.
+#[inline]
 pub fn distance_m(a: [f64; 2], b: [f64; 2]) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
+    let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
+    (dx * dx + dy * dy).sqrt()
 }
 
 pub fn delay_ns(distance_m: f64) -> u64 {
