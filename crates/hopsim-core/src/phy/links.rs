@@ -115,6 +115,7 @@ impl LinkModel {
     }
 
     /// The link tx -> rx, if `rx` hears `tx` at all.
+    #[inline]
     pub fn link(&self, tx: u32, rx: u32, distance_m: f64) -> Option<Link> {
         let power_w = self.power_w(tx, rx, distance_m);
         (power_w >= self.include_w).then(|| Link {

@@ -26,6 +26,7 @@ impl Motion {
 }
 
 impl Motion {
+    #[inline]
     pub fn position(&mut self, node: u32, t: SimTime) -> [f64; 2] {
         let i = node as usize;
         self.trajectories[i].position(t, &mut self.cursors[i])
