@@ -11,7 +11,6 @@
 //! and acknowledges a CE segment at once (Linux `__tcp_ecn_check_ce` enters quick-ACK mode:
 //! "better not delay acks, sender can have a very low cwnd").
 
-use super::super::cc::Loss;
 use super::TcpSender;
 use crate::engine::time::SimTime;
 
@@ -108,15 +107,7 @@ impl TcpSender {
         if self.in_recovery || ack <= reduced_upto {
             return;
         }
-        let una = self.board.front();
-        let loss = Loss {
-            now,
-            flight: (self.board.max() - self.board.una()) as f64,
-            usable: self.send_window() as f64,
-            dupack_threshold: self.cfg.dupack_threshold,
-            sent_ns: una.sent_ns,
-            retransmitted: una.retransmitted,
-        };
+        let loss = self.loss(now);
         let ssthresh = self.cc.ssthresh_after_loss(&self.w, &loss);
         self.w.set_ssthresh(ssthresh);
         self.w.to_ssthresh();

@@ -104,7 +104,8 @@ impl TcpSender {
         self.cc.fine_grained_timeout_ns().is_some_and(|t| now.saturating_sub(sent) >= t)
     }
 
-    fn loss(&self, now: SimTime) -> Loss {
+    /// What a window reduction is worked out from (loss, or an ECN echo: ecn.rs).
+    pub(super) fn loss(&self, now: SimTime) -> Loss {
         let una = self.board.front();
         Loss {
             now,
