@@ -117,14 +117,11 @@ impl World {
     /// start (and again for its end): precomputed for static topologies, worked out at the
     /// start of the frame for moving ones.
     fn lend_links(&mut self, tx: u32, now: SimTime) -> Vec<Link> {
-        match self.motion.as_mut() {
-            Some(m) => {
-                let mut links = std::mem::take(&mut self.nodes[tx as usize].tx_links);
-                m.links(tx, now, &mut links);
-                links
-            }
-            None => self.channel.lend(tx),
+        let mut links = self.lend_current_links(tx);
+        if let Some(m) = self.motion.as_mut() {
+            m.links(tx, now, &mut links);
         }
+        links
     }
 
     /// The listeners of `tx`'s frame on the air, lent out as they are.
