@@ -9,18 +9,15 @@ impl Dcf {
     /// this node in [`Dcf::on_rx_addressed`].
     #[inline]
     pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
-        if self.cfg.ns2 {
-            if !ok {
-                self.ns2_eifs_nav(at, at);
-            }
-        } else {
-            self.access.note_rx_end(at, ok);
-        }
-        // EIFS set or cleared moves the access time either way: the timer must never be late.
-        self.arm_access(cx);
         if !ok {
+            self.on_rx_lost(cx, at);
             return;
         }
+        if !self.cfg.ns2 {
+            self.access.note_rx_end(at, true);
+        }
+        // A cleared EIFS moves the access time earlier: the timer must never be late.
+        self.arm_access(cx);
         if frame.dst != self.node && frame.dst != BROADCAST {
             // Virtual carrier sense (9.2.5.4): NAV from the Duration field.
             let nav_end = at + frame.nav_ns;
@@ -32,6 +29,20 @@ impl Dcf {
             return;
         }
         self.on_rx_addressed(cx, at, frame);
+    }
+
+    /// A frame ended at this node at `at` in error, or while the receiver was taken by
+    /// another: EIFS follows (9.2.3.4; ns-2 sets it as a NAV). Most listeners of a frame only
+    /// sense it, so this is the hot path of every frame's end.
+    #[inline(always)]
+    pub fn on_rx_lost(&mut self, cx: &mut MacCtx, at: SimTime) {
+        if self.cfg.ns2 {
+            self.ns2_eifs_nav(at, at);
+        } else {
+            self.access.note_rx_end(at, false);
+        }
+        // EIFS moves the access time: the timer must never be late.
+        self.arm_access(cx);
     }
 
     /// A frame for this node (or broadcast) was decoded at `at`.

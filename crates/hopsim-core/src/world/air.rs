@@ -185,7 +185,8 @@ impl World {
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
     }
 
-    /// A frame's reception ends at `listener` at time `at` (>= now).
+    /// A frame's reception ends at `listener` at time `at` (>= now). Most listeners of a
+    /// frame only sense it: their lost receptions take the short path.
     #[inline(always)]
     fn complete_rx(
         &mut self,
@@ -196,18 +197,32 @@ impl World {
         ok: bool,
         decodable: bool,
     ) {
-        let addressed = frame.dst == listener || frame.dst == BROADCAST;
-        let mut lost = match (ok, decodable) {
-            (true, _) => None,
-            (false, true) => Some(Reason::Collision),
-            (false, false) => Some(Reason::NotDecoded),
-        };
-        if !ok && decodable && addressed {
+        if ok {
+            self.complete_rx_ok(now, listener, (frame, fref), at);
+            return;
+        }
+        let reason = if decodable { Reason::Collision } else { Reason::NotDecoded };
+        if decodable && (frame.dst == listener || frame.dst == BROADCAST) {
             // Strong enough to decode, lost to overlap with another frame (capture mode).
             self.nodes[listener as usize].counters.collisions += 1;
         }
-        let mut ok = ok;
-        if ok && self.frame_error_rate > 0.0 {
+        self.trace_air(at, listener, EventKind::RxError, frame, fref, Some(reason));
+        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+        self.nodes[listener as usize].mac.on_rx_lost(&mut cx, at);
+    }
+
+    /// A frame decoded at `listener` at `at`, unless an injected frame error takes it.
+    #[inline(never)]
+    fn complete_rx_ok(
+        &mut self,
+        now: SimTime,
+        listener: u32,
+        (frame, fref): (&Frame, FrameRef),
+        at: SimTime,
+    ) {
+        let mut ok = true;
+        let mut lost = None;
+        if self.frame_error_rate > 0.0 {
             // Injected loss: drawn per reception from the listener's own stream.
             let node = &mut self.nodes[listener as usize];
             if node.error_rng.uniform() < self.frame_error_rate {
