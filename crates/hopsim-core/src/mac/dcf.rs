@@ -237,7 +237,9 @@ impl Dcf {
         }
     }
 
-    fn arm_access_contending(&mut self, cx: &mut MacCtx) {
+    /// [`Dcf::arm_access`] for a MAC known to be contending.
+    #[inline]
+    pub fn arm_access_contending(&mut self, cx: &mut MacCtx) {
         if let Some(at) = self.access.access_time() {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {

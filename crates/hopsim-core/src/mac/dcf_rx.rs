@@ -35,14 +35,23 @@ impl Dcf {
     /// another: EIFS follows (9.2.3.4; ns-2 sets it as a NAV). Most listeners of a frame only
     /// sense it, so this is the hot path of every frame's end.
     #[inline(always)]
-    pub fn on_rx_lost(&mut self, cx: &mut MacCtx, at: SimTime) {
+    fn on_rx_lost(&mut self, cx: &mut MacCtx, at: SimTime) {
+        if self.note_rx_lost(at) {
+            self.arm_access_contending(cx);
+        }
+    }
+
+    /// [`Dcf::on_rx_lost`] without the timer: true if the access timer must be re-armed
+    /// (a packet waits for the medium), so a caller builds the context only then.
+    #[inline(always)]
+    pub fn note_rx_lost(&mut self, at: SimTime) -> bool {
         if self.cfg.ns2 {
             self.ns2_eifs_nav(at, at);
         } else {
             self.access.note_rx_end(at, false);
         }
         // EIFS moves the access time: the timer must never be late.
-        self.arm_access(cx);
+        self.phase == Phase::Contend
     }
 
     /// A frame for this node (or broadcast) was decoded at `at`.

@@ -207,8 +207,10 @@ impl World {
             self.nodes[listener as usize].counters.collisions += 1;
         }
         self.trace_air(at, listener, EventKind::RxError, frame, fref, Some(reason));
-        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-        self.nodes[listener as usize].mac.on_rx_lost(&mut cx, at);
+        if self.nodes[listener as usize].mac.note_rx_lost(at) {
+            let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+            self.nodes[listener as usize].mac.arm_access_contending(&mut cx);
+        }
     }
 
     /// A frame decoded at `listener` at `at`, unless an injected frame error takes it.

@@ -18,7 +18,17 @@ const TCP_ECE: u8 = 0x40;
 const TCP_CWR: u8 = 0x80;
 
 impl World {
+    /// Every frame sent and received passes here: the check is inlined, the work is not.
+    #[inline(always)]
     pub(super) fn trace_frame(&mut self, node: u32, time_ns: SimTime, frame: &Frame) {
+        if self.tracer.is_some() {
+            self.trace_frame_cold(node, time_ns, frame);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_frame_cold(&mut self, node: u32, time_ns: SimTime, frame: &Frame) {
         let Some(tracer) = self.tracer.as_ref() else {
             return;
         };
