@@ -21,6 +21,8 @@
 #
 # Set-up is idempotent: stamps record what was done, and the extension is rebuilt only when a
 # .rs file, a Cargo.toml, Cargo.lock or pyproject.toml changed (or the built module is missing).
+# The extension is profile-guided where llvm-profdata of rustc's LLVM is installed (PGO=0: a
+# plain release build; see PGO below and docs/speed.md).
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -46,12 +48,31 @@ ifeq ($(wildcard python/hopsim/_core*.so python/hopsim/_core*.pyd),)
 EXT_FORCE := FORCE
 endif
 
+# Profile-guided optimisation (docs/speed.md, "Profile-guided build"): where llvm-profdata of
+# rustc's own LLVM version is installed (make pgo-tools installs it; make bench runs that
+# first), the extension is built instrumented, runs the training scenarios of
+# benches/pgo_train.py, and is built again with the merged profile (benches/build_ext.sh).
+# With PGO=0, or without that llvm-profdata: one plain release build. The stamp records which
+# was built, so a change of either rebuilds.
+PGO ?= 1
+LLVM_MAJOR := $(shell rustc -vV 2>/dev/null | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+PROFDATA := $(if $(LLVM_MAJOR),$(shell command -v llvm-profdata-$(LLVM_MAJOR) 2>/dev/null))
+EXT_MODE := $(if $(and $(filter-out 0,$(PGO)),$(PROFDATA)),pgo,plain)
+PGO_PROFILE := $(CURDIR)/target/pgo/merged.profdata
+# The release builds that use the profile (the wheel, cargo bench) share the final build's
+# target directory.
+PGO_ENV := $(if $(filter pgo,$(EXT_MODE)),RUSTFLAGS="-Cprofile-use=$(PGO_PROFILE)" \
+  CARGO_TARGET_DIR="$(CURDIR)/target/pgo-use")
+ifneq ($(shell cat $(EXT_STAMP) 2>/dev/null),$(EXT_MODE))
+EXT_FORCE := FORCE
+endif
+
 # Prints one optional-dependency group of pyproject.toml, one requirement a line.
 EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
-.PHONY: demo test setup setup-test test-tools bench fuzz fuzz-smoke lint fmt clean FORCE \
-        wheel wheel-check docs
+.PHONY: demo test setup setup-test test-tools bench bench-run pgo-tools fuzz fuzz-smoke lint \
+        fmt clean FORCE wheel wheel-check docs
 
 ## ---------------------------------------------------------------- set-up
 
@@ -67,13 +88,14 @@ $(DEPS_STAMP): $(BIN)/python pyproject.toml
 # (python/ on the path, the compiled module next to the sources) and installs its dependencies.
 # The module is built for the stable ABI (_core.abi3.so); a version-specific _core.cpython-*.so
 # left by an older build would shadow it, so it goes.
-$(EXT_STAMP): $(DEPS_STAMP) $(RUST_SRC) pyproject.toml $(EXT_FORCE)
-	@echo "building the extension (release; log: $(VENV)/maturin.log)"
-	@VIRTUAL_ENV="$(abspath $(VENV))" PATH="$(abspath $(BIN)):$$PATH" \
-	  $(BIN)/maturin develop --release > $(VENV)/maturin.log 2>&1 \
+$(EXT_STAMP): $(DEPS_STAMP) $(RUST_SRC) pyproject.toml benches/build_ext.sh \
+    benches/pgo_train.py $(EXT_FORCE)
+	@echo "building the extension (release, $(EXT_MODE); log: $(VENV)/maturin.log)"
+	@VIRTUAL_ENV="$(abspath $(VENV))" PATH="$(abspath $(BIN)):$$PATH" PROFDATA="$(PROFDATA)" \
+	  benches/build_ext.sh $(EXT_MODE) > $(VENV)/maturin.log 2>&1 \
 	  || { tail -n 60 $(VENV)/maturin.log; exit 1; }
 	rm -f python/hopsim/_core.cpython-*.so
-	touch $@
+	echo $(EXT_MODE) > $@
 
 $(TEST_STAMP): $(DEPS_STAMP) pyproject.toml
 	$(EXTRA_REQS) test > $(VENV)/requirements-test.txt
@@ -126,6 +148,18 @@ test-tools:
 	    || echo "warning: $(NS3_WHEEL) could not be installed: the ns-3 tests will be skipped"; \
 	fi
 
+# llvm-profdata of rustc's LLVM version for the profile-guided build (Debian's llvm-N).
+pgo-tools:
+	if [ "$(PGO)" != 0 ] && [ -n "$(LLVM_MAJOR)" ] && [ -z "$(PROFDATA)" ]; then \
+	  if command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      llvm-$(LLVM_MAJOR) \
+	      || echo "warning: llvm-$(LLVM_MAJOR) could not be installed: a plain build"; \
+	  else \
+	    echo "warning: no llvm-profdata-$(LLVM_MAJOR) and no apt-get: a plain build"; \
+	  fi; \
+	fi
+
 FORCE:
 
 ## ---------------------------------------------------------------- main targets
@@ -150,8 +184,12 @@ test: setup-test
 # ignored). benches/speed.py runs every row in a fresh process (peak memory per row) and prints one table.
 BENCH_QUICK ?=
 BENCH_JSON  ?=
-bench: $(EXT_STAMP)
-	cargo bench -p hopsim-core --bench '*'
+bench: pgo-tools
+	$(MAKE) --no-print-directory bench-run
+
+# A new make, so that the llvm-profdata pgo-tools installed is seen.
+bench-run: $(EXT_STAMP)
+	$(PGO_ENV) cargo bench -p hopsim-core --bench '*'
 	$(BIN)/python benches/speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	  $(if $(BENCH_JSON),--json $(BENCH_JSON))
 
@@ -159,9 +197,10 @@ bench: $(EXT_STAMP)
 
 # One wheel for every CPython >= 3.10 (pyo3's abi3-py310 feature), built in target/ like the
 # extension of the venv (so mostly cached).
-wheel: $(DEPS_STAMP)
+# Profile-guided like the extension when that was (its profile comes from that build).
+wheel: $(DEPS_STAMP) $(if $(filter pgo,$(EXT_MODE)),$(EXT_STAMP))
 	rm -f dist/hopsim-*.whl
-	$(BIN)/maturin build --release --out dist --interpreter $(BIN)/python
+	$(PGO_ENV) $(BIN)/maturin build --release --out dist --interpreter $(BIN)/python
 
 # The wheel must carry every module and data file of python/hopsim (the study sweeps among
 # them) and the compiled module, and work where no Rust toolchain is: it is installed into a
