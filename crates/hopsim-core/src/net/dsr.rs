@@ -140,13 +140,18 @@ impl DsrNode {
         }
     }
 
-    /// Shortest cached route from this node to `dst`.
+    /// Shortest cached route from this node to `dst`: the first of the shortest in cache
+    /// order (the prefix is copied once, for the route chosen).
     pub fn route_to(&self, dst: u32) -> Option<SrcRoute> {
-        self.cache
-            .iter()
-            .filter_map(|r| r.position(dst).map(|i| r.slice(0, i)))
-            .filter(|r| r.len() > 1)
-            .min_by_key(|r| r.len())
+        let mut best: Option<(usize, &SrcRoute)> = None;
+        for r in &self.cache {
+            if let Some(i) = r.position(dst) {
+                if i >= 1 && best.is_none_or(|(b, _)| i < b) {
+                    best = Some((i, r));
+                }
+            }
+        }
+        best.map(|(i, r)| r.slice(0, i))
     }
 
     /// Remember a route that starts at this node (and loop-free).

@@ -239,3 +239,33 @@ fn ns2_a_salvaging_forwarder_asks_its_neighbours_only_then_gives_up() {
     n.on_timer(9, at, &mut out);
     assert_eq!(out, vec![DsrAction::Unreachable { dst: 9 }]);
 }
+
+/// `route_to` is RFC 4728's shortest cached route, the first of the shortest in cache order:
+/// checked against the plain definition over random caches with ties.
+#[test]
+fn route_to_is_the_first_shortest_cached_prefix() {
+    let mut rng = crate::engine::rng::Rng::derive(7, crate::engine::rng::Purpose::Routing, 0);
+    for _ in 0..300 {
+        let mut n = DsrNode::new(0, DsrConfig { cache_paths: 8, ..DsrConfig::default() });
+        for _ in 0..12 {
+            // Loop-free routes from node 0 over nodes 1..9.
+            let mut nodes = vec![0u32];
+            for _ in 0..1 + rng.up_to(5) {
+                let next = 1 + rng.up_to(8);
+                if !nodes.contains(&next) {
+                    nodes.push(next);
+                }
+            }
+            n.learn(route(&nodes));
+        }
+        for dst in 0..10 {
+            let reference = n
+                .cache
+                .iter()
+                .filter_map(|r| r.position(dst).map(|i| r.slice(0, i)))
+                .filter(|r| r.len() > 1)
+                .min_by_key(|r| r.len());
+            assert_eq!(n.route_to(dst), reference, "dst {dst}, cache {:?}", n.cache);
+        }
+    }
+}
