@@ -93,14 +93,23 @@ impl PathLoss {
                 let ratio = (d / self.reference_distance_m).max(1.0);
                 self.reference_power_w / ratio.powf(self.exponent)
             }
-            Propagation::TwoRayGround => {
-                if d < self.crossover_m {
-                    self.friis_w(d)
-                } else {
-                    // Pt Gt Gr ht^2 hr^2 / (d^4 L)
-                    self.two_ray_numerator / (d * d * d * d * self.system_loss)
-                }
-            }
+            Propagation::TwoRayGround => self.two_ray_w(distance_m),
+        }
+    }
+
+    pub fn is_two_ray_ground(&self) -> bool {
+        self.kind == Propagation::TwoRayGround
+    }
+
+    /// `rx_power_w` of two-ray ground, for callers that chose the model once for many calls.
+    #[inline(always)]
+    pub fn two_ray_w(&self, distance_m: f64) -> f64 {
+        let d = distance_m.max(MIN_DISTANCE_M);
+        if d < self.crossover_m {
+            self.friis_w(d)
+        } else {
+            // Pt Gt Gr ht^2 hr^2 / (d^4 L)
+            self.two_ray_numerator / (d * d * d * d * self.system_loss)
         }
     }
 
