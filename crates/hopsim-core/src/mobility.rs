@@ -5,6 +5,9 @@
 use crate::engine::rng::Rng;
 use crate::engine::time::{secs_to_ns, SimTime};
 
+mod piece;
+pub use piece::Piece;
+
 /// Straight-line motion from `from` (at `t0_ns`) to `to` (at `t1_ns`); a pause has from == to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Leg {
@@ -44,12 +47,7 @@ impl Trajectory {
     }
 
     fn position_slow(&self, t: SimTime, cursor: &mut usize) -> [f64; 2] {
-        if *cursor >= self.legs.len() || self.legs[*cursor].t0_ns > t {
-            *cursor = 0;
-        }
-        while *cursor + 1 < self.legs.len() && self.legs[*cursor + 1].t0_ns <= t {
-            *cursor += 1;
-        }
+        self.seek(t, cursor);
         let Some(leg) = self.legs.get(*cursor) else { return self.start };
         if t < leg.t0_ns {
             return if *cursor == 0 { self.start } else { self.legs[*cursor - 1].to };
@@ -58,6 +56,16 @@ impl Trajectory {
             return leg.to;
         }
         leg.at(t)
+    }
+
+    /// Moves `cursor` to the last leg that starts at or before `t` (0 if none does).
+    fn seek(&self, t: SimTime, cursor: &mut usize) {
+        if *cursor >= self.legs.len() || self.legs[*cursor].t0_ns > t {
+            *cursor = 0;
+        }
+        while *cursor + 1 < self.legs.len() && self.legs[*cursor + 1].t0_ns <= t {
+            *cursor += 1;
+        }
     }
 }
 

@@ -99,12 +99,17 @@ impl LinkModel {
         g
     }
 
+    /// Do links get an extra gain (shadowing or walls)? Without, `power_w` is the path loss's.
+    pub fn has_gain(&self) -> bool {
+        !(self.sigma_db == 0.0 && self.clusters.is_empty())
+    }
+
     /// Mean received power at `rx` of `tx`'s frames over `distance_m`.
     #[inline]
     pub fn power_w(&self, tx: u32, rx: u32, distance_m: f64) -> f64 {
         let p = self.path.rx_power_w(distance_m);
-        if self.sigma_db == 0.0 && self.clusters.is_empty() {
-            return p; // no extra gain: gain_db would be 0
+        if !self.has_gain() {
+            return p; // gain_db would be 0
         }
         let g = self.gain_db(tx, rx);
         if g == 0.0 {
@@ -117,7 +122,13 @@ impl LinkModel {
     /// The link tx -> rx, if `rx` hears `tx` at all.
     #[inline]
     pub fn link(&self, tx: u32, rx: u32, distance_m: f64) -> Option<Link> {
-        let power_w = self.power_w(tx, rx, distance_m);
+        self.link_at_power(rx, self.power_w(tx, rx, distance_m), distance_m)
+    }
+
+    /// The link to `rx` at `distance_m` with the mean received power `power_w`, if above
+    /// the least power a listener needs.
+    #[inline(always)]
+    pub fn link_at_power(&self, rx: u32, power_w: f64, distance_m: f64) -> Option<Link> {
         (power_w >= self.include_w).then(|| Link {
             listener: rx,
             power_w,

@@ -93,14 +93,23 @@ impl PathLoss {
                 let ratio = (d / self.reference_distance_m).max(1.0);
                 self.reference_power_w / ratio.powf(self.exponent)
             }
-            Propagation::TwoRayGround => {
-                if d < self.crossover_m {
-                    self.friis_w(d)
-                } else {
-                    // Pt Gt Gr ht^2 hr^2 / (d^4 L)
-                    self.two_ray_numerator / (d * d * d * d * self.system_loss)
-                }
-            }
+            Propagation::TwoRayGround => self.two_ray_w(distance_m),
+        }
+    }
+
+    pub fn is_two_ray_ground(&self) -> bool {
+        self.kind == Propagation::TwoRayGround
+    }
+
+    /// `rx_power_w` of two-ray ground, for callers that chose the model once for many calls.
+    #[inline(always)]
+    pub fn two_ray_w(&self, distance_m: f64) -> f64 {
+        let d = distance_m.max(MIN_DISTANCE_M);
+        if d < self.crossover_m {
+            self.friis_w(d)
+        } else {
+            // Pt Gt Gr ht^2 hr^2 / (d^4 L)
+            self.two_ray_numerator / (d * d * d * d * self.system_loss)
         }
     }
 
@@ -130,7 +139,6 @@ pub fn thresholds_w(radio: &Radio, path: &PathLoss) -> (f64, f64) {
     (rx, cs)
 }
 
-/// Propagation delay over `distance_m`, in whole nanoseconds (rounded).
 /// Straight-line distance between two positions (x, y) in metres.
 ///
 /// The square root of the sum of squares, not `hypot`: hypot's guard against overflow costs a
@@ -143,14 +151,23 @@ pub fn distance_m(a: [f64; 2], b: [f64; 2]) -> f64 {
     (dx * dx + dy * dy).sqrt()
 }
 
+/// Propagation delay over `distance_m`, in whole nanoseconds (rounded).
+#[inline]
 pub fn delay_ns(distance_m: f64) -> u64 {
     round_ns(distance_m / SPEED_OF_LIGHT_M_PER_S * 1e9)
 }
 
 /// `x.round() as u64` for 0 <= x < 2^53 (halves away from zero) without libm's `round`, a
 /// call on the baseline x86-64 target: the truncation is exact and so is `x - whole`.
+/// The conversions go through i64 (single instructions on x86-64, where the unsigned ones
+/// branch) whenever that gives the same integers: `x as i64` in [0, i64::MAX) means x is in
+/// (-1, 2^63) or NaN, where the truncation is the same as `x as u64`'s (0 for NaN).
 #[inline]
 fn round_ns(x: f64) -> u64 {
+    let whole = x as i64;
+    if (0..i64::MAX).contains(&whole) {
+        return whole as u64 + (x - whole as f64 >= 0.5) as u64;
+    }
     let whole = x as u64;
     if x - whole as f64 >= 0.5 {
         whole + 1
@@ -219,7 +236,12 @@ mod tests {
     #[test]
     fn rounding_matches_round_half_away_from_zero() {
         let mut x = 0.0f64;
-        let cases = [0.5, 1.5, 2.5, 0.49999999999999994, 1e15 + 0.5, 3.4999999, 7.0];
+        let two_pow_63 = 2f64.powi(63);
+        let below_2_63 = two_pow_63 - 1024.0; // the largest f64 below 2^63
+        let cases = [0.5, 1.5, 2.5, 0.49999999999999994, 1e15 + 0.5, 3.4999999, 7.0, 0.0, -0.0]
+            .into_iter()
+            .chain([below_2_63, two_pow_63, 1e19, -0.3, -0.7, -1e30, f64::NAN])
+            .chain((0..64).flat_map(|e| [1.37 * 2f64.powi(e), 2f64.powi(e) + 0.5]));
         for c in cases.into_iter().chain(std::iter::from_fn(|| {
             x += 0.123456789;
             (x < 5000.0).then_some(x)

@@ -1,10 +1,11 @@
 //! Moving nodes: who hears whom is worked out at the start of each transmission from the
-//! exact positions at that time (O(n) per transmission; nodes surely out of reach cost a
-//! squared distance, not a path loss). Static topologies never come here:
+//! exact positions at that time (O(n) per transmission; a position costs a compare and the
+//! interpolation within the node's cached piece of trajectory, and nodes surely out of reach
+//! cost a squared distance, not a path loss). Static topologies never come here:
 //! they keep the precomputed neighbour lists of `Channel`.
 
 use crate::engine::time::SimTime;
-use crate::mobility::Trajectory;
+use crate::mobility::{Piece, Trajectory};
 use crate::phy::channel::Link;
 use crate::phy::links::LinkModel;
 use crate::phy::propagation::distance_m;
@@ -12,6 +13,9 @@ use crate::phy::propagation::distance_m;
 pub(crate) struct Motion {
     trajectories: Vec<Trajectory>,
     cursors: Vec<usize>,
+    /// Each node's piece of trajectory at its last lookup: a node's position costs a compare
+    /// and the interpolation until the node next starts or ends a leg.
+    pieces: Vec<Piece>,
     model: LinkModel,
     /// Squared distance beyond which no node hears another (no shadowing), else infinite.
     reach_sq_m2: f64,
@@ -21,7 +25,45 @@ impl Motion {
     pub fn new(trajectories: Vec<Trajectory>, model: LinkModel) -> Motion {
         let n = trajectories.len();
         let reach_sq_m2 = model.sure_reach_sq_m2().unwrap_or(f64::INFINITY);
-        Motion { trajectories, cursors: vec![0; n], model, reach_sq_m2 }
+        let pieces = vec![Piece::EMPTY; n];
+        Motion { trajectories, cursors: vec![0; n], pieces, model, reach_sq_m2 }
+    }
+}
+
+/// Node `j`'s position at `t`, from its piece or else the next one.
+#[inline(always)]
+fn locate(
+    piece: &mut Piece,
+    j: usize,
+    trajectories: &[Trajectory],
+    cursors: &mut [usize],
+    t: SimTime,
+) -> [f64; 2] {
+    match piece.position(t) {
+        Some(p) => p,
+        None => trajectories[j].renew(piece, &mut cursors[j], t),
+    }
+}
+
+/// Who hears a transmitter at `at`, given where a listener is.
+struct Hearing<'a, P> {
+    model: &'a LinkModel,
+    reach_sq_m2: f64,
+    at: [f64; 2],
+    /// Mean received power from the model, listener and distance.
+    power_w: P,
+}
+
+impl<P: Fn(&LinkModel, u32, f64) -> f64> Hearing<'_, P> {
+    /// The link to listener `j` at `p`, if it hears the transmitter.
+    #[inline(always)]
+    fn link(&self, j: u32, p: [f64; 2]) -> Option<Link> {
+        let (dx, dy) = (self.at[0] - p[0], self.at[1] - p[1]);
+        if dx * dx + dy * dy > self.reach_sq_m2 {
+            return None; // out of reach for certain: no power to work out
+        }
+        let d = distance_m(self.at, p);
+        self.model.link_at_power(j, (self.power_w)(self.model, j, d), d)
     }
 }
 
@@ -29,24 +71,47 @@ impl Motion {
     #[inline]
     pub fn position(&mut self, node: u32, t: SimTime) -> [f64; 2] {
         let i = node as usize;
-        self.trajectories[i].position(t, &mut self.cursors[i])
+        locate(&mut self.pieces[i], i, &self.trajectories, &mut self.cursors, t)
     }
 
     /// Listeners of `tx` above the carrier-sense threshold at time `t`, in node order.
     pub fn links(&mut self, tx: u32, t: SimTime, out: &mut Vec<Link>) {
         out.clear();
         let at = self.position(tx, t);
-        for j in 0..self.trajectories.len() as u32 {
-            if j == tx {
-                continue;
+        // The common cases (no shadowing, no walls; two-ray ground) without per-listener tests
+        // for gains and for the propagation model.
+        if self.model.has_gain() {
+            self.scan(tx, at, t, out, |m, j, d| m.power_w(tx, j, d));
+        } else if self.model.path.is_two_ray_ground() {
+            self.scan(tx, at, t, out, |m, _, d| m.path.two_ray_w(d));
+        } else {
+            self.scan(tx, at, t, out, |m, _, d| m.path.rx_power_w(d));
+        }
+    }
+
+    /// The listeners of `tx` at `at`: the nodes before it, then those after it.
+    #[inline(always)]
+    fn scan(
+        &mut self,
+        tx: u32,
+        at: [f64; 2],
+        t: SimTime,
+        out: &mut Vec<Link>,
+        power_w: impl Fn(&LinkModel, u32, f64) -> f64,
+    ) {
+        let hearing = Hearing { model: &self.model, reach_sq_m2: self.reach_sq_m2, at, power_w };
+        let (trajectories, cursors) = (&self.trajectories[..], &mut self.cursors[..]);
+        let (before, from_tx) = self.pieces.split_at_mut(tx as usize);
+        for (j, piece) in before.iter_mut().enumerate() {
+            let p = locate(piece, j, trajectories, cursors, t);
+            if let Some(link) = hearing.link(j as u32, p) {
+                out.push(link);
             }
-            let p = self.position(j, t);
-            let (dx, dy) = (at[0] - p[0], at[1] - p[1]);
-            if dx * dx + dy * dy > self.reach_sq_m2 {
-                continue; // out of reach for certain: no power to work out
-            }
-            let d = distance_m(at, p);
-            if let Some(link) = self.model.link(tx, j, d) {
+        }
+        for (k, piece) in from_tx.iter_mut().enumerate().skip(1) {
+            let j = tx as usize + k;
+            let p = locate(piece, j, trajectories, cursors, t);
+            if let Some(link) = hearing.link(j as u32, p) {
                 out.push(link);
             }
         }
@@ -114,5 +179,99 @@ impl Motion {
     /// Start positions (trace files set them).
     pub fn starts(&self) -> Vec<[f64; 2]> {
         self.trajectories.iter().map(|t| t.start).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rng::{Purpose, Rng};
+    use crate::mobility::random_waypoint;
+    use crate::phy::config::{Radio, Reception};
+    use crate::phy::links::Walls;
+
+    const S: u64 = 1_000_000_000;
+
+    /// A link as comparable bits.
+    fn key(l: &Link) -> (u32, u64, u64, bool, bool) {
+        (l.listener, l.power_w.to_bits(), l.delay_ns, l.decodable, l.sensed)
+    }
+
+    /// The listeners of `tx` at `t` the plain way: every other node, reference positions,
+    /// the model's link, no bound on the distance.
+    fn reference(trs: &[Trajectory], m: &LinkModel, tx: u32, t: SimTime) -> Vec<Link> {
+        let at = trs[tx as usize].position(t, &mut 0);
+        (0..trs.len() as u32)
+            .filter(|&j| j != tx)
+            .filter_map(|j| m.link(tx, j, distance_m(at, trs[j as usize].position(t, &mut 0))))
+            .collect()
+    }
+
+    fn models() -> Vec<LinkModel> {
+        let plain = Radio::default();
+        let sinr = Radio { reception: Reception::Sinr, ..Radio::default() };
+        let shadowed = Radio { shadowing_sigma_db: 6.0, ..Radio::default() };
+        let walls =
+            Walls { clusters: (0..60).map(|i| i % 3).collect(), loss_db: 8.0, sigma_db: 0.0 };
+        vec![
+            LinkModel::new(&plain, 1, Walls::default()),
+            LinkModel::new(&sinr, 1, Walls::default()),
+            LinkModel::new(&shadowed, 1, Walls::default()),
+            LinkModel::new(&plain, 1, walls),
+        ]
+    }
+
+    /// The listener scan (cached pieces, the sure-reach skip, the loop around the
+    /// transmitter, the power without gains) against the plain computation, bit for bit:
+    /// times in order with repeats, then from the start again (as after the connectivity
+    /// check before a run).
+    #[test]
+    fn listeners_are_those_of_the_plain_computation() {
+        let mut rng = Rng::derive(3, Purpose::Mobility, 0);
+        let mut trs: Vec<Trajectory> = (0..58)
+            .map(|i| {
+                let start = [rng.uniform() * 1500.0, rng.uniform() * 300.0];
+                let pause_s = (i % 3) as f64;
+                random_waypoint(
+                    start,
+                    [1500.0, 300.0],
+                    (0.0, 20.0),
+                    pause_s,
+                    60 * S,
+                    &mut rng,
+                    1000,
+                )
+                .expect("within the leg budget")
+            })
+            .collect();
+        trs.extend([Trajectory::fixed([0.0, 0.0]), Trajectory::fixed([1500.0, 300.0])]);
+        let mut ts: Vec<SimTime> = (0..300).map(|_| rng.next_u64() % (70 * S)).collect();
+        ts.sort_unstable();
+        ts.extend_from_within(100..110);
+        ts.extend([0, 5 * S, 5 * S]);
+        for model in models() {
+            let mut motion = Motion::new(trs.clone(), model.clone());
+            let (mut out, mut heard) = (Vec::new(), 0);
+            for &t in &ts {
+                let tx = rng.up_to(59);
+                motion.links(tx, t, &mut out);
+                let want = reference(&trs, &model, tx, t);
+                assert_eq!(
+                    out.iter().map(key).collect::<Vec<_>>(),
+                    want.iter().map(key).collect::<Vec<_>>()
+                );
+                heard += out.len();
+                let rx = rng.up_to(59);
+                let d = distance_m(
+                    trs[tx as usize].position(t, &mut 0),
+                    trs[rx as usize].position(t, &mut 0),
+                );
+                let decodes = model.power_w(tx, rx, d) >= model.rx_w;
+                assert_eq!(motion.in_decode_range(tx, rx, t), decodes);
+            }
+            // Some out of reach (but everyone in the SINR mode's interference range).
+            let (all, sinr) = (ts.len() * 59, model.include_w < model.cs_w);
+            assert!(heard > all / 3 && (heard < all * 9 / 10 || sinr), "{heard} of {all}");
+        }
     }
 }
