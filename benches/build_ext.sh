@@ -7,7 +7,8 @@
 #                        own LLVM version) merges the counts into target/pgo/merged.profdata,
 #                        and the final build (target/pgo-use) is optimised with them.
 # Profile-guided optimisation changes how the code is laid out and inlined, never what it
-# computes: results are bit-identical (tests/test_pgo_build.py compares the two builds).
+# computes: results are bit-identical (tests/test_extension_golden.py runs the golden set through
+# the built extension).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$(pwd)"
