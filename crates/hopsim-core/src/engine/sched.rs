@@ -141,6 +141,31 @@ impl<E> Scheduler<E> {
         seq
     }
 
+    /// The next event, when it is one of the ordinary queue (not of a keyed slot): a caller may
+    /// then process it with [`Scheduler::requeue_next`] instead of [`Scheduler::pop`].
+    #[inline]
+    pub fn peek_next_requeueable(&self) -> Option<(SimTime, &E)> {
+        let top = self.heap.peek()?;
+        match self.keyed.peek() {
+            Some(k) if k.key() < top.key() => None,
+            _ => Some((top.time, &top.event)),
+        }
+    }
+
+    /// Process the next event (as [`Scheduler::peek_next_requeueable`] gave it) as a timer that
+    /// re-arms itself: exactly `pop` then `schedule(at, event)` (same time, same sequence
+    /// number, same count of events), but with one sift of the heap instead of two.
+    #[inline]
+    pub fn requeue_next(&mut self, at: SimTime, event: E) {
+        let time = self.heap.peek().expect("an event to requeue").time;
+        assert!(time >= self.now, "time moved backwards");
+        self.now = time;
+        self.popped += 1;
+        let seq = self.sequence(at);
+        // PeekMut sifts the new root down into place when dropped.
+        *self.heap.peek_mut().expect("an event to requeue") = Entry { time: at, seq, event };
+    }
+
     /// Time of the next event, if any.
     pub fn peek_time(&self) -> Option<SimTime> {
         match (self.heap.peek(), self.keyed.peek()) {
@@ -270,6 +295,64 @@ mod tests {
         s.schedule(10, ());
         s.pop();
         s.schedule(5, ());
+    }
+
+    /// Requeueing the next event in place is `pop` then `schedule`: two queues driven by the
+    /// same random script (ties, keyed slots, events due at once) give the same run.
+    #[test]
+    fn requeue_next_is_pop_then_schedule() {
+        use crate::engine::rng::{Purpose, Rng};
+        for seed in 0..40 {
+            let mut rng = Rng::derive(seed, Purpose::MacBackoff, 0);
+            let (mut a, mut b) = (Scheduler::with_capacity(4), Scheduler::with_capacity(4));
+            let mut runs = (Vec::new(), Vec::new());
+            let mut label = 0u32;
+            for _ in 0..3000 {
+                let now = a.now();
+                let at = now + rng.up_to(4) as u64 * 10; // coarse times: many ties
+                label += 1;
+                match rng.up_to(9) {
+                    0..=3 => {
+                        a.schedule(at, label);
+                        b.schedule(at, label);
+                    }
+                    4 => {
+                        let slot = rng.up_to(3);
+                        a.schedule_keyed(at, slot, label);
+                        b.schedule_keyed(at, slot, label);
+                    }
+                    5 => {
+                        let slot = rng.up_to(3);
+                        a.cancel_keyed(slot);
+                        b.cancel_keyed(slot);
+                    }
+                    _ => {
+                        let Some(t) = a.peek_time() else { continue };
+                        let e = a.pop().expect("peeked");
+                        runs.0.push(e);
+                        match b.peek_next_requeueable() {
+                            Some((tb, &eb)) if rng.up_to(1) == 0 => {
+                                runs.1.push((tb, eb));
+                                let later = t + rng.up_to(3) as u64 * 10;
+                                a.schedule(later, label);
+                                b.requeue_next(later, label);
+                            }
+                            _ => runs.1.push(b.pop().expect("same queue")),
+                        }
+                    }
+                }
+                assert_eq!(
+                    (a.now(), a.events_popped(), a.len()),
+                    (b.now(), b.events_popped(), b.len())
+                );
+            }
+            while let Some(e) = a.pop() {
+                runs.0.push(e);
+                runs.1.push(b.pop().expect("same length"));
+            }
+            assert!(b.is_empty());
+            assert_eq!(runs.0, runs.1, "seed {seed}");
+        }
     }
 
     #[test]

@@ -228,27 +228,6 @@ impl Dcf {
         self.arm_access(cx);
     }
 
-    /// (Re)arm the access timer if a packet waits for the medium and the deadline moved
-    /// earlier or none is pending.
-    #[inline]
-    fn arm_access(&mut self, cx: &mut MacCtx) {
-        if self.phase == Phase::Contend {
-            self.arm_access_contending(cx);
-        }
-    }
-
-    /// [`Dcf::arm_access`] for a MAC known to be contending.
-    #[inline]
-    pub fn arm_access_contending(&mut self, cx: &mut MacCtx) {
-        if let Some(at) = self.access.access_time() {
-            let at = at.max(cx.now);
-            if self.access_timer.deadline().is_none_or(|d| at < d) {
-                let generation = self.access_timer.arm(at);
-                cx.timers.arm(at, self.node, MacTimer::Access, generation);
-            }
-        }
-    }
-
     /// Uniform on {0, ..., CW} (802.11 9.2.4), or ns-2's `Random::random() % cw`.
     fn backoff_slots(&mut self) -> u32 {
         if self.cfg.ns2 {
@@ -283,41 +262,6 @@ impl Dcf {
             MacTimer::Access => self.on_access_timer(cx, generation),
             MacTimer::Timeout => self.on_timeout(cx, generation),
             MacTimer::Sifs => self.on_sifs_timer(cx, generation),
-        }
-    }
-
-    pub fn on_access_timer(&mut self, cx: &mut MacCtx, generation: u32) {
-        if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
-            return;
-        }
-        let Some(mut at) = self.access.access_time() else {
-            return;
-        };
-        if at < cx.now && self.access.busy_at(cx.now) {
-            // The countdown ended before a busy period this timer fired inside of (cannot
-            // happen while the timer is re-armed on every earlier deadline; kept safe): the
-            // backoff is spent, access follows the busy period.
-            self.access.start_backoff(cx.now, 0);
-            at = self.access.access_time().expect("backoff set");
-        }
-        if at > cx.now {
-            let generation = self.access_timer.arm(at);
-            cx.timers.arm(at, self.node, MacTimer::Access, generation);
-            return;
-        }
-        self.access.clear_backoff();
-        let mut job = self.job.expect("contending without a job");
-        // Each attempt asks rate control afresh (ARF may have stepped down after a failure).
-        job.rate = if job.dst == BROADCAST {
-            self.cfg.timing.basic_rate
-        } else {
-            self.rates.data_rate(job.dst)
-        };
-        self.job = Some(job);
-        if job.use_rts {
-            self.send_rts(cx, job);
-        } else {
-            self.send_data(cx, job);
         }
     }
 
@@ -489,6 +433,10 @@ mod rx;
 
 #[path = "dcf_ns2.rs"]
 mod ns2;
+
+#[path = "dcf_access.rs"]
+mod access_timer;
+pub use access_timer::AccessCheck;
 
 #[cfg(test)]
 #[path = "dcf_tests.rs"]

@@ -3,8 +3,10 @@
 //! series) pass their limits. The checks read counters only, so they never change a result.
 
 use super::World;
+use crate::engine::event::{Event, NodeTimer};
 use crate::engine::time::ns_to_secs;
 use crate::error::ScenarioError;
+use crate::mac::dcf::{AccessCheck, MacCtx, MacTimer};
 
 /// Events between two looks at the memory taken (a look costs a few loads).
 const MEMORY_CHECK_EVERY: u64 = 1 << 20;
@@ -30,8 +32,10 @@ impl World {
                     if popped % MEMORY_CHECK_EVERY == MEMORY_CHECK_EVERY - 1 {
                         self.check_memory(t)?;
                     }
-                    let (now, event) = self.sched.pop().expect("peeked");
-                    self.dispatch(now, event);
+                    if !self.requeued_access_timer() {
+                        let (now, event) = self.sched.pop().expect("peeked");
+                        self.dispatch(now, event);
+                    }
                 }
                 _ => {
                     // The run has reached its end time (what `now()` reports from here on).
@@ -41,6 +45,38 @@ impl World {
             }
         }
         Ok(false)
+    }
+
+    /// Most firings of a contending MAC's access timer find the access time moved later by
+    /// a frame heard meanwhile, and only re-arm the timer (`mac/dcf_access.rs`): the next
+    /// event, if it is such a firing, is re-queued in place. Same result as popping and
+    /// dispatching it; true if it was.
+    #[inline]
+    fn requeued_access_timer(&mut self) -> bool {
+        let Some((now, &event)) = self.sched.peek_next_requeueable() else {
+            return false;
+        };
+        let Event::Node { node, timer: NodeTimer::Mac(MacTimer::Access, generation) } = event
+        else {
+            return false;
+        };
+        let mac = &mut self.nodes[node as usize].mac;
+        match mac.check_access(now, generation) {
+            AccessCheck::Later { at, generation } => {
+                let timer = NodeTimer::Mac(MacTimer::Access, generation);
+                self.sched.requeue_next(at, Event::Node { node, timer });
+            }
+            AccessCheck::Stale => {
+                self.sched.pop();
+            }
+            AccessCheck::Due => {
+                self.sched.pop();
+                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+                self.nodes[node as usize].mac.win_access(&mut cx);
+                self.drain(now);
+            }
+        }
+        true
     }
 
     /// Bytes held by the structures that grow while the run goes on, with the largest.

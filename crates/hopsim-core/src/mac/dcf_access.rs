@@ -1,0 +1,95 @@
+//! The DCF's access timer: armed for the time the backoff (or DIFS/EIFS) completes as far as
+//! the MAC knows (`access.rs`), and re-armed lazily. A busy period that interrupts the
+//! countdown does not touch the timer; the firing at the old deadline finds the access time
+//! later and re-arms for it, once. So the timer is never late and never moved per frame.
+
+use super::*;
+
+/// What a firing of the access timer finds ([`Dcf::check_access`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessCheck {
+    /// Cancelled, superseded, or nothing waits for the medium: nothing to do.
+    Stale,
+    /// The access time moved later: the timer is re-armed for `at` with `generation`, and the
+    /// caller must queue that firing (as if scheduled now).
+    Later { at: SimTime, generation: u32 },
+    /// The medium is won: [`Dcf::win_access`] sends.
+    Due,
+}
+
+impl Dcf {
+    /// (Re)arm the access timer if a packet waits for the medium and the deadline moved
+    /// earlier or none is pending.
+    #[inline]
+    pub(super) fn arm_access(&mut self, cx: &mut MacCtx) {
+        if self.phase == Phase::Contend {
+            self.arm_access_contending(cx);
+        }
+    }
+
+    /// [`Dcf::arm_access`] for a MAC known to be contending.
+    #[inline]
+    pub fn arm_access_contending(&mut self, cx: &mut MacCtx) {
+        if let Some(at) = self.access.access_time() {
+            let at = at.max(cx.now);
+            if self.access_timer.deadline().is_none_or(|d| at < d) {
+                let generation = self.access_timer.arm(at);
+                cx.timers.arm(at, self.node, MacTimer::Access, generation);
+            }
+        }
+    }
+
+    /// The access timer's event of `generation` fires at `now`.
+    pub fn on_access_timer(&mut self, cx: &mut MacCtx, generation: u32) {
+        match self.check_access(cx.now, generation) {
+            AccessCheck::Stale => {}
+            AccessCheck::Later { at, generation } => {
+                cx.timers.arm(at, self.node, MacTimer::Access, generation)
+            }
+            AccessCheck::Due => self.win_access(cx),
+        }
+    }
+
+    /// The state change of a firing at `now`, without scheduling or sending anything: an event
+    /// loop that re-queues a `Later` firing in place ([`crate::engine::sched::Scheduler::
+    /// requeue_next`]) saves taking it off the queue and putting it back.
+    #[inline]
+    pub fn check_access(&mut self, now: SimTime, generation: u32) -> AccessCheck {
+        if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
+            return AccessCheck::Stale;
+        }
+        let Some(mut at) = self.access.access_time() else {
+            return AccessCheck::Stale;
+        };
+        if at < now && self.access.busy_at(now) {
+            // The countdown ended before a busy period this timer fired inside of (cannot
+            // happen while the timer is re-armed on every earlier deadline; kept safe): the
+            // backoff is spent, access follows the busy period.
+            self.access.start_backoff(now, 0);
+            at = self.access.access_time().expect("backoff set");
+        }
+        if at > now {
+            let generation = self.access_timer.arm(at);
+            return AccessCheck::Later { at, generation };
+        }
+        AccessCheck::Due
+    }
+
+    /// The backoff is over and the medium idle: send the job's first frame (RTS or DATA).
+    pub fn win_access(&mut self, cx: &mut MacCtx) {
+        self.access.clear_backoff();
+        let mut job = self.job.expect("contending without a job");
+        // Each attempt asks rate control afresh (ARF may have stepped down after a failure).
+        job.rate = if job.dst == BROADCAST {
+            self.cfg.timing.basic_rate
+        } else {
+            self.rates.data_rate(job.dst)
+        };
+        self.job = Some(job);
+        if job.use_rts {
+            self.send_rts(cx, job);
+        } else {
+            self.send_data(cx, job);
+        }
+    }
+}
