@@ -32,6 +32,7 @@ impl Dcf {
     }
 
     /// NAV until `end` + EIFS, counted as a busy period from `start` (so DIFS follows it).
+    #[inline]
     pub(super) fn ns2_eifs_nav(&mut self, start: SimTime, end: SimTime) {
         let until = end + self.cfg.timing.eifs;
         if until > self.eifs_nav_until {
