@@ -161,18 +161,33 @@ impl<E> Scheduler<E> {
         seq
     }
 
-    /// The next event, when it is one of the ordinary queue (not of a keyed slot): a caller may
-    /// then process it with [`Scheduler::requeue_next`] instead of [`Scheduler::pop`].
+    /// The next event's time and, when it is of the ordinary queue, the event itself (`None`:
+    /// a keyed slot's): one look at both queues for an event loop, which then takes it with
+    /// [`Scheduler::pop_peeked`] or re-queues it with [`Scheduler::requeue_next`].
     #[inline]
-    pub fn peek_next_requeueable(&self) -> Option<(SimTime, &E)> {
-        let top = self.heap.peek()?;
-        match self.keyed.peek() {
-            Some(k) if k.key() < top.key() => None,
-            _ => Some((top.time, &top.event)),
+    pub fn peek_next(&self) -> Option<(SimTime, Option<&E>)> {
+        match (self.heap.peek(), self.keyed.peek()) {
+            (Some(a), Some(b)) if b.key() < a.key() => Some((b.time, None)),
+            (Some(a), _) => Some((a.time, Some(&a.event))),
+            (None, Some(b)) => Some((b.time, None)),
+            (None, None) => None,
         }
     }
 
-    /// Process the next event (as [`Scheduler::peek_next_requeueable`] gave it) as a timer that
+    /// Take the next event, which [`Scheduler::peek_next`] found in a keyed slot (`keyed`) or
+    /// in the ordinary queue, and advance `now` to its time.
+    #[inline]
+    pub fn pop_peeked(&mut self, keyed: bool) -> (SimTime, E) {
+        let entry = if keyed { self.keyed.pop() } else { self.heap.pop() };
+        let entry = entry.expect("an event was peeked");
+        // Checked in release too: one compare, and a broken order would corrupt every result.
+        assert!(entry.time >= self.now, "time moved backwards");
+        self.now = entry.time;
+        self.popped += 1;
+        (entry.time, entry.event)
+    }
+
+    /// Process the next event (of the ordinary queue, as [`Scheduler::peek_next`] gave it) as a timer that
     /// re-arms itself: exactly `pop` then `schedule(at, event)` (same time, same sequence
     /// number, same count of events), but with one sift of the heap instead of two.
     #[inline]
@@ -196,17 +211,8 @@ impl<E> Scheduler<E> {
 
     /// Take the next event and advance `now` to its time.
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let from_keyed = match (self.heap.peek(), self.keyed.peek()) {
-            (Some(a), Some(b)) => b.key() < a.key(),
-            (None, b) => b.is_some(),
-            (Some(_), None) => false,
-        };
-        let entry = if from_keyed { self.keyed.pop() } else { self.heap.pop() }?;
-        // Checked in release too: one compare, and a broken order would corrupt every result.
-        assert!(entry.time >= self.now, "time moved backwards");
-        self.now = entry.time;
-        self.popped += 1;
-        Some((entry.time, entry.event))
+        let keyed = self.peek_next()?.1.is_none();
+        Some(self.pop_peeked(keyed))
     }
 }
 
@@ -350,8 +356,8 @@ mod tests {
                         let Some(t) = a.peek_time() else { continue };
                         let e = a.pop().expect("peeked");
                         runs.0.push(e);
-                        match b.peek_next_requeueable() {
-                            Some((tb, &eb)) if rng.up_to(1) == 0 => {
+                        match b.peek_next() {
+                            Some((tb, Some(&eb))) if rng.up_to(1) == 0 => {
                                 runs.1.push((tb, eb));
                                 let later = t + rng.up_to(3) as u64 * 10;
                                 a.schedule(later, label);

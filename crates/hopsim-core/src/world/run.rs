@@ -4,7 +4,7 @@
 
 use super::World;
 use crate::engine::event::{Event, NodeTimer};
-use crate::engine::time::ns_to_secs;
+use crate::engine::time::{ns_to_secs, SimTime};
 use crate::error::ScenarioError;
 use crate::mac::dcf::{AccessCheck, MacCtx, MacTimer};
 
@@ -23,60 +23,53 @@ impl World {
     pub fn run_events(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
         let limit = self.budget.max_events;
         for _ in 0..max_events {
-            match self.sched.peek_time() {
-                Some(t) if t < self.end_ns => {
-                    let popped = self.sched.events_popped();
-                    if popped >= limit {
-                        return Err(self.budget.stopped_at_events(popped, ns_to_secs(t)));
-                    }
-                    if popped % MEMORY_CHECK_EVERY == MEMORY_CHECK_EVERY - 1 {
-                        self.check_memory(t)?;
-                    }
-                    if !self.requeued_access_timer() {
-                        let (now, event) = self.sched.pop().expect("peeked");
-                        self.dispatch(now, event);
-                    }
+            let next = self.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
+            let Some((t, queued)) = next.filter(|n| n.0 < self.end_ns) else {
+                // The run has reached its end time (what `now()` reports from here on).
+                self.sched.advance_to(self.end_ns);
+                return Ok(true);
+            };
+            let popped = self.sched.events_popped();
+            if popped >= limit {
+                return Err(self.budget.stopped_at_events(popped, ns_to_secs(t)));
+            }
+            if popped % MEMORY_CHECK_EVERY == MEMORY_CHECK_EVERY - 1 {
+                self.check_memory(t)?;
+            }
+            match queued {
+                Some(Event::Node { node, timer: NodeTimer::Mac(MacTimer::Access, generation) }) => {
+                    self.access_timer_fires(t, node, generation)
                 }
                 _ => {
-                    // The run has reached its end time (what `now()` reports from here on).
-                    self.sched.advance_to(self.end_ns);
-                    return Ok(true);
+                    let (now, event) = self.sched.pop_peeked(queued.is_none());
+                    self.dispatch(now, event);
                 }
             }
         }
         Ok(false)
     }
 
-    /// Most firings of a contending MAC's access timer find the access time moved later by
-    /// a frame heard meanwhile, and only re-arm the timer (`mac/dcf_access.rs`): the next
-    /// event, if it is such a firing, is re-queued in place. Same result as popping and
-    /// dispatching it; true if it was.
+    /// The next event is `node`'s access timer (of `generation`) firing at `now`. Most such
+    /// firings find the access time moved later by a frame heard meanwhile and only re-arm the
+    /// timer (`mac/dcf_access.rs`): that firing is re-queued in place, with the same result as
+    /// taking it off the queue and scheduling the new one.
     #[inline]
-    fn requeued_access_timer(&mut self) -> bool {
-        let Some((now, &event)) = self.sched.peek_next_requeueable() else {
-            return false;
-        };
-        let Event::Node { node, timer: NodeTimer::Mac(MacTimer::Access, generation) } = event
-        else {
-            return false;
-        };
-        let mac = &mut self.nodes[node as usize].mac;
-        match mac.check_access(now, generation) {
+    fn access_timer_fires(&mut self, now: SimTime, node: u32, generation: u32) {
+        match self.nodes[node as usize].mac.check_access(now, generation) {
             AccessCheck::Later { at, generation } => {
                 let timer = NodeTimer::Mac(MacTimer::Access, generation);
                 self.sched.requeue_next(at, Event::Node { node, timer });
             }
             AccessCheck::Stale => {
-                self.sched.pop();
+                self.sched.pop_peeked(false);
             }
             AccessCheck::Due => {
-                self.sched.pop();
+                self.sched.pop_peeked(false);
                 let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
                 self.nodes[node as usize].mac.win_access(&mut cx);
                 self.drain(now);
             }
         }
-        true
     }
 
     /// Bytes held by the structures that grow while the run goes on, with the largest.
