@@ -9,7 +9,8 @@
 //! the actions it returns.
 
 use crate::engine::time::{SimDuration, SimTime};
-use std::collections::{BTreeMap, VecDeque};
+use seen::SeenRreqs;
+use std::collections::BTreeMap;
 
 /// The broadcast node id (its one home is the MAC's frame address).
 pub use crate::mac::frame::BROADCAST;
@@ -161,8 +162,8 @@ pub struct AodvNode {
     seq: u32,
     rreq_id: u32,
     routes: BTreeMap<u32, Route>,
-    /// (originator, RREQ id, forget at): RREQs already processed (RFC 6.5).
-    seen: VecDeque<(u32, u32, SimTime)>,
+    /// RREQs already processed (RFC 6.5).
+    seen: SeenRreqs,
     pending: BTreeMap<u32, Discovery>,
     /// HELLO (6.9): when each neighbour was last heard.
     heard: BTreeMap<u32, SimTime>,
@@ -178,7 +179,7 @@ impl AodvNode {
             seq: 0,
             rreq_id: 0,
             routes: BTreeMap::new(),
-            seen: VecDeque::new(),
+            seen: SeenRreqs::default(),
             pending: BTreeMap::new(),
             heard: BTreeMap::new(),
             ns2_dst: BTreeMap::new(),
@@ -336,15 +337,12 @@ impl AodvNode {
     }
 
     fn remember(&mut self, orig: u32, id: u32, now: SimTime) {
-        while self.seen.front().is_some_and(|e| e.2 <= now) {
-            self.seen.pop_front();
-        }
         // PATH_DISCOVERY_TIME = 2 x NET_TRAVERSAL_TIME.
-        self.seen.push_back((orig, id, now + 2 * self.cfg.net_traversal_ns()));
+        self.seen.remember(orig, id, now, now + 2 * self.cfg.net_traversal_ns());
     }
 
     fn seen_before(&self, orig: u32, id: u32, now: SimTime) -> bool {
-        self.seen.iter().any(|e| e.0 == orig && e.1 == id && e.2 > now)
+        self.seen.contains(orig, id, now)
     }
 
     /// Create or update the route to `dst` if the information is fresher or shorter (6.2).
@@ -451,6 +449,9 @@ mod receive;
 
 #[path = "aodv_ns2.rs"]
 mod ns2;
+
+#[path = "aodv_seen.rs"]
+mod seen;
 
 #[cfg(test)]
 #[path = "aodv_tests.rs"]
