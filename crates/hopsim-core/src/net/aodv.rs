@@ -9,7 +9,8 @@
 //! the actions it returns.
 
 use crate::engine::time::{SimDuration, SimTime};
-use std::collections::{BTreeMap, VecDeque};
+use rustc_hash::FxHashMap;
+use seen::SeenRreqs;
 
 /// The broadcast node id (its one home is the MAC's frame address).
 pub use crate::mac::frame::BROADCAST;
@@ -160,14 +161,21 @@ pub struct AodvNode {
     cfg: AodvConfig,
     seq: u32,
     rreq_id: u32,
-    routes: BTreeMap<u32, Route>,
-    /// (originator, RREQ id, forget at): RREQs already processed (RFC 6.5).
-    seen: VecDeque<(u32, u32, SimTime)>,
-    pending: BTreeMap<u32, Discovery>,
+    /// The tables are hash maps (up to one entry per node of the network, looked up for
+    /// every control packet); where they are walked, the order must not show in the
+    /// results: each walk says why it does not, or walks in sorted key order.
+    routes: FxHashMap<u32, Route>,
+    /// RREQs already processed (RFC 6.5).
+    seen: SeenRreqs,
+    pending: FxHashMap<u32, Discovery>,
     /// HELLO (6.9): when each neighbour was last heard.
-    heard: BTreeMap<u32, SimTime>,
+    heard: FxHashMap<u32, SimTime>,
     /// ns2: per destination, the request state ns-2 keeps in its route entry.
-    ns2_dst: BTreeMap<u32, ns2::Ns2Dst>,
+    ns2_dst: FxHashMap<u32, ns2::Ns2Dst>,
+    /// Reused lists of node ids (no allocation per call): destinations (`link_failed`),
+    /// next hops (`hello`).
+    scratch_dsts: Vec<u32>,
+    scratch_hops: Vec<u32>,
 }
 
 impl AodvNode {
@@ -177,11 +185,13 @@ impl AodvNode {
             cfg,
             seq: 0,
             rreq_id: 0,
-            routes: BTreeMap::new(),
-            seen: VecDeque::new(),
-            pending: BTreeMap::new(),
-            heard: BTreeMap::new(),
-            ns2_dst: BTreeMap::new(),
+            routes: FxHashMap::default(),
+            seen: SeenRreqs::default(),
+            pending: FxHashMap::default(),
+            heard: FxHashMap::default(),
+            ns2_dst: FxHashMap::default(),
+            scratch_dsts: Vec::new(),
+            scratch_hops: Vec::new(),
         }
     }
 
@@ -199,6 +209,7 @@ impl AodvNode {
         allowed_loss: u32,
         out: &mut Vec<AodvAction>,
     ) {
+        // Any order: a yes/no over the routes.
         let active = self.routes.values().any(|r| r.valid && r.expires_ns > now);
         let limit = allowed_loss as u64 * interval_ns;
         if active {
@@ -211,18 +222,22 @@ impl AodvNode {
             };
             out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
         }
-        let mut silent: Vec<u32> = self
-            .routes
-            .values()
-            .filter(|r| r.valid && r.expires_ns > now)
-            .map(|r| r.next_hop)
-            .filter(|h| self.heard.get(h).is_some_and(|&t| now.saturating_sub(t) > limit))
-            .collect();
+        // Collected in any order, then sorted: the links break in next-hop order.
+        let mut silent = std::mem::take(&mut self.scratch_hops);
+        silent.clear();
+        silent.extend(
+            self.routes
+                .values()
+                .filter(|r| r.valid && r.expires_ns > now)
+                .map(|r| r.next_hop)
+                .filter(|h| self.heard.get(h).is_some_and(|&t| now.saturating_sub(t) > limit)),
+        );
         silent.sort_unstable();
         silent.dedup();
-        for hop in silent {
+        for &hop in &silent {
             self.link_failed(hop, out);
         }
+        self.scratch_hops = silent;
     }
 
     /// Next hop of a valid, unexpired route to `dst`; using it extends its lifetime (6.2).
@@ -336,15 +351,12 @@ impl AodvNode {
     }
 
     fn remember(&mut self, orig: u32, id: u32, now: SimTime) {
-        while self.seen.front().is_some_and(|e| e.2 <= now) {
-            self.seen.pop_front();
-        }
         // PATH_DISCOVERY_TIME = 2 x NET_TRAVERSAL_TIME.
-        self.seen.push_back((orig, id, now + 2 * self.cfg.net_traversal_ns()));
+        self.seen.remember(orig, id, now, now + 2 * self.cfg.net_traversal_ns());
     }
 
     fn seen_before(&self, orig: u32, id: u32, now: SimTime) -> bool {
-        self.seen.iter().any(|e| e.0 == orig && e.1 == id && e.2 > now)
+        self.seen.contains(orig, id, now)
     }
 
     /// Create or update the route to `dst` if the information is fresher or shorter (6.2).
@@ -415,24 +427,36 @@ impl AodvNode {
     /// the precursors. Returns nothing when no valid route used that neighbour.
     pub fn link_failed(&mut self, next_hop: u32, out: &mut Vec<AodvAction>) {
         let ns2 = self.cfg.ns2;
+        // Walk in any order: it only edits each route's own precursors and lists the broken
+        // routes, which are then sorted so that the RERRs go in destination order.
+        let mut broken = std::mem::take(&mut self.scratch_dsts);
+        broken.clear();
         for (&dst, r) in self.routes.iter_mut() {
             if r.valid && r.next_hop == next_hop {
-                r.valid = false;
-                r.last_hop_count = r.hops; // ns-2 rt_down
-                r.seq = r.seq.wrapping_add(1);
-                // ns-2 handle_link_failure sends its RERR whether or not anyone used the route.
-                if ns2 || !r.precursors.is_empty() {
-                    out.push(AodvAction::Send {
-                        msg: AodvMsg::Rerr { dst, dst_seq: r.seq },
-                        to: BROADCAST,
-                        delay_ns: 0,
-                    });
-                }
+                broken.push(dst);
             }
             if ns2 {
-                r.precursors.retain(|&p| p != next_hop); // ns-2 pc_delete(id)
+                // ns-2 pc_delete(id). Before the RERR below is decided: with ns2 the RERR
+                // does not depend on the precursors.
+                r.precursors.retain(|&p| p != next_hop);
             }
         }
+        broken.sort_unstable();
+        for &dst in &broken {
+            let r = self.routes.get_mut(&dst).expect("listed above");
+            r.valid = false;
+            r.last_hop_count = r.hops; // ns-2 rt_down
+            r.seq = r.seq.wrapping_add(1);
+            // ns-2 handle_link_failure sends its RERR whether or not anyone used the route.
+            if ns2 || !r.precursors.is_empty() {
+                out.push(AodvAction::Send {
+                    msg: AodvMsg::Rerr { dst, dst_seq: r.seq },
+                    to: BROADCAST,
+                    delay_ns: 0,
+                });
+            }
+        }
+        self.scratch_dsts = broken;
     }
 
     /// A data packet for `dst` cannot be forwarded here (6.11 case ii): report it upstream.
@@ -452,6 +476,9 @@ mod receive;
 #[path = "aodv_ns2.rs"]
 mod ns2;
 
+#[path = "aodv_seen.rs"]
+mod seen;
+
 #[cfg(test)]
 #[path = "aodv_tests.rs"]
 mod tests;
@@ -459,3 +486,7 @@ mod tests;
 #[cfg(test)]
 #[path = "aodv_ns2_tests.rs"]
 mod ns2_tests;
+
+#[cfg(test)]
+#[path = "aodv_table_tests.rs"]
+mod table_tests;

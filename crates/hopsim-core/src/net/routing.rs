@@ -75,6 +75,54 @@ impl StaticRoutes {
     }
 }
 
+/// Hop counts between single pairs, as `StaticRoutes::build`'s tables give them, without the
+/// tables: breadth-first search from the destination that stops when it reaches the source.
+/// For protocols that find their routes while they run, which need at build time only the
+/// connectivity of each flow and its hop count (reported per flow).
+#[derive(Debug, Clone)]
+pub struct HopCounter {
+    /// Per node, the search that last reached it (`search`: the current one).
+    reached_in: Vec<u32>,
+    search: u32,
+    /// (node, hops from the destination), reused between searches.
+    queue: VecDeque<(u32, u32)>,
+}
+
+impl HopCounter {
+    pub fn new(node_count: usize) -> HopCounter {
+        HopCounter { reached_in: vec![0; node_count], search: 0, queue: VecDeque::new() }
+    }
+
+    /// `StaticRoutes::build(channel, &[dst]).hops(src, dst)`: the same search, stopped early.
+    pub fn hops(&mut self, channel: &Channel, src: u32, dst: u32) -> Option<u32> {
+        if src == dst {
+            return Some(0);
+        }
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            // Wrapped: marks of 4 billion searches ago would look current.
+            self.reached_in.fill(0);
+            self.search = 1;
+        }
+        self.queue.clear();
+        self.reached_in[dst as usize] = self.search;
+        self.queue.push_back((dst, 0));
+        while let Some((v, hops)) = self.queue.pop_front() {
+            for u in channel.decode_neighbours(v) {
+                if self.reached_in[u as usize] != self.search {
+                    // BFS reaches a node first by a shortest path: its count is final.
+                    if u == src {
+                        return Some(hops + 1);
+                    }
+                    self.reached_in[u as usize] = self.search;
+                    self.queue.push_back((u, hops + 1));
+                }
+            }
+        }
+        None
+    }
+}
+
 /// BFS from `dst` over symmetric decode links; a node's next hop is the neighbour that
 /// discovered it (neighbours are visited in node-id order, so ties break deterministically).
 fn bfs_towards(channel: &Channel, dst: u32) -> (Vec<u32>, Vec<u32>) {
@@ -116,6 +164,35 @@ mod tests {
         assert_eq!(r.hops(0, 7), Some(7));
         assert_eq!(r.next_hop(7, 0), Some(6));
         assert_eq!(r.next_hop(0, 3), None, "no table built for 3");
+    }
+
+    #[test]
+    fn hop_counter_agrees_with_the_full_tables() {
+        use crate::engine::rng::{Purpose, Rng};
+        let mut rng = Rng::derive(7, Purpose::Topology, 0);
+        let (mut found, mut missing) = (0, 0);
+        for _ in 0..8 {
+            // Sparse enough for several components and long paths.
+            let pos: Vec<[f64; 2]> =
+                (0..60).map(|_| [rng.uniform() * 2500.0, rng.uniform() * 1500.0]).collect();
+            let ch = channel(&pos);
+            let all: Vec<u32> = (0..60).collect();
+            let tables = StaticRoutes::build(&ch, &all);
+            // One counter for every pair: searches must not see each other's marks.
+            let mut counter = HopCounter::new(60);
+            for src in 0..60 {
+                for dst in 0..60 {
+                    let h = counter.hops(&ch, src, dst);
+                    assert_eq!(h, tables.hops(src, dst), "{src} -> {dst}");
+                    if h.is_some() {
+                        found += 1;
+                    } else {
+                        missing += 1;
+                    }
+                }
+            }
+        }
+        assert!(found > 1000 && missing > 1000, "both answers tested: {found} {missing}");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
 use crate::net::packet::PacketArena;
 use crate::net::router::{RouteTimer, Router};
-use crate::net::routing::StaticRoutes;
+use crate::net::routing::{HopCounter, StaticRoutes};
 use crate::observe::metrics::{Invariants, NodeCounters};
 use crate::phy::radio::Radio;
 use crate::phy::receiver::Receiver;
@@ -52,12 +52,25 @@ impl World {
         let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
         endpoints.sort_unstable();
         endpoints.dedup();
-        let routes = StaticRoutes::build(&channel, &endpoints);
+        // Static routing (and ETX's frozen routes, which replace them) forwards along these
+        // tables. AODV and DSR find their own routes: they need only each flow's hop count,
+        // counted pair by pair without building the tables.
+        let discovered = matches!(s.routing.protocol, RoutingProtocol::Aodv | RoutingProtocol::Dsr);
+        let routes = if discovered {
+            StaticRoutes::from_tables(channel.node_count(), Vec::new())
+        } else {
+            StaticRoutes::build(&channel, &endpoints)
+        };
+        let mut counter = HopCounter::new(channel.node_count());
+        let mut hops_between = |src: u32, dst: u32| match discovered {
+            true => counter.hops(&channel, src, dst),
+            false => routes.hops(src, dst),
+        };
 
         let end_ns = secs_to_ns(s.duration_s);
         let mut flows = Vec::with_capacity(all_flows.len());
         for (i, f) in all_flows.iter().enumerate() {
-            let hops = route_hops(&routes, f).ok_or_else(|| {
+            let hops = route_hops(&mut hops_between, f).ok_or_else(|| {
                 ScenarioError::invalid(
                     format!("flows.{i}.dst"),
                     f.dst,
@@ -377,11 +390,12 @@ fn receiver_extras(spec: &TcpSpec) -> ReceiverExtras {
     }
 }
 
-/// Static routes must exist both ways for TCP (data one way, ACKs back).
-fn route_hops(routes: &StaticRoutes, f: &Flow) -> Option<u32> {
-    let forward = routes.hops(f.src, f.dst)?;
+/// Routes (hop counts from `hops_between(src, dst)`) must exist both ways for TCP (data one
+/// way, ACKs back).
+fn route_hops(hops_between: &mut impl FnMut(u32, u32) -> Option<u32>, f: &Flow) -> Option<u32> {
+    let forward = hops_between(f.src, f.dst)?;
     if f.transport == Transport::Tcp {
-        routes.hops(f.dst, f.src)?;
+        hops_between(f.dst, f.src)?;
     }
     Some(forward)
 }
