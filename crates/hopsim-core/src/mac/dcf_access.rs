@@ -51,8 +51,8 @@ impl Dcf {
     }
 
     /// The state change of a firing at `now`, without scheduling or sending anything: an event
-    /// loop that re-queues a `Later` firing in place ([`crate::engine::sched::Scheduler::
-    /// requeue_next`]) saves taking it off the queue and putting it back.
+    /// loop that re-queues a `Later` firing in place (`Scheduler::requeue_next`, world/run.rs)
+    /// saves taking it off the queue and putting it back.
     #[inline]
     pub fn check_access(&mut self, now: SimTime, generation: u32) -> AccessCheck {
         if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
