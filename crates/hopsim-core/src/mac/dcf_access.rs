@@ -39,6 +39,16 @@ impl Dcf {
         }
     }
 
+    /// Would [`Dcf::arm_access`] at `now` leave the timer as it is? (Checks that a change
+    /// which never re-arms the timer only moved the access time later.)
+    pub fn access_timer_holds(&self, now: SimTime) -> bool {
+        self.phase != Phase::Contend
+            || match (self.access.access_time(), self.access_timer.deadline()) {
+                (Some(at), Some(d)) => at.max(now) >= d,
+                (at, _) => at.is_none(),
+            }
+    }
+
     /// The access timer's event of `generation` fires at `now`.
     pub fn on_access_timer(&mut self, cx: &mut MacCtx, generation: u32) {
         match self.check_access(cx.now, generation) {

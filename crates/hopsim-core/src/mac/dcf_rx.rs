@@ -10,7 +10,8 @@ impl Dcf {
     #[inline]
     pub fn on_rx(&mut self, cx: &mut MacCtx, at: SimTime, frame: &Frame, ok: bool) {
         if !ok {
-            self.on_rx_lost(cx, at);
+            self.note_rx_lost(at);
+            debug_assert!(self.access_timer_holds(cx.now), "EIFS moved the access earlier");
             return;
         }
         if !self.cfg.ns2 {
@@ -33,25 +34,16 @@ impl Dcf {
 
     /// A frame ended at this node at `at` in error, or while the receiver was taken by
     /// another: EIFS follows (9.2.3.4; ns-2 sets it as a NAV). Most listeners of a frame only
-    /// sense it, so this is the hot path of every frame's end.
+    /// sense it, so this is the hot path of every frame's end. EIFS only ever moves the access
+    /// time later, and a contending MAC's access timer is always armed: the timer needs
+    /// nothing here, it finds the later time when it fires (dcf_access.rs).
     #[inline(always)]
-    fn on_rx_lost(&mut self, cx: &mut MacCtx, at: SimTime) {
-        if self.note_rx_lost(at) {
-            self.arm_access_contending(cx);
-        }
-    }
-
-    /// [`Dcf::on_rx_lost`] without the timer: true if the access timer must be re-armed
-    /// (a packet waits for the medium), so a caller builds the context only then.
-    #[inline(always)]
-    pub fn note_rx_lost(&mut self, at: SimTime) -> bool {
+    pub fn note_rx_lost(&mut self, at: SimTime) {
         if self.cfg.ns2 {
             self.ns2_eifs_nav(at, at);
         } else {
             self.access.note_rx_end(at, false);
         }
-        // EIFS moves the access time: the timer must never be late.
-        self.phase == Phase::Contend
     }
 
     /// A frame for this node (or broadcast) was decoded at `at`.

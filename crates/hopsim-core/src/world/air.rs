@@ -207,10 +207,9 @@ impl World {
             self.nodes[listener as usize].counters.collisions += 1;
         }
         self.trace_air(at, listener, EventKind::RxError, frame, fref, Some(reason));
-        if self.nodes[listener as usize].mac.note_rx_lost(at) {
-            let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-            self.nodes[listener as usize].mac.arm_access_contending(&mut cx);
-        }
+        let mac = &mut self.nodes[listener as usize].mac;
+        mac.note_rx_lost(at);
+        debug_assert!(mac.access_timer_holds(now), "EIFS moved the access earlier");
     }
 
     /// A frame decoded at `listener` at `at`, unless an injected frame error takes it.
