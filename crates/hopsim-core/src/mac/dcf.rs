@@ -48,11 +48,22 @@ pub enum MacTimer {
     Sifs,
 }
 
+/// A MAC's output tagged with its node. Laid out as written (`repr(C)`): the output, then the
+/// node, so that an output built in place is copied into the buffer by aligned moves (with the
+/// node first, the copy re-read a just-written frame across two stores: a store-forwarding
+/// stall on every transmission).
+#[derive(Debug, Clone, Copy)]
+#[repr(C)]
+pub struct Tagged {
+    pub output: MacOutput,
+    pub node: u32,
+}
+
 pub struct MacCtx<'a> {
     pub now: SimTime,
     pub timers: &'a mut dyn TimerSink<MacTimer>,
     /// Outputs tagged with the node that produced them.
-    pub out: &'a mut Vec<(u32, MacOutput)>,
+    pub out: &'a mut Vec<Tagged>,
 }
 
 /// Static configuration of one MAC.
@@ -240,7 +251,7 @@ impl Dcf {
     /// Report to the event trace (off unless asked: one branch).
     pub(super) fn note(&self, cx: &mut MacCtx, note: MacNote) {
         if self.notes {
-            cx.out.push((self.node, MacOutput::Note(note)));
+            cx.out.push(Tagged { output: MacOutput::Note(note), node: self.node });
         }
     }
 
@@ -267,7 +278,7 @@ impl Dcf {
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
         self.access.note_busy(cx.now, cx.now + frame.airtime_ns);
-        cx.out.push((self.node, MacOutput::Transmit { frame, response }));
+        cx.out.push(Tagged { output: MacOutput::Transmit { frame, response }, node: self.node });
     }
 
     fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
@@ -340,7 +351,10 @@ impl Dcf {
     fn done(&mut self, cx: &mut MacCtx, job: &Job, acked: bool) {
         let service_ns = cx.now - job.offered_ns;
         let (packet, next_hop) = (job.packet, job.dst);
-        cx.out.push((self.node, MacOutput::Done { packet, next_hop, acked, service_ns }));
+        cx.out.push(Tagged {
+            output: MacOutput::Done { packet, next_hop, acked, service_ns },
+            node: self.node,
+        });
         self.finish(cx);
     }
 

@@ -77,7 +77,10 @@ impl Dcf {
             FrameKind::Data => {
                 let packet = frame.packet.expect("data frame carries a packet");
                 if frame.dst == BROADCAST {
-                    cx.out.push((self.node, MacOutput::Received { packet, from: frame.src }));
+                    cx.out.push(Tagged {
+                        output: MacOutput::Received { packet, from: frame.src },
+                        node: self.node,
+                    });
                     return;
                 }
                 let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t);
@@ -85,7 +88,10 @@ impl Dcf {
                 if self.is_duplicate(frame) {
                     self.counters.duplicates += 1;
                 } else {
-                    cx.out.push((self.node, MacOutput::Received { packet, from: frame.src }));
+                    cx.out.push(Tagged {
+                        output: MacOutput::Received { packet, from: frame.src },
+                        node: self.node,
+                    });
                 }
             }
             FrameKind::Ack => {

@@ -29,7 +29,7 @@ const OTHER: u32 = 2;
 struct Bench {
     dcf: Dcf,
     sched: Scheduler<Event>,
-    out: Vec<(u32, MacOutput)>,
+    out: Vec<Tagged>,
     /// Receptions to inject: (end time at this node, frame, decoded).
     inject: Vec<(SimTime, Frame, bool)>,
     on_air: Option<Frame>,
@@ -104,7 +104,7 @@ impl Bench {
     }
 
     fn handle_outputs(&mut self, now: SimTime) {
-        for (node, o) in std::mem::take(&mut self.out) {
+        for Tagged { output: o, node } in std::mem::take(&mut self.out) {
             assert_eq!(node, ME);
             match o {
                 MacOutput::Transmit { frame, .. } => {

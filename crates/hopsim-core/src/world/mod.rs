@@ -32,7 +32,7 @@ use crate::engine::budget::Budget;
 use crate::engine::event::{Event, FlowTimer, NodeTimer, SimEvent};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
-use crate::mac::dcf::{MacCtx, MacOutput};
+use crate::mac::dcf::{MacCtx, MacOutput, Tagged};
 use crate::net::packet::PacketArena;
 use crate::net::router::RouteAction;
 use crate::net::router::RouteTimer;
@@ -53,7 +53,7 @@ pub struct World {
     packets: PacketArena,
     flows: Vec<FlowState>,
     /// MAC outputs waiting to be handled, tagged with the node that produced them.
-    out: Vec<(u32, MacOutput)>,
+    out: Vec<Tagged>,
     positions: Vec<[f64; 2]>,
     warmup_ns: SimTime,
     end_ns: SimTime,
@@ -139,7 +139,7 @@ impl World {
     fn drain(&mut self, now: SimTime) {
         let mut i = 0;
         while i < self.out.len() {
-            let (node, output) = self.out[i];
+            let Tagged { output, node } = self.out[i];
             i += 1;
             match output {
                 MacOutput::Transmit { frame, response } => {
