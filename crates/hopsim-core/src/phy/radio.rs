@@ -37,6 +37,20 @@ pub enum RxEnd {
     AlreadyDone,
 }
 
+/// What a signal's start did at the receiver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// The receiver was idle and locked on it.
+    Locked,
+    /// A reception had ended before it ([`Radio::early_end`]); then it locked on the signal.
+    Early,
+    /// The frame being received captured it away (ns-2 `capture()`: the ns2 profile's MAC
+    /// sets its EIFS NAV from it).
+    Captured,
+    /// It collided with the frame being received.
+    Collided,
+}
+
 /// A reception finished early (its end lies before a new arrival whose end event comes later).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EarlyEnd {
@@ -51,13 +65,11 @@ pub struct Radio {
     /// End of this node's own transmission (the radio is half duplex).
     pub tx_until: SimTime,
     lock: Option<Lock>,
-    last_done: Option<FrameRef>,
+    /// A reception completed early (its end event still to come).
+    last_done: Option<Lock>,
     /// Physical carrier sense from other nodes' signals.
     busy: BusyPeriods,
     capture_ratio: f64,
-    /// The last signal to arrive was captured away (ns-2 `capture()`): the MAC of the ns2
-    /// profile sets its EIFS NAV from it.
-    captured: bool,
 }
 
 impl Radio {
@@ -68,7 +80,6 @@ impl Radio {
             last_done: None,
             busy: BusyPeriods::default(),
             capture_ratio: 10f64.powf(capture_threshold_db / 10.0),
-            captured: false,
         }
     }
 
@@ -87,8 +98,10 @@ impl Radio {
         t < self.tx_until
     }
 
-    /// A signal arrives over [start, end). Returns a reception that ended before `start`
-    /// but whose end event has not been processed yet, so the caller can complete it first.
+    /// A signal arrives over [start, end): what it did to the receiver. On
+    /// [`Start::Early`], [`Radio::early_end`] is a reception that ended before `start` but
+    /// whose end event has not been processed yet, for the caller to complete first.
+    #[inline]
     pub fn signal_start(
         &mut self,
         frame: FrameRef,
@@ -96,38 +109,13 @@ impl Radio {
         decodable: bool,
         start: SimTime,
         end: SimTime,
-    ) -> Option<EarlyEnd> {
+    ) -> Start {
         self.busy.add(start, end);
-        self.captured = false;
-        let mut early = None;
-        if let Some(cur) = self.lock {
-            if cur.end <= start {
-                early = Some(EarlyEnd {
-                    frame: cur.frame,
-                    end: cur.end,
-                    ok: cur.ok,
-                    overlapped: cur.overlapped,
-                });
-                self.last_done = Some(cur.frame);
-                self.lock = None;
-            }
-        }
-        let transmitting = self.transmitting_at(start);
-        match self.lock.as_mut() {
-            None => {
-                // ns-2 locks even while transmitting, with the frame marked in error.
-                self.lock = Some(Lock {
-                    frame,
-                    power_w,
-                    end,
-                    ok: decodable && !transmitting,
-                    overlapped: transmitting,
-                });
-            }
-            Some(cur) => {
-                if cur.power_w >= power_w * self.capture_ratio {
+        let outcome = match self.lock.as_mut() {
+            Some(cur) if cur.end > start => {
+                return if cur.power_w >= power_w * self.capture_ratio {
                     // Capture: the current frame survives, the newcomer is missed.
-                    self.captured = true;
+                    Start::Captured
                 } else {
                     cur.ok = false;
                     cur.overlapped = true;
@@ -135,20 +123,36 @@ impl Radio {
                         // Both lost; the longer one holds the receiver (ns-2 collision()).
                         *cur = Lock { frame, power_w, end, ok: false, overlapped: true };
                     }
-                }
+                    Start::Collided
+                };
             }
-        }
-        early
+            Some(cur) => {
+                self.last_done = Some(*cur);
+                Start::Early
+            }
+            None => Start::Locked,
+        };
+        // ns-2 locks even while transmitting, with the frame marked in error.
+        let transmitting = self.transmitting_at(start);
+        self.lock = Some(Lock {
+            frame,
+            power_w,
+            end,
+            ok: decodable && !transmitting,
+            overlapped: transmitting,
+        });
+        outcome
     }
 
-    /// Was the signal that arrived last captured away by the frame being received?
-    pub fn captured_newcomer(&self) -> bool {
-        self.captured
+    /// The reception that a signal's start reported as [`Start::Early`].
+    pub fn early_end(&self) -> EarlyEnd {
+        let done = self.last_done.expect("an early completion");
+        EarlyEnd { frame: done.frame, end: done.end, ok: done.ok, overlapped: done.overlapped }
     }
 
     /// The signal of `frame` ends at this listener at `at`.
     pub fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
-        if self.last_done == Some(frame) {
+        if self.last_done.is_some_and(|d| d.frame == frame) {
             self.last_done = None;
             return RxEnd::AlreadyDone;
         }
@@ -183,7 +187,7 @@ mod tests {
     #[test]
     fn lone_frame_is_received() {
         let mut r = Radio::new(10.0);
-        assert_eq!(r.signal_start(A, 1e-9, true, 100, 500), None);
+        assert_eq!(r.signal_start(A, 1e-9, true, 100, 500), Start::Locked);
         assert!(
             r.signal_busy_at(100)
                 && r.signal_busy_at(499)
@@ -197,7 +201,7 @@ mod tests {
     fn stronger_by_10db_captures() {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
-        r.signal_start(B, 0.99e-10, true, 200, 600);
+        assert_eq!(r.signal_start(B, 0.99e-10, true, 200, 600), Start::Captured);
         assert_eq!(r.signal_end(A), RxEnd::Locked { ok: true, overlapped: false });
         assert_eq!(r.signal_end(B), RxEnd::Missed);
         assert!(r.signal_busy_at(550), "the missed frame still occupies the medium");
@@ -207,7 +211,7 @@ mod tests {
     fn weaker_margin_collides_and_longer_frame_holds_receiver() {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
-        r.signal_start(B, 0.5e-9, true, 200, 600);
+        assert_eq!(r.signal_start(B, 0.5e-9, true, 200, 600), Start::Collided);
         assert_eq!(r.signal_end(A), RxEnd::Missed);
         assert_eq!(r.signal_end(B), RxEnd::Locked { ok: false, overlapped: true });
     }
@@ -233,10 +237,121 @@ mod tests {
     fn early_completion_when_next_arrival_is_later() {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
-        let early = r.signal_start(B, 1e-9, true, 501, 900).expect("A ended before B began");
+        assert_eq!(r.signal_start(B, 1e-9, true, 501, 900), Start::Early, "A ended before B");
+        let early = r.early_end();
         assert_eq!(early.frame, A);
         assert!(early.ok);
         assert_eq!(r.signal_end(A), RxEnd::AlreadyDone);
         assert_eq!(r.signal_end(B), RxEnd::Locked { ok: true, overlapped: false });
+    }
+
+    /// The receiver as it was before [`Start`]: a signal's start returned the early
+    /// completion, and a second call told whether the newcomer was captured.
+    struct TwoCallRadio {
+        tx_until: SimTime,
+        lock: Option<Lock>,
+        last_done: Option<FrameRef>,
+        capture_ratio: f64,
+        captured: bool,
+    }
+
+    impl TwoCallRadio {
+        fn signal_start(&mut self, frame: FrameRef, p: f64, dec: bool, start: u64, end: u64) {
+            self.captured = false;
+            let transmitting = start < self.tx_until;
+            match self.lock.as_mut() {
+                None => {
+                    let (ok, overlapped) = (dec && !transmitting, transmitting);
+                    self.lock = Some(Lock { frame, power_w: p, end, ok, overlapped });
+                }
+                Some(cur) if cur.power_w >= p * self.capture_ratio => self.captured = true,
+                Some(cur) => {
+                    cur.ok = false;
+                    cur.overlapped = true;
+                    if end > cur.end {
+                        *cur = Lock { frame, power_w: p, end, ok: false, overlapped: true };
+                    }
+                }
+            }
+        }
+
+        /// The early completion the old `signal_start` returned (before its own work).
+        fn early(&mut self, start: u64) -> Option<EarlyEnd> {
+            let cur = self.lock.filter(|c| c.end <= start)?;
+            self.last_done = Some(cur.frame);
+            self.lock = None;
+            let (frame, end, ok, overlapped) = (cur.frame, cur.end, cur.ok, cur.overlapped);
+            Some(EarlyEnd { frame, end, ok, overlapped })
+        }
+
+        fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
+            if self.last_done == Some(frame) {
+                self.last_done = None;
+                return RxEnd::AlreadyDone;
+            }
+            match self.lock {
+                Some(cur) if cur.frame == frame => {
+                    self.lock = None;
+                    RxEnd::Locked { ok: cur.ok, overlapped: cur.overlapped }
+                }
+                _ => RxEnd::Missed,
+            }
+        }
+    }
+
+    #[test]
+    fn one_start_outcome_matches_the_two_call_sequence_over_random_signals() {
+        use crate::engine::rng::{Purpose, Rng};
+        let mut rng = Rng::derive(17, Purpose::Probe, 0);
+        let (mut seen, mut early_seen) = ([0u32; 4], 0);
+        for _ in 0..200 {
+            let mut r = Radio::new(10.0);
+            let mut old = TwoCallRadio {
+                tx_until: 0,
+                lock: None,
+                last_done: None,
+                capture_ratio: r.capture_ratio,
+                captured: false,
+            };
+            let (mut now, mut serial) = (0u64, 0u32);
+            let mut on_air: Vec<FrameRef> = Vec::new();
+            for _ in 0..60 {
+                now += rng.up_to(1500) as u64;
+                match rng.up_to(7) {
+                    0 => {
+                        let end = now + 1 + rng.up_to(800) as u64;
+                        r.start_tx(now, end);
+                        old.tx_until = end;
+                        if let Some(cur) = old.lock.as_mut().filter(|c| c.end > now) {
+                            (cur.ok, cur.overlapped) = (false, true);
+                        }
+                    }
+                    1..=3 if !on_air.is_empty() => {
+                        let f = on_air.swap_remove(rng.up_to(on_air.len() as u32 - 1) as usize);
+                        assert_eq!(r.signal_end(f), old.signal_end(f));
+                    }
+                    _ => {
+                        serial += 1;
+                        let f = FrameRef { tx: rng.up_to(5), serial };
+                        let start = now + rng.up_to(300) as u64;
+                        let end = start + 1 + rng.up_to(3000) as u64;
+                        let p = 1e-10 * 10f64.powf(2.0 * rng.uniform());
+                        let dec = rng.up_to(3) != 0;
+                        let want_early = old.early(start);
+                        old.signal_start(f, p, dec, start, end);
+                        let got = r.signal_start(f, p, dec, start, end);
+                        seen[got as usize] += 1;
+                        assert_eq!(got == Start::Early, want_early.is_some(), "{got:?}");
+                        assert_eq!(got == Start::Captured, old.captured);
+                        if let Some(e) = want_early {
+                            assert_eq!(r.early_end(), e);
+                            early_seen += 1;
+                        }
+                        on_air.push(f);
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 50) && early_seen > 50, "{seen:?}");
     }
 }

@@ -1,6 +1,6 @@
 //! A node's receiver in the scenario's reception mode: ns-2 capture or SINR.
 
-use super::radio::{EarlyEnd, FrameRef, Radio, RxEnd};
+use super::radio::{EarlyEnd, FrameRef, Radio, RxEnd, Start};
 use super::sinr::SinrRadio;
 use crate::engine::time::SimTime;
 
@@ -35,8 +35,18 @@ impl Receiver {
         }
     }
 
+    /// The capture receiver (the caller knows the reception mode).
+    #[inline]
+    pub fn capture_mut(&mut self) -> &mut Radio {
+        match self {
+            Receiver::Capture(r) => r,
+            Receiver::Sinr(_) => unreachable!("a capture-mode world has capture receivers"),
+        }
+    }
+
     /// A signal arrives over [start, end): a reception that ended before it (to complete
-    /// first) and the carrier-sense busy interval to tell the MAC.
+    /// first), the carrier-sense busy interval to tell the MAC, and whether the frame being
+    /// received captured the signal away (capture mode only).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn signal_start(
@@ -48,24 +58,19 @@ impl Receiver {
         end: SimTime,
         rate_100kbps: u32,
         mpdu_bytes: u32,
-    ) -> (Option<EarlyEnd>, Option<(SimTime, SimTime)>) {
+    ) -> (Option<EarlyEnd>, Option<(SimTime, SimTime)>, bool) {
         match self {
             // Capture mode only sees signals above carrier sense (the caller filters).
             Receiver::Capture(r) => {
-                (r.signal_start(frame, power_w, decodable, start, end), Some((start, end)))
+                let outcome = r.signal_start(frame, power_w, decodable, start, end);
+                let early = (outcome == Start::Early).then(|| r.early_end());
+                (early, Some((start, end)), outcome == Start::Captured)
             }
             Receiver::Sinr(r) => {
-                r.signal_start(frame, power_w, start, end, rate_100kbps, mpdu_bytes)
+                let (early, busy) =
+                    r.signal_start(frame, power_w, start, end, rate_100kbps, mpdu_bytes);
+                (early, busy, false)
             }
-        }
-    }
-
-    /// The signal that arrived last was captured away (capture mode only).
-    #[inline]
-    pub fn captured_newcomer(&self) -> bool {
-        match self {
-            Receiver::Capture(r) => r.captured_newcomer(),
-            Receiver::Sinr(_) => false,
         }
     }
 

@@ -7,9 +7,10 @@ use crate::engine::event::Event;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
+use crate::node::Node;
 use crate::observe::events::{EventKind, Reason};
 use crate::phy::channel::Link;
-use crate::phy::radio::{FrameRef, RxEnd};
+use crate::phy::radio::{EarlyEnd, FrameRef, RxEnd, Start};
 
 impl World {
     pub(super) fn start_tx(&mut self, now: SimTime, node: u32, frame: Frame, response: bool) {
@@ -29,11 +30,32 @@ impl World {
             powers = std::mem::take(&mut self.nodes[node as usize].tx_powers);
             powers.clear();
         }
-        let (capture_mode, ns2) = (self.capture_mode, self.ns2);
-        for link in &links {
+        if self.capture_mode && !fade {
+            self.start_listeners_capture(now, &frame, fref, &links);
+        } else {
+            self.start_listeners(now, &frame, fref, &links, &mut powers);
+        }
+        self.give_back_links(node, links);
+        if fade {
+            self.nodes[node as usize].tx_powers = powers;
+        }
+        self.sched.schedule(end, Event::TxEnd { node });
+    }
+
+    /// The listeners of a frame starting at `now`: any reception mode, fading on or off.
+    fn start_listeners(
+        &mut self,
+        now: SimTime,
+        frame: &Frame,
+        fref: FrameRef,
+        links: &[Link],
+        powers: &mut Vec<f64>,
+    ) {
+        let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.ns2);
+        for link in links {
             let mut link = *link;
             if fade {
-                let g = self.fading.gain(&mut self.nodes[node as usize].fading_rng);
+                let g = self.fading.gain(&mut self.nodes[fref.tx as usize].fading_rng);
                 link.power_w *= g;
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
@@ -45,7 +67,7 @@ impl World {
             let j = link.listener as usize;
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
-            let (early, busy) = self.nodes[j].radio.signal_start(
+            let (early, busy, captured) = self.nodes[j].radio.signal_start(
                 fref,
                 link.power_w,
                 link.decodable,
@@ -55,33 +77,63 @@ impl World {
                 frame.bytes,
             );
             if let Some(e) = early {
-                let (done_frame, done_ref) =
-                    self.nodes[e.frame.tx as usize].tx_frame.expect("frame still on air");
-                let decodable = self.is_decodable(e.frame.tx, link.listener);
-                self.complete_rx(
-                    now,
-                    link.listener,
-                    (&done_frame, done_ref),
-                    e.end,
-                    e.ok,
-                    decodable,
-                );
+                self.complete_early(now, link.listener, e);
             }
             let listener = &mut self.nodes[j];
             if let Some((from, until)) = busy {
                 listener.mac.on_medium_busy(from, until);
             }
-            let captured = ns2 && listener.radio.captured_newcomer();
-            if captured {
-                self.nodes[j].mac.on_captured(start, stop);
-                self.trace_air(start, link.listener, EventKind::Capture, &frame, fref, None);
+            if ns2 && captured {
+                listener.mac.on_captured(start, stop);
+                self.trace_air(start, link.listener, EventKind::Capture, frame, fref, None);
             }
         }
-        self.give_back_links(node, links);
-        if fade {
-            self.nodes[node as usize].tx_powers = powers;
+    }
+
+    /// As [`World::start_listeners`] in capture mode without fading, where every link is
+    /// sensed (links.rs includes exactly the links above carrier sense then): per listener
+    /// one look at its node, the radio's outcome in one value.
+    fn start_listeners_capture(
+        &mut self,
+        now: SimTime,
+        frame: &Frame,
+        fref: FrameRef,
+        links: &[Link],
+    ) {
+        let ns2 = self.ns2;
+        for link in links {
+            debug_assert!(link.sensed, "capture mode without fading lists sensed links only");
+            let j = link.listener as usize;
+            let start = now + link.delay_ns;
+            let stop = start + frame.airtime_ns;
+            let node = &mut self.nodes[j];
+            let radio = node.radio.capture_mut();
+            let outcome = radio.signal_start(fref, link.power_w, link.decodable, start, stop);
+            // A reception that ended before this signal began completes first (rare).
+            let node = if outcome == Start::Early {
+                let e = radio.early_end();
+                self.complete_early(now, link.listener, e);
+                &mut self.nodes[j]
+            } else {
+                node
+            };
+            node.mac.on_medium_busy(start, stop);
+            if ns2 && outcome == Start::Captured {
+                node.mac.on_captured(start, stop);
+                self.trace_air(start, link.listener, EventKind::Capture, frame, fref, None);
+            }
         }
-        self.sched.schedule(end, Event::TxEnd { node });
+    }
+
+    /// `listener`'s reception `e` ended before a new signal began, its end event still to
+    /// come (radio.rs): it completes now, before the new signal is noted.
+    #[cold]
+    #[inline(never)]
+    fn complete_early(&mut self, now: SimTime, listener: u32, e: EarlyEnd) {
+        let (done_frame, done_ref) =
+            self.nodes[e.frame.tx as usize].tx_frame.expect("frame still on air");
+        let decodable = self.is_decodable(e.frame.tx, listener);
+        self.complete_rx(now, listener, (&done_frame, done_ref), e.end, e.ok, decodable);
     }
 
     /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
@@ -154,11 +206,24 @@ impl World {
         let (frame, fref) =
             self.nodes[node as usize].tx_frame.take().expect("a frame was on the air");
         let links = self.lend_current_links(node);
+        if self.capture_mode && !self.fading.enabled() {
+            self.end_listeners_capture(now, &frame, fref, &links);
+        } else {
+            self.end_listeners(now, &frame, fref, &links);
+        }
+        self.give_back_links(node, links);
+        self.trace_air(now, node, EventKind::FrameEnd, &frame, fref, None);
+        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+        self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
+    }
+
+    /// The listeners of a frame ending at `now`: any reception mode, fading on or off.
+    fn end_listeners(&mut self, now: SimTime, frame: &Frame, fref: FrameRef, links: &[Link]) {
         let (fade, capture_mode) = (self.fading.enabled(), self.capture_mode);
         for (k, link) in links.iter().enumerate() {
             let mut link = *link;
             if fade {
-                link.power_w = self.nodes[node as usize].tx_powers[k];
+                link.power_w = self.nodes[fref.tx as usize].tx_powers[k];
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
             }
@@ -170,19 +235,42 @@ impl World {
             let at = now + link.delay_ns;
             match self.nodes[link.listener as usize].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {
-                    self.complete_rx(now, link.listener, (&frame, fref), at, ok, link.decodable)
+                    self.complete_rx(now, link.listener, (frame, fref), at, ok, link.decodable)
                 }
                 RxEnd::Missed if capture_mode => {
-                    let missed = (&frame, fref);
+                    let missed = (frame, fref);
                     self.complete_rx(now, link.listener, missed, at, false, link.decodable)
                 }
                 RxEnd::Missed | RxEnd::AlreadyDone => {}
             }
         }
-        self.give_back_links(node, links);
-        self.trace_air(now, node, EventKind::FrameEnd, &frame, fref, None);
-        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-        self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
+    }
+
+    /// As [`World::end_listeners`] in capture mode without fading (every link sensed): a
+    /// lost reception that is not traced takes the short path, with one look at the node.
+    fn end_listeners_capture(
+        &mut self,
+        now: SimTime,
+        frame: &Frame,
+        fref: FrameRef,
+        links: &[Link],
+    ) {
+        let tracing = self.tracing();
+        for link in links {
+            let at = now + link.delay_ns;
+            let node = &mut self.nodes[link.listener as usize];
+            // ns-2 capture: a frame the receiver did not lock on still ends in EIFS.
+            let ok = match node.radio.capture_mut().signal_end(fref) {
+                RxEnd::Locked { ok, .. } => ok,
+                RxEnd::Missed => false,
+                RxEnd::AlreadyDone => continue,
+            };
+            if ok || tracing {
+                self.complete_rx(now, link.listener, (frame, fref), at, ok, link.decodable);
+            } else {
+                lose_rx(node, now, link.listener, frame, at, link.decodable);
+            }
+        }
     }
 
     /// A frame's reception ends at `listener` at time `at` (>= now). Most listeners of a
@@ -202,14 +290,8 @@ impl World {
             return;
         }
         let reason = if decodable { Reason::Collision } else { Reason::NotDecoded };
-        if decodable && (frame.dst == listener || frame.dst == BROADCAST) {
-            // Strong enough to decode, lost to overlap with another frame (capture mode).
-            self.nodes[listener as usize].counters.collisions += 1;
-        }
         self.trace_air(at, listener, EventKind::RxError, frame, fref, Some(reason));
-        let mac = &mut self.nodes[listener as usize].mac;
-        mac.note_rx_lost(at);
-        debug_assert!(mac.access_timer_holds(now), "EIFS moved the access earlier");
+        lose_rx(&mut self.nodes[listener as usize], now, listener, frame, at, decodable);
     }
 
     /// A frame decoded at `listener` at `at`, unless an injected frame error takes it.
@@ -240,4 +322,23 @@ impl World {
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[listener as usize].mac.on_rx(&mut cx, at, frame, ok);
     }
+}
+
+/// `frame`'s reception at `listener` ended at `at` (>= now) in error: its row, if traced, is
+/// already written.
+#[inline(always)]
+fn lose_rx(
+    node: &mut Node,
+    now: SimTime,
+    listener: u32,
+    frame: &Frame,
+    at: SimTime,
+    decodable: bool,
+) {
+    if decodable && (frame.dst == listener || frame.dst == BROADCAST) {
+        // Strong enough to decode, lost to overlap with another frame (capture mode).
+        node.counters.collisions += 1;
+    }
+    node.mac.note_rx_lost(at);
+    debug_assert!(node.mac.access_timer_holds(now), "EIFS moved the access earlier");
 }
