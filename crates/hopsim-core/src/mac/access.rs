@@ -118,14 +118,19 @@ impl Access {
         self.prev_ready = ready;
     }
 
-    /// A reception ended at `at`; an error means EIFS instead of DIFS (9.2.3.4).
-    pub fn note_rx_end(&mut self, at: SimTime, ok: bool) {
+    /// A reception ended at `at`; an error means EIFS instead of DIFS (9.2.3.4). True if a
+    /// correct one ended a pending EIFS (the only way the access time moves earlier).
+    pub fn note_rx_end(&mut self, at: SimTime, ok: bool) -> bool {
         match (ok, self.err_end) {
             (false, Some(e)) => self.err_end = Some(e.max(at)),
             (false, None) => self.err_end = Some(at),
-            (true, Some(e)) if at >= e => self.err_end = None,
+            (true, Some(e)) if at >= e => {
+                self.err_end = None;
+                return true;
+            }
             _ => {}
         }
+        false
     }
 
     /// Is the medium busy at `t` as far as this station knows (sensed by then)?
@@ -236,7 +241,9 @@ mod tests {
         a.start_backoff(us(200), 0);
         assert_eq!(a.access_time(), Some(us(500 + 364)));
         a.note_busy(us(600), us(900));
-        a.note_rx_end(us(900), true);
+        assert!(!a.note_rx_end(us(400), true), "a frame ending before the error clears nothing");
+        assert!(a.note_rx_end(us(900), true), "the access time moved earlier");
+        assert!(!a.note_rx_end(us(950), true), "nothing left to clear");
         a.start_backoff(us(700), 0);
         assert_eq!(a.access_time(), Some(us(950)));
     }

@@ -14,12 +14,11 @@ impl Dcf {
             debug_assert!(self.access_timer_holds(cx.now), "EIFS moved the access earlier");
             return;
         }
-        if !self.cfg.ns2 {
-            self.access.note_rx_end(at, true);
-            // A cleared EIFS moves the access time earlier: the timer must never be late.
+        // A cleared EIFS moves the access time earlier: the timer must never be late. Nothing
+        // else here does (ns-2's EIFS is a NAV no good frame clears, dcf_ns2.rs).
+        if !self.cfg.ns2 && self.access.note_rx_end(at, true) {
             self.arm_access(cx);
         }
-        // ns-2's EIFS is a NAV no good frame clears (dcf_ns2.rs): nothing moved earlier.
         debug_assert!(self.access_timer_holds(cx.now), "the access timer is late");
         if frame.dst != self.node && frame.dst != BROADCAST {
             // Virtual carrier sense (9.2.5.4): NAV from the Duration field.
