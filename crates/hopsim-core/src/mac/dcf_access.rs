@@ -22,14 +22,9 @@ impl Dcf {
     /// earlier or none is pending.
     #[inline]
     pub(super) fn arm_access(&mut self, cx: &mut MacCtx) {
-        if self.phase == Phase::Contend {
-            self.arm_access_contending(cx);
+        if self.phase != Phase::Contend {
+            return;
         }
-    }
-
-    /// [`Dcf::arm_access`] for a MAC known to be contending.
-    #[inline]
-    pub fn arm_access_contending(&mut self, cx: &mut MacCtx) {
         if let Some(at) = self.access.access_time() {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {

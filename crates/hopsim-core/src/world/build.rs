@@ -62,9 +62,12 @@ impl World {
             StaticRoutes::build(&channel, &endpoints)
         };
         let mut counter = HopCounter::new(channel.node_count());
-        let mut hops_between = |src: u32, dst: u32| match discovered {
-            true => counter.hops(&channel, src, dst),
-            false => routes.hops(src, dst),
+        let mut hops_between = |src: u32, dst: u32| {
+            if discovered {
+                counter.hops(&channel, src, dst)
+            } else {
+                routes.hops(src, dst)
+            }
         };
 
         let end_ns = secs_to_ns(s.duration_s);
