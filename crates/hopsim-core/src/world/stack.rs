@@ -61,13 +61,14 @@ impl World {
     /// Network layer at `node`: deliver locally or queue for the next hop.
     pub(super) fn route_and_enqueue(&mut self, now: SimTime, node: u32, packet: PacketId) {
         let Some(next_hop) = self.next_hop_for(now, node, packet) else { return };
-        let p = *self.packets.get(packet);
         // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
         let est = self.nodes[node as usize].link_delay_ns(next_hop);
-        let q = self.packets.get_mut(packet);
-        q.delay_total_ns += est;
-        q.delay_max_ns = q.delay_max_ns.max(est);
-        let local = p.src == node && p.tcp.is_none() && p.flow != NO_FLOW;
+        let p = self.packets.get_mut(packet);
+        p.delay_total_ns += est;
+        p.delay_max_ns = p.delay_max_ns.max(est);
+        // The few fields needed below, not a copy of the whole packet.
+        let flow = p.flow;
+        let local = p.src == node && p.tcp.is_none() && flow != NO_FLOW;
         let class = if p.control {
             Class::Control
         } else if p.tcp.is_some() && p.payload_bytes == 0 {
@@ -81,7 +82,7 @@ impl World {
         match verdict {
             Verdict::Queued | Verdict::Marked => {
                 if local {
-                    self.flows[p.flow as usize].queued_at_source += 1;
+                    self.flows[flow as usize].queued_at_source += 1;
                 }
                 self.trace_enqueue(now, node, packet, next_hop);
                 if verdict == Verdict::Marked {
@@ -100,7 +101,7 @@ impl World {
                     self.flows[fl as usize].queued_at_source -= 1;
                 }
                 if dropped.packet != packet && local {
-                    self.flows[p.flow as usize].queued_at_source += 1;
+                    self.flows[flow as usize].queued_at_source += 1;
                 }
                 self.drop_packet(dropped.packet);
             }
@@ -124,20 +125,23 @@ impl World {
             return;
         }
         let Some(item) = self.dequeue(now, node) else { return };
-        let p = *self.packets.get(item.packet);
         if self.tracing() {
+            let p = *self.packets.get(item.packet);
             self.trace_dequeue(now, node, &p, item.next_hop);
         }
-        if p.control {
+        let p = self.packets.get(item.packet);
+        let (ip_bytes, control, flow) = (p.ip_bytes(), p.control, p.flow);
+        let local = p.src == node && p.tcp.is_none() && flow != NO_FLOW;
+        if control {
             // Routing overhead: every control packet transmission (each hop of a relayed one).
             let c = &mut self.nodes[node as usize].counters;
             c.routing_sent += 1;
-            c.routing_bytes += p.ip_bytes() as u64;
+            c.routing_bytes += ip_bytes as u64;
         }
-        if p.src == node && p.tcp.is_none() && p.flow != NO_FLOW {
-            self.flows[p.flow as usize].queued_at_source -= 1;
+        if local {
+            self.flows[flow as usize].queued_at_source -= 1;
         }
-        let msdu_bytes = LLC_SNAP_BYTES + p.ip_bytes();
+        let msdu_bytes = LLC_SNAP_BYTES + ip_bytes;
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.offer(&mut cx, item.packet, item.next_hop, msdu_bytes);
         self.refill_saturated(now, node);
