@@ -66,7 +66,8 @@ def hopsim_row(row: str, duration_s: float | None) -> dict[str, Any]:
 
 
 def cli_row() -> dict[str, Any]:
-    """`hopsim run scenarios/chain-tcp.toml` from process start to exit, median of 5.
+    """`hopsim run scenarios/chain-tcp.toml` from process start to exit, median of 5; in the
+    notes, `hopsim --help` the same way.
 
     The package is byte-compiled first, as pip does when it installs a wheel: an editable
     checkout under PYTHONDONTWRITEBYTECODE=1 would otherwise compile hopsim's modules from
@@ -77,7 +78,9 @@ def cli_row() -> dict[str, Any]:
     package = ROOT / "python" / "hopsim"
     subprocess.run([PY, "-m", "compileall", "-q", str(package)], check=True)
     runs = [run_measured(argv, cwd=ROOT, keep_stdout=False) for _ in range(CLI_REPEAT)]
-    for m in runs:
+    helps = [run_measured([str(hopsim), "--help"], cwd=ROOT, keep_stdout=False)]
+    helps += [run_measured([str(hopsim), "--help"], cwd=ROOT, keep_stdout=False) for _ in range(4)]
+    for m in runs + helps:
         if m.returncode != 0:
             raise RuntimeError(f"cli-run: exit {m.returncode}: {m.stderr.strip()[-800:]}")
     # One more run, untimed, for the engine's event count.
@@ -87,6 +90,7 @@ def cli_row() -> dict[str, Any]:
         "duration_s": float(doc["scenario"]["duration_s"]),
         "wall_s": statistics.median(m.wall_s for m in runs),
         "walls_s": [round(m.wall_s, 4) for m in runs],
+        "help_wall_s": statistics.median(m.wall_s for m in helps),
         "events": int(doc["engine"]["events"]),
         "peak_rss_kb": max(m.peak_rss_kb for m in runs),
         "command": " ".join([hopsim.name, *argv[1:2], str(CLI_SCENARIO.relative_to(ROOT))]),

@@ -30,6 +30,8 @@ def _notes(r: dict[str, Any]) -> str:
         notes.insert(0, f"{r['nodes']} nodes, {r['flows']} flows")
     if r["row"] == "cli-run":
         notes.append(f"median of {len(r['walls_s'])}, process start to exit")
+        if "help_wall_s" in r:
+            notes.append(f"--help {r['help_wall_s']:.3f} s")
     if "speedup" in r:
         same = "identical" if r["identical"] else "DIFFERENT"
         notes.append(f"{r['runs']} runs, speed-up {r['speedup']:.2f}x, store {same}")

@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -71,16 +70,23 @@ def test_out_and_jobs_have_the_same_short_forms_everywhere(command: str):
         assert re.search(r"--jobs\s+-j", text), f"{command}: --jobs without -j"
 
 
-def test_help_is_fast():
-    # The first call warms the file cache; the median of five is what a user feels.
-    cmd = [sys.executable, "-m", "hopsim", "--help"]
-    subprocess.run(cmd, capture_output=True, check=True)
-    times = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=True)
-        times.append(time.perf_counter() - t0)
-    assert sorted(times)[2] < 0.25, times  # the issue asks 0.1 s: see the benchmark note
+def test_help_loads_no_heavy_library():
+    # What keeps `hopsim --help` quick: the libraries of the sweeps, plots, the result store
+    # and the explorer load on first use, never for the help. Its time is a benchmark
+    # (benches/speed.py, the cli-run row's notes), not a timed test.
+    code = (
+        "import contextlib, io, runpy, sys\n"
+        "sys.argv = ['hopsim', '--help']\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    runpy.run_module('hopsim', run_name='__main__')\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert "hopsim.cli" in loaded, "the help did not run"
+    heavy = ["numpy", "matplotlib", "pyarrow", "polars", "pandas", "dask", "distributed"]
+    heavy += ["sqlite3", "hopsim.sweeps.runner", "hopsim.plot", "hopsim.view", "hopsim.report"]
+    assert not [m for m in heavy if m in loaded], sorted(m for m in heavy if m in loaded)
 
 
 def test_plot_help_lists_the_metrics():
