@@ -78,8 +78,8 @@ def cli_row() -> dict[str, Any]:
     package = ROOT / "python" / "hopsim"
     subprocess.run([PY, "-m", "compileall", "-q", str(package)], check=True)
     runs = [run_measured(argv, cwd=ROOT, keep_stdout=False) for _ in range(CLI_REPEAT)]
-    helps = [run_measured([str(hopsim), "--help"], cwd=ROOT, keep_stdout=False)]
-    helps += [run_measured([str(hopsim), "--help"], cwd=ROOT, keep_stdout=False) for _ in range(4)]
+    help_argv = [str(hopsim), "--help"]
+    helps = [run_measured(help_argv, cwd=ROOT, keep_stdout=False) for _ in range(CLI_REPEAT)]
     for m in runs + helps:
         if m.returncode != 0:
             raise RuntimeError(f"cli-run: exit {m.returncode}: {m.stderr.strip()[-800:]}")

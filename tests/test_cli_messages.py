@@ -86,7 +86,8 @@ def test_help_loads_no_heavy_library():
     assert "hopsim.cli" in loaded, "the help did not run"
     heavy = ["numpy", "matplotlib", "pyarrow", "polars", "pandas", "dask", "distributed"]
     heavy += ["sqlite3", "hopsim.sweeps.runner", "hopsim.plot", "hopsim.view", "hopsim.report"]
-    assert not [m for m in heavy if m in loaded], sorted(m for m in heavy if m in loaded)
+    found = sorted(m for m in heavy if m in loaded)
+    assert not found, found
 
 
 def test_plot_help_lists_the_metrics():
