@@ -1,8 +1,8 @@
 """Realistic radio: SINR reception, fading and shadowing, auto rate, ETX routes, testbeds.
 
 What issue 7 asks to be shown at scenario level (the error-rate curves, the SINR chunking
-and ARF's steps are unit-tested in Rust: phy/error_rate_tests.rs, phy/sinr_tests.rs,
-mac/rate_tests.rs).
+and ARF's steps are unit-tested in Rust: phy/error_rate/tests.rs, phy/sinr/tests.rs,
+mac/rate/tests.rs).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ pub(crate) struct TcpFlow {
     pub forward_path: (u8, u64, u64),
     /// The event trace's view of the sender: the cwnd and timeouts last reported.
     pub traced: (f64, u64),
-    /// The receiver's ECN echo (RFC 3168 6.1.3), `transport/tcp/ecn.rs`.
+    /// The receiver's ECN echo (RFC 3168 6.1.3), `transport/tcp/sender/ecn.rs`.
     pub ecn_echo: crate::transport::tcp::ecn::EcnReceiver,
 }
 

@@ -51,7 +51,7 @@ impl World {
 
     /// The next event is `node`'s access timer (of `generation`) firing at `now`. Most such
     /// firings find the access time moved later by a frame heard meanwhile and only re-arm the
-    /// timer (`mac/dcf_access.rs`): that firing is re-queued in place, with the same result as
+    /// timer (`mac/dcf/access_timer.rs`): that firing is re-queued in place, with the same result as
     /// taking it off the queue and scheduling the new one.
     #[inline]
     fn access_timer_fires(&mut self, now: SimTime, node: u32, generation: u32) {

@@ -230,7 +230,7 @@ impl TcpReceiver {
         }
     }
 
-    /// Send the ACK held back now (a CE-marked segment, `ecn.rs`), if one is held.
+    /// Send the ACK held back now (a CE-marked segment, `sender/ecn.rs`), if one is held.
     pub fn ack_at_once(&mut self, cx: &mut TcpCtx<AckInfo>) {
         if self.unacked > 0 {
             cx.out.push(self.ack_now(cx.now));

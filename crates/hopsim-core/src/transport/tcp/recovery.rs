@@ -1,6 +1,6 @@
 //! Loss recovery after a fast retransmit: one interface for Reno, NewReno and SACK, after
 //! ns-3's TcpRecoveryOps (EnterRecovery, DoRecovery, ExitRecovery). The sender decides *when*
-//! (duplicate ACKs, `recover`, timeouts: `sender_loss.rs`); this file says *how* each kind
+//! (duplicate ACKs, `recover`, timeouts: `sender/loss.rs`); this file says *how* each kind
 //! treats the window and what a new ACK during recovery means. Window changes go through
 //! `window.rs`; the SACK scoreboard is `scoreboard.rs`.
 

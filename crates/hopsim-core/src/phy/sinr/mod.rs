@@ -284,5 +284,4 @@ impl SinrRadio {
 }
 
 #[cfg(test)]
-#[path = "sinr_tests.rs"]
 mod tests;

@@ -338,5 +338,4 @@ pub fn chunk_success(m: Modulation, sinr: f64, bits: f64) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "error_rate_tests.rs"]
 mod tests;

@@ -48,7 +48,7 @@ impl Bench {
         Bench::with_profile(rts_threshold_bytes, false)
     }
 
-    /// `ns2`: the ns2 profile's MAC (dcf_ns2.rs).
+    /// `ns2`: the ns2 profile's MAC (dcf/ns2.rs).
     fn with_profile(rts_threshold_bytes: u32, ns2: bool) -> Bench {
         let timing = Timing::new(Rate(10), Rate(20), 1000);
         let cfg = DcfConfig {

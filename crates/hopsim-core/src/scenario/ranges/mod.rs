@@ -212,7 +212,6 @@ pub fn docs_table() -> String {
 }
 
 #[cfg(test)]
-#[path = "ranges_tests.rs"]
 mod range_table_tests;
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub struct AodvConfig {
     pub ttl_threshold: u8,
     pub broadcast_jitter_ns: SimDuration,
     pub expanding_ring: bool,
-    /// ns-2.35's AODV where it departs from RFC 3561 (aodv_ns2.rs): link-failure handling
+    /// ns-2.35's AODV where it departs from RFC 3561 (aodv/ns2.rs): link-failure handling
     /// (`rt_ll_failed`: local repair near the destination, the interface queue purged,
     /// RERRs without precursors, failed control packets ignored), replies accepted only when
     /// newer or shorter, and `sendRequest`'s discovery cycle. Off: RFC 3561 as ns-3 does it.
@@ -470,23 +470,17 @@ impl AodvNode {
     }
 }
 
-#[path = "aodv_receive.rs"]
 mod receive;
 
-#[path = "aodv_ns2.rs"]
 mod ns2;
 
-#[path = "aodv_seen.rs"]
 mod seen;
 
 #[cfg(test)]
-#[path = "aodv_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "aodv_ns2_tests.rs"]
 mod ns2_tests;
 
 #[cfg(test)]
-#[path = "aodv_table_tests.rs"]
 mod table_tests;

@@ -76,7 +76,7 @@ pub struct DcfConfig {
     pub short_retry_limit: u32,
     pub long_retry_limit: u32,
     pub rate_algo: RateAlgo,
-    /// ns-2.35's Mac802_11 where it departs from the standard (dcf_ns2.rs): EIFS as a NAV,
+    /// ns-2.35's Mac802_11 where it departs from the standard (dcf/ns2.rs): EIFS as a NAV,
     /// set by captured and erroneous frames, that also withholds CTS; backoff drawn from
     /// {0, ..., CW - 1} before every frame.
     pub ns2: bool,
@@ -141,7 +141,7 @@ pub struct Dcf {
     sifs_timer: Timer,
     sifs_frame: Option<Frame>,
     nav_until: SimTime,
-    /// ns2 profile: EIFS as a NAV (dcf_ns2.rs).
+    /// ns2 profile: EIFS as a NAV (dcf/ns2.rs).
     eifs_nav_until: SimTime,
     next_seq: u16,
     /// Last sequence number received from each transmitter (sorted by transmitter).
@@ -178,7 +178,7 @@ impl Dcf {
         }
     }
 
-    /// How long a signal goes unsensed (timing.rs CCA_NS; ns-2 has no such delay, dcf_ns2.rs).
+    /// How long a signal goes unsensed (timing.rs CCA_NS; ns-2 has no such delay, dcf/ns2.rs).
     pub fn cca_ns(&self) -> SimTime {
         Self::cca_of(&self.cfg)
     }
@@ -442,16 +442,12 @@ impl Dcf {
     }
 }
 
-#[path = "dcf_rx.rs"]
 mod rx;
 
-#[path = "dcf_ns2.rs"]
 mod ns2;
 
-#[path = "dcf_access.rs"]
 mod access_timer;
 pub use access_timer::AccessCheck;
 
 #[cfg(test)]
-#[path = "dcf_tests.rs"]
 mod tests;

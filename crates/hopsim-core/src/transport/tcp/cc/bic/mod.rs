@@ -111,5 +111,4 @@ impl CongestionControl for Bic {
 }
 
 #[cfg(test)]
-#[path = "bic_tests.rs"]
 mod tests;

@@ -203,5 +203,4 @@ pub fn fields(level: &str) -> impl Iterator<Item = &'static Field> + '_ {
 }
 
 #[cfg(test)]
-#[path = "schema_tests.rs"]
 mod tests;

@@ -350,5 +350,4 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
 }
 
 #[cfg(test)]
-#[path = "pcap_tests.rs"]
 mod tests;

@@ -18,7 +18,6 @@
 use crate::engine::time::{SimDuration, SimTime};
 use std::collections::{BTreeMap, VecDeque};
 
-#[path = "dsr_route.rs"]
 mod route;
 pub use route::{SrcRoute, MAX_HOPS};
 
@@ -418,5 +417,4 @@ impl DsrNode {
 }
 
 #[cfg(test)]
-#[path = "dsr_tests.rs"]
 mod tests;

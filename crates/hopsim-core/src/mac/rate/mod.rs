@@ -310,5 +310,4 @@ impl RateControl {
 }
 
 #[cfg(test)]
-#[path = "rate_tests.rs"]
 mod tests;

@@ -1,7 +1,7 @@
 //! TCP sender, segment-based like ns-2's one-way agents (fixed MSS, sequence numbers counted
 //! in segments; the wire carries byte numbers). This file is the ACK clock: what may be sent,
 //! new ACKs, the retransmission timer. Around it: the window (`window.rs`, the one place cwnd
-//! changes), congestion control (`cc/`), duplicate ACKs and timeouts (`sender_loss.rs`), the
+//! changes), congestion control (`cc/`), duplicate ACKs and timeouts (`sender/loss.rs`), the
 //! kinds of loss recovery (`recovery.rs`: RFC 5681 Reno, RFC 6582 NewReno, RFC 6675 SACK),
 //! the retransmission queue and SACK scoreboard (`scoreboard.rs`), pacing (`pacing.rs`) and
 //! statistics (`stats.rs`). Timeouts per RFC 6298 with go-back-N resending as ns-2 does.
@@ -404,10 +404,7 @@ impl TcpSender {
     }
 }
 
-#[path = "sender_loss.rs"]
 mod loss;
 
-#[path = "ecn.rs"]
 pub mod ecn;
-#[path = "sender_rate.rs"]
 mod rate;

@@ -15,7 +15,7 @@ impl Dcf {
             return;
         }
         // A cleared EIFS moves the access time earlier: the timer must never be late. Nothing
-        // else here does (ns-2's EIFS is a NAV no good frame clears, dcf_ns2.rs).
+        // else here does (ns-2's EIFS is a NAV no good frame clears, dcf/ns2.rs).
         if !self.cfg.ns2 && self.access.note_rx_end(at, true) {
             self.arm_access(cx);
         }
@@ -37,7 +37,7 @@ impl Dcf {
     /// another: EIFS follows (9.2.3.4; ns-2 sets it as a NAV). Most listeners of a frame only
     /// sense it, so this is the hot path of every frame's end. EIFS only ever moves the access
     /// time later, and a contending MAC's access timer is always armed: the timer needs
-    /// nothing here, it finds the later time when it fires (dcf_access.rs).
+    /// nothing here, it finds the later time when it fires (dcf/access_timer.rs).
     #[inline(always)]
     pub fn note_rx_lost(&mut self, at: SimTime) {
         if self.cfg.ns2 {

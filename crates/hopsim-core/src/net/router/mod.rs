@@ -434,5 +434,4 @@ impl DsrRouter {
 }
 
 #[cfg(test)]
-#[path = "router_tests.rs"]
 mod tests;

@@ -138,5 +138,4 @@ impl CongestionControl for Cubic {
 }
 
 #[cfg(test)]
-#[path = "cubic_tests.rs"]
 mod tests;

@@ -419,5 +419,4 @@ impl CongestionControl for Bbr {
 }
 
 #[cfg(test)]
-#[path = "bbr_tests.rs"]
 mod tests;

@@ -193,8 +193,8 @@ mod tests {
     use super::*;
     use crate::engine::time::us;
 
-    /// Zero detection time (the ns2 profile, dcf_ns2.rs): the slot arithmetic is exact at the
-    /// boundaries. The standard's CCA time is scripted in access_timeline_tests.rs.
+    /// Zero detection time (the ns2 profile, dcf/ns2.rs): the slot arithmetic is exact at the
+    /// boundaries. The standard's CCA time is scripted in access/timeline_tests.rs.
     fn access() -> Access {
         Access::new(us(20), us(50), us(364), 0)
     }
@@ -278,5 +278,4 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "access_timeline_tests.rs"]
 mod timeline_tests;

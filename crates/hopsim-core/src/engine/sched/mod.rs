@@ -9,7 +9,6 @@ use keyed::KeyedHeap;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-#[path = "keyed.rs"]
 mod keyed;
 
 struct Entry<E> {
