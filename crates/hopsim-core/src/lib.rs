@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod error;
+pub mod ids;
 pub mod mac;
 pub mod mobility;
 pub mod net;

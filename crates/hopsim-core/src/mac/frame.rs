@@ -2,7 +2,7 @@
 
 use super::timing::{Rate, Timing, ACK_BYTES, CTS_BYTES, RTS_BYTES};
 use crate::engine::time::SimDuration;
-use crate::net::packet::PacketId;
+use crate::ids::PacketId;
 
 /// Receiver address of broadcast frames.
 pub const BROADCAST: u32 = u32::MAX;

@@ -11,8 +11,7 @@ pub const UDP_HEADER_BYTES: u32 = 8;
 /// Initial IP TTL (Linux default), decremented per hop.
 pub const INITIAL_TTL: u8 = 64;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PacketId(u32);
+pub use crate::ids::PacketId;
 
 /// The IP header's 2-bit ECN field (RFC 3168 section 5): the codepoints by their bit values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -29,12 +28,6 @@ impl Ecn {
     /// ECN-capable transport: a router may mark it instead of dropping it (RFC 3168 5).
     pub fn is_ect(self) -> bool {
         matches!(self, Ecn::Ect0 | Ecn::Ect1)
-    }
-}
-
-impl PacketId {
-    pub fn index(self) -> usize {
-        self.0 as usize
     }
 }
 
@@ -180,10 +173,10 @@ impl PacketArena {
         self.live += 1;
         if let Some(i) = self.free.pop() {
             self.slots[i as usize] = Some(packet);
-            PacketId(i)
+            PacketId::from_index(i)
         } else {
             self.slots.push(Some(packet));
-            PacketId(self.slots.len() as u32 - 1)
+            PacketId::from_index(self.slots.len() as u32 - 1)
         }
     }
 
@@ -199,7 +192,7 @@ impl PacketArena {
         let slot = &mut self.slots[id.index()];
         assert!(slot.is_some(), "double free of a packet");
         *slot = None;
-        self.free.push(id.0);
+        self.free.push(id.index() as u32);
         self.live -= 1;
     }
 

@@ -9,7 +9,7 @@ use crate::mac::frame::Frame;
 use crate::net::packet::PacketId;
 use crate::net::router::Router;
 use crate::observe::metrics::NodeCounters;
-use crate::phy::channel::Link;
+use crate::phy::links::Link;
 use crate::phy::radio::FrameRef;
 use crate::phy::receiver::Receiver;
 use crate::queue::IfQueue;

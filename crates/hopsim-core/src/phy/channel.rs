@@ -2,20 +2,8 @@
 //! their received power and propagation delay, precomputed once for a static topology so that
 //! a frame on the air costs no distance work.
 
-use super::links::LinkModel;
+use super::links::{Link, LinkModel};
 use crate::phy::propagation::distance_m;
-
-/// One transmitter -> listener link above the carrier-sense threshold.
-#[derive(Debug, Clone, Copy)]
-pub struct Link {
-    pub listener: u32,
-    pub power_w: f64,
-    pub delay_ns: u64,
-    /// Received power reaches the decode threshold.
-    pub decodable: bool,
-    /// Received power reaches the carrier-sense threshold (weaker links only interfere).
-    pub sensed: bool,
-}
 
 #[derive(Debug, Clone)]
 pub struct Channel {

@@ -4,7 +4,6 @@
 //! above carrier sense in `capture` mode; in `sinr` mode also the weaker ones that still
 //! add interference (down to 10 dB below the noise floor); with fading, a margin lower.
 
-use super::channel::Link;
 use super::config::{Fading, Radio, Reception};
 use super::noise::noise_floor_w;
 use super::propagation::{delay_ns, thresholds_w, PathLoss};
@@ -15,6 +14,18 @@ const INTERFERENCE_FLOOR_DB: f64 = -10.0;
 /// With fading, links this much weaker on average are kept: a Rayleigh fade exceeds +15 dB
 /// with probability exp(-10^1.5) ~ 2e-14.
 const FADING_MARGIN_DB: f64 = 15.0;
+
+/// One transmitter -> listener link above the carrier-sense threshold.
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub listener: u32,
+    pub power_w: f64,
+    pub delay_ns: u64,
+    /// Received power reaches the decode threshold.
+    pub decodable: bool,
+    /// Received power reaches the carrier-sense threshold (weaker links only interfere).
+    pub sensed: bool,
+}
 
 #[derive(Debug, Clone)]
 pub struct LinkModel {

@@ -2,14 +2,14 @@
 //! listener, arrival times carrying the propagation delay) and one at its end (each listener's
 //! reception completes at its own arrival end time). No per-listener events.
 
+use super::event::Event;
 use super::World;
-use crate::engine::event::Event;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::frame::{Frame, BROADCAST};
 use crate::node::Node;
 use crate::observe::events::{EventKind, Reason};
-use crate::phy::channel::Link;
+use crate::phy::links::Link;
 use crate::phy::radio::{EarlyEnd, FrameRef, RxEnd, Start};
 
 impl World {

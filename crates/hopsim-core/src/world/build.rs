@@ -3,11 +3,11 @@
 //! configs the layers take (`DcfConfig`, `AodvConfig`, `DsrConfig`, the TCP sender's and
 //! receiver's configs, UDP sources) and assembles the nodes and flows.
 
+use super::event::{Event, FlowTimer};
 use super::fading::Fader;
 use super::flows::{FlowApp, FlowState, TcpFlow};
 use super::{etx, placement, Node, RunInfo, World};
 use crate::engine::budget::Budget;
-use crate::engine::event::{Event, FlowTimer};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::{secs_to_ns, SimTime};

@@ -2,8 +2,8 @@
 //! (net/etx.rs has the metric and the path computation). Data sent before the routes are
 //! frozen waits at its source (bounded, as packets waiting for an AODV route do).
 
+use super::event::{Event, SimEvent};
 use super::World;
-use crate::engine::event::{Event, SimEvent};
 use crate::engine::time::SimTime;
 use crate::net::aodv::BROADCAST;
 use crate::net::etx::EtxTable;

@@ -7,6 +7,7 @@ mod aqm;
 mod build;
 mod dsr;
 mod etx;
+mod event;
 mod events;
 mod fading;
 mod flows;
@@ -29,7 +30,6 @@ pub(crate) use flows::{FlowApp, FlowState, TcpFlow};
 use fading::Fader;
 
 use crate::engine::budget::Budget;
-use crate::engine::event::{Event, FlowTimer, NodeTimer, SimEvent};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::{MacCtx, MacOutput, Tagged};
@@ -44,6 +44,7 @@ use crate::observe::trace::writer::PcapTracer;
 use crate::phy::channel::Channel;
 use crate::transport::tcp::receiver::AckInfo;
 use crate::transport::tcp::sender::SendSegment;
+use event::{Event, FlowTimer, NodeTimer, SimEvent};
 
 pub struct World {
     sched: Scheduler<Event>,

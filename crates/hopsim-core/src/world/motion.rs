@@ -6,7 +6,7 @@
 
 use crate::engine::time::SimTime;
 use crate::mobility::{Piece, Trajectory};
-use crate::phy::channel::Link;
+use crate::phy::links::Link;
 use crate::phy::links::LinkModel;
 use crate::phy::propagation::distance_m;
 

@@ -2,8 +2,8 @@
 //! events processed or the memory of the growing structures (event queue, packets, time
 //! series) pass their limits. The checks read counters only, so they never change a result.
 
+use super::event::{Event, NodeTimer};
 use super::World;
-use crate::engine::event::{Event, NodeTimer};
 use crate::engine::time::{ns_to_secs, SimTime};
 use crate::error::ScenarioError;
 use crate::mac::dcf::{AccessCheck, MacCtx, MacTimer};

@@ -1,8 +1,8 @@
 //! Optional time series: per flow, every interval, the congestion window (TCP) and the
 //! goodput over the interval. Long format (one row per flow per sample), stored column-wise.
 
+use super::event::{Event, SimEvent};
 use super::{FlowApp, World};
-use crate::engine::event::{Event, SimEvent};
 use crate::engine::time::{ns_to_secs, SimTime};
 
 impl World {

@@ -1,8 +1,8 @@
 //! The stack above the MAC: interface queue, static routing, UDP sources and sinks.
 
+use super::event::{Event, FlowTimer};
 use super::routing::with_router;
 use super::{FlowApp, World};
-use crate::engine::event::{Event, FlowTimer};
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacCtx;
 use crate::mac::timing::LLC_SNAP_BYTES;

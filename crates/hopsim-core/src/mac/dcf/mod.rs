@@ -12,7 +12,7 @@ use super::timing::{airtime_ns, Rate, Timing, CCA_NS};
 use crate::engine::rng::Rng;
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
-use crate::net::packet::PacketId;
+use crate::ids::PacketId;
 
 /// What the MAC asks of the layers around it.
 #[derive(Debug, Clone, Copy)]
