@@ -102,6 +102,13 @@ pub struct Packet {
 }
 
 impl Packet {
+    /// A datagram of a flow at its own source: while it waits in that node's interface
+    /// queue it counts as the flow's queued packet (a saturated source refills on none).
+    #[inline]
+    pub fn is_own_datagram(&self, node: u32) -> bool {
+        self.src == node && self.tcp.is_none() && self.flow != NO_FLOW
+    }
+
     /// A packet with no TCP header, routing message or options, at the initial TTL.
     pub fn new(
         flow: u32,
@@ -153,6 +160,8 @@ pub struct PacketArena {
     slots: Vec<Option<Packet>>,
     free: Vec<u32>,
     live: usize,
+    /// The id of the last packet numbered (`Packet::uid`).
+    last_uid: u32,
 }
 
 impl PacketArena {
@@ -161,6 +170,7 @@ impl PacketArena {
             slots: Vec::with_capacity(capacity),
             free: Vec::with_capacity(capacity),
             live: 0,
+            last_uid: 0,
         }
     }
 
@@ -178,6 +188,12 @@ impl PacketArena {
             self.slots.push(Some(packet));
             PacketId::from_index(self.slots.len() as u32 - 1)
         }
+    }
+
+    /// Number a packet entering the network (its id in the traces; 0 is never used).
+    pub fn number(&mut self, p: &mut Packet) {
+        self.last_uid = self.last_uid.wrapping_add(1).max(1);
+        p.uid = self.last_uid;
     }
 
     pub fn get(&self, id: PacketId) -> &Packet {

@@ -1,21 +1,34 @@
-//! A node: its radio, MAC, interface queue and router, with the per-node state the glue
-//! between them keeps (the frame on the air, counters, random streams, Chen et al.'s link
-//! delay estimates). The world moves packets between nodes; a node's layers are its own.
+//! A node: its radio, MAC, interface queue and router, the packets it keeps while it looks
+//! for a route, and the per-node state the glue between them keeps (the frame on the air,
+//! counters, random streams, Chen et al.'s link delay estimates). A node does its own work:
+//! it routes, queues, purges and salvages, hands frames to its MAC and takes back what the
+//! MAC finishes, and runs the transport endpoints of the flows that start or end here,
+//! through a context the world lends it (`ctx.rs`). The world moves frames between nodes.
+
+mod ctx;
+mod forward;
+mod queue;
+mod route_wait;
+mod routing;
+mod salvage;
+mod transport;
+
+pub use ctx::{GlueConfig, NodeCtx, NodeOutput, NodeTimers, Scratch};
+pub use route_wait::{RouteWait, WAITING_MAX, WAITING_TIMEOUT_S};
 
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::Dcf;
 use crate::mac::frame::Frame;
-use crate::net::packet::PacketId;
 use crate::net::router::Router;
 use crate::observe::metrics::NodeCounters;
 use crate::phy::links::Link;
 use crate::phy::radio::FrameRef;
 use crate::phy::receiver::Receiver;
 use crate::queue::IfQueue;
-use std::collections::VecDeque;
 
 pub struct Node {
+    pub id: u32,
     pub radio: Receiver,
     pub mac: Dcf,
     pub queue: IfQueue,
@@ -27,7 +40,7 @@ pub struct Node {
     pub counters: NodeCounters,
     /// The routing protocol here, and the packets this node keeps until it finds a route.
     pub router: Router,
-    pub route_wait: VecDeque<PacketId>,
+    pub route_wait: RouteWait,
     /// Saturated flows originating here (refilled whenever the MAC takes a packet).
     pub saturated_flows: Vec<u32>,
     /// Injected frame errors (`radio.frame_error_rate`).
@@ -59,5 +72,12 @@ impl Node {
             Some(e) => e.1 += (sample_ns as f64 - e.1) / 8.0,
             None => self.link_delay.push((next_hop, sample_ns as f64)),
         }
+    }
+
+    /// The IP identification of the next packet originated here.
+    fn take_ident(&mut self) -> u16 {
+        let ident = self.next_ident;
+        self.next_ident = ident.wrapping_add(1);
+        ident
     }
 }

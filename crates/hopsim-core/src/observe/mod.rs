@@ -3,6 +3,7 @@
 //! with its unit and meaning (`schema.rs`, exported to Python and the docs), the event trace
 //! (`events.rs`) and the pcap traces (`trace/`).
 
+pub mod event_rows;
 pub mod events;
 pub mod metrics;
 pub mod schema;

@@ -2,6 +2,7 @@
 //! of the studies) or saturated (the source always has a packet waiting in its interface queue).
 
 use crate::engine::time::SimTime;
+use crate::net::packet::{Packet, UDP_HEADER_BYTES};
 
 #[derive(Debug, Clone)]
 pub struct UdpSource {
@@ -58,6 +59,12 @@ impl UdpSource {
         let s = self.next_seq;
         self.next_seq += 1;
         s
+    }
+
+    /// The next datagram of `flow`, built at `now` (UDP header, no options).
+    pub fn datagram(&mut self, flow: u32, now: SimTime) -> Packet {
+        let seq = self.take_seq();
+        Packet::new(flow, seq, self.src, self.dst, self.payload_bytes, UDP_HEADER_BYTES, now)
     }
 
     /// When a paced source sends again after sending at `now`, if still active then.

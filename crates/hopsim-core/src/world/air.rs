@@ -22,7 +22,7 @@ impl World {
         n.radio.start_tx(now, end);
         n.tx_frame = Some((frame, fref));
         self.trace_frame(node, now, &frame);
-        self.trace_air(now, node, EventKind::FrameStart, &frame, fref, None);
+        self.trace.air(&self.packets, (now, node), EventKind::FrameStart, (&frame, fref), None);
         let links = self.lend_links(node, now);
         let fade = self.fading.enabled();
         let mut powers = Vec::new();
@@ -51,7 +51,7 @@ impl World {
         links: &[Link],
         powers: &mut Vec<f64>,
     ) {
-        let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.ns2);
+        let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.glue.ns2);
         for link in links {
             let mut link = *link;
             if fade {
@@ -85,7 +85,13 @@ impl World {
             }
             if ns2 && captured {
                 listener.mac.on_captured(start, stop);
-                self.trace_air(start, link.listener, EventKind::Capture, frame, fref, None);
+                self.trace.air(
+                    &self.packets,
+                    (start, link.listener),
+                    EventKind::Capture,
+                    (frame, fref),
+                    None,
+                );
             }
         }
     }
@@ -100,7 +106,7 @@ impl World {
         fref: FrameRef,
         links: &[Link],
     ) {
-        let ns2 = self.ns2;
+        let ns2 = self.glue.ns2;
         for link in links {
             debug_assert!(link.sensed, "capture mode without fading lists sensed links only");
             let j = link.listener as usize;
@@ -120,7 +126,13 @@ impl World {
             node.mac.on_medium_busy(start, stop);
             if ns2 && outcome == Start::Captured {
                 node.mac.on_captured(start, stop);
-                self.trace_air(start, link.listener, EventKind::Capture, frame, fref, None);
+                self.trace.air(
+                    &self.packets,
+                    (start, link.listener),
+                    EventKind::Capture,
+                    (frame, fref),
+                    None,
+                );
             }
         }
     }
@@ -212,7 +224,7 @@ impl World {
             self.end_listeners(now, &frame, fref, &links);
         }
         self.give_back_links(node, links);
-        self.trace_air(now, node, EventKind::FrameEnd, &frame, fref, None);
+        self.trace.air(&self.packets, (now, node), EventKind::FrameEnd, (&frame, fref), None);
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
     }
@@ -255,7 +267,7 @@ impl World {
         fref: FrameRef,
         links: &[Link],
     ) {
-        let tracing = self.tracing();
+        let tracing = self.trace.on();
         for link in links {
             let at = now + link.delay_ns;
             let node = &mut self.nodes[link.listener as usize];
@@ -290,7 +302,13 @@ impl World {
             return;
         }
         let reason = if decodable { Reason::Collision } else { Reason::NotDecoded };
-        self.trace_air(at, listener, EventKind::RxError, frame, fref, Some(reason));
+        self.trace.air(
+            &self.packets,
+            (at, listener),
+            EventKind::RxError,
+            (frame, fref),
+            Some(reason),
+        );
         lose_rx(&mut self.nodes[listener as usize], now, listener, frame, at, decodable);
     }
 
@@ -315,7 +333,7 @@ impl World {
             }
         }
         let event = if ok { EventKind::RxOk } else { EventKind::RxError };
-        self.trace_air(at, listener, event, frame, fref, lost);
+        self.trace.air(&self.packets, (at, listener), event, (frame, fref), lost);
         if ok {
             self.trace_frame(listener, at, frame);
         }
@@ -341,4 +359,14 @@ fn lose_rx(
     }
     node.mac.note_rx_lost(at);
     debug_assert!(node.mac.access_timer_holds(now), "EIFS moved the access earlier");
+}
+
+impl World {
+    /// Every frame sent and received passes here: the check is inlined, the work is not.
+    #[inline(always)]
+    fn trace_frame(&mut self, node: u32, time_ns: SimTime, frame: &Frame) {
+        if let Some(t) = self.tracer.as_mut() {
+            t.frame_of((&self.packets, &self.flows), node, time_ns, frame);
+        }
+    }
 }

@@ -5,7 +5,6 @@
 
 use super::event::{Event, FlowTimer};
 use super::fading::Fader;
-use super::flows::{FlowApp, FlowState, TcpFlow};
 use super::{etx, placement, Node, RunInfo, World};
 use crate::engine::budget::Budget;
 use crate::engine::rng::{Purpose, Rng};
@@ -20,6 +19,8 @@ use crate::net::dsr::DsrConfig;
 use crate::net::packet::PacketArena;
 use crate::net::router::{RouteTimer, Router};
 use crate::net::routing::{HopCounter, StaticRoutes};
+use crate::node::{GlueConfig, RouteWait, Scratch};
+use crate::observe::event_rows::Trace;
 use crate::observe::metrics::{Invariants, NodeCounters};
 use crate::phy::radio::Radio;
 use crate::phy::receiver::Receiver;
@@ -29,6 +30,7 @@ use crate::scenario::{
     DataRate, Flow, Profile, RateControlAlgo, Reception, RoutingProtocol, Scenario, TcpVariant,
     Transport,
 };
+use crate::transport::flow::{FlowApp, FlowState, TcpFlow};
 use crate::transport::tcp::config::{TcpHost, TcpSpec};
 use crate::transport::tcp::quick_ack::QuickAckConfig;
 use crate::transport::tcp::receiver::{AckPolicy, ReceiverExtras, TcpReceiver};
@@ -36,7 +38,6 @@ use crate::transport::tcp::rto::RtoEstimator;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::transport::tcp::{congestion_control, limit_policy, recovery};
 use crate::transport::udp::{UdpSink, UdpSource};
-use std::collections::VecDeque;
 
 impl World {
     /// Build the network of a validated scenario; rejects flows between unconnected nodes.
@@ -124,6 +125,7 @@ impl World {
         };
         let mut nodes: Vec<Node> = (0..positions.len() as u32)
             .map(|id| Node {
+                id,
                 radio: receiver(id),
                 mac: Dcf::new(
                     id,
@@ -143,7 +145,7 @@ impl World {
                 tx_serial: 0,
                 counters: NodeCounters::default(),
                 router: router(s, id),
-                route_wait: VecDeque::new(),
+                route_wait: RouteWait::default(),
                 saturated_flows: Vec::new(),
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
                 next_ident: 0,
@@ -183,6 +185,16 @@ impl World {
             frozen: false,
             endpoints: endpoints.clone(),
         });
+        let glue = GlueConfig {
+            release_spacing_ns: match (ns2, s.routing.protocol) {
+                (true, RoutingProtocol::Aodv) => crate::net::aodv::NS2_ARP_DELAY_NS,
+                (true, RoutingProtocol::Dsr) => crate::net::dsr::NS2_ARP_TIMEOUT_NS,
+                _ => 0,
+            },
+            ns2,
+            warmup_ns: secs_to_ns(s.warmup_s),
+            end_ns,
+        };
         let mut world = World {
             sched,
             nodes,
@@ -191,31 +203,21 @@ impl World {
             packets: PacketArena::with_capacity(1024),
             flows,
             out: Vec::with_capacity(16),
+            node_out: Vec::with_capacity(4),
+            scratch: Scratch::with_capacity(),
+            glue,
             positions,
-            warmup_ns: secs_to_ns(s.warmup_s),
-            end_ns,
             invariants: Invariants::default(),
             difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
             fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
             capture_mode: s.radio.reception == Reception::Capture,
-            tcp_out: Vec::with_capacity(32),
-            ack_out: Vec::with_capacity(4),
-            aqm_dropped: Vec::with_capacity(8),
             tracer: None,
-            events: None,
-            next_uid: 0,
+            trace: Trace::default(),
             series: None,
             motion,
-            route_out: Vec::with_capacity(8),
             warnings: Vec::new(),
             etx,
-            release_spacing_ns: match (ns2, s.routing.protocol) {
-                (true, RoutingProtocol::Aodv) => crate::net::aodv::NS2_ARP_DELAY_NS,
-                (true, RoutingProtocol::Dsr) => crate::net::dsr::NS2_ARP_TIMEOUT_NS,
-                _ => 0,
-            },
-            ns2,
             budget,
             path_logs: Vec::new(),
             run_info: RunInfo { seed: s.seed, duration_s: s.duration_s, warmup_s: s.warmup_s },

@@ -3,9 +3,9 @@
 //! frozen waits at its source (bounded, as packets waiting for an AODV route do).
 
 use super::event::{Event, SimEvent};
-use super::World;
+use super::{at_node, NodeCtx, World};
+use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
-use crate::net::aodv::BROADCAST;
 use crate::net::etx::EtxTable;
 use crate::net::router::RouteTimer;
 
@@ -32,7 +32,7 @@ impl World {
         for node in 0..self.nodes.len() as u32 {
             // First probes spread over one interval.
             let at = (self.nodes[node as usize].routing_rng.uniform() * interval as f64) as SimTime;
-            self.arm_route(at, node, RouteTimer::EtxProbe);
+            self.sched.arm(at, node, RouteTimer::EtxProbe, 0);
         }
         self.sched.schedule(end, Event::Sim(SimEvent::EtxFreeze));
     }
@@ -44,17 +44,9 @@ impl World {
         }
         e.table.note_sent(node);
         let (bytes, interval) = (e.probe_bytes, e.interval_ns);
-        let packet = self.control_packet(now, node, BROADCAST, bytes);
-        self.packets.get_mut(packet).etx_probe = true;
-        if self.tracing() {
-            let p = *self.packets.get(packet);
-            let beacon = crate::observe::events::EventKind::RouteBeacon;
-            let net = crate::observe::events::Layer::Net;
-            self.trace_packet(now, node, (net, beacon), &p, None, p.dst);
-        }
-        self.release_control(now, node, packet);
+        at_node!(self, now, node, |n, cx| n.send_probe(cx, bytes));
         let gap = self.probe_gap(node, interval);
-        self.arm_route(now + gap.max(1), node, RouteTimer::EtxProbe);
+        self.sched.arm(now + gap.max(1), node, RouteTimer::EtxProbe, 0);
     }
 
     /// A probe from `from` reached `node` (the packet stays the sender's to free).
@@ -80,10 +72,7 @@ impl World {
             n.router.freeze();
         }
         for node in 0..self.nodes.len() as u32 {
-            let waiting = std::mem::take(&mut self.nodes[node as usize].route_wait);
-            for id in waiting {
-                self.route_and_enqueue(now, node, id);
-            }
+            at_node!(self, now, node, |n, cx| n.release_all_waiting(cx));
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::engine::time::SimTime;
 use crate::mac::dcf::MacTimer;
 use crate::net::router::RouteTimer;
 use crate::transport::tcp::TcpTimer;
+use crate::transport::AppTimer;
 
 /// Node and flow ids are indices into the world's arenas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +67,12 @@ impl TimerSink<MacTimer> for Scheduler<Event> {
 impl TimerSink<TcpTimer> for Scheduler<Event> {
     fn arm(&mut self, at: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
         self.schedule(at, Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) });
+    }
+}
+
+impl TimerSink<AppTimer> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, flow: u32, _timer: AppTimer, _generation: u32) {
+        self.schedule(at, Event::Flow { flow, timer: FlowTimer::App });
     }
 }
 

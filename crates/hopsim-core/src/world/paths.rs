@@ -85,7 +85,7 @@ impl World {
         let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
         let mut nodes = std::mem::take(&mut self.path_logs[flow as usize].scratch);
         self.current_route(now, src, dst, &mut nodes);
-        let window = (self.warmup_ns, self.end_ns);
+        let window = (self.glue.warmup_ns, self.glue.end_ns);
         let log = &mut self.path_logs[flow as usize];
         log.scratch = nodes;
         log.switch(now, window);
@@ -125,7 +125,7 @@ impl World {
 
     /// The routes of `flow` with their time shares (see the module docs).
     pub(crate) fn route_shares(&self, flow: u32) -> Vec<(Vec<u32>, f64)> {
-        self.path_logs[flow as usize].shares(self.now(), (self.warmup_ns, self.end_ns))
+        self.path_logs[flow as usize].shares(self.now(), (self.glue.warmup_ns, self.glue.end_ns))
     }
 }
 

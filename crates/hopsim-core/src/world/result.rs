@@ -1,36 +1,37 @@
 //! The result document from the world's state at the end of a run: per flow, per node and
 //! network totals (the types are in `metrics.rs`), with the invariants every run must keep.
 
-use super::{FlowApp, FlowState, TcpFlow, World};
+use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
 use crate::observe::metrics::{
     ratio, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants,
     LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult,
     TcpResult,
 };
+use crate::transport::flow::{FlowApp, FlowState, TcpFlow};
 use crate::transport::tcp::config::WindowLimit;
 use crate::transport::tcp::stats::LogHistogram;
 use crate::transport::tcp::variant_name;
 
 pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>) -> RunResult {
-    let (warmup_ns, end_ns) = world.window_ns();
+    let (warmup_ns, end_ns) = (world.glue.warmup_ns, world.glue.end_ns);
     let window_s = ns_to_secs(end_ns - warmup_ns);
-    let mut in_flight = vec![0u64; world.flows().len()];
-    for p in world.packets().iter_live() {
+    let mut in_flight = vec![0u64; world.flows.len()];
+    for p in world.packets.iter_live() {
         // A copy its next hop already accepted is accounted for by that hop's copy.
         if !p.handed_over && p.flow != crate::net::packet::NO_FLOW {
             in_flight[p.flow as usize] += 1;
         }
     }
-    let mut invariants = world.invariants().clone();
+    let mut invariants = world.invariants.clone();
     let flows: Vec<FlowResult> = world
-        .flows()
+        .flows
         .iter()
         .enumerate()
         .map(|(i, f)| {
             let mut r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
             let shares = world.route_shares(i as u32);
-            r.path = world.fixed_path(f.src, f.dst).or_else(|| {
+            r.path = fixed_path(world, f.src, f.dst).or_else(|| {
                 shares.iter().find(|(nodes, _)| !nodes.is_empty()).map(|(n, _)| n.clone())
             });
             r.paths = shares
@@ -52,7 +53,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
     let mut totals = MacTotals::default();
     let mut all_delays: Option<Box<LogHistogram>> = None;
     let nodes: Vec<NodeResult> = world
-        .nodes()
+        .nodes
         .iter()
         .enumerate()
         .map(|(i, n)| {
@@ -85,7 +86,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 }),
             };
             totals.add(&counters);
-            let [x_m, y_m] = world.positions()[i];
+            let [x_m, y_m] = world.positions[i];
             let mut rate_stats = Vec::new();
             for (dst, attempts, acked) in n.mac.rates.stats() {
                 for (k, rate) in crate::mac::rate::RATES.iter().enumerate() {
@@ -126,7 +127,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
         false_route_failures,
         routing_packets,
         routing_bytes,
-        etx_links: world.etx_links().map(|links| {
+        etx_links: world.etx.as_ref().map(|e| e.table.links()).map(|links| {
             links
                 .into_iter()
                 .map(|l| EtxLinkResult {
@@ -138,8 +139,8 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 })
                 .collect()
         }),
-        series: world.series().cloned(),
-        warnings: world.warnings().to_vec(),
+        series: world.series.clone(),
+        warnings: world.warnings.to_vec(),
     }
 }
 
@@ -244,4 +245,12 @@ fn check_tcp_delivery(i: usize, t: &TcpFlow, invariants: &mut Invariants) {
             ));
         }
     }
+}
+
+/// The frozen route of a flow (static and ETX routing), as a node sequence.
+fn fixed_path(world: &World, src: u32, dst: u32) -> Option<Vec<u32>> {
+    if !world.nodes[src as usize].router.fixed() {
+        return None;
+    }
+    world.routes.path(src, dst)
 }

@@ -24,9 +24,9 @@ impl World {
         let limit = self.budget.max_events;
         for _ in 0..max_events {
             let next = self.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
-            let Some((t, queued)) = next.filter(|n| n.0 < self.end_ns) else {
+            let Some((t, queued)) = next.filter(|n| n.0 < self.glue.end_ns) else {
                 // The run has reached its end time (what `now()` reports from here on).
-                self.sched.advance_to(self.end_ns);
+                self.sched.advance_to(self.glue.end_ns);
                 return Ok(true);
             };
             let popped = self.sched.events_popped();

@@ -2,8 +2,9 @@
 //! goodput over the interval. Long format (one row per flow per sample), stored column-wise.
 
 use super::event::{Event, SimEvent};
-use super::{FlowApp, World};
+use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
+use crate::transport::flow::FlowApp;
 
 impl World {
     pub(super) fn sample(&mut self, now: SimTime) {
@@ -27,7 +28,7 @@ impl World {
             series.last_bytes[i] = bytes;
         }
         let next = now + series.interval_ns;
-        if next <= self.end_ns {
+        if next <= self.glue.end_ns {
             self.sched.schedule(next, Event::Sim(SimEvent::Sample));
         }
     }

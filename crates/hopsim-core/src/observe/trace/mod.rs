@@ -4,6 +4,7 @@
 //!
 //! Addresses: node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with (hi, lo) = i + 1.
 
+pub mod ip_image;
 pub mod pcap;
 pub mod writer;
 

@@ -21,6 +21,7 @@ pub struct TcpCtx<'a, Out = sender::SendSegment> {
 
 pub mod cc;
 pub mod config;
+pub mod endpoint;
 pub use sender::ecn;
 pub mod limits;
 pub mod linux;

@@ -1,5 +1,6 @@
-//! Per-flow state: the application and transport endpoints of each flow, and the network-layer
-//! packet counters that the conservation invariant checks.
+//! A flow: its application and transport endpoints (a UDP source and sink, or a TCP
+//! connection's sender and receiver; `tcp/endpoint.rs` builds its packets), and the
+//! network-layer packet counters that the conservation invariant checks.
 
 use crate::engine::time::SimTime;
 use crate::transport::tcp::config::TcpSpec;
@@ -7,7 +8,7 @@ use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::udp::{UdpSink, UdpSource};
 
-pub(crate) struct TcpFlow {
+pub struct TcpFlow {
     pub spec: TcpSpec,
     /// ns2 profile, Vegas: segments carry no TCP/IP header bytes on the air (`Packet`).
     pub headerless: bool,
@@ -56,12 +57,12 @@ impl TcpFlow {
     }
 }
 
-pub(crate) enum FlowApp {
+pub enum FlowApp {
     Udp { source: UdpSource, sink: UdpSink },
     Tcp(Box<TcpFlow>),
 }
 
-pub(crate) struct FlowState {
+pub struct FlowState {
     pub src: u32,
     pub dst: u32,
     pub hops: u32,

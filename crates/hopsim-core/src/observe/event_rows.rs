@@ -1,32 +1,46 @@
-//! What the world reports to the event trace (`observe/events.rs`): rows built from the
-//! frames and packets it handles. Every method returns at once when the trace is off.
+//! The event trace as the layers report to it: rows built from the packets and frames they
+//! handle (`events.rs` has the row and its file). Every method returns at once when the trace
+//! is off; the work of building a row is kept out of line.
 
-use super::World;
+use super::events::{EventKind, EventTrace, FrameTag, Layer, PacketTag, Reason, Row, NONE};
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacNote;
-use crate::mac::frame::BROADCAST;
-use crate::mac::frame::{Frame, FrameKind};
-use crate::net::packet::{Packet, PacketId, NO_FLOW};
+use crate::mac::frame::{Frame, FrameKind, BROADCAST};
+use crate::net::packet::{Packet, PacketArena, PacketId, NO_FLOW};
 use crate::net::router::{Control, DropReason};
-use crate::observe::events::{EventKind, FrameTag, Layer, PacketTag, Reason, Row, NONE};
 use crate::phy::radio::FrameRef;
 
-impl World {
-    /// Is the event trace on?
-    #[inline]
-    pub(super) fn tracing(&self) -> bool {
-        self.events.is_some()
+/// The run's event trace, if one is streamed.
+#[derive(Default)]
+pub struct Trace {
+    file: Option<EventTrace>,
+}
+
+impl Trace {
+    pub fn attach(&mut self, file: EventTrace) {
+        self.file = Some(file);
     }
 
-    pub(super) fn trace_row(&mut self, row: &Row) {
-        if let Some(t) = self.events.as_mut() {
+    /// The trace's file, taken out to be closed.
+    pub fn take(&mut self) -> Option<EventTrace> {
+        self.file.take()
+    }
+
+    /// Is the event trace on?
+    #[inline]
+    pub fn on(&self) -> bool {
+        self.file.is_some()
+    }
+
+    pub fn row(&mut self, row: &Row) {
+        if let Some(t) = self.file.as_mut() {
             t.write(row);
         }
     }
 
     /// A row about packet `p` at `node`.
     #[inline]
-    pub(super) fn trace_packet(
+    pub fn packet(
         &mut self,
         now: SimTime,
         node: u32,
@@ -35,88 +49,86 @@ impl World {
         reason: Option<Reason>,
         peer: u32,
     ) {
-        if self.tracing() {
-            self.trace_packet_cold(now, node, what, p, reason, peer);
+        if self.on() {
+            self.packet_cold(now, node, what, p, reason, peer);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn trace_packet_cold(
+    fn packet_cold(
         &mut self,
         now: SimTime,
         node: u32,
-        (layer, event): (Layer, EventKind),
+        what: (Layer, EventKind),
         p: &Packet,
         reason: Option<Reason>,
         peer: u32,
     ) {
-        let mut r = packet_row(now, node, (layer, event), p);
-        r.reason = reason;
-        r.peer = peer;
-        self.trace_row(&r);
+        let mut r = packet_row(now, node, what, p);
+        (r.reason, r.peer) = (reason, peer);
+        self.row(&r);
     }
 
     /// The same for a packet in the arena.
     #[inline]
-    pub(super) fn trace_id(
+    pub fn id(
         &mut self,
-        now: SimTime,
-        node: u32,
-        layer: Layer,
-        event: EventKind,
+        packets: &PacketArena,
+        (now, node): (SimTime, u32),
+        what: (Layer, EventKind),
         packet: PacketId,
         reason: Option<Reason>,
     ) {
-        if self.tracing() {
-            self.trace_id_cold(now, node, layer, event, packet, reason);
+        if self.on() {
+            self.packet_cold(now, node, what, packets.get(packet), reason, NONE);
         }
     }
 
+    /// A row about a packet entering (`Enqueue`) or leaving (`Dequeue`) an interface queue
+    /// that then holds `queued` packets, for `next_hop`.
     #[cold]
     #[inline(never)]
-    fn trace_id_cold(
+    pub fn queue(
         &mut self,
-        now: SimTime,
-        node: u32,
-        layer: Layer,
+        (now, node): (SimTime, u32),
         event: EventKind,
-        packet: PacketId,
-        reason: Option<Reason>,
+        p: &Packet,
+        hop_len: (u32, usize),
     ) {
-        let p = *self.packets.get(packet);
-        self.trace_packet_cold(now, node, (layer, event), &p, reason, NONE);
+        let mut r = packet_row(now, node, (Layer::Ifq, event), p);
+        (r.peer, r.value) = (hop_len.0, hop_len.1 as f64);
+        self.row(&r);
     }
 
-    /// A row about a frame on the air at `node` (its transmitter or a listener).
+    /// A row about a frame on the air at `node` (its transmitter or a listener); `packets`
+    /// holds the packet a DATA frame carries.
     #[inline]
-    pub(super) fn trace_air(
+    pub fn air(
         &mut self,
-        now: SimTime,
-        node: u32,
+        packets: &PacketArena,
+        (now, node): (SimTime, u32),
         event: EventKind,
-        frame: &Frame,
-        fref: FrameRef,
+        (frame, fref): (&Frame, FrameRef),
         reason: Option<Reason>,
     ) {
-        if self.tracing() {
-            self.trace_air_cold(now, node, event, frame, fref, reason);
+        if self.on() {
+            self.air_cold(packets, (now, node), event, (frame, fref), reason);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn trace_air_cold(
+    fn air_cold(
         &mut self,
-        now: SimTime,
-        node: u32,
+        packets: &PacketArena,
+        (now, node): (SimTime, u32),
         event: EventKind,
-        frame: &Frame,
-        fref: FrameRef,
+        (frame, fref): (&Frame, FrameRef),
         reason: Option<Reason>,
     ) {
         let mut r = Row::new(now, node, Layer::Phy, event);
-        r.frame = frame_id(fref);
+        r.frame = ((fref.tx as u64) << 32) | fref.serial as u64;
         r.frame_kind = Some(match frame.kind {
             FrameKind::Rts => FrameTag::Rts,
             FrameKind::Cts => FrameTag::Cts,
@@ -124,7 +136,7 @@ impl World {
             FrameKind::Ack => FrameTag::Ack,
         });
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
-            let p = self.packets.get(id);
+            let p = packets.get(id);
             r.packet = p.uid as u64;
             r.packet_kind = Some(packet_tag(p));
             (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
@@ -140,26 +152,20 @@ impl World {
         r.reason = reason;
         r.bytes = frame.bytes;
         r.value = frame.rate.0 as f64 / 10.0;
-        self.trace_row(&r);
+        self.row(&r);
     }
 
-    /// Routing sent a control message.
+    /// Routing at `node` sent a control message in `packet`.
     #[inline]
-    pub(super) fn trace_control(
-        &mut self,
-        now: SimTime,
-        node: u32,
-        msg: Control,
-        packet: PacketId,
-    ) {
-        if self.tracing() {
-            self.trace_control_cold(now, node, msg, packet);
+    pub fn control(&mut self, (now, node): (SimTime, u32), msg: Control, p: &Packet) {
+        if self.on() {
+            self.control_cold(now, node, msg, p);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn trace_control_cold(&mut self, now: SimTime, node: u32, msg: Control, packet: PacketId) {
+    fn control_cold(&mut self, now: SimTime, node: u32, msg: Control, p: &Packet) {
         use crate::net::aodv::AodvMsg;
         use crate::net::dsr::DsrMsg;
         let event = match msg {
@@ -167,9 +173,7 @@ impl World {
                 EventKind::RouteRequest
             }
             // A HELLO is a broadcast RREP about the sender (RFC 3561 6.9); replies are unicast.
-            Control::Aodv(AodvMsg::Rrep { .. }) if self.packets.get(packet).dst == BROADCAST => {
-                EventKind::RouteBeacon
-            }
+            Control::Aodv(AodvMsg::Rrep { .. }) if p.dst == BROADCAST => EventKind::RouteBeacon,
             Control::Aodv(AodvMsg::Rrep { .. }) | Control::Dsr(DsrMsg::Rrep { .. }) => {
                 EventKind::RouteReply
             }
@@ -177,13 +181,12 @@ impl World {
                 EventKind::RouteError
             }
         };
-        let p = *self.packets.get(packet);
-        self.trace_packet_cold(now, node, (Layer::Net, event), &p, None, p.dst);
+        self.packet_cold(now, node, (Layer::Net, event), p, None, p.dst);
     }
 
     /// What the MAC of `node` decided (backoff, NAV).
     #[cold]
-    pub(super) fn trace_mac_note(&mut self, now: SimTime, node: u32, note: MacNote) {
+    pub fn mac_note(&mut self, now: SimTime, node: u32, note: MacNote) {
         let r = match note {
             MacNote::Backoff { slots, cw } => {
                 let mut r = Row::new(now, node, Layer::Mac, EventKind::Backoff);
@@ -196,24 +199,13 @@ impl World {
                 r
             }
         };
-        self.trace_row(&r);
-    }
-
-    /// Number a packet entering the network (its id in the trace).
-    pub(super) fn number(&mut self, p: &mut Packet) {
-        self.next_uid = self.next_uid.wrapping_add(1).max(1);
-        p.uid = self.next_uid;
+        self.row(&r);
     }
 }
 
 /// A row about packet `p`: its id, kind, flow, sequence number (TCP: the segment, or the
 /// ACK's next expected segment) and IP length.
-pub(super) fn packet_row(
-    now: SimTime,
-    node: u32,
-    (layer, event): (Layer, EventKind),
-    p: &Packet,
-) -> Row {
+pub fn packet_row(now: SimTime, node: u32, (layer, event): (Layer, EventKind), p: &Packet) -> Row {
     let mut r = Row::new(now, node, layer, event);
     r.packet = p.uid as u64;
     r.packet_kind = Some(packet_tag(p));
@@ -224,11 +216,6 @@ pub(super) fn packet_row(
     }
     r.bytes = p.ip_bytes();
     r
-}
-
-/// A frame's id: its transmitter and that node's frame counter, one number.
-fn frame_id(f: FrameRef) -> u64 {
-    ((f.tx as u64) << 32) | f.serial as u64
 }
 
 fn packet_tag(p: &Packet) -> PacketTag {
@@ -243,7 +230,7 @@ fn packet_tag(p: &Packet) -> PacketTag {
 }
 
 /// The trace's reason for a routing drop.
-pub(super) fn drop_reason(r: DropReason) -> Reason {
+pub fn drop_reason(r: DropReason) -> Reason {
     match r {
         DropReason::NoRoute => Reason::NoRoute,
         DropReason::BadSourceRoute => Reason::BadSourceRoute,

@@ -1,0 +1,135 @@
+//! What a node needs from outside for one call, and what it reports back. The world lends
+//! its shared parts (the clock and timers, the packet arena, the flows' endpoints and
+//! counters, the traces) for the call and drains the node's outputs after it.
+
+use crate::engine::sched::TimerSink;
+use crate::engine::time::SimTime;
+use crate::mac::dcf::{MacCtx, MacTimer, Tagged};
+use crate::net::packet::{PacketArena, PacketId, NO_FLOW};
+use crate::net::router::{RouteAction, RouteTimer};
+use crate::net::routing::StaticRoutes;
+use crate::observe::event_rows::Trace;
+use crate::observe::events::{EventKind, Layer, Reason};
+use crate::observe::metrics::Invariants;
+use crate::observe::trace::writer::PcapTracer;
+use crate::queue::Queued;
+use crate::transport::flow::FlowState;
+use crate::transport::tcp::endpoint::TcpScratch;
+use crate::transport::tcp::TcpTimer;
+use crate::transport::{AppTimer, Emit};
+
+/// Where a node arms the timers of its layers and of the endpoints it runs.
+pub trait NodeTimers:
+    TimerSink<MacTimer> + TimerSink<RouteTimer> + TimerSink<TcpTimer> + TimerSink<AppTimer>
+{
+}
+
+impl<T> NodeTimers for T where
+    T: TimerSink<MacTimer> + TimerSink<RouteTimer> + TimerSink<TcpTimer> + TimerSink<AppTimer>
+{
+}
+
+/// Settings of the glue every node shares.
+#[derive(Debug, Clone, Copy)]
+pub struct GlueConfig {
+    /// Spacing of packets released when a route is found (ns-2 AODV ARP_DELAY, DSR
+    /// arp_timeout; 0: at once).
+    pub release_spacing_ns: SimTime,
+    /// The ns2 profile: DSR salvaging at a failed next hop (`salvage.rs`).
+    pub ns2: bool,
+    /// The measurement window [warmup, end) and the end of the run.
+    pub warmup_ns: SimTime,
+    pub end_ns: SimTime,
+}
+
+/// Buffers reused from call to call (taken while in use, so a nested call gets its own).
+#[derive(Default)]
+pub struct Scratch {
+    pub route_out: Vec<RouteAction>,
+    pub aqm_dropped: Vec<Queued>,
+    pub tcp: TcpScratch,
+    pub emitted: Vec<Emit>,
+}
+
+impl Scratch {
+    /// With room for what one call usually needs, so that steady state allocates nothing.
+    pub fn with_capacity() -> Scratch {
+        Scratch {
+            route_out: Vec::with_capacity(8),
+            aqm_dropped: Vec::with_capacity(8),
+            tcp: TcpScratch::with_capacity(32, 4),
+            emitted: Vec::with_capacity(32),
+        }
+    }
+}
+
+/// What a node reports to the world, drained after each call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeOutput {
+    /// The source of `flow` handed a data packet to the network: its route is sampled
+    /// (`world/paths.rs`; routing tables are only read).
+    DataSent { flow: u32 },
+    /// An ETX probe from `from` was received (`world/etx.rs` counts it).
+    ProbeHeard { from: u32 },
+}
+
+pub struct NodeCtx<'a> {
+    pub now: SimTime,
+    pub timers: &'a mut dyn NodeTimers,
+    /// MAC outputs, tagged with their node, handled by the world in order.
+    pub mac_out: &'a mut Vec<Tagged>,
+    pub packets: &'a mut PacketArena,
+    /// Every flow's endpoints and network counters.
+    pub flows: &'a mut [FlowState],
+    /// Static (or frozen ETX) routes.
+    pub routes: &'a StaticRoutes,
+    pub trace: &'a mut Trace,
+    pub pcap: Option<&'a mut PcapTracer>,
+    pub invariants: &'a mut Invariants,
+    pub scratch: &'a mut Scratch,
+    pub cfg: &'a GlueConfig,
+    pub out: &'a mut Vec<NodeOutput>,
+}
+
+impl NodeCtx<'_> {
+    /// The MAC's context for one call.
+    #[inline]
+    pub fn mac(&mut self) -> MacCtx<'_> {
+        MacCtx { now: self.now, timers: self.timers, out: self.mac_out }
+    }
+
+    /// Is `now` inside the measurement window?
+    pub fn in_window(&self) -> bool {
+        self.now >= self.cfg.warmup_ns && self.now < self.cfg.end_ns
+    }
+
+    /// A packet is lost: counted against its flow and freed.
+    pub fn drop_packet(&mut self, packet: PacketId) {
+        let flow = self.packets.get(packet).flow;
+        if flow != NO_FLOW {
+            self.flows[flow as usize].dropped += 1;
+        }
+        self.packets.free(packet);
+    }
+
+    /// `packet` left the interface queue of `node` other than to its MAC (dropped, purged):
+    /// an own datagram no longer counts as queued at its source.
+    pub fn left_queue(&mut self, node: u32, packet: PacketId) {
+        let p = self.packets.get(packet);
+        if p.is_own_datagram(node) {
+            self.flows[p.flow as usize].queued_at_source -= 1;
+        }
+    }
+
+    /// A trace row about the packet `packet` at `node`.
+    #[inline]
+    pub fn trace_id(
+        &mut self,
+        node: u32,
+        what: (Layer, EventKind),
+        packet: PacketId,
+        reason: Option<Reason>,
+    ) {
+        self.trace.id(self.packets, (self.now, node), what, packet, reason);
+    }
+}

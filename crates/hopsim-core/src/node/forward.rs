@@ -1,0 +1,197 @@
+//! A node's network layer between its router, its interface queue and its MAC: a packet is
+//! routed (delivered, queued for its next hop, held or dropped), the MAC is given the head of
+//! the queue whenever it is idle, and what the MAC finishes comes back here: a packet from a
+//! neighbour, or one acknowledged or given up at the retry limit (a link failure).
+
+use super::ctx::NodeCtx;
+use super::Node;
+use crate::ids::PacketId;
+use crate::mac::timing::LLC_SNAP_BYTES;
+use crate::net::packet::{Packet, NO_FLOW};
+use crate::net::router::{Control, Failure};
+use crate::observe::events::{EventKind, Layer, Reason};
+use crate::queue::{Class, Queued, Verdict};
+
+impl Node {
+    /// Route `packet` here: deliver it, or queue it for its next hop.
+    pub fn route_and_enqueue(&mut self, cx: &mut NodeCtx, packet: PacketId) {
+        let Some(next_hop) = self.next_hop_for(cx, packet) else { return };
+        // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
+        let est = self.link_delay_ns(next_hop);
+        let p = cx.packets.get_mut(packet);
+        p.delay_total_ns += est;
+        p.delay_max_ns = p.delay_max_ns.max(est);
+        // The few fields needed below, not a copy of the whole packet.
+        let flow = p.flow;
+        let local = p.is_own_datagram(self.id);
+        let class = if p.control {
+            Class::Control
+        } else if p.tcp.is_some() && p.payload_bytes == 0 {
+            Class::Ack
+        } else {
+            Class::Data
+        };
+        let arrival = super::queue::arrival(cx, packet);
+        let verdict = self.queue.push_class(Queued { packet, next_hop }, class, arrival);
+        match verdict {
+            Verdict::Queued | Verdict::Marked => {
+                if local {
+                    cx.flows[flow as usize].queued_at_source += 1;
+                }
+                self.trace_enqueue(cx, packet, next_hop);
+                if verdict == Verdict::Marked {
+                    self.mark_ce(cx, packet);
+                }
+            }
+            Verdict::Dropped(dropped, cause) => {
+                if dropped.packet != packet {
+                    self.trace_enqueue(cx, packet, next_hop);
+                }
+                self.count_queue_drop(cx, dropped.packet, cause);
+                if dropped.packet != packet {
+                    cx.left_queue(self.id, dropped.packet);
+                    if local {
+                        cx.flows[flow as usize].queued_at_source += 1;
+                    }
+                }
+                cx.drop_packet(dropped.packet);
+            }
+        }
+        self.pump(cx);
+    }
+
+    /// Give the MAC its next packet if it is idle; refill saturated sources.
+    pub fn pump(&mut self, cx: &mut NodeCtx) {
+        if !self.mac.is_idle() {
+            return;
+        }
+        let Some(item) = self.dequeue(cx) else { return };
+        if cx.trace.on() {
+            let what = (self.id, self.queue.len());
+            let p = *cx.packets.get(item.packet);
+            cx.trace.queue((cx.now, self.id), EventKind::Dequeue, &p, (item.next_hop, what.1));
+        }
+        let p = cx.packets.get(item.packet);
+        let (ip_bytes, control, flow) = (p.ip_bytes(), p.control, p.flow);
+        let local = p.is_own_datagram(self.id);
+        if control {
+            // Routing overhead: every control packet transmission (each hop of a relayed one).
+            self.counters.routing_sent += 1;
+            self.counters.routing_bytes += ip_bytes as u64;
+        }
+        if local {
+            cx.flows[flow as usize].queued_at_source -= 1;
+        }
+        let msdu_bytes = LLC_SNAP_BYTES + ip_bytes;
+        self.mac.offer(&mut cx.mac(), item.packet, item.next_hop, msdu_bytes);
+        self.refill_saturated(cx);
+    }
+
+    /// The MAC accepted a data packet from neighbour `from`: a new copy for this hop.
+    pub fn on_mac_received(&mut self, cx: &mut NodeCtx, packet: PacketId, from: u32) {
+        self.router.heard(from, cx.now);
+        let p = cx.packets.get(packet);
+        if p.etx_probe {
+            cx.out.push(super::NodeOutput::ProbeHeard { from });
+            return;
+        }
+        // Routing control from a neighbour (AODV's, a flooded DSR Route Request): consumed by
+        // the router of this node, never forwarded as such.
+        let control = match (p.aodv, p.dsr, p.route) {
+            (Some(msg), _, _) => Some(Control::Aodv(msg)),
+            (None, Some(msg), None) => Some(Control::Dsr(msg)),
+            _ => None,
+        };
+        if let Some(msg) = control {
+            self.control_received(cx, msg, from);
+            return;
+        }
+        let original = cx.packets.get_mut(packet);
+        original.handed_over = true;
+        let mut copy: Packet = *original;
+        copy.handed_over = false;
+        copy.ttl = copy.ttl.saturating_sub(1);
+        let copy_id = cx.packets.alloc(copy);
+        if copy.ttl == 0 && copy.dst != self.id {
+            self.counters.ttl_drops += 1;
+            let what = (Layer::Net, EventKind::Drop);
+            cx.trace_id(self.id, what, copy_id, Some(Reason::Ttl));
+            cx.drop_packet(copy_id);
+            return;
+        }
+        if !self.routed_arrival(cx, copy_id) {
+            return;
+        }
+        self.route_and_enqueue(cx, copy_id);
+    }
+
+    /// The MAC finished a packet: acknowledged, or dropped at the retry limit (a link
+    /// failure, reported to routing; static routes keep the route). `in_range`: the next hop
+    /// was still within decode range, which makes a failure a *false* route failure
+    /// (always, on a static topology): contention or hidden terminals, not distance,
+    /// exhausted the retries.
+    pub fn on_mac_done(
+        &mut self,
+        cx: &mut NodeCtx,
+        (packet, next_hop): (PacketId, u32),
+        acked: bool,
+        service_ns: u64,
+        in_range: bool,
+    ) {
+        if acked {
+            // Chen et al.'s per-hop delay: head of the queue to the MAC ACK (successes only).
+            self.note_link_delay(next_hop, service_ns);
+            cx.packets.free(packet);
+        } else {
+            self.link_failed(cx, packet, next_hop, in_range);
+        }
+        self.pump(cx);
+    }
+
+    /// The link to `next_hop` failed with `packet` (see `on_mac_done`).
+    fn link_failed(&mut self, cx: &mut NodeCtx, packet: PacketId, next_hop: u32, in_range: bool) {
+        let me = self.id;
+        cx.trace_id(me, (Layer::Mac, EventKind::Drop), packet, Some(Reason::RetryLimit));
+        cx.trace_id(me, (Layer::Net, EventKind::LinkFailure), packet, None);
+        self.counters.link_failures += 1;
+        self.counters.false_route_failures += in_range as u64;
+        let flow = cx.packets.get(packet).flow;
+        if flow != NO_FLOW {
+            cx.flows[flow as usize].link_failures += 1;
+            cx.flows[flow as usize].false_route_failures += in_range as u64;
+        }
+        let failure = self.with_router(cx, |r, rcx, packets| {
+            r.on_link_failure(rcx, next_hop, packets.get(packet))
+        });
+        let handed = cx.packets.get(packet).handed_over;
+        if failure == Failure::Salvage {
+            // ns-2 xmitFailed: the packet and every queued one for that hop are re-routed
+            // at their source or salvaged (salvage.rs).
+            let kept = !handed && self.salvage(cx, packet);
+            self.purge_and_salvage(cx, next_hop);
+            if !kept && !handed {
+                cx.drop_packet(packet);
+            } else if handed {
+                cx.packets.free(packet);
+            }
+        } else if failure == Failure::Wait && !handed {
+            // A local repair (ns-2 AODV): the packet waits here for the new route.
+            self.wait_for_route(cx, packet);
+        } else if handed {
+            // The next hop has it (only its ACKs were lost): nothing is lost end to end.
+            cx.packets.free(packet);
+        } else {
+            cx.drop_packet(packet);
+        }
+    }
+
+    /// The trace's row for a packet entering the queue for `next_hop`.
+    #[inline]
+    pub(super) fn trace_enqueue(&self, cx: &mut NodeCtx, packet: PacketId, next_hop: u32) {
+        if cx.trace.on() {
+            let p = *cx.packets.get(packet);
+            let at = (cx.now, self.id);
+            cx.trace.queue(at, EventKind::Enqueue, &p, (next_hop, self.queue.len()));
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The packets a node keeps while it looks for a route (ns-2 AODV's `aodv_rqueue`, DSR's
+//! send buffer): bounded in number and age, released in order when a route is found (ns-2
+//! spaces them out), dropped when the discovery fails.
+
+use super::ctx::NodeCtx;
+use super::Node;
+use crate::engine::time::{secs_to_ns, SimTime};
+use crate::ids::PacketId;
+use crate::net::packet::PacketArena;
+use crate::net::router::RouteTimer;
+use crate::observe::event_rows::packet_row;
+use crate::observe::events::{EventKind, Layer, Reason};
+use std::collections::VecDeque;
+
+/// ns-2 aodv_rqueue.h `AODV_RTQ_MAX_LEN`: packets kept at most.
+pub const WAITING_MAX: usize = 64;
+/// ns-2 aodv_rqueue.h `AODV_RTQ_TIMEOUT`: how long a packet may wait, seconds.
+pub const WAITING_TIMEOUT_S: f64 = 30.0;
+
+/// Packets waiting for a route, oldest first.
+#[derive(Debug, Default)]
+pub struct RouteWait {
+    packets: VecDeque<PacketId>,
+}
+
+impl RouteWait {
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+
+    /// Does a packet of `flow` wait here?
+    pub fn holds_flow(&self, flow: u32, packets: &PacketArena) -> bool {
+        self.packets.iter().any(|&id| packets.get(id).flow == flow)
+    }
+
+    /// Take out the packets that waited `WAITING_TIMEOUT_S` or more at `now` (all of them: a
+    /// packet released and put back can sit behind younger ones), in order.
+    fn take_expired(&mut self, now: SimTime, packets: &PacketArena) -> Vec<PacketId> {
+        let limit = secs_to_ns(WAITING_TIMEOUT_S);
+        let mut expired = Vec::new();
+        self.packets.retain(|&id| {
+            let fresh = now.saturating_sub(packets.get(id).created_ns) < limit;
+            if !fresh {
+                expired.push(id);
+            }
+            fresh
+        });
+        expired
+    }
+
+    /// Take out the packets for `dst`, in order.
+    fn take_for(&mut self, dst: u32, packets: &PacketArena) -> Vec<PacketId> {
+        let mut go = Vec::new();
+        self.packets.retain(|&id| {
+            let match_dst = packets.get(id).dst == dst;
+            if match_dst {
+                go.push(id);
+            }
+            !match_dst
+        });
+        go
+    }
+
+    /// Every waiting packet, taken out in order.
+    pub fn take_all(&mut self) -> VecDeque<PacketId> {
+        std::mem::take(&mut self.packets)
+    }
+}
+
+impl Node {
+    /// Keep a packet of this node's until a route is found.
+    pub(super) fn wait_for_route(&mut self, cx: &mut NodeCtx, packet: PacketId) {
+        self.expire_waiting(cx);
+        if self.route_wait.len() >= WAITING_MAX {
+            self.counters.no_route_drops += 1;
+            let what = (Layer::Net, EventKind::Drop);
+            cx.trace_id(self.id, what, packet, Some(Reason::NoRoute));
+            cx.drop_packet(packet);
+        } else {
+            self.route_wait.packets.push_back(packet);
+            cx.trace_id(self.id, (Layer::Net, EventKind::Hold), packet, None);
+        }
+    }
+
+    /// Drop the packets that waited too long for a route.
+    pub(super) fn expire_waiting(&mut self, cx: &mut NodeCtx) {
+        for id in self.route_wait.take_expired(cx.now, cx.packets) {
+            self.counters.no_route_drops += 1;
+            if cx.trace.on() {
+                let what = (Layer::Net, EventKind::Drop);
+                let mut r = packet_row(cx.now, self.id, what, cx.packets.get(id));
+                r.reason = Some(Reason::RouteTimeout);
+                cx.trace.row(&r);
+            }
+            cx.drop_packet(id);
+        }
+    }
+
+    /// A route to `dst` exists: packets that waited for it go first, so none is overtaken.
+    pub(super) fn release_older(&mut self, cx: &mut NodeCtx, dst: u32) {
+        let waiting = &self.route_wait.packets;
+        if !waiting.is_empty() && waiting.iter().any(|&id| cx.packets.get(id).dst == dst) {
+            self.release_waiting(cx, dst, true);
+        }
+    }
+
+    /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
+    pub(super) fn release_waiting(&mut self, cx: &mut NodeCtx, dst: u32, found: bool) {
+        self.expire_waiting(cx);
+        let go = self.route_wait.take_for(dst, cx.packets);
+        let spacing_ns = cx.cfg.release_spacing_ns;
+        for (k, id) in go.into_iter().enumerate() {
+            if found && k > 0 && spacing_ns > 0 {
+                let at = cx.now + k as u64 * spacing_ns;
+                self.arm_route(cx, at, RouteTimer::RouteRelease { packet: id });
+            } else if found {
+                cx.trace_id(self.id, (Layer::Net, EventKind::Release), id, None);
+                self.route_and_enqueue(cx, id);
+            } else {
+                self.counters.no_route_drops += 1;
+                let what = (Layer::Net, EventKind::Drop);
+                cx.trace_id(self.id, what, id, Some(Reason::NoRoute));
+                cx.drop_packet(id);
+            }
+        }
+    }
+}
