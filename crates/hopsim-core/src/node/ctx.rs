@@ -1,6 +1,7 @@
 //! What a node needs from outside for one call, and what it reports back. The world lends
 //! its shared parts (the clock and timers, the packet arena, the flows' endpoints and
-//! counters, the traces) for the call and drains the node's outputs after it.
+//! counters, the traces) for the call and drains the node's outputs after it: lending is
+//! setting the time and passing one pointer.
 
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
@@ -73,29 +74,34 @@ pub enum NodeOutput {
     ProbeHeard { from: u32 },
 }
 
-pub struct NodeCtx<'a> {
+/// The parts of the world every node works with, lent to one node at a time (the world
+/// owns it; `now` is set before each call). The timers come last so that a node sees them
+/// as `dyn NodeTimers` and never names the world's event type: the world's
+/// `&mut NodeCtx<Scheduler<Event>>` is a node's `&mut NodeCtx`.
+pub struct NodeCtx<T: ?Sized = dyn NodeTimers> {
     pub now: SimTime,
-    pub timers: &'a mut dyn NodeTimers,
     /// MAC outputs, tagged with their node, handled by the world in order.
-    pub mac_out: &'a mut Vec<Tagged>,
-    pub packets: &'a mut PacketArena,
+    pub mac_out: Vec<Tagged>,
+    pub packets: PacketArena,
     /// Every flow's endpoints and network counters.
-    pub flows: &'a mut [FlowState],
+    pub flows: Vec<FlowState>,
     /// Static (or frozen ETX) routes.
-    pub routes: &'a StaticRoutes,
-    pub trace: &'a mut Trace,
-    pub pcap: Option<&'a mut PcapTracer>,
-    pub invariants: &'a mut Invariants,
-    pub scratch: &'a mut Scratch,
-    pub cfg: &'a GlueConfig,
-    pub out: &'a mut Vec<NodeOutput>,
+    pub routes: StaticRoutes,
+    pub trace: Trace,
+    pub pcap: Option<PcapTracer>,
+    pub invariants: Invariants,
+    pub scratch: Scratch,
+    pub cfg: GlueConfig,
+    /// What the node of the current call reported.
+    pub out: Vec<NodeOutput>,
+    pub sched: T,
 }
 
-impl NodeCtx<'_> {
+impl NodeCtx {
     /// The MAC's context for one call.
     #[inline]
     pub fn mac(&mut self) -> MacCtx<'_> {
-        MacCtx { now: self.now, timers: self.timers, out: self.mac_out }
+        MacCtx { now: self.now, timers: &mut self.sched, out: &mut self.mac_out }
     }
 
     /// Is `now` inside the measurement window?
@@ -130,6 +136,6 @@ impl NodeCtx<'_> {
         packet: PacketId,
         reason: Option<Reason>,
     ) {
-        self.trace.id(self.packets, (self.now, node), what, packet, reason);
+        self.trace.id(&self.packets, (self.now, node), what, packet, reason);
     }
 }

@@ -88,6 +88,7 @@ impl Node {
     }
 
     /// The MAC accepted a data packet from neighbour `from`: a new copy for this hop.
+    #[inline]
     pub fn on_mac_received(&mut self, cx: &mut NodeCtx, packet: PacketId, from: u32) {
         self.router.heard(from, cx.now);
         let p = cx.packets.get(packet);
@@ -130,6 +131,7 @@ impl Node {
     /// was still within decode range, which makes a failure a *false* route failure
     /// (always, on a static topology): contention or hidden terminals, not distance,
     /// exhausted the retries.
+    #[inline]
     pub fn on_mac_done(
         &mut self,
         cx: &mut NodeCtx,

@@ -88,7 +88,7 @@ impl Node {
 
     /// Drop the packets that waited too long for a route.
     pub(super) fn expire_waiting(&mut self, cx: &mut NodeCtx) {
-        for id in self.route_wait.take_expired(cx.now, cx.packets) {
+        for id in self.route_wait.take_expired(cx.now, &cx.packets) {
             self.counters.no_route_drops += 1;
             if cx.trace.on() {
                 let what = (Layer::Net, EventKind::Drop);
@@ -111,7 +111,7 @@ impl Node {
     /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
     pub(super) fn release_waiting(&mut self, cx: &mut NodeCtx, dst: u32, found: bool) {
         self.expire_waiting(cx);
-        let go = self.route_wait.take_for(dst, cx.packets);
+        let go = self.route_wait.take_for(dst, &cx.packets);
         let spacing_ns = cx.cfg.release_spacing_ns;
         for (k, id) in go.into_iter().enumerate() {
             if found && k > 0 && spacing_ns > 0 {

@@ -24,8 +24,8 @@ impl Node {
         f: impl FnOnce(&mut Router, &mut RouteCtx, &mut PacketArena) -> R,
     ) -> (R, Vec<crate::net::router::RouteAction>) {
         let mut out = std::mem::take(&mut cx.scratch.route_out);
-        let rcx = &mut RouteCtx { now: cx.now, me: self.id, routes: cx.routes, out: &mut out };
-        let result = f(&mut self.router, rcx, cx.packets);
+        let rcx = &mut RouteCtx { now: cx.now, me: self.id, routes: &cx.routes, out: &mut out };
+        let result = f(&mut self.router, rcx, &mut cx.packets);
         (result, out)
     }
 
@@ -141,7 +141,7 @@ impl Node {
 
     /// Arm one of this node's routing timers.
     pub(super) fn arm_route(&self, cx: &mut NodeCtx, at: u64, timer: RouteTimer) {
-        TimerSink::<RouteTimer>::arm(cx.timers, at, self.id, timer, 0);
+        TimerSink::<RouteTimer>::arm(&mut cx.sched, at, self.id, timer, 0);
     }
 
     /// A routing timer of this node fired (ETX's probes are the world's: `world/etx.rs`).
@@ -178,7 +178,8 @@ impl Node {
         let interval = self.with_router(cx, |r, rcx, _| r.hello(rcx));
         if let Some(interval) = interval {
             if cx.now + interval.max(1) < cx.cfg.end_ns {
-                self.arm_route(cx, cx.now + interval.max(1), RouteTimer::Hello);
+                let at = cx.now + interval.max(1);
+                self.arm_route(cx, at, RouteTimer::Hello);
             }
         }
     }
@@ -211,8 +212,8 @@ impl Node {
                     if delay == 0 {
                         self.release_control(cx, packet);
                     } else {
-                        let timer = RouteTimer::ControlRelease { packet };
-                        self.arm_route(cx, cx.now + delay, timer);
+                        let (at, timer) = (cx.now + delay, RouteTimer::ControlRelease { packet });
+                        self.arm_route(cx, at, timer);
                     }
                 }
                 RouteAction::SendRouted { msg, route } => {

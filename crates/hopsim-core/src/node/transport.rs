@@ -24,7 +24,7 @@ impl Node {
                     return;
                 }
                 if let Some(next) = source.next_send(cx.now) {
-                    TimerSink::<AppTimer>::arm(cx.timers, next, flow, AppTimer, 0);
+                    TimerSink::<AppTimer>::arm(&mut cx.sched, next, flow, AppTimer, 0);
                 }
                 self.send_datagram(cx, flow);
             }
@@ -45,7 +45,7 @@ impl Node {
         let FlowApp::Tcp(t) = &mut f.app else { unreachable!("flow {flow} is TCP") };
         let io = &mut TcpIo {
             now: cx.now,
-            timers: cx.timers,
+            timers: &mut cx.sched,
             scratch: &mut cx.scratch.tcp,
             out: &mut emitted,
         };
@@ -95,8 +95,8 @@ impl Node {
         cx.packets.number(&mut packet);
         let layer = if packet.tcp.is_some() { Layer::Transport } else { Layer::App };
         cx.trace.packet(cx.now, self.id, (layer, event), &packet, None, packet.dst);
-        if let Some(pcap) = cx.pcap.as_deref_mut() {
-            pcap.ip_packet_of(cx.flows, self.id, cx.now, &packet);
+        if let Some(pcap) = cx.pcap.as_mut() {
+            pcap.ip_packet_of(&cx.flows, self.id, cx.now, &packet);
         }
         let id = cx.packets.alloc(packet);
         self.route_and_enqueue(cx, id);
@@ -109,7 +109,7 @@ impl Node {
             let f = &cx.flows[flow as usize];
             let active = matches!(&f.app, FlowApp::Udp { source, .. } if source.active_at(cx.now));
             // Packets waiting for a route count as queued: no refill while a discovery runs.
-            let waiting = self.route_wait.holds_flow(flow, cx.packets);
+            let waiting = self.route_wait.holds_flow(flow, &cx.packets);
             if f.queued_at_source == 0 && active && !waiting {
                 self.send_datagram(cx, flow);
             }
@@ -118,8 +118,8 @@ impl Node {
 
     /// A packet reached its destination, this node: hand it to the transport endpoint.
     pub(super) fn deliver_local(&mut self, cx: &mut NodeCtx, p: &Packet) {
-        if let Some(pcap) = cx.pcap.as_deref_mut() {
-            pcap.ip_packet_of(cx.flows, p.dst, cx.now, p);
+        if let Some(pcap) = cx.pcap.as_mut() {
+            pcap.ip_packet_of(&cx.flows, p.dst, cx.now, p);
         }
         let in_window = cx.in_window();
         let f = &mut cx.flows[p.flow as usize];
@@ -148,7 +148,7 @@ impl Node {
         let FlowApp::Tcp(t) = &mut cx.flows[p.flow as usize].app else { unreachable!() };
         let io = &mut TcpIo {
             now: cx.now,
-            timers: cx.timers,
+            timers: &mut cx.sched,
             scratch: &mut cx.scratch.tcp,
             out: &mut emitted,
         };

@@ -22,7 +22,13 @@ impl World {
         n.radio.start_tx(now, end);
         n.tx_frame = Some((frame, fref));
         self.trace_frame(node, now, &frame);
-        self.trace.air(&self.packets, (now, node), EventKind::FrameStart, (&frame, fref), None);
+        self.cx.trace.air(
+            &self.cx.packets,
+            (now, node),
+            EventKind::FrameStart,
+            (&frame, fref),
+            None,
+        );
         let links = self.lend_links(node, now);
         let fade = self.fading.enabled();
         let mut powers = Vec::new();
@@ -39,7 +45,7 @@ impl World {
         if fade {
             self.nodes[node as usize].tx_powers = powers;
         }
-        self.sched.schedule(end, Event::TxEnd { node });
+        self.cx.sched.schedule(end, Event::TxEnd { node });
     }
 
     /// The listeners of a frame starting at `now`: any reception mode, fading on or off.
@@ -51,7 +57,7 @@ impl World {
         links: &[Link],
         powers: &mut Vec<f64>,
     ) {
-        let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.glue.ns2);
+        let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.cx.cfg.ns2);
         for link in links {
             let mut link = *link;
             if fade {
@@ -85,8 +91,8 @@ impl World {
             }
             if ns2 && captured {
                 listener.mac.on_captured(start, stop);
-                self.trace.air(
-                    &self.packets,
+                self.cx.trace.air(
+                    &self.cx.packets,
                     (start, link.listener),
                     EventKind::Capture,
                     (frame, fref),
@@ -106,7 +112,7 @@ impl World {
         fref: FrameRef,
         links: &[Link],
     ) {
-        let ns2 = self.glue.ns2;
+        let ns2 = self.cx.cfg.ns2;
         for link in links {
             debug_assert!(link.sensed, "capture mode without fading lists sensed links only");
             let j = link.listener as usize;
@@ -126,8 +132,8 @@ impl World {
             node.mac.on_medium_busy(start, stop);
             if ns2 && outcome == Start::Captured {
                 node.mac.on_captured(start, stop);
-                self.trace.air(
-                    &self.packets,
+                self.cx.trace.air(
+                    &self.cx.packets,
                     (start, link.listener),
                     EventKind::Capture,
                     (frame, fref),
@@ -154,7 +160,8 @@ impl World {
     fn check_may_transmit(&mut self, now: SimTime, node: u32, response: bool) {
         let n = &self.nodes[node as usize];
         if n.radio.transmitting_at(now) || n.tx_frame.is_some() {
-            self.invariants
+            self.cx
+                .invariants
                 .violate(format!("node {node} started a frame at {now} ns while transmitting"));
         }
         if response {
@@ -163,16 +170,17 @@ impl World {
         // The medium as carrier sense had reported it by `now`.
         let seen = now.saturating_sub(n.mac.cca_ns() + 1);
         if n.radio.signal_busy_at(now) && n.radio.signal_busy_at(seen) {
-            self.invariants.violate(format!(
+            self.cx.invariants.violate(format!(
                 "node {node} transmitted at {now} ns while carrier sense was busy"
             ));
         } else if now < n.radio.idle_since(seen) + self.difs_ns {
-            self.invariants.violate(format!(
+            self.cx.invariants.violate(format!(
                 "node {node} transmitted at {now} ns less than DIFS after the medium became idle"
             ));
         }
         if n.mac.nav_until() > now {
-            self.invariants
+            self.cx
+                .invariants
                 .violate(format!("node {node} transmitted at {now} ns while its NAV was set"));
         }
     }
@@ -224,8 +232,8 @@ impl World {
             self.end_listeners(now, &frame, fref, &links);
         }
         self.give_back_links(node, links);
-        self.trace.air(&self.packets, (now, node), EventKind::FrameEnd, (&frame, fref), None);
-        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+        self.cx.trace.air(&self.cx.packets, (now, node), EventKind::FrameEnd, (&frame, fref), None);
+        let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
         self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
     }
 
@@ -267,7 +275,7 @@ impl World {
         fref: FrameRef,
         links: &[Link],
     ) {
-        let tracing = self.trace.on();
+        let tracing = self.cx.trace.on();
         for link in links {
             let at = now + link.delay_ns;
             let node = &mut self.nodes[link.listener as usize];
@@ -302,8 +310,8 @@ impl World {
             return;
         }
         let reason = if decodable { Reason::Collision } else { Reason::NotDecoded };
-        self.trace.air(
-            &self.packets,
+        self.cx.trace.air(
+            &self.cx.packets,
             (at, listener),
             EventKind::RxError,
             (frame, fref),
@@ -333,11 +341,11 @@ impl World {
             }
         }
         let event = if ok { EventKind::RxOk } else { EventKind::RxError };
-        self.trace.air(&self.packets, (at, listener), event, (frame, fref), lost);
+        self.cx.trace.air(&self.cx.packets, (at, listener), event, (frame, fref), lost);
         if ok {
             self.trace_frame(listener, at, frame);
         }
-        let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+        let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
         self.nodes[listener as usize].mac.on_rx(&mut cx, at, frame, ok);
     }
 }
@@ -365,8 +373,8 @@ impl World {
     /// Every frame sent and received passes here: the check is inlined, the work is not.
     #[inline(always)]
     fn trace_frame(&mut self, node: u32, time_ns: SimTime, frame: &Frame) {
-        if let Some(t) = self.tracer.as_mut() {
-            t.frame_of((&self.packets, &self.flows), node, time_ns, frame);
+        if let Some(t) = self.cx.pcap.as_mut() {
+            t.frame_of((&self.cx.packets, &self.cx.flows), node, time_ns, frame);
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::net::dsr::DsrConfig;
 use crate::net::packet::PacketArena;
 use crate::net::router::{RouteTimer, Router};
 use crate::net::routing::{HopCounter, StaticRoutes};
-use crate::node::{GlueConfig, RouteWait, Scratch};
+use crate::node::{GlueConfig, NodeCtx, RouteWait, Scratch};
 use crate::observe::event_rows::Trace;
 use crate::observe::metrics::{Invariants, NodeCounters};
 use crate::phy::radio::Radio;
@@ -196,24 +196,27 @@ impl World {
             end_ns,
         };
         let mut world = World {
-            sched,
             nodes,
+            cx: NodeCtx {
+                now: 0,
+                mac_out: Vec::with_capacity(16),
+                packets: PacketArena::with_capacity(1024),
+                flows,
+                routes,
+                trace: Trace::default(),
+                pcap: None,
+                invariants: Invariants::default(),
+                scratch: Scratch::with_capacity(),
+                cfg: glue,
+                out: Vec::with_capacity(4),
+                sched,
+            },
             channel,
-            routes,
-            packets: PacketArena::with_capacity(1024),
-            flows,
-            out: Vec::with_capacity(16),
-            node_out: Vec::with_capacity(4),
-            scratch: Scratch::with_capacity(),
-            glue,
             positions,
-            invariants: Invariants::default(),
             difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
             fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
             capture_mode: s.radio.reception == Reception::Capture,
-            tracer: None,
-            trace: Trace::default(),
             series: None,
             motion,
             warnings: Vec::new(),
@@ -222,7 +225,7 @@ impl World {
             path_logs: Vec::new(),
             run_info: RunInfo { seed: s.seed, duration_s: s.duration_s, warmup_s: s.warmup_s },
         };
-        world.path_logs.resize_with(world.flows.len(), Default::default);
+        world.path_logs.resize_with(world.cx.flows.len(), Default::default);
         let sparse: Vec<String> = all_flows
             .iter()
             .enumerate()

@@ -32,9 +32,9 @@ impl World {
         for node in 0..self.nodes.len() as u32 {
             // First probes spread over one interval.
             let at = (self.nodes[node as usize].routing_rng.uniform() * interval as f64) as SimTime;
-            self.sched.arm(at, node, RouteTimer::EtxProbe, 0);
+            self.cx.sched.arm(at, node, RouteTimer::EtxProbe, 0);
         }
-        self.sched.schedule(end, Event::Sim(SimEvent::EtxFreeze));
+        self.cx.sched.schedule(end, Event::Sim(SimEvent::EtxFreeze));
     }
 
     pub(super) fn etx_probe(&mut self, now: SimTime, node: u32) {
@@ -46,7 +46,7 @@ impl World {
         let (bytes, interval) = (e.probe_bytes, e.interval_ns);
         at_node!(self, now, node, |n, cx| n.send_probe(cx, bytes));
         let gap = self.probe_gap(node, interval);
-        self.sched.arm(now + gap.max(1), node, RouteTimer::EtxProbe, 0);
+        self.cx.sched.arm(now + gap.max(1), node, RouteTimer::EtxProbe, 0);
     }
 
     /// A probe from `from` reached `node` (the packet stays the sender's to free).
@@ -62,9 +62,9 @@ impl World {
     pub(super) fn etx_freeze(&mut self, now: SimTime) {
         let Some(e) = self.etx.as_mut() else { return };
         e.frozen = true;
-        self.routes = e.table.routes(&e.endpoints);
-        for f in self.flows.iter_mut() {
-            if let Some(h) = self.routes.hops(f.src, f.dst) {
+        self.cx.routes = e.table.routes(&e.endpoints);
+        for f in self.cx.flows.iter_mut() {
+            if let Some(h) = self.cx.routes.hops(f.src, f.dst) {
                 f.hops = h;
             }
         }

@@ -25,41 +25,27 @@ use crate::engine::budget::Budget;
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::{MacCtx, MacOutput, Tagged};
-use crate::net::packet::PacketArena;
 use crate::net::router::RouteTimer;
-use crate::net::routing::StaticRoutes;
-use crate::node::{GlueConfig, Node, NodeCtx, NodeOutput, Scratch};
-use crate::observe::event_rows::Trace;
+use crate::node::{Node, NodeCtx, NodeOutput};
 use crate::observe::events::EventTrace;
-use crate::observe::metrics::{Invariants, RunResult};
+use crate::observe::metrics::RunResult;
 use crate::observe::trace::writer::PcapTracer;
 use crate::phy::channel::Channel;
-use crate::transport::flow::FlowState;
 use crate::transport::tcp::TcpTimer;
 use event::{Event, FlowTimer, NodeTimer, SimEvent};
 
 pub struct World {
-    sched: Scheduler<Event>,
     nodes: Vec<Node>,
+    /// What the nodes share (the event queue, packets, flows, traces), lent to one node at
+    /// a time (`node/ctx.rs`).
+    cx: NodeCtx<Scheduler<Event>>,
     channel: Channel,
-    routes: StaticRoutes,
-    packets: PacketArena,
-    flows: Vec<FlowState>,
-    /// MAC outputs waiting to be handled, tagged with the node that produced them.
-    out: Vec<Tagged>,
-    /// What the node of the last call reported (`node/ctx.rs`).
-    node_out: Vec<NodeOutput>,
-    scratch: Scratch,
-    glue: GlueConfig,
     positions: Vec<[f64; 2]>,
-    invariants: Invariants,
     difs_ns: SimTime,
     frame_error_rate: f64,
     fading: Fader,
     /// Every receiver is in ns-2 capture mode (else SINR).
     capture_mode: bool,
-    tracer: Option<PcapTracer>,
-    trace: Trace,
     series: Option<Series>,
     motion: Option<motion::Motion>,
     warnings: Vec<String>,
@@ -75,23 +61,11 @@ pub struct World {
 macro_rules! at_node {
     ($world:expr, $now:expr, $id:expr, |$n:ident, $cx:ident| $body:expr) => {{
         let w: &mut World = $world;
+        w.cx.now = $now;
         let $n = &mut w.nodes[$id as usize];
-        let $cx = &mut NodeCtx {
-            now: $now,
-            timers: &mut w.sched,
-            mac_out: &mut w.out,
-            packets: &mut w.packets,
-            flows: &mut w.flows,
-            routes: &w.routes,
-            trace: &mut w.trace,
-            pcap: w.tracer.as_mut(),
-            invariants: &mut w.invariants,
-            scratch: &mut w.scratch,
-            cfg: &w.glue,
-            out: &mut w.node_out,
-        };
+        let $cx: &mut NodeCtx = &mut w.cx;
         let result = $body;
-        if !w.node_out.is_empty() {
+        if !w.cx.out.is_empty() {
             w.node_reported($now, $id);
         }
         result
@@ -111,7 +85,7 @@ impl World {
         match event {
             Event::TxEnd { node } => self.end_tx(now, node),
             Event::Node { node, timer: NodeTimer::Mac(timer, generation) } => {
-                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+                let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
                 self.nodes[node as usize].mac.on_timer(&mut cx, timer, generation);
             }
             Event::Node { node, timer: NodeTimer::Route(RouteTimer::EtxProbe) } => {
@@ -121,12 +95,12 @@ impl World {
                 at_node!(self, now, node, |n, cx| n.on_route_timer(cx, timer))
             }
             Event::Flow { flow, timer: FlowTimer::App } => {
-                let src = self.flows[flow as usize].src;
+                let src = self.cx.flows[flow as usize].src;
                 at_node!(self, now, src, |n, cx| n.on_app_timer(cx, flow))
             }
             Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) } => {
                 // The receiver's timer at the destination, the sender's at the source.
-                let f = &self.flows[flow as usize];
+                let f = &self.cx.flows[flow as usize];
                 let at = if timer == TcpTimer::DelAck { f.dst } else { f.src };
                 at_node!(self, now, at, |n, cx| n.on_tcp_timer(cx, flow, timer, generation))
             }
@@ -139,8 +113,8 @@ impl World {
     /// Handle MAC outputs in the order they were produced (handling may add more).
     fn drain(&mut self, now: SimTime) {
         let mut i = 0;
-        while i < self.out.len() {
-            let Tagged { output, node } = self.out[i];
+        while i < self.cx.mac_out.len() {
+            let Tagged { output, node } = self.cx.mac_out[i];
             i += 1;
             match output {
                 MacOutput::Transmit { frame, response } => {
@@ -161,21 +135,21 @@ impl World {
                         n.on_mac_done(cx, done, acked, service_ns, in_range)
                     })
                 }
-                MacOutput::Note(note) => self.trace.mac_note(now, node, note),
+                MacOutput::Note(note) => self.cx.trace.mac_note(now, node, note),
             }
         }
-        self.out.clear();
+        self.cx.mac_out.clear();
     }
 
     /// What node `node` reported in its last call.
     fn node_reported(&mut self, now: SimTime, node: u32) {
-        for k in 0..self.node_out.len() {
-            match self.node_out[k] {
+        for k in 0..self.cx.out.len() {
+            match self.cx.out[k] {
                 NodeOutput::DataSent { flow } => self.note_route(now, flow),
                 NodeOutput::ProbeHeard { from } => self.etx_heard(node, from),
             }
         }
-        self.node_out.clear();
+        self.cx.out.clear();
     }
 
     /// Stream the event trace of the run (`observe/events.rs`).
@@ -183,33 +157,33 @@ impl World {
         for n in self.nodes.iter_mut() {
             n.mac.report_notes(true);
         }
-        self.trace.attach(trace);
+        self.cx.trace.attach(trace);
     }
 
     /// Write pcap traces of the run through `tracer`.
     pub fn attach_tracer(&mut self, tracer: PcapTracer) {
-        self.tracer = Some(tracer);
+        self.cx.pcap = Some(tracer);
     }
 
     /// Sample per-flow window and goodput every `interval_ns` (from time 0).
     pub fn enable_series(&mut self, interval_ns: SimTime) {
-        self.series = Some(Series::new(interval_ns, self.flows.len()));
-        let at = interval_ns.max(1).min(self.glue.end_ns);
-        self.sched.schedule(at, Event::Sim(SimEvent::Sample));
+        self.series = Some(Series::new(interval_ns, self.cx.flows.len()));
+        let at = interval_ns.max(1).min(self.cx.cfg.end_ns);
+        self.cx.sched.schedule(at, Event::Sim(SimEvent::Sample));
     }
 
     /// Close the traces; problems become warnings of the result (the results stay intact).
     /// The time series gets its last sample at the end of the run.
     pub fn finish(&mut self) {
-        if self.series.as_ref().is_some_and(|s| s.last_time_ns() < self.glue.end_ns) {
-            self.sample(self.glue.end_ns);
+        if self.series.as_ref().is_some_and(|s| s.last_time_ns() < self.cx.cfg.end_ns) {
+            self.sample(self.cx.cfg.end_ns);
         }
-        if let Some(t) = self.tracer.take() {
+        if let Some(t) = self.cx.pcap.take() {
             if let Err(e) = t.finish() {
                 self.warnings.push(format!("pcap trace incomplete: {e}"));
             }
         }
-        if let Some(t) = self.trace.take() {
+        if let Some(t) = self.cx.trace.take() {
             if let Err(e) = t.finish() {
                 self.warnings.push(format!("event trace incomplete: {e}"));
             }
@@ -218,11 +192,11 @@ impl World {
 
     /// Simulated time reached (the end time once `run` returned).
     pub fn now(&self) -> SimTime {
-        self.sched.now()
+        self.cx.sched.now()
     }
 
     pub fn events(&self) -> u64 {
-        self.sched.events_popped()
+        self.cx.sched.events_popped()
     }
 
     /// The result document of the run; `scenario` is the scenario as run, serialised.

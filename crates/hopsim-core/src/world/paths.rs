@@ -82,10 +82,10 @@ impl PathLog {
 impl World {
     /// The source of `flow` sends a data packet at `now`: sample the route it will take.
     pub(super) fn note_route(&mut self, now: SimTime, flow: u32) {
-        let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        let (src, dst) = (self.cx.flows[flow as usize].src, self.cx.flows[flow as usize].dst);
         let mut nodes = std::mem::take(&mut self.path_logs[flow as usize].scratch);
         self.current_route(now, src, dst, &mut nodes);
-        let window = (self.glue.warmup_ns, self.glue.end_ns);
+        let window = (self.cx.cfg.warmup_ns, self.cx.cfg.end_ns);
         let log = &mut self.path_logs[flow as usize];
         log.scratch = nodes;
         log.switch(now, window);
@@ -96,7 +96,7 @@ impl World {
     fn current_route(&self, now: SimTime, src: u32, dst: u32, out: &mut Vec<u32>) {
         out.clear();
         let view = |node: u32, out: &mut Vec<u32>| {
-            self.nodes[node as usize].router.view(now, node, dst, &self.routes, out)
+            self.nodes[node as usize].router.view(now, node, dst, &self.cx.routes, out)
         };
         match view(src, out) {
             RouteView::Whole => return,
@@ -125,7 +125,8 @@ impl World {
 
     /// The routes of `flow` with their time shares (see the module docs).
     pub(crate) fn route_shares(&self, flow: u32) -> Vec<(Vec<u32>, f64)> {
-        self.path_logs[flow as usize].shares(self.now(), (self.glue.warmup_ns, self.glue.end_ns))
+        self.path_logs[flow as usize]
+            .shares(self.now(), (self.cx.cfg.warmup_ns, self.cx.cfg.end_ns))
     }
 }
 

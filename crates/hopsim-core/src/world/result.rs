@@ -14,17 +14,18 @@ use crate::transport::tcp::stats::LogHistogram;
 use crate::transport::tcp::variant_name;
 
 pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>) -> RunResult {
-    let (warmup_ns, end_ns) = (world.glue.warmup_ns, world.glue.end_ns);
+    let (warmup_ns, end_ns) = (world.cx.cfg.warmup_ns, world.cx.cfg.end_ns);
     let window_s = ns_to_secs(end_ns - warmup_ns);
-    let mut in_flight = vec![0u64; world.flows.len()];
-    for p in world.packets.iter_live() {
+    let mut in_flight = vec![0u64; world.cx.flows.len()];
+    for p in world.cx.packets.iter_live() {
         // A copy its next hop already accepted is accounted for by that hop's copy.
         if !p.handed_over && p.flow != crate::net::packet::NO_FLOW {
             in_flight[p.flow as usize] += 1;
         }
     }
-    let mut invariants = world.invariants.clone();
+    let mut invariants = world.cx.invariants.clone();
     let flows: Vec<FlowResult> = world
+        .cx
         .flows
         .iter()
         .enumerate()
@@ -252,5 +253,5 @@ fn fixed_path(world: &World, src: u32, dst: u32) -> Option<Vec<u32>> {
     if !world.nodes[src as usize].router.fixed() {
         return None;
     }
-    world.routes.path(src, dst)
+    world.cx.routes.path(src, dst)
 }

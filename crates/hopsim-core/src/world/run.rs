@@ -23,13 +23,13 @@ impl World {
     pub fn run_events(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
         let limit = self.budget.max_events;
         for _ in 0..max_events {
-            let next = self.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
-            let Some((t, queued)) = next.filter(|n| n.0 < self.glue.end_ns) else {
+            let next = self.cx.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
+            let Some((t, queued)) = next.filter(|n| n.0 < self.cx.cfg.end_ns) else {
                 // The run has reached its end time (what `now()` reports from here on).
-                self.sched.advance_to(self.glue.end_ns);
+                self.cx.sched.advance_to(self.cx.cfg.end_ns);
                 return Ok(true);
             };
-            let popped = self.sched.events_popped();
+            let popped = self.cx.sched.events_popped();
             if popped >= limit {
                 return Err(self.budget.stopped_at_events(popped, ns_to_secs(t)));
             }
@@ -41,7 +41,7 @@ impl World {
                     self.access_timer_fires(t, node, generation)
                 }
                 _ => {
-                    let (now, event) = self.sched.pop_peeked(queued.is_none());
+                    let (now, event) = self.cx.sched.pop_peeked(queued.is_none());
                     self.dispatch(now, event);
                 }
             }
@@ -58,14 +58,14 @@ impl World {
         match self.nodes[node as usize].mac.check_access(now, generation) {
             AccessCheck::Later { at, generation } => {
                 let timer = NodeTimer::Mac(MacTimer::Access, generation);
-                self.sched.requeue_next(at, Event::Node { node, timer });
+                self.cx.sched.requeue_next(at, Event::Node { node, timer });
             }
             AccessCheck::Stale => {
-                self.sched.pop_peeked(false);
+                self.cx.sched.pop_peeked(false);
             }
             AccessCheck::Due => {
-                self.sched.pop_peeked(false);
-                let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
+                self.cx.sched.pop_peeked(false);
+                let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
                 self.nodes[node as usize].mac.win_access(&mut cx);
                 self.drain(now);
             }
@@ -75,8 +75,8 @@ impl World {
     /// Bytes held by the structures that grow while the run goes on, with the largest.
     pub fn growing_memory(&self) -> (f64, &'static str) {
         let parts = [
-            (self.sched.memory_bytes(), "the event queue"),
-            (self.packets.memory_bytes(), "the packets in flight"),
+            (self.cx.sched.memory_bytes(), "the event queue"),
+            (self.cx.packets.memory_bytes(), "the packets in flight"),
             (self.series.as_ref().map_or(0, |s| s.memory_bytes()), "the time series"),
         ];
         let total = parts.iter().map(|p| p.0 as f64).sum();

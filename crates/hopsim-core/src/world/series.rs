@@ -13,7 +13,7 @@ impl World {
         };
         // The last sample (at the end of the run) may close a shorter interval.
         let interval_s = ns_to_secs(now - series.last_time_ns().min(now)).max(1e-12);
-        for (i, f) in self.flows.iter().enumerate() {
+        for (i, f) in self.cx.flows.iter().enumerate() {
             let (bytes, cwnd) = match &f.app {
                 FlowApp::Udp { sink, .. } => (sink.total_payload_bytes, None),
                 FlowApp::Tcp(t) => (t.delivered_bytes, Some(t.sender.cwnd())),
@@ -28,8 +28,8 @@ impl World {
             series.last_bytes[i] = bytes;
         }
         let next = now + series.interval_ns;
-        if next <= self.glue.end_ns {
-            self.sched.schedule(next, Event::Sim(SimEvent::Sample));
+        if next <= self.cx.cfg.end_ns {
+            self.cx.sched.schedule(next, Event::Sim(SimEvent::Sample));
         }
     }
 }
