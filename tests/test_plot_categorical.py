@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from hopsim._core import ScenarioError
-from hopsim.plot import plot_points
 from hopsim.sweeps import PointSummary, Summary, load_sweep, run_sweep, summarize
+from hopsim.sweeps.plot import plot_points
 
 SCENARIO = {
     "duration_s": 8.0,

@@ -13,9 +13,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ._core import ScenarioError
-from .sweeps.runner import PointSummary
-from .tables import short_names
+from .._core import ScenarioError
+from ..tables import short_names
+from .runner import PointSummary
 
 __all__ = ["axis_label", "plot_points"]
 

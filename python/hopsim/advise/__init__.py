@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _core
-from .scenario import RTS_NEVER_BYTES
-from .sweeps import Summary, load_sweep, run_sweep, summarize
+from .. import _core
+from ..scenario import RTS_NEVER_BYTES
+from ..sweeps import Summary, load_sweep, run_sweep, summarize
 
 __all__ = [
     "RATES",
