@@ -15,6 +15,7 @@ the core lets floor(min(CWL, receiver_window)) segments be in flight, at least o
 
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 import time
@@ -29,6 +30,7 @@ from ..sweeps import Summary, load_sweep, run_sweep, summarize
 __all__ = [
     "RATES",
     "RECEIVER_WINDOW",
+    "default_receiver_window",
     "Recommendation",
     "SearchResult",
     "SearchRow",
@@ -47,8 +49,22 @@ __all__ = [
 
 #: PHY rates the core models (Mbit/s); the testbed table also has "auto" (rate adaptation).
 RATES = (1.0, 2.0, 5.5, 11.0)
-#: ns-2's window_ (the core's default receiver_window): no CWL above it has an effect.
-RECEIVER_WINDOW = 20
+
+
+def default_receiver_window() -> int:
+    """The core's default ``tcp.receiver_window`` (segments, ns-2's ``window_``), read from
+    a resolved scenario: the Rust scenario model is its one home."""
+    minimal = {
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 200.0},
+        "flows": [{"src": 0, "dst": 1, "transport": "tcp"}],
+    }
+    resolved = json.loads(_core.validate_json(json.dumps(minimal)))
+    return int(resolved["tcp"]["receiver_window"])
+
+
+#: The receiver window the advisor's paths use (the core's default): no CWL above it has an
+#: effect.
+RECEIVER_WINDOW = default_receiver_window()
 TCP_VARIANTS = ("reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "bic", "bbr")
 SEARCH_VARIANTS = ("newreno", "sack", "vegas")
 # Quick runs: 100 s (10 s warmup) x 5 replications keeps h <= 8 well under a minute on 2
