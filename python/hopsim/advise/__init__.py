@@ -65,7 +65,8 @@ def default_receiver_window() -> int:
 #: The receiver window the advisor's paths use (the core's default): no CWL above it has an
 #: effect.
 RECEIVER_WINDOW = default_receiver_window()
-TCP_VARIANTS = ("reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "bic", "bbr")
+#: Every TCP variant, from the core (its one list: ``TcpVariant::ALL``).
+TCP_VARIANTS = tuple(_core.tcp_variants())
 SEARCH_VARIANTS = ("newreno", "sack", "vegas")
 # Quick runs: 100 s (10 s warmup) x 5 replications keeps h <= 8 well under a minute on 2
 # cores (~90 runs of ~0.1 s) while the 95% CIs are a few kbit/s wide.
