@@ -7,7 +7,7 @@ for r in rules(7):
 res = search(7)
 print(res.recommended.variant, res.recommended.window)
 
-The rules and their sources are docs/research/issue6-paper-values.md section 6; ``Sxxx:L``
+The rules and their sources are docs/research/paper-values.md section 6; ``Sxxx:L``
 means line L of /work/shared/seeds/xxx_*.txt. CWLs are in segments and may be fractional;
 the core lets floor(min(CWL, receiver_window)) segments be in flight, at least one
 (docs/models.md 8.1), so 1.75 and 1 behave alike.
