@@ -28,7 +28,6 @@ Scenario builders produce plain dicts with the public shape of docs/interfaces.m
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shutil
@@ -337,56 +336,14 @@ def total_goodput_kbps(raw: dict) -> float:
 
 
 # ---------------------------------------------------------------------------------------
-# TOML (the tests write scenario files for the CLI; tomllib can only read)
+# TOML (the tests write scenario files for the CLI with the package's own writer)
 # ---------------------------------------------------------------------------------------
 
 
-def _toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v) or math.isinf(v):
-            raise ValueError("non-finite float in test scenario")
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)  # a JSON string is a valid TOML basic string
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):  # an inline table, e.g. a flow's tcp = { variant = "sack" }
-        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    raise TypeError(f"cannot write {type(v).__name__} as TOML")
-
-
-def to_toml(doc: dict) -> str:
-    """Serialise a scenario dict (scalars, one level of tables, arrays of tables) to TOML;
-    tables nested deeper are written inline."""
-    lines: list[str] = []
-    tables, arrays = [], []
-    for k, v in doc.items():
-        if isinstance(v, dict):
-            tables.append((k, v))
-        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            arrays.append((k, v))
-        else:
-            lines.append(f"{k} = {_toml_value(v)}")
-    for k, v in tables:
-        lines.append("")
-        lines.append(f"[{k}]")
-        for kk, vv in v.items():
-            lines.append(f"{kk} = {_toml_value(vv)}")
-    for k, items in arrays:
-        for item in items:
-            lines.append("")
-            lines.append(f"[[{k}]]")
-            for kk, vv in item.items():
-                lines.append(f"{kk} = {_toml_value(vv)}")
-    return "\n".join(lines) + "\n"
-
-
 def write_scenario(path: Path, scenario: dict) -> Path:
-    path.write_text(to_toml(scenario), encoding="utf-8")
+    from hopsim.scenario import dumps_toml
+
+    path.write_text(dumps_toml(scenario), encoding="utf-8")
     return path
 
 

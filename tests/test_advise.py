@@ -3,7 +3,7 @@ agreement of the Python Table 1 with the core's ``hop_based`` policy, the comman
 (output, bad input) and one small ``--search``.
 
 Seed lines: S001 = Chen et al. (BDP in MANETs), S003 = Koutsonikolas et al. (WiNTECH'07),
-S004 = Ding et al. (Vegas-W); docs/research/issue6-paper-values.md section 6."""
+S004 = Ding et al. (Vegas-W); docs/research/paper-values.md section 6."""
 
 from __future__ import annotations
 

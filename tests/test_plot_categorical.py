@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from hopsim._core import ScenarioError
-from hopsim.plot import plot_points
 from hopsim.sweeps import PointSummary, Summary, load_sweep, run_sweep, summarize
+from hopsim.sweeps.plot import plot_points
 
 SCENARIO = {
     "duration_s": 8.0,
@@ -183,3 +183,31 @@ def test_an_unswept_key_exits_2(folder: Path, tmp_path: Path, option: str):
     assert f"{option} routing.protocol: not a swept key" in proc.stderr
     assert "tcp.variant" in proc.stderr and "Traceback" not in proc.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_hopsim_view_draws_what_hopsim_plot_draws(folder: Path, tmp_path, figures):
+    """One drawing path: the view's SVG has plot_points' groups (legend), positions, means
+    and CI bars, mapped to pixels."""
+    import xml.etree.ElementTree as ET
+
+    from hopsim.view.results import _plot
+
+    points = summarize(folder, "cat", ["rtt_ms.p95"])
+    plot_points(points, "tcp.variant", "rtt_ms.p95", tmp_path / "g")
+    groups = _groups(figures[0].axes[0])
+    svg = ET.fromstring(_plot("rtt_ms.p95", "tcp.variant", points, {}, {}))
+    legend = [t.text for t in svg.iter("text") if t.get("class") == "legend"]
+    assert legend == [g[0] for g in groups]
+    circles = [float(c.get("cx")) for c in svg.iter("circle")]
+    means = [float(c.find("title").text.rsplit(": ", 1)[1]) for c in svg.iter("circle")]
+    bars = [abs(float(b.get("y2")) - float(b.get("y1"))) for b in svg.iter("line")]
+    xs = [x for g in groups for x in g[1]]
+    ys = [y for g in groups for y in g[2]]
+    halves = [h for g in groups for h in g[3]]
+    assert means == pytest.approx(ys, rel=1e-3)
+    # The same x positions up to the pixel scale: one linear map from matplotlib's x to cx.
+    scale = (circles[1] - circles[0]) / (xs[1] - xs[0])
+    assert circles == pytest.approx([circles[0] + (x - xs[0]) * scale for x in xs], abs=0.2)
+    # CI bars: proportional to the half-widths (zero where matplotlib's are zero).
+    ratio = max(bars) / (2 * max(halves))
+    assert bars == pytest.approx([2 * h * ratio for h in halves], abs=0.2)

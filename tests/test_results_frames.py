@@ -1,4 +1,4 @@
-"""Results for analysis (python/hopsim/sweeps/export.py, python/hopsim/analysis.py): typed
+"""Results for analysis (python/hopsim/sweeps/export.py, python/hopsim/sweeps/analysis.py): typed
 Parquet/CSV tables per flow and per run, DataFrames (pandas, polars) and the xarray Dataset,
 all checked against what the store holds, on a small real sweep (16 runs of a few ms)."""
 

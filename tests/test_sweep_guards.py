@@ -283,3 +283,20 @@ def test_a_set_table_fixes_keys_without_sweeping_them():
         load_sweep(_sweep_doc(set=3))
     with pytest.raises(ScenarioError, match=r"mac.data_rate_mbps"):
         load_sweep(_sweep_doc(set={"mac.data_rate_mbps": 3.0}))  # not an 802.11b rate
+
+
+def test_a_sweep_names_an_unknown_simulator_before_any_run(tmp_path: Path) -> None:
+    """sweeps runs other simulators only through its registry (crosscheck plugs ns-2 in):
+    an unregistered name is refused with the names that are registered, before any run."""
+    from hopsim.sweeps.simulators import HOPSIM, get_simulator, register_simulator
+
+    spec = load_sweep({"name": "s", "scenario": UDP_SCENARIO, "metrics": ["goodput_kbps"]})
+    spec.simulator = "ns9"
+    with pytest.raises(
+        ScenarioError, match=r"simulator 'ns9': not known here; registered: .*hopsim"
+    ):
+        run_sweep(spec, tmp_path / "out", jobs=1)
+    assert ResultStore(tmp_path / "out").count() == 0
+    assert get_simulator("hopsim") is HOPSIM
+    with pytest.raises(TypeError, match="does not implement"):
+        register_simulator(object())  # type: ignore[arg-type]

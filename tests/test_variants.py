@@ -31,6 +31,7 @@ import statistics
 
 import pytest
 
+import hopsim
 from simhelpers import (
     assert_no_traceback,
     chain_scenario,
@@ -42,7 +43,6 @@ from simhelpers import (
 
 MSS = 1460
 VARIANTS = ("reno", "newreno", "sack", "vegas", "vegas_w", "few")
-RECEIVER_WINDOW = 20  # the default advertised window (segments)
 
 
 def chain(
@@ -64,6 +64,10 @@ def chain(
         seed=seed,
         mac=mac_section(data_rate_mbps=2.0, rts_threshold_bytes=0),
     )
+
+
+# The default advertised window (segments), as the core resolves it (its one home).
+RECEIVER_WINDOW = hopsim.validate(chain(4))["tcp"]["receiver_window"]
 
 
 def check_window_keys(f: dict) -> None:

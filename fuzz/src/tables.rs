@@ -3,6 +3,7 @@
 
 use super::{chance, number, pick, put, wild};
 use arbitrary::{Result as AResult, Unstructured};
+use hopsim_core::scenario::TcpVariant;
 use serde_json::{json, Map, Value};
 
 pub fn radio(u: &mut Unstructured) -> AResult<Value> {
@@ -145,13 +146,10 @@ pub fn routing(u: &mut Unstructured) -> AResult<Value> {
 pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
     let mut m = Map::new();
     if chance(u, 60)? {
-        let v = pick(
-            u,
-            &[
-                "reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "bic", "bbr",
-                "westwood",
-            ],
-        )?;
+        // The core's variants, then one it does not have (picked when wild).
+        let names: Vec<&str> =
+            TcpVariant::ALL.iter().map(|v| v.name()).chain(["westwood"]).collect();
+        let v = pick(u, &names)?;
         m.insert("variant".into(), json!(v));
     }
     if chance(u, 30)? {

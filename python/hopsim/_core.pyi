@@ -58,3 +58,7 @@ def result_schema() -> list[dict[str, Any]]:
 
 def result_levels() -> list[tuple[str, str]]:
     """The levels of the result document, in order: (level, where it sits)."""
+
+def tcp_variants() -> list[str]:
+    """Every TCP variant's scenario name (``tcp.variant``), in the core's order
+    (``TcpVariant::ALL`` in crates/hopsim-core/src/scenario/tcp.rs: their one list)."""

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from . import Result
+from .result import Result
 from .tables import print_fitted, print_pairs
 
 out = Console(highlight=False)

@@ -281,8 +281,12 @@ def _toml_value(value: Any) -> str:
         )
         return "{ " + items + " }" if items else "{}"
     if isinstance(value, (list, tuple)):
+        if any(v is None for v in value):
+            raise TypeError(f"{value!r}: TOML arrays cannot hold None")
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    return json.dumps(str(value))
+    if isinstance(value, PathLike):
+        return json.dumps(str(Path(value)), ensure_ascii=False)
+    raise TypeError(f"cannot write {type(value).__name__} {value!r} as TOML")
 
 
 def _is_table_array(value: Any) -> bool:
@@ -316,7 +320,15 @@ def _dump_table(table: Mapping[str, Any], prefix: str, out: list[str]) -> None:
 
 
 def dumps_toml(doc: Mapping[str, Any]) -> str:
-    """Write a scenario dict as TOML (``None`` values, which TOML cannot hold, are left out)."""
+    """Write a scenario dict as TOML (``None`` values, which TOML cannot hold, are left out).
+
+    The package's one TOML writer (tests and the CLI use it too): tables as ``[name]``,
+    arrays of tables as ``[[flows]]``, other arrays on one line, as the scenario files are
+    written by hand. (tomli_w writes arrays of tables inline and one array item a line.)
+
+    Raises:
+        TypeError: a value TOML cannot hold (None inside an array, an unknown type).
+    """
     out: list[str] = []
     _dump_table(doc, "", out)
     while out and out[0] == "":

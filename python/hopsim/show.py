@@ -81,8 +81,8 @@ def network_picture(
         ScenarioError: the scenario or an override was rejected.
     """
     from . import _core
-    from . import prepare as prepare_scenario
-    from . import run as run_scenario
+    from .api import prepare as prepare_scenario
+    from .api import run as run_scenario
     from .scenario import to_json
 
     doc = prepare_scenario(scenario, overrides, seed)

@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import run
+from .api import run
 
 __all__ = ["Pair", "etx_routes", "measure_links", "pick_pairs", "probe_scenario"]
 

@@ -137,6 +137,12 @@ fn result_levels() -> Vec<(&'static str, &'static str)> {
     hopsim_core::observe::schema::LEVELS.to_vec()
 }
 
+/// The TCP variants' scenario names (`tcp.variant`), in the core's order: its one list.
+#[pyfunction]
+fn tcp_variants() -> Vec<&'static str> {
+    hopsim_core::scenario::TcpVariant::ALL.iter().map(|v| v.name()).collect()
+}
+
 /// Panic on purpose, through the same guard as every entry point: lets the tests check that
 /// a bug in the core reaches Python as `InternalError`, an ordinary `Exception`.
 #[pyfunction]
@@ -155,6 +161,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chen_table1, m)?)?;
     m.add_function(wrap_pyfunction!(result_schema, m)?)?;
     m.add_function(wrap_pyfunction!(result_levels, m)?)?;
+    m.add_function(wrap_pyfunction!(tcp_variants, m)?)?;
     m.add(
         "KAWADIA_SEGMENTS_PER_HOP",
         hopsim_core::transport::tcp::limits::KAWADIA_SEGMENTS_PER_HOP,

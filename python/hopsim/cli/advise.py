@@ -114,7 +114,7 @@ def _print_rules(hops: int, rate: float | str, rts: bool, flows: int) -> list[ad
         f"floor(min(CWL, receiver window {adv.RECEIVER_WINDOW})) segments in flight, at least "
         "1 (docs/models.md 8.1). R1-R6 are ns-2 simulations of regular chains (closest to "
         "hopsim's chain); R7, R8 and R15 come from testbeds; sources: "
-        "docs/research/issue6-paper-values.md section 6.[/]"
+        "docs/research/paper-values.md section 6.[/]"
     )
     if flows > 1:
         out.print(

@@ -18,11 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from .. import (
-    InternalError,
-    RunOptionsUnsupported,
-    ScenarioError,
-)
+from .._core import InternalError, ScenarioError
+from ..api import RunOptionsUnsupported
 from ..sweeps.errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
 from .coercion import install as _install_lazy_coercion
 
@@ -277,7 +274,7 @@ def _parse_seed(text: str | None) -> int | None:
 
 def _version_callback(value: bool) -> None:
     if value:
-        from .. import __version__
+        from .._core import __version__
 
         console("out").print(f"hopsim {__version__}")
         raise typer.Exit()

@@ -9,8 +9,10 @@ from typing import Annotated
 
 import typer
 
-from .. import Result, ScenarioError, dumps_toml, prepare, run, validate
-from ..result import SERIES_FORMATS, series_format
+from .._core import ScenarioError
+from ..api import prepare, run, validate
+from ..result import SERIES_FORMATS, Result, series_format
+from ..scenario import dumps_toml
 from .common import (
     Commands,
     FileArg,

@@ -328,7 +328,7 @@ def plot_cmd(
 
 
 def _draw(points: list[PointSummary], x: str, y: str, stem: Path, **kwargs: Any) -> list[Path]:
-    from ..plot import plot_points
+    from ..sweeps.plot import plot_points
 
     try:
         return plot_points(points, x, y, stem, **kwargs)

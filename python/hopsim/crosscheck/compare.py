@@ -21,9 +21,10 @@ from typing import Any
 from .._core import ScenarioError
 from ..scenario import apply_overrides, load, read_toml
 from ..sweeps import folder_lock, run_sweep, summarize
+from ..sweeps.simulators import HOPSIM
 from ..sweeps.spec import SweepSpec, load_sweep, name_from_file
 from ..sweeps.stats import Summary
-from .ns2run import find_ns, layout_of
+from .ns2run import NS2, find_ns, layout_of
 from .translate import translate
 
 __all__ = [
@@ -195,7 +196,7 @@ def crosscheck(
             raise ScenarioError(f"--profile {p!r}: allowed: {', '.join(PROFILES)}, both")
     find_ns()
     out = Path(out_dir)
-    ns2_spec = _variant(spec, "ns2", None)
+    ns2_spec = _variant(spec, NS2.name, None)
     # Translate every run first: an untranslatable key fails here, before anything is written.
     tcl = translate_runs(ns2_spec)
     with folder_lock(out):  # scripts, runs and table: one writer at a time
@@ -216,7 +217,7 @@ def _crosscheck_held(
 ) -> CrosscheckReport:
     scripts = _write(tcl, out / "ns2")
     report = CrosscheckReport(spec.name, out, profiles, scripts=scripts)
-    specs = [ns2_spec] + [_variant(spec, "hopsim", p) for p in profiles]
+    specs = [ns2_spec] + [_variant(spec, HOPSIM.name, p) for p in profiles]
     for s in specs:
         r = run_sweep(s, out, jobs=jobs, scheduler=scheduler, progress=progress)
         report.runs[s.name] = r.done

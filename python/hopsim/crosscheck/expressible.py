@@ -16,7 +16,8 @@ from .._core import ScenarioError
 
 __all__ = ["ROUTING_AGENTS", "TCP_AGENTS", "Untranslatable", "check_translatable"]
 
-#: ns-2.35 names of hopsim's TCP variants: sender agent, sink, delayed-ACK sink.
+#: ns-2.35 names of hopsim's TCP variants: sender agent, sink, delayed-ACK sink. The variants
+#: ns-2.35 can express, a subset of the core's (tests/test_variant_list.py checks it).
 TCP_AGENTS = {
     "reno": ("Agent/TCP/Reno", "Agent/TCPSink", "Agent/TCPSink/DelAck"),
     "newreno": ("Agent/TCP/Newreno", "Agent/TCPSink", "Agent/TCPSink/DelAck"),

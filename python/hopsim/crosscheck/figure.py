@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..plot import axis_label
+from ..sweeps.plot import axis_label
 
 __all__ = ["draw"]
 

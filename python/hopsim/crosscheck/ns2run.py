@@ -9,15 +9,19 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from ..sweeps.simulators import register_simulator
 from .ns2trace import parse_run
-from .translate import translate
+from .translate import TRANSLATOR_VERSION, translate
 
 __all__ = [
+    "NS2",
     "NS2_PACKAGE",
+    "Ns2Simulator",
     "Ns2Missing",
     "check_ns2_scenario",
     "find_ns",
@@ -120,3 +124,28 @@ def run_ns2(scenario_json: str, timeout_s: float | None = None) -> dict[str, Any
     doc["ns2"]["script"] = script
     doc["invariants"] = {"violations": [], "violation_count": 0}
     return doc
+
+
+class Ns2Simulator:
+    """ns-2.35 as a sweep's simulator (:class:`hopsim.sweeps.simulators.Simulator`)."""
+
+    name = "ns2"
+    takes_budget = False  # the budget is hopsim's core's; ns-2 has none
+
+    def key_document(self, resolved: dict[str, Any]) -> dict[str, Any]:
+        # ns-2's runs do not depend on hopsim's profile; the key holds ns-2's version and
+        # the translator's (hopsim's version is added by the store).
+        check_ns2_scenario(resolved)
+        return {
+            "simulator": self.name,
+            "ns2_version": ns2_version(),
+            "translator": TRANSLATOR_VERSION,
+            "scenario": {k: v for k, v in resolved.items() if k != "profile"},
+        }
+
+    def run(self, scenario_json: str, options: Mapping[str, Any] | None) -> str:
+        return json.dumps(run_ns2(scenario_json))
+
+
+NS2 = Ns2Simulator()
+register_simulator(NS2)

@@ -82,7 +82,7 @@ def run_ns3(
 def run_hopsim(scenario: dict[str, Any], seed: int, reception: str = "capture") -> dict[str, Any]:
     """One hopsim run of ``scenario`` with ``seed`` and ``radio.reception``: the same fields
     as :func:`run_ns3`."""
-    from .. import run as hopsim_run
+    from ..api import run as hopsim_run
 
     r = hopsim_run(scenario, {"radio.reception": reception}, seed=seed)
     f = r.flows[0]
@@ -106,7 +106,7 @@ def run_hopsim(scenario: dict[str, Any], seed: int, reception: str = "capture") 
 
 def hopsim_refusal(variant: str) -> str | None:
     """Why hopsim cannot run ``variant`` (its scenario error), or None if it can."""
-    from .. import validate
+    from ..api import validate
 
     try:
         validate(chain_scenario(1, variant, duration_s=1.0, warmup_s=0.0))
@@ -210,7 +210,7 @@ def side_by_side(
         if why is not None:
             out.hopsim_skipped[v] = why
     binary = build_chain_tcp()
-    from .. import validate
+    from ..api import validate
 
     for h in hops:
         for v in variants:

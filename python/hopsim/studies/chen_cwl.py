@@ -1,6 +1,6 @@
 """Chen, Xue, Shah, Nahrstedt (seed 001), Sections 3.2 and 4.2: the optimal congestion window
 limit (CWL) of one TCP-Reno flow on a 250 m chain (Fig. 5-8, Table 1; docs/research/
-issue6-paper-values.md section 1).
+paper-values.md section 1).
 
 Two sweeps: ``chen-cwl`` (receiver node h x fixed CWL 1..20) gives the throughput curves and
 the optimal CWL per h; ``chen-cwl-policy`` runs the hop-based (Table 1) and the delay-based

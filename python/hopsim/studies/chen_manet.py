@@ -1,6 +1,6 @@
 """Chen, Xue, Shah, Nahrstedt (seed 001), Section 5.2: the hop-based and the delay-based CWL
 against a large CWL (256 packets) in a 50-node random-waypoint network with DSR and 5..25 TCP
-flows (Fig. 9; docs/research/issue6-paper-values.md section 2).
+flows (Fig. 9; docs/research/paper-values.md section 2).
 
 Within a replication the three CWL rules run the same scenario (placement, movement, flow
 pairs: the same seed), so the gains are paired: per replication the difference of total

@@ -21,8 +21,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from ..plot import plot_points
 from ..sweeps import PointSummary, ResultStore, folder_lock, load_sweep, run_sweep, summarize
+from ..sweeps.plot import plot_points
 
 __all__ = [
     "SWEEP_DIR",
@@ -236,7 +236,7 @@ class StudyContext:
         return mean_at(points, metric, {k.replace("__", "."): v for k, v in params.items()})
 
     def figure(self, stem: str, points: Sequence[PointSummary], x: str, y: str, **kw: Any) -> None:
-        """Draw a figure (see :func:`hopsim.plot.plot_points`) into ``figures/``."""
+        """Draw a figure (see :func:`hopsim.sweeps.plot.plot_points`) into ``figures/``."""
         self.figures.extend(plot_points(points, x, y, self.out_dir / "figures" / stem, **kw))
 
     def subplots(self, *args: Any, **kw: Any) -> tuple[Any, Any]:

@@ -5,7 +5,7 @@ Sweeps (``sweeps/dsn-*.toml``): ``dsn-hops`` (TCP variants vs h, AODV), ``dsn-ud
 (paced UDP, h x inter-send time), ``dsn-bandwidth`` and ``dsn-udp-bandwidth`` (7 hops at
 2 / 5.5 / 11 Mbit/s), ``dsn-long`` (Vegas on 32..64 hops, static routes: AODV floods at most
 30 hops). Paced UDP at each h (or rate) is its best inter-send time, NewReno's optimal window
-its best fixed window limit (1..6). The paper's values: docs/research/issue6-paper-values.md
+its best fixed window limit (1..6). The paper's values: docs/research/paper-values.md
 section 3 (S000 / S002 = the seed files, with line numbers).
 """
 

@@ -1,7 +1,7 @@
 """Koutsonikolas, Dyaberi, Garimella, Fahmy, Hu (seed 003): TCP-SACK on the 32-node MAP
 802.11b mesh testbed; maximum window 1..6 MSS or unclamped x RTS/CTS on/off x 2, 5.5 Mbit/s
-or auto rate, for flows of 1..4 ETX hops (docs/research/issue6-paper-values.md section 5,
-issue7-radio.md section 6).
+or auto rate, for flows of 1..4 ETX hops (docs/research/paper-values.md section 5,
+radio-sources.md section 6).
 
 Two sweeps, built by functions because the flows depend on measured routes:
 ``testbed-window`` runs the paper's grid on pairs picked with :func:`hopsim.testbed.pick_pairs`
@@ -41,7 +41,7 @@ WINDOWS = (1, 2, 3, 4, 5, 6, 0)  # max CWND in MSS; 0 = unclamped (S003:98)
 ON, OFF = 0, RTS_NEVER_BYTES  # rts_threshold_bytes: RTS/CTS for every frame / never
 TOL = 0.05  # a pair "prefers" an RTS/CTS setting when its best goodput is > 5% higher
 # Table 3 (S003:216-225): hops -> rate -> (RTS/CTS, CWND); "on/off, 1/4 MSS" = 1 MSS with
-# RTS/CTS on, 4 MSS with it off (issue6-paper-values.md 5.2).
+# RTS/CTS on, 4 MSS with it off (paper-values.md 5.2).
 PAPER_T3: dict[int, dict[float | str, tuple[str, str]]] = {
     1: {2.0: ("off", "2"), 5.5: ("off", "2"), "auto": ("off", "2")},
     2: {2.0: ("on/off", "1/2"), 5.5: ("off", "3"), "auto": ("off", "2")},

@@ -1,6 +1,6 @@
 """Ding et al., Vegas-W (seed 004): legacy Vegas, Vegas-W and FeW with 1, 2, 4 and 8 TCP flows
 from node 0 to node h of an h-hop chain, DSR routing (S004:159-180; docs/research/
-issue6-paper-values.md section 4).
+paper-values.md section 4).
 
 Four sweep files (``vegas-w-{1flow,2flows,4flows,8flows}.toml``), one per number of flows
 because the flow list itself differs; each sweeps the variant and the chain length. Here they

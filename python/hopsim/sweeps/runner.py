@@ -22,6 +22,7 @@ from .execute import DaskExecutor, LocalExecutor, default_jobs
 from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
 from .progress import SweepProgress
+from .simulators import HOPSIM, get_simulator
 from .spec import RunTask, SweepSpec
 from .stats import Summary, summarize_values
 from .store import ResultStore, StoredRun, run_key
@@ -109,28 +110,15 @@ class PointSummary:
 
 
 def _resolve(task: RunTask, budget: Mapping[str, Any]) -> tuple[str, dict[str, Any], str]:
-    from .. import __version__, _core
+    from .. import _core
+    from .._core import __version__
     from ..scenario import to_json
 
+    simulator = get_simulator(task.simulator)
     text = to_json(task.scenario)
-    options = json.dumps(dict(budget)) if budget and task.simulator == "hopsim" else None
+    options = json.dumps(dict(budget)) if budget and simulator.takes_budget else None
     resolved = json.loads(_core.validate_json(text, options))
-    if task.simulator == "hopsim":
-        return run_key(resolved, __version__), resolved, text
-    # ns-2: its runs do not depend on hopsim's profile; the key holds ns-2's version and
-    # hopsim's (whose translator wrote the script).
-    from ..crosscheck.ns2run import check_ns2_scenario, ns2_version
-    from ..crosscheck.translate import TRANSLATOR_VERSION
-
-    check_ns2_scenario(resolved)
-    other = {k: v for k, v in resolved.items() if k != "profile"}
-    keyed = {
-        "simulator": task.simulator,
-        "ns2_version": ns2_version(),
-        "translator": TRANSLATOR_VERSION,
-        "scenario": other,
-    }
-    return run_key(keyed, __version__), resolved, text
+    return run_key(simulator.key_document(resolved), __version__), resolved, text
 
 
 def _open_executor(jobs: int | None, scheduler: str | None) -> LocalExecutor | DaskExecutor:
@@ -245,15 +233,16 @@ def _run_round(
             report.skipped += 1
             continue
         by_key[key] = (task, resolved)
-        payload = {"scenario_json": text, "metrics": list(task.metrics)}
-        if task.simulator != "hopsim":
-            payload["simulator"] = task.simulator
-        elif spec.budget:
+        payload: dict[str, Any] = {"scenario_json": text, "metrics": list(task.metrics)}
+        simulator = get_simulator(task.simulator)
+        if simulator is not HOPSIM:
+            payload["simulator"] = simulator
+        if spec.budget and simulator.takes_budget:
             payload["options"] = dict(spec.budget)
         todo.append((key, payload))
     store.add_members(spec.name, spec.digest(), members)
     bar.add_total(len(todo))
-    from .. import __version__
+    from .._core import __version__
 
     for key, payload in todo:
         executor.submit(key, payload)

@@ -424,7 +424,7 @@ def _apply_quick(
 
 
 def _validate_points(spec: SweepSpec) -> None:
-    from .. import validate  # late: hopsim/__init__ imports this package
+    from ..api import validate
 
     for key in spec.swept_keys:
         _check_key_path(spec.base, key)

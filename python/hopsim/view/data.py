@@ -47,7 +47,7 @@ def page_data(
     Raises:
         ScenarioError: the scenario, an override or the window was rejected.
     """
-    from .. import prepare, run
+    from ..api import prepare, run
     from ..show import network_picture
 
     doc = prepare(scenario, overrides, seed)

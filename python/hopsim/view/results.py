@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -103,8 +102,9 @@ def _section(
     runs: Sequence[Any],
     pages: Mapping[str, str],
 ) -> str:
-    keys = list(points[0].params) if points else []
-    x_key = _x_key(keys, points)
+    from ..sweeps.plot import default_x
+
+    x_key = default_x(points)
     by_point: dict[int, list[Any]] = {}
     for run in runs:
         by_point.setdefault(run.point, []).append(run)
@@ -132,22 +132,27 @@ def _plot(
     by_point: Mapping[int, list[Any]],
     pages: Mapping[str, str],
 ) -> str:
-    """An SVG of ``metric`` per point (mean and 95% CI), each point a link to its first run."""
-    values = [(p, p.stats.get(metric)) for p in points]
-    values = [(p, s) for p, s in values if s is not None and math.isfinite(s.mean)]
-    # One colour per combination of the other swept keys (a legend names them).
-    tied = _tied_keys(points, x_key)
-    groups = sorted({_others(p, x_key, tied) for p, _ in values})
-    if not values:
+    """An SVG of ``metric`` per point (mean and 95% CI), each point a link to its first run.
+
+    What is drawn is ``hopsim plot``'s figure (:func:`hopsim.sweeps.plot.ci_layout`): the same
+    groups, positions and CI bars, drawn as SVG with links instead of matplotlib.
+    """
+    from ..sweeps.plot import ci_layout
+
+    try:
+        layout = ci_layout(points, x_key, metric)
+    except ScenarioError:
         return f"<p>{html.escape(metric)}: no value</p>"
-    xs = [p.params.get(x_key) if x_key else p.point for p, _ in values]
-    numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
-    categories = sorted({str(x) for x in xs}) if not numeric else []
-    pos = [float(x) if numeric else categories.index(str(x)) for x in xs]
-    lo = [s.mean - (s.half_width if math.isfinite(s.half_width) else 0) for _, s in values]
-    hi = [s.mean + (s.half_width if math.isfinite(s.half_width) else 0) for _, s in values]
+    placed = [
+        (g, c, c.x + layout.offset(g))
+        for g, group in enumerate(layout.groups)
+        for c in group.points
+    ]
+    lo = [c.mean - c.half_width for _, c, _ in placed]
+    hi = [c.mean + c.half_width for _, c, _ in placed]
     w, h, pad = 640, 240, 48
-    x0, x1 = min(pos), max(pos)
+    x0 = min(x for _, _, x in placed) if not layout.categories else -0.6
+    x1 = max(x for _, _, x in placed) if not layout.categories else len(layout.categories) - 0.4
     y0, y1 = min(0.0, min(lo)), max(hi) or 1.0
     sx = lambda v: pad + (v - x0) / ((x1 - x0) or 1) * (w - 2 * pad)  # noqa: E731
     sy = lambda v: h - pad + -(v - y0) / ((y1 - y0) or 1) * (h - 2 * pad)  # noqa: E731
@@ -156,63 +161,38 @@ def _plot(
     parts.append(f'<text x="{w // 2}" y="{h - 8}">{html.escape(str(x_key or "point"))}</text>')
     parts.append(f'<text x="4" y="{sy(y1) + 4:.0f}">{y1:.4g}</text>')
     parts.append(f'<text x="4" y="{sy(y0):.0f}">{y0:.4g}</text>')
-    for k, g in enumerate(groups):
-        if g:
+    for k, group in enumerate(layout.groups):
+        if group.label:
             colour = _COLOURS[k % len(_COLOURS)]
-            label = html.escape(g)
             at = f'x="{w - pad}" y="{16 + 13 * k}"'
+            label = html.escape(group.label)
             parts.append(f'<text {at} fill="{colour}" class="legend">{label}</text>')
-    for (p, s), x, a, b, raw in zip(values, pos, lo, hi, xs, strict=True):
-        k = groups.index(_others(p, x_key, tied))
+    ticks: dict[str, float] = {}
+    for k, c, x in placed:
         colour = _COLOURS[k % len(_COLOURS)]
-        shift = (k - (len(groups) - 1) / 2) * 6
-        cx, cy = sx(x) + shift, sy(s.mean)
-        ci = f'x1="{cx:.1f}" x2="{cx:.1f}" y1="{sy(a):.1f}" y2="{sy(b):.1f}"'
-        parts.append(f'<line {ci} class="ci" stroke="{colour}"/>')
-        first = next((r for r in by_point.get(p.point, []) if r.run_key in pages), None)
+        cx, cy = sx(x), sy(c.mean)
+        a, b = sy(c.mean - c.half_width), sy(c.mean + c.half_width)
+        parts.append(
+            f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{a:.1f}" y2="{b:.1f}" class="ci" '
+            f'stroke="{colour}"/>'
+        )
+        point = c.summary.point
+        first = next((r for r in by_point.get(point, []) if r.run_key in pages), None)
         dot = (
             f'<circle class="point" cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}" '
-            f'data-point="{p.point}">'
-            f"<title>{html.escape(str(raw))}: {s.mean:.4g}</title></circle>"
+            f'data-point="{point}"><title>{html.escape(str(c.raw))}: {c.mean:.4g}</title></circle>'
         )
         parts.append(f'<a href="{pages[first.run_key]}">{dot}</a>' if first else dot)
-        tick = html.escape(str(raw))
-        parts.append(f'<text x="{sx(x):.1f}" y="{h - pad + 14}" class="tick">{tick}</text>')
+        ticks.setdefault(str(c.raw), sx(c.x))
+    for text, tx in ticks.items():
+        parts.append(
+            f'<text x="{tx:.1f}" y="{h - pad + 14}" class="tick">{html.escape(text)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
 
 _COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2"]
-
-
-def _x_key(keys: Sequence[str], points: Sequence[Any]) -> str | None:
-    """The swept key on the x axis: the first with numbers that vary, else the first."""
-    for key in keys:
-        values = {p.params.get(key) for p in points}
-        if len(values) > 1 and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in values
-        ):
-            return key
-    return keys[0] if keys else None
-
-
-def _others(point: Any, x_key: str | None, tied: frozenset[str] = frozenset()) -> str:
-    """The point's values of the swept keys that are neither on the x axis nor tied to it."""
-    return ", ".join(f"{k} = {v}" for k, v in point.params.items() if k != x_key and k not in tied)
-
-
-def _tied_keys(points: Sequence[Any], x_key: str | None) -> frozenset[str]:
-    """Keys that take one value per value of the x key (swept together with it: a zip)."""
-    if x_key is None or not points:
-        return frozenset()
-    tied = set()
-    for key in points[0].params:
-        seen: dict[str, set[str]] = {}
-        for p in points:
-            seen.setdefault(str(p.params.get(x_key)), set()).add(str(p.params.get(key)))
-        if key != x_key and all(len(v) == 1 for v in seen.values()) and len(seen) > 1:
-            tied.add(key)
-    return frozenset(tied)
 
 
 _INDEX = """<!DOCTYPE html>

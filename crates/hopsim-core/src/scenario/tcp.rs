@@ -1,11 +1,34 @@
 //! Checks of a `[tcp]` table: the top-level one, a flow's `[flows.tcp]` or `[traffic.tcp]`,
 //! each named where the walk finds it. The table itself is TCP's own config
-//! (`transport/tcp/config.rs`, re-exported as `scenario::TcpSpec`).
+//! (`transport/tcp/config.rs`, re-exported as `scenario::TcpSpec`). Also the list of the TCP
+//! variants (`TcpVariant::ALL`), which the fuzz tables and Python (`_core.tcp_variants()`) read.
 
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, TcpSpec, WindowLimit};
 use crate::transport::tcp::config::{TcpHost, TcpVariant};
+
+impl TcpVariant {
+    /// Every TCP variant, in the order the docs list them: the one list of them. The fuzz
+    /// tables and the Python package (`_core.tcp_variants()`: the advisor, crosscheck's
+    /// subset) read it; the test below keeps it complete.
+    pub const ALL: &'static [TcpVariant] = &[
+        TcpVariant::Reno,
+        TcpVariant::NewReno,
+        TcpVariant::Sack,
+        TcpVariant::Vegas,
+        TcpVariant::VegasW,
+        TcpVariant::Few,
+        TcpVariant::Cubic,
+        TcpVariant::Bic,
+        TcpVariant::Bbr,
+    ];
+
+    /// The name a scenario gives the variant (`tcp.variant`).
+    pub fn name(self) -> &'static str {
+        crate::transport::tcp::variant_name(self)
+    }
+}
 
 impl TcpSpec {
     pub(super) fn check(&self, at: &KeyPath) -> Check {
@@ -92,5 +115,37 @@ impl TcpSpec {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TcpVariant;
+
+    /// Where each variant sits in `ALL`; exhaustive, so a new variant does not compile until
+    /// it is given a place here, and the test then fails until `ALL` holds it there.
+    fn position(v: TcpVariant) -> usize {
+        match v {
+            TcpVariant::Reno => 0,
+            TcpVariant::NewReno => 1,
+            TcpVariant::Sack => 2,
+            TcpVariant::Vegas => 3,
+            TcpVariant::VegasW => 4,
+            TcpVariant::Few => 5,
+            TcpVariant::Cubic => 6,
+            TcpVariant::Bic => 7,
+            TcpVariant::Bbr => 8,
+        }
+    }
+
+    #[test]
+    fn all_lists_every_variant_once_under_its_scenario_name() {
+        for (i, &v) in TcpVariant::ALL.iter().enumerate() {
+            assert_eq!(position(v), i, "{v:?}");
+            let parsed: TcpVariant = serde_json::from_value(serde_json::json!(v.name())).unwrap();
+            assert_eq!(parsed, v, "{}", v.name());
+        }
+        let last = TcpVariant::ALL.iter().map(|&v| position(v)).max();
+        assert_eq!(last, Some(TcpVariant::ALL.len() - 1));
     }
 }

@@ -7,7 +7,7 @@ for r in rules(7):
 res = search(7)
 print(res.recommended.variant, res.recommended.window)
 
-The rules and their sources are docs/research/issue6-paper-values.md section 6; ``Sxxx:L``
+The rules and their sources are docs/research/paper-values.md section 6; ``Sxxx:L``
 means line L of /work/shared/seeds/xxx_*.txt. CWLs are in segments and may be fractional;
 the core lets floor(min(CWL, receiver_window)) segments be in flight, at least one
 (docs/models.md 8.1), so 1.75 and 1 behave alike.
@@ -15,6 +15,7 @@ the core lets floor(min(CWL, receiver_window)) segments be in flight, at least o
 
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 import time
@@ -22,13 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import _core
-from .scenario import RTS_NEVER_BYTES
-from .sweeps import Summary, load_sweep, run_sweep, summarize
+from .. import _core
+from ..scenario import RTS_NEVER_BYTES
+from ..sweeps import Summary, load_sweep, run_sweep, summarize
 
 __all__ = [
     "RATES",
     "RECEIVER_WINDOW",
+    "default_receiver_window",
     "Recommendation",
     "SearchResult",
     "SearchRow",
@@ -47,9 +49,24 @@ __all__ = [
 
 #: PHY rates the core models (Mbit/s); the testbed table also has "auto" (rate adaptation).
 RATES = (1.0, 2.0, 5.5, 11.0)
-#: ns-2's window_ (the core's default receiver_window): no CWL above it has an effect.
-RECEIVER_WINDOW = 20
-TCP_VARIANTS = ("reno", "newreno", "sack", "vegas", "vegas_w", "few", "cubic", "bic", "bbr")
+
+
+def default_receiver_window() -> int:
+    """The core's default ``tcp.receiver_window`` (segments, ns-2's ``window_``), read from
+    a resolved scenario: the Rust scenario model is its one home."""
+    minimal = {
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 200.0},
+        "flows": [{"src": 0, "dst": 1, "transport": "tcp"}],
+    }
+    resolved = json.loads(_core.validate_json(json.dumps(minimal)))
+    return int(resolved["tcp"]["receiver_window"])
+
+
+#: The receiver window the advisor's paths use (the core's default): no CWL above it has an
+#: effect.
+RECEIVER_WINDOW = default_receiver_window()
+#: Every TCP variant, from the core (its one list: ``TcpVariant::ALL``).
+TCP_VARIANTS = tuple(_core.tcp_variants())
 SEARCH_VARIANTS = ("newreno", "sack", "vegas")
 # Quick runs: 100 s (10 s warmup) x 5 replications keeps h <= 8 well under a minute on 2
 # cores (~90 runs of ~0.1 s) while the 95% CIs are a few kbit/s wide.

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:  # pragma: no cover
     import xarray
 
-    from .sweeps.store import ResultStore
+    from .store import ResultStore
 
 __all__ = ["results", "results_dataset"]
 
@@ -38,7 +38,7 @@ def _require(module: str, what: str) -> Any:
 
 
 def _check_sweep(store: ResultStore, sweep: str | None) -> None:
-    from ._core import ScenarioError
+    from .._core import ScenarioError
 
     names = list(store.sweeps())
     if sweep is not None and sweep not in names:
@@ -75,8 +75,8 @@ def results(
         raise ValueError(f"backend={backend!r}: choose one of {', '.join(map(repr, BACKENDS))}")
     # Imported before the store is read: a missing library fails at once.
     lib = _require(backend, f"hopsim.results(backend={backend!r})")
-    from .sweeps.export import flow_table, run_table
-    from .sweeps.store import ResultStore
+    from .export import flow_table, run_table
+    from .store import ResultStore
 
     with ResultStore(folder, create=False) as store:
         _check_sweep(store, sweep)
@@ -110,11 +110,11 @@ def results_dataset(
     xr = _require("xarray", "hopsim.results_dataset")
     import numpy as np
 
-    from ._core import ScenarioError
-    from .sweeps.export import metric_values, swept_array
-    from .sweeps.metrics import check_metric_name
-    from .sweeps.spec import derive_seed
-    from .sweeps.store import ResultStore, StoreError
+    from .._core import ScenarioError
+    from .export import metric_values, swept_array
+    from .metrics import check_metric_name
+    from .spec import derive_seed
+    from .store import ResultStore, StoreError
 
     with ResultStore(folder, create=False) as store:
         _check_sweep(store, sweep)

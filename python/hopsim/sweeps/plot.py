@@ -2,22 +2,25 @@
 
 ``plot_points`` draws one metric against one swept key, one line per value of a series key
 (or per combination of the remaining swept keys) for a numeric key, points per category side
-by side for a categorical one, and writes PNG and PDF.
+by side for a categorical one, and writes PNG and PDF. What it draws (groups, x positions,
+means and 95% CI bars) comes from :func:`ci_layout`, which ``hopsim view``'s SVG plots draw
+too: the two renderers differ only in their medium.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ._core import ScenarioError
-from .sweeps.runner import PointSummary
-from .tables import short_names
+from .._core import ScenarioError
+from ..tables import short_names
+from .runner import PointSummary
 
-__all__ = ["axis_label", "plot_points"]
+__all__ = ["CiGroup", "CiLayout", "CiPoint", "axis_label", "ci_layout", "default_x", "plot_points"]
 
 #: Axis labels with units, for swept keys (matched on the last path components) and metrics.
 LABELS = {
@@ -84,6 +87,110 @@ def _numeric(value: Any) -> float | None:
     return float(value)
 
 
+@dataclass(frozen=True)
+class CiPoint:
+    """One point of a CI plot: where it goes and its mean with the 95% CI half-width."""
+
+    summary: PointSummary
+    x: float  # position: the value, or the category's index for a categorical x
+    raw: Any  # the x value as swept (the point number without swept keys)
+    mean: float
+    half_width: float  # 0 when unknown (one replication)
+
+
+@dataclass(frozen=True)
+class CiGroup:
+    label: str | None  # None: the only group, nothing to tell apart
+    points: list[CiPoint]  # by x
+
+
+@dataclass(frozen=True)
+class CiLayout:
+    """A sweep's CI plot of ``y`` against ``x``, before any drawing."""
+
+    x: str | None  # None: the point number (a sweep with no swept key)
+    y: str
+    categories: list[Any]  # the x values in sweep order when x is categorical, else empty
+    groups: list[CiGroup]
+
+    def offset(self, group: int) -> float:
+        """The group's shift in x units: categorical groups share each category's slot."""
+        if not self.categories:
+            return 0.0
+        width = 0.8 / len(self.groups)
+        return (group - (len(self.groups) - 1) / 2) * width
+
+
+def default_x(points: Sequence[PointSummary]) -> str | None:
+    """The swept key to plot against when none is named: the first whose values are numbers
+    that vary, else the first swept key (None without one)."""
+    keys = list(points[0].params) if points else []
+    for key in keys:
+        values = {_hashable(p.params[key]) for p in points}
+        if len(values) > 1 and all(_numeric(v) is not None for v in values):
+            return key
+    return keys[0] if keys else None
+
+
+def ci_layout(
+    points: Sequence[PointSummary], x: str | None, y: str, series: str | None = None
+) -> CiLayout:
+    """Group the points for a plot of ``y`` against ``x`` with 95% CI bars.
+
+    Groups: one per value of ``series`` if given, else one per combination of the swept keys
+    other than ``x``, leaving out keys that vary with ``x`` (a ``[[sweep.zip]]`` partner such
+    as the destination of a chain). Points without a finite mean of ``y`` are left out.
+
+    Raises:
+        ScenarioError: ``x``/``series`` is not a swept key, ``y`` not a metric of the points,
+            or no point has a value of ``y``.
+    """
+    if not points:
+        raise ScenarioError("nothing to plot: the store has no finished runs for this sweep")
+    keys = list(points[0].params)
+    for name, what in ((x, "--x"), (series, "--series")):
+        if name is not None and name not in keys:
+            raise ScenarioError(
+                f"{what} {name}: not a swept key of this sweep; swept keys: {', '.join(keys)}"
+            )
+    if y not in points[0].stats:
+        raise ScenarioError(
+            f"--y {y}: not a metric of this sweep; metrics: {', '.join(points[0].stats)}"
+        )
+    categories = _categories(points, x) if x is not None else []
+    others = [k for k in keys if k != x and (x is None or not _tied(points, x, k))]
+    if series is not None:
+        others.sort(key=lambda k: k != series)
+    names = short_names(others)  # legend keys: last parts, distinct (0.interval_s)
+    groups: dict[tuple[Any, ...], list[CiPoint]] = {}
+    for p in points:
+        stat = p.stats.get(y)
+        if stat is None or not math.isfinite(stat.mean):
+            continue
+        raw = p.params[x] if x is not None else p.point
+        pos = categories.index(_hashable(raw)) if categories else _numeric(raw)
+        err = stat.half_width if math.isfinite(stat.half_width) else 0.0
+        label_key = tuple((k, _hashable(p.params[k])) for k in others)
+        groups.setdefault(label_key, []).append(CiPoint(p, float(pos), raw, stat.mean, err))
+    if not groups:
+        raise ScenarioError(
+            f"--y {y}: no point of this sweep has a value (e.g. a TCP metric of UDP flows, or "
+            "a transfer that never completed); nothing to plot"
+        )
+    return CiLayout(
+        x,
+        y,
+        categories,
+        [
+            CiGroup(
+                ", ".join(f"{names[k]}={_value_text(v)}" for k, v in key) or None,
+                sorted(pts, key=lambda c: c.x),
+            )
+            for key, pts in groups.items()
+        ],
+    )
+
+
 def plot_points(
     points: Sequence[PointSummary],
     x: str,
@@ -98,70 +205,34 @@ def plot_points(
 ) -> list[Path]:
     """Draw ``y`` (a metric) against ``x`` (a swept key); write ``out_stem``.png and .pdf.
 
-    Groups: one per value of ``series`` if given, else one per combination of the other
-    swept keys. A numeric ``x`` gives lines; a categorical one (strings, booleans, e.g.
-    ``tcp.variant``) gives points per category, the groups side by side. Error bars are the
-    95% confidence intervals (none for one replication). ``extra``: further (label, xs, ys)
-    lines drawn dashed, e.g. a paper's values (numeric ``x`` only).
+    Groups as :func:`ci_layout` makes them. A numeric ``x`` gives lines; a categorical one
+    (strings, booleans, e.g. ``tcp.variant``) gives points per category, the groups side by
+    side. Error bars are the 95% confidence intervals (none for one replication). ``extra``:
+    further (label, xs, ys) lines drawn dashed, e.g. a paper's values (numeric ``x`` only).
 
     Raises:
-        ScenarioError: ``x``/``series`` is not a swept key, ``y`` not a metric of the points,
-            or no point has a value of ``y`` (never an empty figure).
+        ScenarioError: as :func:`ci_layout` (never an empty figure).
     """
+    layout = ci_layout(points, x, y, series)
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    if not points:
-        raise ScenarioError("nothing to plot: the store has no finished runs for this sweep")
-    keys = list(points[0].params)
-    for name, what in ((x, "--x"), (series, "--series")):
-        if name is not None and name not in keys:
-            raise ScenarioError(
-                f"{what} {name}: not a swept key of this sweep; swept keys: {', '.join(keys)}"
-            )
-    if y not in points[0].stats:
-        raise ScenarioError(
-            f"--y {y}: not a metric of this sweep; metrics: {', '.join(points[0].stats)}"
-        )
-    categories = _categories(points, x)
-    # One group per combination of the keys other than x, leaving out keys that vary with x
-    # (a [[sweep.zip]] partner such as the destination of a chain); series names groups first.
-    others = [k for k in keys if k != x and not _tied(points, x, k)]
-    if series is not None:
-        others.sort(key=lambda k: k != series)
-    groups: dict[tuple[Any, ...], list[tuple[float, float, float]]] = {}
-    for p in points:
-        stat = p.stats.get(y)
-        if stat is None or not math.isfinite(stat.mean):
-            continue
-        xv = categories.index(_hashable(p.params[x])) if categories else _numeric(p.params[x])
-        err = 0.0 if math.isnan(stat.half_width) else stat.half_width
-        label_key = tuple((k, _hashable(p.params[k])) for k in others)
-        groups.setdefault(label_key, []).append((float(xv), stat.mean, err))
-    if not groups:
-        raise ScenarioError(
-            f"--y {y}: no point of this sweep has a value (e.g. a TCP metric of UDP flows, or "
-            "a transfer that never completed); nothing to plot"
-        )
-    names = short_names(others)  # legend keys: last parts, distinct (0.interval_s)
+    categories = layout.categories
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    width = 0.8 / len(groups)  # categorical: the groups share each category's slot
-    for g, (label_key, pts) in enumerate(groups.items()):
-        pts.sort()
-        label = ", ".join(f"{names[k]}={_value_text(v)}" for k, v in label_key) or None
-        shift = (g - (len(groups) - 1) / 2) * width if categories else 0.0
+    for g, group in enumerate(layout.groups):
+        shift = layout.offset(g)
         ax.errorbar(
-            [p[0] + shift for p in pts],
-            [p[1] for p in pts],
-            yerr=[p[2] for p in pts],
+            [c.x + shift for c in group.points],
+            [c.mean for c in group.points],
+            yerr=[c.half_width for c in group.points],
             marker="o",
             markersize=5 if categories else 4,
             capsize=3,
             linestyle="none" if categories else "-",
-            label=label,
+            label=group.label,
         )
     if categories:
         ax.set_xticks(range(len(categories)), [_value_text(c) for c in categories])
@@ -178,7 +249,7 @@ def plot_points(
     if title:
         ax.set_title(title, fontsize=10)
     ax.grid(True, alpha=0.3)
-    if len(groups) > 1 or (extra and not categories):
+    if len(layout.groups) > 1 or (extra and not categories):
         ax.legend(fontsize=8)
     fig.tight_layout()
     stem = Path(out_stem)
