@@ -2,7 +2,7 @@
 //! networks: issues and performance enhancement", MobiHoc 2005): NewReno whose congestion
 //! avoidance grows the window by a fraction alpha of a segment per RTT, cwnd += alpha / cwnd
 //! per new ACK; slow start and loss reactions are NewReno's. Default alpha = 0.01 (the value the
-//! paper recommends, as far as we could establish: see docs/research/issue4-rules.md, section 5).
+//! paper recommends, as far as we could establish: see docs/research/tcp-rules.md, section 5).
 
 use super::{AckSample, Aimd, CongestionControl, Loss, Window};
 

@@ -14,7 +14,7 @@
 //!   one segment); any increase from there goes back to 1.
 //! - Minimum window 1 (legacy Vegas: 2). Fine-grained retransmission as Vegas.
 //!
-//! Where the paper is silent or ambiguous the choices are in docs/research/issue4-rules.md
+//! Where the paper is silent or ambiguous the choices are in docs/research/tcp-rules.md
 //! section 1 (ns-2 boundaries > gamma, < alpha, > beta; count-then-test counters).
 
 use super::vegas::{reduced_window, VegasClock};
