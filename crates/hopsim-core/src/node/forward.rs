@@ -120,7 +120,8 @@ impl Node {
             cx.drop_packet(copy_id);
             return;
         }
-        if !self.routed_arrival(cx, copy_id) {
+        // A source-routed (DSR) packet moves along its route first.
+        if copy.route.is_some() && !self.routed_arrival(cx, copy_id) {
             return;
         }
         self.route_and_enqueue(cx, copy_id);

@@ -22,7 +22,6 @@ use crate::mac::dcf::Dcf;
 use crate::mac::frame::Frame;
 use crate::net::router::Router;
 use crate::observe::metrics::NodeCounters;
-use crate::phy::links::Link;
 use crate::phy::radio::FrameRef;
 use crate::phy::receiver::Receiver;
 use crate::queue::IfQueue;
@@ -49,12 +48,8 @@ pub struct Node {
     pub next_ident: u16,
     /// Broadcast jitter of routing control packets.
     pub routing_rng: Rng,
-    /// Listeners of the frame this node is sending (moving topologies only).
-    pub tx_links: Vec<Link>,
-    /// Per-frame fading of this node's transmissions, and the faded power of each listener
-    /// of the frame on the air (same order as its links).
+    /// Per-frame fading of this node's transmissions.
     pub fading_rng: Rng,
-    pub tx_powers: Vec<f64>,
     /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
     /// per-hop delay estimate.
     pub link_delay: Vec<(u32, f64)>,

@@ -5,6 +5,7 @@
 use super::ctx::NodeCtx;
 use super::Node;
 use crate::engine::sched::TimerSink;
+use crate::engine::time::SimTime;
 use crate::ids::PacketId;
 use crate::net::aodv::BROADCAST;
 use crate::net::packet::{Packet, PacketArena, NO_FLOW, UDP_HEADER_BYTES};
@@ -164,6 +165,18 @@ impl Node {
             cx.trace.packet(cx.now, self.id, (Layer::Net, EventKind::RouteBeacon), &p, None, p.dst);
         }
         self.release_control(cx, packet);
+    }
+
+    /// When this node's first ETX probe goes: uniform over one interval.
+    pub fn first_probe_ns(&mut self, interval_ns: SimTime) -> SimTime {
+        (self.routing_rng.uniform() * interval_ns as f64) as SimTime
+    }
+
+    /// The gap to this node's next ETX probe: uniform in [0.9, 1.1] x the interval (De Couto
+    /// et al. jitter their probes).
+    pub fn probe_gap_ns(&mut self, interval_ns: SimTime) -> SimTime {
+        let u = self.routing_rng.uniform();
+        ((0.9 + 0.2 * u) * interval_ns as f64) as SimTime
     }
 
     /// The routes are frozen (ETX): every packet that waited for them goes on, in order.

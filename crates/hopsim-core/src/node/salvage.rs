@@ -14,12 +14,10 @@ use crate::observe::events::{EventKind, Layer, Reason};
 const NS2_SALVAGE_MAX: u8 = 15;
 
 impl Node {
-    /// A hop's copy of a packet arrived here: the router moves it along its source route (if
-    /// it has one). Returns false when the packet was consumed or dropped here.
+    /// A hop's copy of a source-routed packet arrived here: the router moves it along its
+    /// route. Returns false when the packet was consumed or dropped here.
     pub(super) fn routed_arrival(&mut self, cx: &mut NodeCtx, packet: PacketId) -> bool {
-        if cx.packets.get(packet).route.is_none() {
-            return true;
-        }
+        debug_assert!(cx.packets.get(packet).route.is_some(), "a source-routed packet");
         let (arrival, mut out) =
             self.routed(cx, |r, rcx, packets| r.on_arrival(rcx, packets.get_mut(packet)));
         let goes_on = match arrival {

@@ -33,7 +33,7 @@ impl World {
         let fade = self.fading.enabled();
         let mut powers = Vec::new();
         if fade {
-            powers = std::mem::take(&mut self.nodes[node as usize].tx_powers);
+            powers = std::mem::take(&mut self.fading.on_air_w[node as usize]);
             powers.clear();
         }
         if self.capture_mode && !fade {
@@ -43,7 +43,7 @@ impl World {
         }
         self.give_back_links(node, links);
         if fade {
-            self.nodes[node as usize].tx_powers = powers;
+            self.fading.on_air_w[node as usize] = powers;
         }
         self.cx.sched.schedule(end, Event::TxEnd { node });
     }
@@ -199,14 +199,14 @@ impl World {
     /// The listeners of `tx`'s frame on the air, lent out as they are.
     fn lend_current_links(&mut self, tx: u32) -> Vec<Link> {
         match self.motion {
-            Some(_) => std::mem::take(&mut self.nodes[tx as usize].tx_links),
+            Some(ref mut m) => std::mem::take(&mut m.on_air[tx as usize]),
             None => self.channel.lend(tx),
         }
     }
 
     fn give_back_links(&mut self, tx: u32, links: Vec<Link>) {
         match self.motion {
-            Some(_) => self.nodes[tx as usize].tx_links = links,
+            Some(ref mut m) => m.on_air[tx as usize] = links,
             None => self.channel.put_back(tx, links),
         }
     }
@@ -214,10 +214,9 @@ impl World {
     /// Does `listener` decode `tx`'s frame on the air (`tx`'s links are not lent out)?
     fn is_decodable(&self, tx: u32, listener: u32) -> bool {
         match self.motion {
-            Some(_) => self.nodes[tx as usize]
-                .tx_links
-                .iter()
-                .any(|l| l.listener == listener && l.decodable),
+            Some(ref m) => {
+                m.on_air[tx as usize].iter().any(|l| l.listener == listener && l.decodable)
+            }
             None => self.channel.decodable(tx, listener),
         }
     }
@@ -243,7 +242,7 @@ impl World {
         for (k, link) in links.iter().enumerate() {
             let mut link = *link;
             if fade {
-                link.power_w = self.nodes[fref.tx as usize].tx_powers[k];
+                link.power_w = self.fading.on_air_w[fref.tx as usize][k];
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
             }

@@ -149,11 +149,9 @@ impl World {
                 saturated_flows: Vec::new(),
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
                 next_ident: 0,
-                tx_links: Vec::new(),
                 routing_rng: Rng::derive(s.seed, Purpose::Routing, id as u64),
                 link_delay: Vec::new(),
                 fading_rng: Rng::derive(s.seed, Purpose::Fading, id as u64),
-                tx_powers: Vec::new(),
             })
             .collect();
         for (i, f) in flows.iter().enumerate() {
@@ -215,7 +213,7 @@ impl World {
             positions,
             difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
-            fading: Fader::new(&s.radio, model.rx_w, model.cs_w),
+            fading: Fader::new(&s.radio, (model.rx_w, model.cs_w), n_nodes as usize),
             capture_mode: s.radio.reception == Reception::Capture,
             series: None,
             motion,

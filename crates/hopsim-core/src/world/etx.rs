@@ -20,19 +20,13 @@ pub(crate) struct EtxState {
 }
 
 impl World {
-    /// Jittered period: uniform in [0.9, 1.1] x interval (De Couto et al. jitter probes).
-    fn probe_gap(&mut self, node: u32, interval_ns: SimTime) -> SimTime {
-        let u = self.nodes[node as usize].routing_rng.uniform();
-        ((0.9 + 0.2 * u) * interval_ns as f64) as SimTime
-    }
-
     pub(super) fn etx_start(&mut self) {
         let Some(e) = self.etx.as_ref() else { return };
         let (interval, end) = (e.interval_ns, e.warmup_end_ns);
-        for node in 0..self.nodes.len() as u32 {
+        for n in self.nodes.iter_mut() {
             // First probes spread over one interval.
-            let at = (self.nodes[node as usize].routing_rng.uniform() * interval as f64) as SimTime;
-            self.cx.sched.arm(at, node, RouteTimer::EtxProbe, 0);
+            let at = n.first_probe_ns(interval);
+            self.cx.sched.arm(at, n.id, RouteTimer::EtxProbe, 0);
         }
         self.cx.sched.schedule(end, Event::Sim(SimEvent::EtxFreeze));
     }
@@ -44,8 +38,10 @@ impl World {
         }
         e.table.note_sent(node);
         let (bytes, interval) = (e.probe_bytes, e.interval_ns);
-        at_node!(self, now, node, |n, cx| n.send_probe(cx, bytes));
-        let gap = self.probe_gap(node, interval);
+        let gap = at_node!(self, now, node, |n, cx| {
+            n.send_probe(cx, bytes);
+            n.probe_gap_ns(interval)
+        });
         self.cx.sched.arm(now + gap.max(1), node, RouteTimer::EtxProbe, 0);
     }
 

@@ -6,7 +6,7 @@
 use crate::engine::rng::Rng;
 use crate::phy::config::{Fading, Radio};
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Fader {
     kind: Fading,
     /// Ricean: the line-of-sight amplitude and the scattered part's per-dimension deviation.
@@ -14,17 +14,23 @@ pub(crate) struct Fader {
     sigma: f64,
     pub rx_w: f64,
     pub cs_w: f64,
+    /// Per node, the faded power of each listener of the frame it has on the air (in the
+    /// order of its links).
+    pub on_air_w: Vec<Vec<f64>>,
 }
 
 impl Fader {
-    pub fn new(radio: &Radio, rx_w: f64, cs_w: f64) -> Fader {
+    /// The fading of `radio` for `nodes` transmitters.
+    pub fn new(radio: &Radio, (rx_w, cs_w): (f64, f64), nodes: usize) -> Fader {
         let k = 10f64.powf(radio.ricean_k_db / 10.0);
+        let on = radio.fading != Fading::None;
         Fader {
             kind: radio.fading,
             los: (k / (k + 1.0)).sqrt(),
             sigma: (0.5 / (k + 1.0)).sqrt(),
             rx_w,
             cs_w,
+            on_air_w: if on { vec![Vec::new(); nodes] } else { Vec::new() },
         }
     }
 
@@ -68,12 +74,12 @@ mod tests {
     #[test]
     fn fading_gains_have_unit_mean_and_the_right_tails() {
         let radio = Radio { fading: Fading::Rayleigh, ..Radio::default() };
-        let (mean, deep) = mean_and_deep_fades(&Fader::new(&radio, 1.0, 1.0));
+        let (mean, deep) = mean_and_deep_fades(&Fader::new(&radio, (1.0, 1.0), 0));
         assert!((mean - 1.0).abs() < 0.01, "{mean}");
         // Rayleigh: P(gain < 0.1) = 1 - exp(-0.1) = 0.0952.
         assert!((deep - 0.0952).abs() < 0.003, "{deep}");
         let ricean = Radio { fading: Fading::Ricean, ricean_k_db: 10.0, ..Radio::default() };
-        let (mean, deep) = mean_and_deep_fades(&Fader::new(&ricean, 1.0, 1.0));
+        let (mean, deep) = mean_and_deep_fades(&Fader::new(&ricean, (1.0, 1.0), 0));
         assert!((mean - 1.0).abs() < 0.01, "{mean}");
         assert!(deep < 0.01, "a strong line of sight rarely fades 10 dB: {deep}");
     }

@@ -19,6 +19,8 @@ pub(crate) struct Motion {
     model: LinkModel,
     /// Squared distance beyond which no node hears another (no shadowing), else infinite.
     reach_sq_m2: f64,
+    /// Per node, the listeners of the frame it has on the air (worked out at its start).
+    pub on_air: Vec<Vec<Link>>,
 }
 
 impl Motion {
@@ -26,7 +28,8 @@ impl Motion {
         let n = trajectories.len();
         let reach_sq_m2 = model.sure_reach_sq_m2().unwrap_or(f64::INFINITY);
         let pieces = vec![Piece::EMPTY; n];
-        Motion { trajectories, cursors: vec![0; n], pieces, model, reach_sq_m2 }
+        let on_air = vec![Vec::new(); n];
+        Motion { trajectories, cursors: vec![0; n], pieces, model, reach_sq_m2, on_air }
     }
 }
 

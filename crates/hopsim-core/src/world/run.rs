@@ -55,7 +55,8 @@ impl World {
     /// taking it off the queue and scheduling the new one.
     #[inline]
     fn access_timer_fires(&mut self, now: SimTime, node: u32, generation: u32) {
-        match self.nodes[node as usize].mac.check_access(now, generation) {
+        let mac = &mut self.nodes[node as usize].mac;
+        match mac.check_access(now, generation) {
             AccessCheck::Later { at, generation } => {
                 let timer = NodeTimer::Mac(MacTimer::Access, generation);
                 self.cx.sched.requeue_next(at, Event::Node { node, timer });
@@ -66,7 +67,7 @@ impl World {
             AccessCheck::Due => {
                 self.cx.sched.pop_peeked(false);
                 let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
-                self.nodes[node as usize].mac.win_access(&mut cx);
+                mac.win_access(&mut cx);
                 self.drain(now);
             }
         }
