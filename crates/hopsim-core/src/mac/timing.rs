@@ -3,8 +3,8 @@
 
 use crate::engine::time::{us, SimDuration};
 
-/// Long PLCP preamble (144 bit) + PLCP header (48 bit), always at 1 Mbit/s: 192 us.
-pub const PLCP_NS: SimDuration = us(192);
+/// Long PLCP preamble and header, always at 1 Mbit/s (phy/dsss.rs): 192 us.
+pub use crate::phy::dsss::PLCP_NS;
 pub const SLOT_NS: SimDuration = us(20);
 pub const SIFS_NS: SimDuration = us(10);
 /// DIFS = SIFS + 2 slots (802.11-2007 9.2.10).

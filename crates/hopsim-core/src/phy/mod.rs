@@ -4,6 +4,7 @@
 pub mod busy;
 pub mod channel;
 pub mod config;
+pub mod dsss;
 pub mod error_rate;
 pub mod links;
 pub mod noise;

@@ -10,15 +10,14 @@
 //! frame is being received.
 
 use super::busy::BusyPeriods;
+use super::dsss::{PLCP_HEADER_BITS, PLCP_NS, PREAMBLE_NS};
 use super::error_rate::{chunk_success, Modulation};
 use super::radio::{EarlyEnd, FrameRef, RxEnd};
 use crate::engine::rng::Rng;
-use crate::engine::time::{us, SimTime};
+use crate::engine::time::SimTime;
 
-/// End of the preamble (144 us) and of the PLCP header (192 us) after the frame's start.
-const PREAMBLE_NS: SimTime = us(144);
-const PLCP_NS: SimTime = us(192);
-const HEADER_BITS: f64 = 48.0;
+/// The PLCP header, between the preamble's end and the MPDU's start (dsss.rs).
+const HEADER_BITS: f64 = PLCP_HEADER_BITS as f64;
 
 #[derive(Debug, Clone, Copy)]
 struct Signal {
