@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::time::us;
 use crate::phy::error_rate::chunk_success;
 
 const A: FrameRef = FrameRef { tx: 1, serial: 0 };
