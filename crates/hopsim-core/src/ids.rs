@@ -16,3 +16,28 @@ impl PacketId {
         self.0 as usize
     }
 }
+
+/// A flow: its place in the world's flow table. Packets of no flow (routing control) carry
+/// [`FlowId::NONE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct FlowId(pub u32);
+
+impl FlowId {
+    /// The flow of packets that belong to none (routing control, ETX probes).
+    pub const NONE: FlowId = FlowId(u32::MAX);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn is_none(self) -> bool {
+        self == FlowId::NONE
+    }
+}
+
+impl std::fmt::Display for FlowId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}

@@ -2,16 +2,13 @@
 //! state allocates nothing. Each hop's copy is its own slot (the transmitter keeps its copy
 //! for retransmission until the MAC is done with it).
 
-/// Flow id of packets that belong to no flow (routing control).
-pub const NO_FLOW: u32 = u32::MAX;
-
 /// IPv4 header without options.
 pub const IP_HEADER_BYTES: u32 = 20;
 pub const UDP_HEADER_BYTES: u32 = 8;
 /// Initial IP TTL (Linux default), decremented per hop.
 pub const INITIAL_TTL: u8 = 64;
 
-pub use crate::ids::PacketId;
+pub use crate::ids::{FlowId, PacketId};
 
 /// The IP header's 2-bit ECN field (RFC 3168 section 5): the codepoints by their bit values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,7 +55,7 @@ pub struct TcpHeader {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Packet {
-    pub flow: u32,
+    pub flow: FlowId,
     pub seq: u32,
     /// Network-layer source and destination nodes.
     pub src: u32,
@@ -76,7 +73,7 @@ pub struct Packet {
     pub handed_over: bool,
     /// TCP header of TCP packets.
     pub tcp: Option<TcpHeader>,
-    /// Routing protocol message of control packets (flow = [`NO_FLOW`]).
+    /// Routing protocol message of control packets (flow = [`FlowId::NONE`]).
     pub aodv: Option<crate::net::aodv::AodvMsg>,
     pub dsr: Option<crate::net::dsr::DsrMsg>,
     /// DSR source route and the position of the node holding the packet.
@@ -106,12 +103,12 @@ impl Packet {
     /// queue it counts as the flow's queued packet (a saturated source refills on none).
     #[inline]
     pub fn is_own_datagram(&self, node: u32) -> bool {
-        self.src == node && self.tcp.is_none() && self.flow != NO_FLOW
+        self.src == node && self.tcp.is_none() && !self.flow.is_none()
     }
 
     /// A packet with no TCP header, routing message or options, at the initial TTL.
     pub fn new(
-        flow: u32,
+        flow: FlowId,
         seq: u32,
         src: u32,
         dst: u32,
@@ -227,7 +224,7 @@ mod tests {
     use super::*;
 
     fn pkt(seq: u32) -> Packet {
-        Packet::new(0, seq, 0, 1, 10, UDP_HEADER_BYTES, 0)
+        Packet::new(FlowId(0), seq, 0, 1, 10, UDP_HEADER_BYTES, 0)
     }
 
     #[test]
@@ -248,7 +245,7 @@ mod tests {
     fn an_ns2_vegas_segment_is_its_payload_on_the_air() {
         // ns-2.35's Vegas agent: hdr_cmn size = packetSize_ (no tcpip_base_hdr_size_), and
         // routing adds no IP header to PT_TCP; a DSR option still counts.
-        let seg = Packet { headerless: true, ..Packet::new(0, 1, 0, 1, 1460, 20, 0) };
+        let seg = Packet { headerless: true, ..Packet::new(FlowId(0), 1, 0, 1, 1460, 20, 0) };
         assert_eq!(seg.ip_bytes(), 1460);
         assert_eq!(Packet { option_bytes: 12, ..seg }.ip_bytes(), 1472);
         assert_eq!(Packet { headerless: false, ..seg }.ip_bytes(), 1500);

@@ -6,7 +6,7 @@
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
 use crate::mac::dcf::{MacCtx, MacTimer, Tagged};
-use crate::net::packet::{PacketArena, PacketId, NO_FLOW};
+use crate::net::packet::{FlowId, PacketArena, PacketId};
 use crate::net::router::{RouteAction, RouteTimer};
 use crate::net::routing::StaticRoutes;
 use crate::observe::event_rows::Trace;
@@ -69,7 +69,7 @@ impl Scratch {
 pub enum NodeOutput {
     /// The source of `flow` handed a data packet to the network: its route is sampled
     /// (`world/paths.rs`; routing tables are only read).
-    DataSent { flow: u32 },
+    DataSent { flow: FlowId },
     /// An ETX probe from `from` was received (`world/etx.rs` counts it).
     ProbeHeard { from: u32 },
 }
@@ -112,8 +112,8 @@ impl NodeCtx {
     /// A packet is lost: counted against its flow and freed.
     pub fn drop_packet(&mut self, packet: PacketId) {
         let flow = self.packets.get(packet).flow;
-        if flow != NO_FLOW {
-            self.flows[flow as usize].dropped += 1;
+        if !flow.is_none() {
+            self.flows[flow.index()].dropped += 1;
         }
         self.packets.free(packet);
     }
@@ -123,7 +123,7 @@ impl NodeCtx {
     pub fn left_queue(&mut self, node: u32, packet: PacketId) {
         let p = self.packets.get(packet);
         if p.is_own_datagram(node) {
-            self.flows[p.flow as usize].queued_at_source -= 1;
+            self.flows[p.flow.index()].queued_at_source -= 1;
         }
     }
 

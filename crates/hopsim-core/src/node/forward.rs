@@ -7,7 +7,7 @@ use super::ctx::NodeCtx;
 use super::Node;
 use crate::ids::PacketId;
 use crate::mac::timing::LLC_SNAP_BYTES;
-use crate::net::packet::{Packet, NO_FLOW};
+use crate::net::packet::Packet;
 use crate::net::router::{Control, Failure};
 use crate::observe::events::{EventKind, Layer, Reason};
 use crate::queue::{Class, Queued, Verdict};
@@ -36,7 +36,7 @@ impl Node {
         match verdict {
             Verdict::Queued | Verdict::Marked => {
                 if local {
-                    cx.flows[flow as usize].queued_at_source += 1;
+                    cx.flows[flow.index()].queued_at_source += 1;
                 }
                 self.trace_enqueue(cx, packet, next_hop);
                 if verdict == Verdict::Marked {
@@ -51,7 +51,7 @@ impl Node {
                 if dropped.packet != packet {
                     cx.left_queue(self.id, dropped.packet);
                     if local {
-                        cx.flows[flow as usize].queued_at_source += 1;
+                        cx.flows[flow.index()].queued_at_source += 1;
                     }
                 }
                 cx.drop_packet(dropped.packet);
@@ -80,7 +80,7 @@ impl Node {
             self.counters.routing_bytes += ip_bytes as u64;
         }
         if local {
-            cx.flows[flow as usize].queued_at_source -= 1;
+            cx.flows[flow.index()].queued_at_source -= 1;
         }
         let msdu_bytes = LLC_SNAP_BYTES + ip_bytes;
         self.mac.offer(&mut cx.mac(), item.packet, item.next_hop, msdu_bytes);
@@ -159,9 +159,9 @@ impl Node {
         self.counters.link_failures += 1;
         self.counters.false_route_failures += in_range as u64;
         let flow = cx.packets.get(packet).flow;
-        if flow != NO_FLOW {
-            cx.flows[flow as usize].link_failures += 1;
-            cx.flows[flow as usize].false_route_failures += in_range as u64;
+        if !flow.is_none() {
+            cx.flows[flow.index()].link_failures += 1;
+            cx.flows[flow.index()].false_route_failures += in_range as u64;
         }
         let failure = self.with_router(cx, |r, rcx, packets| {
             r.on_link_failure(rcx, next_hop, packets.get(packet))

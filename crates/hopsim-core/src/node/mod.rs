@@ -18,6 +18,7 @@ pub use route_wait::{RouteWait, WAITING_MAX, WAITING_TIMEOUT_S};
 
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 use crate::mac::dcf::Dcf;
 use crate::mac::frame::Frame;
 use crate::net::router::Router;
@@ -41,7 +42,7 @@ pub struct Node {
     pub router: Router,
     pub route_wait: RouteWait,
     /// Saturated flows originating here (refilled whenever the MAC takes a packet).
-    pub saturated_flows: Vec<u32>,
+    pub saturated_flows: Vec<FlowId>,
     /// Injected frame errors (`radio.frame_error_rate`).
     pub error_rng: Rng,
     /// Next IP identification of packets originated here.

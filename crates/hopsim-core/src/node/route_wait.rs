@@ -5,6 +5,7 @@
 use super::ctx::NodeCtx;
 use super::Node;
 use crate::engine::time::{secs_to_ns, SimTime};
+use crate::ids::FlowId;
 use crate::ids::PacketId;
 use crate::net::packet::PacketArena;
 use crate::net::router::RouteTimer;
@@ -33,7 +34,7 @@ impl RouteWait {
     }
 
     /// Does a packet of `flow` wait here?
-    pub fn holds_flow(&self, flow: u32, packets: &PacketArena) -> bool {
+    pub fn holds_flow(&self, flow: FlowId, packets: &PacketArena) -> bool {
         self.packets.iter().any(|&id| packets.get(id).flow == flow)
     }
 

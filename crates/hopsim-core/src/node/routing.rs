@@ -8,7 +8,7 @@ use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
 use crate::ids::PacketId;
 use crate::net::aodv::BROADCAST;
-use crate::net::packet::{Packet, PacketArena, NO_FLOW, UDP_HEADER_BYTES};
+use crate::net::packet::{FlowId, Packet, PacketArena, UDP_HEADER_BYTES};
 use crate::net::router::{
     Control, Decision, DropReason, RouteAction, RouteCtx, RouteTimer, Router,
 };
@@ -111,7 +111,7 @@ impl Node {
         let mut p = Packet {
             control: true,
             ident,
-            ..Packet::new(NO_FLOW, 0, self.id, to, bytes, UDP_HEADER_BYTES, cx.now)
+            ..Packet::new(FlowId::NONE, 0, self.id, to, bytes, UDP_HEADER_BYTES, cx.now)
         };
         cx.packets.number(&mut p);
         cx.packets.alloc(p)

@@ -6,7 +6,6 @@
 use super::ctx::NodeCtx;
 use super::Node;
 use crate::ids::PacketId;
-use crate::net::packet::NO_FLOW;
 use crate::net::router::Arrival;
 use crate::observe::events::{EventKind, Layer, Reason};
 
@@ -46,7 +45,7 @@ impl Node {
     /// neighbours. Routing control is not salvaged here. True when the packet lives on.
     pub(super) fn salvage(&mut self, cx: &mut NodeCtx, packet: PacketId) -> bool {
         let p = *cx.packets.get(packet);
-        if p.dsr.is_some() || p.flow == NO_FLOW {
+        if p.dsr.is_some() || p.flow.is_none() {
             return false;
         }
         {

@@ -6,6 +6,7 @@
 use super::ctx::{NodeCtx, NodeOutput};
 use super::Node;
 use crate::engine::sched::TimerSink;
+use crate::ids::FlowId;
 use crate::net::packet::Packet;
 use crate::observe::events::{EventKind, Layer, Reason, Row};
 use crate::transport::flow::FlowApp;
@@ -16,15 +17,15 @@ use crate::transport::{AppTimer, Emit, Sent};
 impl Node {
     /// The application timer of `flow` (its source is here): a paced source's next send, or
     /// the start of a saturated UDP source or a TCP flow.
-    pub fn on_app_timer(&mut self, cx: &mut NodeCtx, flow: u32) {
-        match &mut cx.flows[flow as usize].app {
+    pub fn on_app_timer(&mut self, cx: &mut NodeCtx, flow: FlowId) {
+        match &mut cx.flows[flow.index()].app {
             FlowApp::Tcp(_) => self.run_tcp(cx, flow, None),
             FlowApp::Udp { source, .. } => {
                 if !source.active_at(cx.now) {
                     return;
                 }
                 if let Some(next) = source.next_send(cx.now) {
-                    TimerSink::<AppTimer>::arm(&mut cx.sched, next, flow, AppTimer, 0);
+                    TimerSink::<AppTimer>::arm(&mut cx.sched, next, flow.0, AppTimer, 0);
                 }
                 self.send_datagram(cx, flow);
             }
@@ -32,15 +33,15 @@ impl Node {
     }
 
     /// A timer of `flow`'s TCP endpoint here fired.
-    pub fn on_tcp_timer(&mut self, cx: &mut NodeCtx, flow: u32, timer: TcpTimer, gen: u32) {
+    pub fn on_tcp_timer(&mut self, cx: &mut NodeCtx, flow: FlowId, timer: TcpTimer, gen: u32) {
         self.run_tcp(cx, flow, Some((timer, gen)));
     }
 
     /// The TCP connection of `flow` starts (`timer` None) or one of its timers fires; its
     /// packets go out from here.
-    fn run_tcp(&mut self, cx: &mut NodeCtx, flow: u32, timer: Option<(TcpTimer, u32)>) {
+    fn run_tcp(&mut self, cx: &mut NodeCtx, flow: FlowId, timer: Option<(TcpTimer, u32)>) {
         let mut emitted = std::mem::take(&mut cx.scratch.emitted);
-        let f = &mut cx.flows[flow as usize];
+        let f = &mut cx.flows[flow.index()];
         let ends = Ends { flow, src: f.src, dst: f.dst };
         let FlowApp::Tcp(t) = &mut f.app else { unreachable!("flow {flow} is TCP") };
         let io = &mut TcpIo {
@@ -74,8 +75,8 @@ impl Node {
     }
 
     /// The UDP application of `flow` hands one datagram to the network layer here.
-    fn send_datagram(&mut self, cx: &mut NodeCtx, flow: u32) {
-        let FlowApp::Udp { source, .. } = &mut cx.flows[flow as usize].app else {
+    fn send_datagram(&mut self, cx: &mut NodeCtx, flow: FlowId) {
+        let FlowApp::Udp { source, .. } = &mut cx.flows[flow.index()].app else {
             unreachable!("flow {flow} is UDP")
         };
         let packet = source.datagram(flow, cx.now);
@@ -85,7 +86,7 @@ impl Node {
     /// A transport endpoint here sends a packet of its flow (`event`, for the trace: a new
     /// packet, a retransmission or an ACK).
     fn send(&mut self, cx: &mut NodeCtx, mut packet: Packet, event: EventKind) {
-        let f = &mut cx.flows[packet.flow as usize];
+        let f = &mut cx.flows[packet.flow.index()];
         f.packets_sent += 1;
         if packet.src == f.src {
             // The data direction (not TCP's ACKs): its route is sampled.
@@ -106,7 +107,7 @@ impl Node {
     pub(super) fn refill_saturated(&mut self, cx: &mut NodeCtx) {
         for k in 0..self.saturated_flows.len() {
             let flow = self.saturated_flows[k];
-            let f = &cx.flows[flow as usize];
+            let f = &cx.flows[flow.index()];
             let active = matches!(&f.app, FlowApp::Udp { source, .. } if source.active_at(cx.now));
             // Packets waiting for a route count as queued: no refill while a discovery runs.
             let waiting = self.route_wait.holds_flow(flow, &cx.packets);
@@ -122,7 +123,7 @@ impl Node {
             pcap.ip_packet_of(&cx.flows, p.dst, cx.now, p);
         }
         let in_window = cx.in_window();
-        let f = &mut cx.flows[p.flow as usize];
+        let f = &mut cx.flows[p.flow.index()];
         f.packets_delivered += 1;
         let ends = Ends { flow: p.flow, src: f.src, dst: f.dst };
         let t = match &mut f.app {
@@ -145,7 +146,7 @@ impl Node {
             cx.trace.packet(cx.now, p.dst, (Layer::Transport, event), p, why, p.src);
         }
         let mut emitted = std::mem::take(&mut cx.scratch.emitted);
-        let FlowApp::Tcp(t) = &mut cx.flows[p.flow as usize].app else { unreachable!() };
+        let FlowApp::Tcp(t) = &mut cx.flows[p.flow.index()].app else { unreachable!() };
         let io = &mut TcpIo {
             now: cx.now,
             timers: &mut cx.sched,
@@ -171,18 +172,18 @@ impl Node {
     /// The sender's timeouts and window changes since the last report, for the event trace.
     #[cold]
     #[inline(never)]
-    fn trace_sender(&mut self, cx: &mut NodeCtx, flow: u32) {
-        let FlowApp::Tcp(t) = &mut cx.flows[flow as usize].app else { return };
+    fn trace_sender(&mut self, cx: &mut NodeCtx, flow: FlowId) {
+        let FlowApp::Tcp(t) = &mut cx.flows[flow.index()].app else { return };
         let (cwnd, timeouts, una) = (t.sender.cwnd(), t.sender.stats.timeouts, t.sender.acked());
         let (last_cwnd, last_timeouts) = std::mem::replace(&mut t.traced, (cwnd, timeouts));
         for _ in last_timeouts..timeouts {
             let mut r = Row::new(cx.now, self.id, Layer::Transport, EventKind::Timeout);
-            (r.flow, r.seq) = (flow, una);
+            (r.flow, r.seq) = (flow.0, una);
             cx.trace.row(&r);
         }
         if cwnd != last_cwnd {
             let mut r = Row::new(cx.now, self.id, Layer::Transport, EventKind::Window);
-            (r.flow, r.value) = (flow, cwnd);
+            (r.flow, r.value) = (flow.0, cwnd);
             cx.trace.row(&r);
         }
     }

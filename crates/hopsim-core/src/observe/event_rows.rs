@@ -6,7 +6,7 @@ use super::events::{EventKind, EventTrace, FrameTag, Layer, PacketTag, Reason, R
 use crate::engine::time::SimTime;
 use crate::mac::dcf::MacNote;
 use crate::mac::frame::{Frame, FrameKind, BROADCAST};
-use crate::net::packet::{Packet, PacketArena, PacketId, NO_FLOW};
+use crate::net::packet::{Packet, PacketArena, PacketId};
 use crate::net::router::{Control, DropReason};
 use crate::phy::radio::FrameRef;
 
@@ -140,8 +140,8 @@ impl Trace {
             r.packet = p.uid as u64;
             r.packet_kind = Some(packet_tag(p));
             (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
-            if p.flow != NO_FLOW {
-                r.flow = p.flow;
+            if !p.flow.is_none() {
+                r.flow = p.flow.0;
             }
         }
         r.peer = if event == EventKind::FrameStart || event == EventKind::FrameEnd {
@@ -210,8 +210,8 @@ pub fn packet_row(now: SimTime, node: u32, (layer, event): (Layer, EventKind), p
     r.packet = p.uid as u64;
     r.packet_kind = Some(packet_tag(p));
     (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
-    if p.flow != NO_FLOW {
-        r.flow = p.flow;
+    if !p.flow.is_none() {
+        r.flow = p.flow.0;
         r.seq = p.tcp.map_or(p.seq, |h| if h.is_ack { h.ack } else { h.seg });
     }
     r.bytes = p.ip_bytes();

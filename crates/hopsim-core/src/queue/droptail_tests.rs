@@ -5,7 +5,7 @@ use crate::net::packet::{Packet, PacketArena};
 
 pub(super) fn ids(n: usize) -> Vec<PacketId> {
     let mut a = PacketArena::with_capacity(n);
-    (0..n).map(|i| a.alloc(Packet::new(0, i as u32, 0, 1, 1, 8, 0))).collect()
+    (0..n).map(|i| a.alloc(Packet::new(crate::ids::FlowId(0), i as u32, 0, 1, 1, 8, 0))).collect()
 }
 
 pub(super) fn at(now_ns: u64) -> Arrival {

@@ -2,7 +2,7 @@
 //! of the studies) or saturated (the source always has a packet waiting in its interface queue).
 
 use crate::engine::time::SimTime;
-use crate::net::packet::{Packet, UDP_HEADER_BYTES};
+use crate::net::packet::{FlowId, Packet, UDP_HEADER_BYTES};
 
 #[derive(Debug, Clone)]
 pub struct UdpSource {
@@ -62,7 +62,7 @@ impl UdpSource {
     }
 
     /// The next datagram of `flow`, built at `now` (UDP header, no options).
-    pub fn datagram(&mut self, flow: u32, now: SimTime) -> Packet {
+    pub fn datagram(&mut self, flow: FlowId, now: SimTime) -> Packet {
         let seq = self.take_seq();
         Packet::new(flow, seq, self.src, self.dst, self.payload_bytes, UDP_HEADER_BYTES, now)
     }

@@ -16,7 +16,7 @@ use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
 use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
-use crate::net::packet::PacketArena;
+use crate::net::packet::{FlowId, PacketArena};
 use crate::net::router::{RouteTimer, Router};
 use crate::net::routing::{HopCounter, StaticRoutes};
 use crate::node::{GlueConfig, NodeCtx, RouteWait, Scratch};
@@ -157,7 +157,7 @@ impl World {
         for (i, f) in flows.iter().enumerate() {
             if let FlowApp::Udp { source, .. } = &f.app {
                 if source.saturated() {
-                    nodes[f.src as usize].saturated_flows.push(i as u32);
+                    nodes[f.src as usize].saturated_flows.push(FlowId(i as u32));
                 }
             }
         }
@@ -173,7 +173,10 @@ impl World {
             }
         }
         for (i, f) in flows.iter().enumerate() {
-            sched.schedule(f.start_ns, Event::Flow { flow: i as u32, timer: FlowTimer::App });
+            sched.schedule(
+                f.start_ns,
+                Event::Flow { flow: FlowId(i as u32), timer: FlowTimer::App },
+            );
         }
         let etx = (s.routing.protocol == RoutingProtocol::Etx).then(|| etx::EtxState {
             table: crate::net::etx::EtxTable::new(n_nodes as usize),
@@ -280,7 +283,7 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
             let ns2 = s.profile == Profile::Ns2;
             // Time averages of the sender cover the window while the flow exists.
             let sender_window = (window_ns.0.max(start_ns), window_ns.1);
-            FlowApp::Tcp(Box::new(tcp_flow(id, f, stop_ns, sender_window, ns2, s.seed)))
+            FlowApp::Tcp(Box::new(tcp_flow(FlowId(id), f, stop_ns, sender_window, ns2, s.seed)))
         }
     };
     FlowState {
@@ -300,7 +303,7 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
 
 /// `ns2`: the ns2 profile's TCP agent details (limited transmit, ssthresh from the window).
 fn tcp_flow(
-    id: u32,
+    id: FlowId,
     f: &Flow,
     stop_ns: SimTime,
     window_ns: (SimTime, SimTime),
@@ -350,7 +353,7 @@ fn tcp_flow(
     } else {
         AckPolicy::EverySegment
     };
-    let rng = Rng::derive(seed, Purpose::Transport, id as u64);
+    let rng = Rng::derive(seed, Purpose::Transport, id.0 as u64);
     let mut sender = TcpSender::new(cfg, congestion_control(&spec, ns2, rng), rto);
     if spec.ecn {
         sender.enable_ecn();

@@ -6,6 +6,7 @@
 
 use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 use crate::mac::dcf::MacTimer;
 use crate::net::router::RouteTimer;
 use crate::transport::tcp::TcpTimer;
@@ -19,7 +20,7 @@ pub enum Event {
     /// A timer of one of `node`'s layers.
     Node { node: u32, timer: NodeTimer },
     /// A timer of `flow`'s endpoints.
-    Flow { flow: u32, timer: FlowTimer },
+    Flow { flow: FlowId, timer: FlowTimer },
     /// The simulation's own.
     Sim(SimEvent),
 }
@@ -66,13 +67,16 @@ impl TimerSink<MacTimer> for Scheduler<Event> {
 
 impl TimerSink<TcpTimer> for Scheduler<Event> {
     fn arm(&mut self, at: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
-        self.schedule(at, Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) });
+        self.schedule(
+            at,
+            Event::Flow { flow: FlowId(flow), timer: FlowTimer::Tcp(timer, generation) },
+        );
     }
 }
 
 impl TimerSink<AppTimer> for Scheduler<Event> {
     fn arm(&mut self, at: SimTime, flow: u32, _timer: AppTimer, _generation: u32) {
-        self.schedule(at, Event::Flow { flow, timer: FlowTimer::App });
+        self.schedule(at, Event::Flow { flow: FlowId(flow), timer: FlowTimer::App });
     }
 }
 

@@ -95,12 +95,12 @@ impl World {
                 at_node!(self, now, node, |n, cx| n.on_route_timer(cx, timer))
             }
             Event::Flow { flow, timer: FlowTimer::App } => {
-                let src = self.cx.flows[flow as usize].src;
+                let src = self.cx.flows[flow.index()].src;
                 at_node!(self, now, src, |n, cx| n.on_app_timer(cx, flow))
             }
             Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) } => {
                 // The receiver's timer at the destination, the sender's at the source.
-                let f = &self.cx.flows[flow as usize];
+                let f = &self.cx.flows[flow.index()];
                 let at = if timer == TcpTimer::DelAck { f.dst } else { f.src };
                 at_node!(self, now, at, |n, cx| n.on_tcp_timer(cx, flow, timer, generation))
             }

@@ -11,6 +11,7 @@
 
 use super::World;
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 use crate::net::router::RouteView;
 
 /// One route and the time it was in use (an empty route: none reached the destination).
@@ -81,12 +82,12 @@ impl PathLog {
 
 impl World {
     /// The source of `flow` sends a data packet at `now`: sample the route it will take.
-    pub(super) fn note_route(&mut self, now: SimTime, flow: u32) {
-        let (src, dst) = (self.cx.flows[flow as usize].src, self.cx.flows[flow as usize].dst);
-        let mut nodes = std::mem::take(&mut self.path_logs[flow as usize].scratch);
+    pub(super) fn note_route(&mut self, now: SimTime, flow: FlowId) {
+        let (src, dst) = (self.cx.flows[flow.index()].src, self.cx.flows[flow.index()].dst);
+        let mut nodes = std::mem::take(&mut self.path_logs[flow.index()].scratch);
         self.current_route(now, src, dst, &mut nodes);
         let window = (self.cx.cfg.warmup_ns, self.cx.cfg.end_ns);
-        let log = &mut self.path_logs[flow as usize];
+        let log = &mut self.path_logs[flow.index()];
         log.scratch = nodes;
         log.switch(now, window);
     }
@@ -124,9 +125,8 @@ impl World {
     }
 
     /// The routes of `flow` with their time shares (see the module docs).
-    pub(crate) fn route_shares(&self, flow: u32) -> Vec<(Vec<u32>, f64)> {
-        self.path_logs[flow as usize]
-            .shares(self.now(), (self.cx.cfg.warmup_ns, self.cx.cfg.end_ns))
+    pub(crate) fn route_shares(&self, flow: FlowId) -> Vec<(Vec<u32>, f64)> {
+        self.path_logs[flow.index()].shares(self.now(), (self.cx.cfg.warmup_ns, self.cx.cfg.end_ns))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
+use crate::ids::FlowId;
 use crate::observe::metrics::{
     ratio, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants,
     LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult,
@@ -19,8 +20,8 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
     let mut in_flight = vec![0u64; world.cx.flows.len()];
     for p in world.cx.packets.iter_live() {
         // A copy its next hop already accepted is accounted for by that hop's copy.
-        if !p.handed_over && p.flow != crate::net::packet::NO_FLOW {
-            in_flight[p.flow as usize] += 1;
+        if !p.handed_over && !p.flow.is_none() {
+            in_flight[p.flow.index()] += 1;
         }
     }
     let mut invariants = world.cx.invariants.clone();
@@ -31,7 +32,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
         .enumerate()
         .map(|(i, f)| {
             let mut r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
-            let shares = world.route_shares(i as u32);
+            let shares = world.route_shares(FlowId(i as u32));
             r.path = fixed_path(world, f.src, f.dst).or_else(|| {
                 shares.iter().find(|(nodes, _)| !nodes.is_empty()).map(|(n, _)| n.clone())
             });

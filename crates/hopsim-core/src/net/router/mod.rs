@@ -7,7 +7,7 @@
 
 use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket, BROADCAST};
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
-use super::packet::{Packet, PacketId, INITIAL_TTL, NO_FLOW};
+use super::packet::{Packet, PacketId, INITIAL_TTL};
 use super::routing::StaticRoutes;
 use crate::engine::time::{SimDuration, SimTime};
 
@@ -176,7 +176,7 @@ impl Router {
         if p.dst == cx.me {
             return Decision::Deliver;
         }
-        let own = p.src == cx.me && p.flow != NO_FLOW;
+        let own = p.src == cx.me && !p.flow.is_none();
         match self {
             Router::Static => table_hop(cx, p.dst),
             Router::Etx { frozen: false } if p.src == cx.me => Decision::Hold,

@@ -20,7 +20,7 @@ fn chain_routes() -> StaticRoutes {
 }
 
 fn data(src: u32, dst: u32) -> Packet {
-    Packet::new(0, 0, src, dst, 1000, 20, 0)
+    Packet::new(crate::ids::FlowId(0), 0, src, dst, 1000, 20, 0)
 }
 
 /// Route `p` at node `me`; the decision and the actions.

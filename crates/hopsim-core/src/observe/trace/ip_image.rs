@@ -61,13 +61,13 @@ impl PcapTracer {
             return;
         }
         let ip = ip_image(p, flows);
-        self.ip_packet(p.flow, node, time_ns, &ip);
+        self.ip_packet(p.flow.0, node, time_ns, &ip);
     }
 }
 
 /// The IP packet `p` as on the wire.
 pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
-    if p.flow == crate::net::packet::NO_FLOW {
+    if p.flow.is_none() {
         // Routing control: AODV on UDP port 654 with its real message (RFC 3561 section 5);
         // DSR options travel on a port no dissector claims, payload zeroed.
         let (head, head_len) = p.aodv.map_or(([0; 24], 0), |m| aodv_bytes(&m));
@@ -84,8 +84,8 @@ pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
             head_len,
         };
     }
-    let flow = &flows[p.flow as usize];
-    let sender_port = 49152u16.wrapping_add(p.flow as u16);
+    let flow = &flows[p.flow.index()];
+    let sender_port = 49152u16.wrapping_add(p.flow.0 as u16);
     let forward = p.src == flow.src;
     let (src_port, dst_port) =
         if forward { (sender_port, RECEIVER_PORT) } else { (RECEIVER_PORT, sender_port) };

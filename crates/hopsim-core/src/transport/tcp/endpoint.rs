@@ -10,6 +10,7 @@ use super::timestamps::TS_OPTION_BYTES;
 use super::{sack_option_bytes, TcpCtx, TcpTimer, TCP_HEADER_BYTES};
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 use crate::net::packet::{Ecn, Packet, TcpHeader, INITIAL_TTL};
 use crate::transport::flow::TcpFlow;
 use crate::transport::{Emit, Sent};
@@ -39,7 +40,7 @@ impl TcpScratch {
 /// The flow a connection serves: its id and its end nodes.
 #[derive(Debug, Clone, Copy)]
 pub struct Ends {
-    pub flow: u32,
+    pub flow: FlowId,
     pub src: u32,
     pub dst: u32,
 }

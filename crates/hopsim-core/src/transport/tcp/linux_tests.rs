@@ -12,6 +12,7 @@ use super::{congestion_control, TcpSpec, TcpTimer};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 
 const MS: SimTime = 1_000_000;
 
@@ -23,12 +24,17 @@ fn linux_receiver() -> TcpReceiver {
         rto_ns: (TIMEOUT_INIT_S * 1e9) as SimTime,
         max_quickacks: MAX_QUICKACKS,
     };
-    TcpReceiver::new(0, AckPolicy::Delayed { timeout_ns: 40 * MS }, true, spec.receiver_window)
-        .with_extras(ReceiverExtras {
-            quick_ack: Some(quick),
-            autotune_from: Some(spec.initial_receive_window),
-            timestamps: true,
-        })
+    TcpReceiver::new(
+        FlowId(0),
+        AckPolicy::Delayed { timeout_ns: 40 * MS },
+        true,
+        spec.receiver_window,
+    )
+    .with_extras(ReceiverExtras {
+        quick_ack: Some(quick),
+        autotune_from: Some(spec.initial_receive_window),
+        timestamps: true,
+    })
 }
 
 /// Segment `seg` arrives at `now` carrying TSval = its send time `sent`: the ACK sent at once.
@@ -158,12 +164,13 @@ fn a_small_fixed_window_is_opened_at_once_not_held_by_the_delayed_ack() {
             rto_ns: 1000 * MS,
             max_quickacks: MAX_QUICKACKS,
         };
-        let mut r = TcpReceiver::new(0, AckPolicy::Delayed { timeout_ns: 40 * MS }, true, window)
-            .with_extras(ReceiverExtras {
-                quick_ack: Some(quick),
-                autotune_from: None,
-                timestamps: false,
-            });
+        let mut r =
+            TcpReceiver::new(FlowId(0), AckPolicy::Delayed { timeout_ns: 40 * MS }, true, window)
+                .with_extras(ReceiverExtras {
+                    quick_ack: Some(quick),
+                    autotune_from: None,
+                    timestamps: false,
+                });
         let mut sched = Scheduler::with_capacity(8);
         let acked = (0..20u32)
             .filter(|&seg| data(&mut r, &mut sched, seg, 0, seg as SimTime * MS).is_some())
@@ -171,7 +178,7 @@ fn a_small_fixed_window_is_opened_at_once_not_held_by_the_delayed_ack() {
         assert_eq!(acked, 20, "window {window}: every segment ACKed at once");
     }
     // ns-2's TCPSink has no such rule: with delayed ACKs a window of one waits for the timer.
-    let mut r = TcpReceiver::new(0, AckPolicy::Delayed { timeout_ns: 40 * MS }, true, 1);
+    let mut r = TcpReceiver::new(FlowId(0), AckPolicy::Delayed { timeout_ns: 40 * MS }, true, 1);
     let mut sched = Scheduler::with_capacity(8);
     assert!(data(&mut r, &mut sched, 0, 0, 0).is_none());
 }

@@ -6,6 +6,7 @@
 use super::TcpTimer;
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 
 pub struct Pacer {
     /// Pace every window (TCP pacing), not only fractional ones.
@@ -36,7 +37,7 @@ impl Pacer {
         window: f64,
         srtt_ns: Option<f64>,
         timers: &mut dyn TimerSink<TcpTimer>,
-        flow: u32,
+        flow: FlowId,
     ) -> bool {
         let gap = self.interval_ns(window, srtt_ns);
         self.release_after(now, gap, timers, flow)
@@ -49,14 +50,14 @@ impl Pacer {
         now: SimTime,
         gap: Option<SimTime>,
         timers: &mut dyn TimerSink<TcpTimer>,
-        flow: u32,
+        flow: FlowId,
     ) -> bool {
         if let (Some(gap), Some(last)) = (gap, self.last_release_ns) {
             let at = last + gap;
             if now < at {
                 if !self.timer.is_armed() {
                     let generation = self.timer.arm(at);
-                    timers.arm(at, flow, TcpTimer::Pace, generation);
+                    timers.arm(at, flow.0, TcpTimer::Pace, generation);
                 }
                 return false;
             }

@@ -10,6 +10,7 @@ use super::timestamps::{ts_clock, ts_elapsed_ns, TsRecent};
 use super::{TcpCtx, TcpTimer};
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AckPolicy {
@@ -45,7 +46,7 @@ pub struct ReceiverExtras {
 
 #[derive(Debug, Clone)]
 pub struct TcpReceiver {
-    flow: u32,
+    flow: FlowId,
     policy: AckPolicy,
     sack_enabled: bool,
     rcv_nxt: u32,
@@ -68,7 +69,7 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    pub fn new(flow: u32, policy: AckPolicy, sack_enabled: bool, window_segments: u32) -> Self {
+    pub fn new(flow: FlowId, policy: AckPolicy, sack_enabled: bool, window_segments: u32) -> Self {
         TcpReceiver {
             flow,
             policy,
@@ -199,7 +200,7 @@ impl TcpReceiver {
         if !self.timer.is_armed() {
             if let Some(t) = self.timeout_ns() {
                 let generation = self.timer.arm(now + t);
-                timers.arm(now + t, self.flow, TcpTimer::DelAck, generation);
+                timers.arm(now + t, self.flow.0, TcpTimer::DelAck, generation);
             }
         }
         (delivered, None)
@@ -330,7 +331,7 @@ mod tests {
     }
 
     fn rx(policy: AckPolicy, sack: bool) -> (TcpReceiver, Armed) {
-        (TcpReceiver::new(0, policy, sack, 20), Armed::default())
+        (TcpReceiver::new(FlowId(0), policy, sack, 20), Armed::default())
     }
 
     impl TcpReceiver {

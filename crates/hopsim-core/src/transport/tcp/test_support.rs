@@ -7,13 +7,14 @@ use super::limits::LimitPolicy;
 use super::recovery;
 use super::rto::RtoEstimator;
 use super::sender::SenderConfig;
+use crate::ids::FlowId;
 
 pub const MS: u64 = 1_000_000;
 
 /// A scripted bulk sender of `spec`'s variant and recovery.
 pub fn sender_config(spec: &TcpSpec) -> SenderConfig {
     SenderConfig {
-        flow: 0,
+        flow: FlowId(0),
         recovery: recovery(spec),
         initial_window: spec.initial_window,
         limit_policy: LimitPolicy::None,

@@ -131,7 +131,7 @@ impl TcpSender {
             Firing::Stale => return,
             Firing::Postponed(at) => {
                 let flow = self.cfg.flow;
-                cx.timers.arm(at, flow, TcpTimer::Rto, generation);
+                cx.timers.arm(at, flow.0, TcpTimer::Rto, generation);
                 return;
             }
             Firing::Due => {}

@@ -19,13 +19,14 @@ use super::window::Window;
 use super::TcpTimer;
 use crate::engine::sched::Timer;
 use crate::engine::time::SimTime;
+use crate::ids::FlowId;
 
 pub use super::stats::SenderStats;
 
 /// What the sender needs to know, fixed for the connection.
 #[derive(Debug, Clone)]
 pub struct SenderConfig {
-    pub flow: u32,
+    pub flow: FlowId,
     pub recovery: Recovery,
     pub initial_window: f64,
     /// Congestion window limit policy (fixed, hop-based, delay-based, ...).
@@ -245,7 +246,7 @@ impl TcpSender {
             _ => {
                 let generation = self.timer.arm(at);
                 let flow = self.cfg.flow;
-                cx.timers.arm(at, flow, TcpTimer::Rto, generation);
+                cx.timers.arm(at, flow.0, TcpTimer::Rto, generation);
             }
         }
     }
