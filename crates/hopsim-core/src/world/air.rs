@@ -90,14 +90,7 @@ impl World {
                 listener.mac.on_medium_busy(from, until);
             }
             if ns2 && captured {
-                listener.mac.on_captured(start, stop);
-                self.cx.trace.air(
-                    &self.cx.packets,
-                    (start, link.listener),
-                    EventKind::Capture,
-                    (frame, fref),
-                    None,
-                );
+                self.ns2_capture((start, stop), link.listener, (frame, fref));
             }
         }
     }
@@ -131,16 +124,24 @@ impl World {
             };
             node.mac.on_medium_busy(start, stop);
             if ns2 && outcome == Start::Captured {
-                node.mac.on_captured(start, stop);
-                self.cx.trace.air(
-                    &self.cx.packets,
-                    (start, link.listener),
-                    EventKind::Capture,
-                    (frame, fref),
-                    None,
-                );
+                self.ns2_capture((start, stop), link.listener, (frame, fref));
             }
         }
+    }
+
+    /// ns-2 `capture()`: the frame `listener` is receiving captured away `frame`, arriving
+    /// over [start, stop): its MAC sets its EIFS NAV from the lost one (mac/dcf/ns2.rs), and
+    /// the trace says so.
+    #[cold]
+    #[inline(never)]
+    fn ns2_capture(
+        &mut self,
+        (start, stop): (SimTime, SimTime),
+        listener: u32,
+        f: (&Frame, FrameRef),
+    ) {
+        self.nodes[listener as usize].mac.on_captured(start, stop);
+        self.cx.trace.air(&self.cx.packets, (start, listener), EventKind::Capture, f, None);
     }
 
     /// `listener`'s reception `e` ended before a new signal began, its end event still to
