@@ -2,9 +2,11 @@
 //! events processed or the memory of the growing structures (event queue, packets, time
 //! series) pass their limits. The checks read counters only, so they never change a result.
 
+use super::event::{Event, NodeTimer};
 use super::World;
-use crate::engine::time::ns_to_secs;
+use crate::engine::time::{ns_to_secs, SimTime};
 use crate::error::ScenarioError;
+use crate::mac::dcf::{AccessCheck, MacCtx, MacTimer};
 
 /// Events between two looks at the memory taken (a look costs a few loads).
 const MEMORY_CHECK_EVERY: u64 = 1 << 20;
@@ -21,8 +23,8 @@ impl World {
     pub fn run_events(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
         let limit = self.budget.max_events;
         for _ in 0..max_events {
-            let next = self.cx.sched.peek_next().map(|(t, queued)| (t, queued.is_none()));
-            let Some((t, keyed)) = next.filter(|n| n.0 < self.cx.cfg.end_ns) else {
+            let next = self.cx.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
+            let Some((t, queued)) = next.filter(|n| n.0 < self.cx.cfg.end_ns) else {
                 // The run has reached its end time (what `now()` reports from here on).
                 self.cx.sched.advance_to(self.cx.cfg.end_ns);
                 return Ok(true);
@@ -34,13 +36,41 @@ impl World {
             if popped % MEMORY_CHECK_EVERY == MEMORY_CHECK_EVERY - 1 {
                 self.check_memory(t)?;
             }
-            // Every event is handled where it stands in the queue: a timer that re-arms itself
-            // (the MAC's access timer, mac/dcf/access_timer.rs) takes its own place.
-            let (now, event) = self.cx.sched.start_next(keyed);
-            self.dispatch(now, event);
-            self.cx.sched.handled();
+            match queued {
+                Some(Event::Node { node, timer: NodeTimer::Mac(MacTimer::Access, generation) }) => {
+                    self.access_timer_fires(t, node, generation)
+                }
+                _ => {
+                    let (now, event) = self.cx.sched.pop_peeked(queued.is_none());
+                    self.dispatch(now, event);
+                }
+            }
         }
         Ok(false)
+    }
+
+    /// The next event is `node`'s access timer (of `generation`) firing at `now`. Most such
+    /// firings find the access time moved later by a frame heard meanwhile and only re-arm the
+    /// timer (`mac/dcf/access_timer.rs`): that firing is re-queued in place, with the same result as
+    /// taking it off the queue and scheduling the new one.
+    #[inline]
+    fn access_timer_fires(&mut self, now: SimTime, node: u32, generation: u32) {
+        let mac = &mut self.nodes[node as usize].mac;
+        match mac.check_access(now, generation) {
+            AccessCheck::Later { at, generation } => {
+                let timer = NodeTimer::Mac(MacTimer::Access, generation);
+                self.cx.sched.requeue_next(at, Event::Node { node, timer });
+            }
+            AccessCheck::Stale => {
+                self.cx.sched.pop_peeked(false);
+            }
+            AccessCheck::Due => {
+                self.cx.sched.pop_peeked(false);
+                let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
+                mac.win_access(&mut cx);
+                self.drain(now);
+            }
+        }
     }
 
     /// Bytes held by the structures that grow while the run goes on, with the largest.

@@ -10,8 +10,8 @@ use super::*;
 pub enum AccessCheck {
     /// Cancelled, superseded, or nothing waits for the medium: nothing to do.
     Stale,
-    /// The access time moved later: the timer is re-armed for `at` with `generation` (its
-    /// firing is for the caller to schedule).
+    /// The access time moved later: the timer is re-armed for `at` with `generation`, and the
+    /// caller must queue that firing (as if scheduled now).
     Later { at: SimTime, generation: u32 },
     /// The medium is won: [`Dcf::win_access`] sends.
     Due,
@@ -55,9 +55,9 @@ impl Dcf {
         }
     }
 
-    /// The state change of a firing at `now`, without scheduling or sending anything. A
-    /// `Later` firing re-arms first thing, so the event queue puts the new firing in the old
-    /// one's place (`Scheduler::start_next`).
+    /// The state change of a firing at `now`, without scheduling or sending anything: an event
+    /// loop that re-queues a `Later` firing in place (`Scheduler::requeue_next`, world/run.rs)
+    /// saves taking it off the queue and putting it back.
     #[inline]
     pub fn check_access(&mut self, now: SimTime, generation: u32) -> AccessCheck {
         if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
