@@ -41,8 +41,9 @@ impl World {
                     self.access_timer_fires(t, node, generation)
                 }
                 _ => {
-                    let (now, event) = self.cx.sched.pop_peeked(queued.is_none());
+                    let (now, event) = self.cx.sched.start_next(queued.is_none());
                     self.dispatch(now, event);
+                    self.cx.sched.handled();
                 }
             }
         }

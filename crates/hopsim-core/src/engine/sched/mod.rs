@@ -92,6 +92,8 @@ pub struct Scheduler<E> {
     next_seq: u64,
     now: SimTime,
     popped: u64,
+    /// The event being handled is still at the root of the ordinary queue (`start_next`).
+    in_place: bool,
 }
 
 impl<E> Scheduler<E> {
@@ -102,6 +104,7 @@ impl<E> Scheduler<E> {
             next_seq: 0,
             now: 0,
             popped: 0,
+            in_place: false,
         }
     }
 
@@ -137,7 +140,16 @@ impl<E> Scheduler<E> {
     /// Schedule `event` at absolute time `at` (never in the past).
     pub fn schedule(&mut self, at: SimTime, event: E) {
         let seq = self.sequence(at);
-        self.heap.push(Entry { time: at, seq, event });
+        let entry = Entry { time: at, seq, event };
+        // The event being handled is still the root (`start_next`): one due before both of
+        // its children takes its place with no sifting at all.
+        let children = self.heap.as_slice().get(1..3).unwrap_or(&[]);
+        if self.in_place && children.iter().all(|c| entry.key() <= c.key()) {
+            self.in_place = false;
+            *self.heap.peek_mut().expect("the event being handled") = entry;
+        } else {
+            self.heap.push(entry);
+        }
     }
 
     /// Schedule `event` in keyed slot `slot`, replacing the slot's pending event if any. It
@@ -162,7 +174,8 @@ impl<E> Scheduler<E> {
 
     /// The next event's time and, when it is of the ordinary queue, the event itself (`None`:
     /// a keyed slot's): one look at both queues for an event loop, which then takes it with
-    /// [`Scheduler::pop_peeked`] or re-queues it with [`Scheduler::requeue_next`].
+    /// [`Scheduler::pop_peeked`], handles it in place with [`Scheduler::start_next`] or
+    /// re-queues it with [`Scheduler::requeue_next`].
     #[inline]
     pub fn peek_next(&self) -> Option<(SimTime, Option<&E>)> {
         match (self.heap.peek(), self.keyed.peek()) {
@@ -177,6 +190,7 @@ impl<E> Scheduler<E> {
     /// in the ordinary queue, and advance `now` to its time.
     #[inline]
     pub fn pop_peeked(&mut self, keyed: bool) -> (SimTime, E) {
+        debug_assert!(!self.in_place, "an event is still being handled");
         let entry = if keyed { self.keyed.pop() } else { self.heap.pop() };
         let entry = entry.expect("an event was peeked");
         // Checked in release too: one compare, and a broken order would corrupt every result.
@@ -186,11 +200,47 @@ impl<E> Scheduler<E> {
         (entry.time, entry.event)
     }
 
+    /// Start handling the next event, which [`Scheduler::peek_next`] found in a keyed slot
+    /// (`keyed`) or in the ordinary queue, and advance `now` to its time. A keyed event is
+    /// taken off its slot. An event of the ordinary queue stays at the root while it is
+    /// handled: an event its handler schedules that is due before both of the root's
+    /// children takes its place with no sifting at all (one due later is pushed as usual:
+    /// sifting it down from the root would cost more in a large queue), and
+    /// [`Scheduler::handled`] takes it off if none did. The order of events is exactly that
+    /// of taking it off first.
+    #[inline]
+    pub fn start_next(&mut self, keyed: bool) -> (SimTime, E)
+    where
+        E: Copy,
+    {
+        debug_assert!(!self.in_place, "an event is still being handled");
+        if keyed {
+            return self.pop_peeked(true);
+        }
+        let entry = self.heap.peek().expect("an event was peeked");
+        // Checked in release too: one compare, and a broken order would corrupt every result.
+        assert!(entry.time >= self.now, "time moved backwards");
+        self.now = entry.time;
+        self.popped += 1;
+        self.in_place = true;
+        (entry.time, entry.event)
+    }
+
+    /// The event started by [`Scheduler::start_next`] was handled: it leaves the queue,
+    /// unless an event its handler scheduled took its place.
+    #[inline]
+    pub fn handled(&mut self) {
+        if std::mem::take(&mut self.in_place) {
+            self.heap.pop();
+        }
+    }
+
     /// Process the next event (of the ordinary queue, as [`Scheduler::peek_next`] gave it) as a timer that
     /// re-arms itself: exactly `pop` then `schedule(at, event)` (same time, same sequence
     /// number, same count of events), but with one sift of the heap instead of two.
     #[inline]
     pub fn requeue_next(&mut self, at: SimTime, event: E) {
+        debug_assert!(!self.in_place, "an event is still being handled");
         let time = self.heap.peek().expect("an event to requeue").time;
         assert!(time >= self.now, "time moved backwards");
         self.now = time;
@@ -322,10 +372,11 @@ mod tests {
         s.schedule(5, ());
     }
 
-    /// Requeueing the next event in place is `pop` then `schedule`: two queues driven by the
-    /// same random script (ties, keyed slots, events due at once) give the same run.
+    /// Handling the next event in place is `pop` then the handler's schedules: two queues
+    /// driven by the same random script (ties, keyed slots, events due at once, handlers that
+    /// schedule nothing, one or several events) give the same run.
     #[test]
-    fn requeue_next_is_pop_then_schedule() {
+    fn handling_in_place_is_pop_then_schedule() {
         use crate::engine::rng::{Purpose, Rng};
         for seed in 0..40 {
             let mut rng = Rng::derive(seed, Purpose::MacBackoff, 0);
@@ -355,15 +406,14 @@ mod tests {
                         let Some(t) = a.peek_time() else { continue };
                         let e = a.pop().expect("peeked");
                         runs.0.push(e);
-                        match b.peek_next() {
-                            Some((tb, Some(&eb))) if rng.up_to(1) == 0 => {
-                                runs.1.push((tb, eb));
-                                let later = t + rng.up_to(3) as u64 * 10;
-                                a.schedule(later, label);
-                                b.requeue_next(later, label);
-                            }
-                            _ => runs.1.push(b.pop().expect("same queue")),
+                        let keyed = b.peek_next().expect("same queue").1.is_none();
+                        runs.1.push(b.start_next(keyed));
+                        for k in 0..rng.up_to(2) {
+                            let later = t + rng.up_to(3) as u64 * 10;
+                            a.schedule(later, label + 10_000 * (k + 1));
+                            b.schedule(later, label + 10_000 * (k + 1));
                         }
+                        b.handled();
                     }
                 }
                 assert_eq!(
