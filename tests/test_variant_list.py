@@ -39,7 +39,7 @@ def test_crosschecks_variants_are_core_variants() -> None:
 
 
 def test_the_result_schema_names_every_variant() -> None:
-    """The result key ``flows[].variant`` documents its values (observe/schema.rs)."""
+    """The result key ``flows[].variant`` documents its values (observe/schema/mod.rs)."""
     (field,) = [f for f in _core.result_schema() if f["name"] == "variant"]
     absent = [v for v in _core.tcp_variants() if f'"{v}"' not in field["description"]]
     assert not absent, f"the result schema's variant description misses {absent}"

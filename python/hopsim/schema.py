@@ -1,4 +1,4 @@
-"""The result schema, as the core defines it (crates/hopsim-core/src/observe/schema.rs):
+"""The result schema, as the core defines it (crates/hopsim-core/src/observe/schema/mod.rs):
 every key of the result document with its level, kind, unit, role as a sweep metric and
 meaning.
 

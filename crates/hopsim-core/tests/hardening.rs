@@ -20,7 +20,7 @@ fn with(table: &str) -> String {
 
 #[test]
 fn impossible_radio_values_are_refused() {
-    // Once: index out of bounds in phy/error_rate.rs (an infinite SINR).
+    // Once: index out of bounds in phy/error_rate/mod.rs (an infinite SINR).
     let e = rejected(&with(
         "[radio]\nfrequency_hz = 1e-300\npropagation = \"log_distance\"\nreception = \"sinr\"\n",
     ));

@@ -15,7 +15,7 @@ pub const DIFS_NS: SimDuration = SIFS_NS + 2 * SLOT_NS;
 /// a station decides at a slot boundary from what its CCA reported during the slot, and a
 /// signal that reached it less than aCCATime before the boundary may not be reported yet.
 /// So a busy period that begins within this time before (or at) the end of a countdown or
-/// of DIFS/EIFS is not sensed in time and the station transmits (mac/access.rs). It exceeds
+/// of DIFS/EIFS is not sensed in time and the station transmits (mac/access/mod.rs). It exceeds
 /// every propagation delay between stations in range (aAirPropagationTime 1 us; 1.8 us at
 /// the 550 m carrier-sense range) and is less than a slot, as the composition requires.
 pub const CCA_NS: SimDuration = us(15);

@@ -143,7 +143,7 @@ impl<'de> Deserialize<'de> for DataRate {
     }
 }
 
-/// Rate adaptation of `data_rate_mbps = "auto"` (see mac/rate.rs for the sources).
+/// Rate adaptation of `data_rate_mbps = "auto"` (see mac/rate/mod.rs for the sources).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RateControlAlgo {

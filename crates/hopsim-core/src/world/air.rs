@@ -157,7 +157,7 @@ impl World {
 
     /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
     /// only when neither physical nor virtual carrier sense forbids it (idle for DIFS). A
-    /// signal counts only once it has lasted longer than the CCA time (mac/access.rs).
+    /// signal counts only once it has lasted longer than the CCA time (mac/access/mod.rs).
     fn check_may_transmit(&mut self, now: SimTime, node: u32, response: bool) {
         let n = &self.nodes[node as usize];
         if n.radio.transmitting_at(now) || n.tx_frame.is_some() {

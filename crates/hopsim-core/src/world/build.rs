@@ -242,7 +242,7 @@ impl World {
     }
 }
 
-/// The routing protocol of node `id` (`net/router.rs`).
+/// The routing protocol of node `id` (`net/router/mod.rs`).
 fn router(s: &Scenario, id: u32) -> Router {
     let ns2 = s.profile == Profile::Ns2;
     let r = &s.routing;

@@ -11,7 +11,7 @@
 //! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
 //! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
 //! min(0.5 s x 4^n, 10 s), no limit but the send buffer's 30 s; a salvaging forwarder sends the
-//! ring-zero request only. Salvaging itself and the queue purge are the world's (world/dsr.rs).
+//! ring-zero request only. Salvaging itself and the queue purge are the node's (node/salvage.rs).
 //!
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 
