@@ -18,7 +18,7 @@ use crate::queue::{Queued, Verdict};
 
 impl Node {
     /// Run `f` on this node's router; what it asked for is returned, to be carried out by
-    /// `apply_routing` (then `restore_routing`).
+    /// `routing_done`.
     pub(super) fn routed<R>(
         &mut self,
         cx: &mut NodeCtx,
@@ -30,22 +30,27 @@ impl Node {
         (result, out)
     }
 
+    /// Carry out what the router asked for (`routed`) and give the buffer back.
+    pub(super) fn routing_done(&mut self, cx: &mut NodeCtx, mut out: Vec<RouteAction>) {
+        self.apply_routing(cx, &mut out);
+        cx.scratch.route_out = out;
+    }
+
     /// Run `f` on this node's router and carry out what it asked for at once.
     pub(super) fn with_router<R>(
         &mut self,
         cx: &mut NodeCtx,
         f: impl FnOnce(&mut Router, &mut RouteCtx, &mut PacketArena) -> R,
     ) -> R {
-        let (result, mut out) = self.routed(cx, f);
-        self.apply_routing(cx, &mut out);
-        cx.scratch.route_out = out;
+        let (result, out) = self.routed(cx, f);
+        self.routing_done(cx, out);
         result
     }
 
     /// Route `packet` here: its next hop; None when it was delivered, dropped or put aside
     /// to wait for a route (the router may have started a discovery).
     pub(super) fn next_hop_for(&mut self, cx: &mut NodeCtx, packet: PacketId) -> Option<u32> {
-        let (decision, mut out) =
+        let (decision, out) =
             self.routed(cx, |r, rcx, packets| r.route(rcx, packets.get_mut(packet)));
         // The decision first (packets that waited go before this one), then the actions.
         let hop = match decision {
@@ -71,8 +76,7 @@ impl Node {
                 None
             }
         };
-        self.apply_routing(cx, &mut out);
-        cx.scratch.route_out = out;
+        self.routing_done(cx, out);
         hop
     }
 
@@ -199,10 +203,9 @@ impl Node {
 
     /// A discovery timer for `dst`.
     fn on_discovery_timer(&mut self, cx: &mut NodeCtx, dst: u32) {
-        let ((), mut out) = self.routed(cx, |r, rcx, _| r.on_timer(rcx, dst));
+        let ((), out) = self.routed(cx, |r, rcx, _| r.on_timer(rcx, dst));
         self.expire_waiting(cx);
-        self.apply_routing(cx, &mut out);
-        cx.scratch.route_out = out;
+        self.routing_done(cx, out);
     }
 
     /// Carry out what the router asked for, in order.

@@ -17,7 +17,7 @@ impl Node {
     /// route. Returns false when the packet was consumed or dropped here.
     pub(super) fn routed_arrival(&mut self, cx: &mut NodeCtx, packet: PacketId) -> bool {
         debug_assert!(cx.packets.get(packet).route.is_some(), "a source-routed packet");
-        let (arrival, mut out) =
+        let (arrival, out) =
             self.routed(cx, |r, rcx, packets| r.on_arrival(rcx, packets.get_mut(packet)));
         let goes_on = match arrival {
             Arrival::Continue { control } => {
@@ -34,8 +34,7 @@ impl Node {
                 false
             }
         };
-        self.apply_routing(cx, &mut out);
-        cx.scratch.route_out = out;
+        self.routing_done(cx, out);
         goes_on
     }
 
@@ -64,14 +63,13 @@ impl Node {
             return false;
         }
         cx.packets.get_mut(packet).salvaged += 1;
-        let (cached, mut out) = self.routed(cx, |r, rcx, _| r.salvage_route(rcx, p.dst));
+        let (cached, out) = self.routed(cx, |r, rcx, _| r.salvage_route(rcx, p.dst));
         if cached {
             cx.scratch.route_out = out;
             self.route_and_enqueue(cx, packet);
         } else {
             self.wait_for_route(cx, packet);
-            self.apply_routing(cx, &mut out);
-            cx.scratch.route_out = out;
+            self.routing_done(cx, out);
         }
         true
     }
