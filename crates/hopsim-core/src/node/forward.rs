@@ -67,9 +67,9 @@ impl Node {
         }
         let Some(item) = self.dequeue(cx) else { return };
         if cx.trace.on() {
-            let what = (self.id, self.queue.len());
             let p = *cx.packets.get(item.packet);
-            cx.trace.queue((cx.now, self.id), EventKind::Dequeue, &p, (item.next_hop, what.1));
+            let hop_len = (item.next_hop, self.queue.len());
+            cx.trace.queue((cx.now, self.id), EventKind::Dequeue, &p, hop_len);
         }
         let p = cx.packets.get(item.packet);
         let (ip_bytes, control, flow) = (p.ip_bytes(), p.control, p.flow);
