@@ -17,6 +17,33 @@ impl PacketId {
     }
 }
 
+/// A node: its place in the world's node table, and its address at every layer (the MAC
+/// address and the IP address are the same number, as in ns-2). Frames and routing floods
+/// to every neighbour go to [`NodeId::BROADCAST`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(transparent)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The address of every neighbour (802.11's all-ones receiver address; ns-2's
+    /// `IP_BROADCAST`).
+    pub const BROADCAST: NodeId = NodeId(u32::MAX);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn is_broadcast(self) -> bool {
+        self == NodeId::BROADCAST
+    }
+}
+
+impl std::fmt::Display for NodeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// A flow: its place in the world's flow table. Packets of no flow (routing control) carry
 /// [`FlowId::NONE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,4 +67,10 @@ impl std::fmt::Display for FlowId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
     }
+}
+
+/// Tests: the nodes numbered `ids`, in order.
+#[cfg(test)]
+pub(crate) fn node_ids(ids: &[u32]) -> Vec<NodeId> {
+    ids.iter().map(|&i| NodeId(i)).collect()
 }

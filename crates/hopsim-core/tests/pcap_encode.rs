@@ -18,7 +18,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use hopsim_core::observe::trace::pcap::{encode_ipv4, BROADCAST};
+use hopsim_core::ids::{FlowId, NodeId};
+use hopsim_core::observe::trace::pcap::encode_ipv4;
 use hopsim_core::observe::trace::writer::PcapTracer;
 use hopsim_core::observe::trace::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
 
@@ -95,7 +96,7 @@ impl Script {
         self.tracer.frame(f.ta, &f);
         for &n in to {
             f.time_ns = end + PROP_NS;
-            self.tracer.frame(n, &f);
+            self.tracer.frame(NodeId(n), &f);
         }
         self.t = end;
         end
@@ -105,8 +106,8 @@ impl Script {
         TraceFrame {
             time_ns: 0,
             kind,
-            ra,
-            ta,
+            ra: NodeId(ra),
+            ta: NodeId(ta),
             duration_us: duration_us as u16,
             seq: 0,
             retry: false,
@@ -128,8 +129,8 @@ impl Script {
         attempts: &[Attempt],
     ) -> bool {
         let ip = TraceIp {
-            src_node: src,
-            dst_node: dst,
+            src_node: NodeId(src),
+            dst_node: NodeId(dst),
             ttl: 64,
             tos: 0,
             ident: self.ident[src as usize],
@@ -139,7 +140,7 @@ impl Script {
             head_len: 0,
         };
         self.ident[src as usize] = self.ident[src as usize].wrapping_add(1);
-        self.tracer.ip_packet(flow, src, self.t, &ip);
+        self.tracer.ip_packet(FlowId(flow), NodeId(src), self.t, &ip);
         let seq = self.mac_seq[src as usize];
         self.mac_seq[src as usize] = (seq + 1) & 0x0fff;
 
@@ -165,8 +166,8 @@ impl Script {
             let f = TraceFrame {
                 time_ns: 0,
                 kind: TraceKind::Data,
-                ra: dst,
-                ta: src,
+                ra: NodeId(dst),
+                ta: NodeId(src),
                 duration_us: (SIFS_US + ctl_us) as u16,
                 seq,
                 retry: data_sent,
@@ -176,7 +177,7 @@ impl Script {
             data_sent = true;
             if a == Attempt::Ok {
                 let end = self.air(f, &[dst]);
-                self.tracer.ip_packet(flow, dst, end + PROP_NS, &ip);
+                self.tracer.ip_packet(FlowId(flow), NodeId(dst), end + PROP_NS, &ip);
                 self.t += SIFS_US * US;
                 self.air(self.control(TraceKind::Ack, src, dst, 0), &[src]);
                 return true;
@@ -190,8 +191,8 @@ impl Script {
     /// A UDP broadcast from `src`, received by `to` (no RTS, no ACK).
     fn broadcast(&mut self, src: u32, to: &[u32]) {
         let ip = TraceIp {
-            src_node: src,
-            dst_node: BROADCAST,
+            src_node: NodeId(src),
+            dst_node: NodeId::BROADCAST,
             ttl: 1,
             tos: 0,
             ident: self.ident[src as usize],
@@ -207,8 +208,8 @@ impl Script {
         let f = TraceFrame {
             time_ns: 0,
             kind: TraceKind::Data,
-            ra: BROADCAST,
-            ta: src,
+            ra: NodeId::BROADCAST,
+            ta: NodeId(src),
             duration_us: 0,
             seq,
             retry: false,

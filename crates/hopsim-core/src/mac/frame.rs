@@ -2,10 +2,7 @@
 
 use super::timing::{Rate, Timing, ACK_BYTES, CTS_BYTES, RTS_BYTES};
 use crate::engine::time::SimDuration;
-use crate::ids::PacketId;
-
-/// Receiver address of broadcast frames.
-pub const BROADCAST: u32 = u32::MAX;
+use crate::ids::{NodeId, PacketId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameKind {
@@ -19,9 +16,9 @@ pub enum FrameKind {
 pub struct Frame {
     pub kind: FrameKind,
     /// Transmitter address.
-    pub src: u32,
-    /// Receiver address ([`BROADCAST`] for broadcast data).
-    pub dst: u32,
+    pub src: NodeId,
+    /// Receiver address ([`NodeId::BROADCAST`] for broadcast data).
+    pub dst: NodeId,
     /// Duration field (NAV) in nanoseconds.
     pub nav_ns: SimDuration,
     /// MPDU length in bytes (MAC header and FCS included).
@@ -36,7 +33,13 @@ pub struct Frame {
 
 impl Frame {
     /// An RTS, CTS or ACK from `src` to `dst`, sent at the basic rate.
-    pub fn control(kind: FrameKind, src: u32, dst: u32, nav_ns: SimDuration, t: &Timing) -> Frame {
+    pub fn control(
+        kind: FrameKind,
+        src: NodeId,
+        dst: NodeId,
+        nav_ns: SimDuration,
+        t: &Timing,
+    ) -> Frame {
         let (bytes, airtime_ns) = match kind {
             FrameKind::Rts => (RTS_BYTES, t.rts_ns),
             FrameKind::Cts => (CTS_BYTES, t.cts_ns),

@@ -8,7 +8,7 @@ pub const UDP_HEADER_BYTES: u32 = 8;
 /// Initial IP TTL (Linux default), decremented per hop.
 pub const INITIAL_TTL: u8 = 64;
 
-pub use crate::ids::{FlowId, PacketId};
+pub use crate::ids::{FlowId, NodeId, PacketId};
 
 /// The IP header's 2-bit ECN field (RFC 3168 section 5): the codepoints by their bit values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,8 +58,8 @@ pub struct Packet {
     pub flow: FlowId,
     pub seq: u32,
     /// Network-layer source and destination nodes.
-    pub src: u32,
-    pub dst: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
     pub payload_bytes: u32,
     pub transport_header_bytes: u32,
     pub created_ns: u64,
@@ -102,7 +102,7 @@ impl Packet {
     /// A datagram of a flow at its own source: while it waits in that node's interface
     /// queue it counts as the flow's queued packet (a saturated source refills on none).
     #[inline]
-    pub fn is_own_datagram(&self, node: u32) -> bool {
+    pub fn is_own_datagram(&self, node: NodeId) -> bool {
         self.src == node && self.tcp.is_none() && !self.flow.is_none()
     }
 
@@ -110,8 +110,8 @@ impl Packet {
     pub fn new(
         flow: FlowId,
         seq: u32,
-        src: u32,
-        dst: u32,
+        src: NodeId,
+        dst: NodeId,
         payload_bytes: u32,
         transport_header_bytes: u32,
         created_ns: u64,
@@ -224,7 +224,7 @@ mod tests {
     use super::*;
 
     fn pkt(seq: u32) -> Packet {
-        Packet::new(FlowId(0), seq, 0, 1, 10, UDP_HEADER_BYTES, 0)
+        Packet::new(FlowId(0), seq, NodeId(0), NodeId(1), 10, UDP_HEADER_BYTES, 0)
     }
 
     #[test]
@@ -245,7 +245,10 @@ mod tests {
     fn an_ns2_vegas_segment_is_its_payload_on_the_air() {
         // ns-2.35's Vegas agent: hdr_cmn size = packetSize_ (no tcpip_base_hdr_size_), and
         // routing adds no IP header to PT_TCP; a DSR option still counts.
-        let seg = Packet { headerless: true, ..Packet::new(FlowId(0), 1, 0, 1, 1460, 20, 0) };
+        let seg = Packet {
+            headerless: true,
+            ..Packet::new(FlowId(0), 1, NodeId(0), NodeId(1), 1460, 20, 0)
+        };
         assert_eq!(seg.ip_bytes(), 1460);
         assert_eq!(Packet { option_bytes: 12, ..seg }.ip_bytes(), 1472);
         assert_eq!(Packet { headerless: false, ..seg }.ip_bytes(), 1500);

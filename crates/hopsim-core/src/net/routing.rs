@@ -1,9 +1,12 @@
 //! Static routing: shortest paths by hop count over the decode-range graph, computed once by
 //! breadth-first search from each destination that traffic uses.
 
+use crate::ids::NodeId;
 use crate::phy::channel::Channel;
 use std::collections::VecDeque;
 
+/// In a table: no route (the node cannot reach the destination). Tables keep plain node
+/// numbers (4 bytes a node, where `Option<NodeId>` would take 8).
 const NONE: u32 = u32::MAX;
 
 #[derive(Debug, Clone)]
@@ -16,27 +19,27 @@ pub struct StaticRoutes {
 
 impl StaticRoutes {
     /// Routes towards each node in `destinations`.
-    pub fn build(channel: &Channel, destinations: &[u32]) -> StaticRoutes {
+    pub fn build(channel: &Channel, destinations: &[NodeId]) -> StaticRoutes {
         let n = channel.node_count();
         let mut table_of = vec![NONE; n];
         let mut tables = Vec::new();
         for &d in destinations {
-            if table_of[d as usize] != NONE {
+            if table_of[d.index()] != NONE {
                 continue;
             }
-            table_of[d as usize] = tables.len() as u32;
+            table_of[d.index()] = tables.len() as u32;
             tables.push(bfs_towards(channel, d));
         }
         StaticRoutes { table_of, tables }
     }
 
     /// Routes from precomputed tables: (destination, next hops, hop counts) for `n` nodes.
-    pub fn from_tables(n: usize, tables: Vec<(u32, Vec<u32>, Vec<u32>)>) -> StaticRoutes {
+    pub fn from_tables(n: usize, tables: Vec<(NodeId, Vec<u32>, Vec<u32>)>) -> StaticRoutes {
         let mut table_of = vec![NONE; n];
         let mut out = Vec::with_capacity(tables.len());
         for (dst, next, hops) in tables {
-            if table_of[dst as usize] == NONE {
-                table_of[dst as usize] = out.len() as u32;
+            if table_of[dst.index()] == NONE {
+                table_of[dst.index()] = out.len() as u32;
                 out.push((next, hops));
             }
         }
@@ -44,7 +47,7 @@ impl StaticRoutes {
     }
 
     /// The node sequence from `src` to `dst` along the routes, if there is one.
-    pub fn path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
+    pub fn path(&self, src: NodeId, dst: NodeId) -> Option<Vec<NodeId>> {
         let mut path = vec![src];
         let mut at = src;
         while at != dst {
@@ -57,20 +60,20 @@ impl StaticRoutes {
         Some(path)
     }
 
-    fn table(&self, dst: u32) -> Option<&(Vec<u32>, Vec<u32>)> {
-        let t = *self.table_of.get(dst as usize)?;
+    fn table(&self, dst: NodeId) -> Option<&(Vec<u32>, Vec<u32>)> {
+        let t = *self.table_of.get(dst.index())?;
         (t != NONE).then(|| &self.tables[t as usize])
     }
 
     /// Next hop from `node` towards `dst`, if `dst` is reachable.
-    pub fn next_hop(&self, node: u32, dst: u32) -> Option<u32> {
-        let hop = self.table(dst)?.0[node as usize];
-        (hop != NONE).then_some(hop)
+    pub fn next_hop(&self, node: NodeId, dst: NodeId) -> Option<NodeId> {
+        let hop = self.table(dst)?.0[node.index()];
+        (hop != NONE).then_some(NodeId(hop))
     }
 
     /// Hop count of the route from `node` to `dst`.
-    pub fn hops(&self, node: u32, dst: u32) -> Option<u32> {
-        let h = self.table(dst)?.1[node as usize];
+    pub fn hops(&self, node: NodeId, dst: NodeId) -> Option<u32> {
+        let h = self.table(dst)?.1[node.index()];
         (h != NONE).then_some(h)
     }
 }
@@ -85,7 +88,7 @@ pub struct HopCounter {
     reached_in: Vec<u32>,
     search: u32,
     /// (node, hops from the destination), reused between searches.
-    queue: VecDeque<(u32, u32)>,
+    queue: VecDeque<(NodeId, u32)>,
 }
 
 impl HopCounter {
@@ -94,7 +97,7 @@ impl HopCounter {
     }
 
     /// `StaticRoutes::build(channel, &[dst]).hops(src, dst)`: the same search, stopped early.
-    pub fn hops(&mut self, channel: &Channel, src: u32, dst: u32) -> Option<u32> {
+    pub fn hops(&mut self, channel: &Channel, src: NodeId, dst: NodeId) -> Option<u32> {
         if src == dst {
             return Some(0);
         }
@@ -105,16 +108,16 @@ impl HopCounter {
             self.search = 1;
         }
         self.queue.clear();
-        self.reached_in[dst as usize] = self.search;
+        self.reached_in[dst.index()] = self.search;
         self.queue.push_back((dst, 0));
         while let Some((v, hops)) = self.queue.pop_front() {
             for u in channel.decode_neighbours(v) {
-                if self.reached_in[u as usize] != self.search {
+                if self.reached_in[u.index()] != self.search {
                     // BFS reaches a node first by a shortest path: its count is final.
                     if u == src {
                         return Some(hops + 1);
                     }
-                    self.reached_in[u as usize] = self.search;
+                    self.reached_in[u.index()] = self.search;
                     self.queue.push_back((u, hops + 1));
                 }
             }
@@ -125,19 +128,19 @@ impl HopCounter {
 
 /// BFS from `dst` over symmetric decode links; a node's next hop is the neighbour that
 /// discovered it (neighbours are visited in node-id order, so ties break deterministically).
-fn bfs_towards(channel: &Channel, dst: u32) -> (Vec<u32>, Vec<u32>) {
+fn bfs_towards(channel: &Channel, dst: NodeId) -> (Vec<u32>, Vec<u32>) {
     let n = channel.node_count();
     let mut next = vec![NONE; n];
     let mut hops = vec![NONE; n];
     let mut queue = VecDeque::with_capacity(n);
-    hops[dst as usize] = 0;
-    next[dst as usize] = dst;
+    hops[dst.index()] = 0;
+    next[dst.index()] = dst.0;
     queue.push_back(dst);
     while let Some(v) = queue.pop_front() {
         for u in channel.decode_neighbours(v) {
-            if hops[u as usize] == NONE {
-                hops[u as usize] = hops[v as usize] + 1;
-                next[u as usize] = v;
+            if hops[u.index()] == NONE {
+                hops[u.index()] = hops[v.index()] + 1;
+                next[u.index()] = v.0;
                 queue.push_back(u);
             }
         }
@@ -158,12 +161,12 @@ mod tests {
     #[test]
     fn chain_routes_hop_by_hop() {
         let pos: Vec<[f64; 2]> = (0..8).map(|i| [i as f64 * 200.0, 0.0]).collect();
-        let r = StaticRoutes::build(&channel(&pos), &[7, 0]);
-        assert_eq!(r.next_hop(0, 7), Some(1));
-        assert_eq!(r.next_hop(6, 7), Some(7));
-        assert_eq!(r.hops(0, 7), Some(7));
-        assert_eq!(r.next_hop(7, 0), Some(6));
-        assert_eq!(r.next_hop(0, 3), None, "no table built for 3");
+        let r = StaticRoutes::build(&channel(&pos), &[NodeId(7), NodeId(0)]);
+        assert_eq!(r.next_hop(NodeId(0), NodeId(7)), Some(NodeId(1)));
+        assert_eq!(r.next_hop(NodeId(6), NodeId(7)), Some(NodeId(7)));
+        assert_eq!(r.hops(NodeId(0), NodeId(7)), Some(7));
+        assert_eq!(r.next_hop(NodeId(7), NodeId(0)), Some(NodeId(6)));
+        assert_eq!(r.next_hop(NodeId(0), NodeId(3)), None, "no table built for 3");
     }
 
     #[test]
@@ -176,14 +179,14 @@ mod tests {
             let pos: Vec<[f64; 2]> =
                 (0..60).map(|_| [rng.uniform() * 2500.0, rng.uniform() * 1500.0]).collect();
             let ch = channel(&pos);
-            let all: Vec<u32> = (0..60).collect();
+            let all: Vec<NodeId> = (0..60).map(NodeId).collect();
             let tables = StaticRoutes::build(&ch, &all);
             // One counter for every pair: searches must not see each other's marks.
             let mut counter = HopCounter::new(60);
             for src in 0..60 {
                 for dst in 0..60 {
-                    let h = counter.hops(&ch, src, dst);
-                    assert_eq!(h, tables.hops(src, dst), "{src} -> {dst}");
+                    let h = counter.hops(&ch, NodeId(src), NodeId(dst));
+                    assert_eq!(h, tables.hops(NodeId(src), NodeId(dst)), "{src} -> {dst}");
                     if h.is_some() {
                         found += 1;
                     } else {
@@ -199,9 +202,9 @@ mod tests {
     fn shortcut_is_taken_and_partition_detected() {
         // 0 - 1 - 2 with 0 and 2 240 m apart: direct; node 3 far away.
         let pos = [[0.0, 0.0], [120.0, 10.0], [240.0, 0.0], [5000.0, 0.0]];
-        let r = StaticRoutes::build(&channel(&pos), &[2, 3]);
-        assert_eq!(r.next_hop(0, 2), Some(2));
-        assert_eq!(r.hops(0, 2), Some(1));
-        assert_eq!(r.next_hop(0, 3), None);
+        let r = StaticRoutes::build(&channel(&pos), &[NodeId(2), NodeId(3)]);
+        assert_eq!(r.next_hop(NodeId(0), NodeId(2)), Some(NodeId(2)));
+        assert_eq!(r.hops(NodeId(0), NodeId(2)), Some(1));
+        assert_eq!(r.next_hop(NodeId(0), NodeId(3)), None);
     }
 }

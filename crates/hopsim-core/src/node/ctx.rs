@@ -5,6 +5,7 @@
 
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::mac::dcf::{MacCtx, MacTimer, Tagged};
 use crate::net::packet::{FlowId, PacketArena, PacketId};
 use crate::net::router::{RouteAction, RouteTimer};
@@ -21,12 +22,18 @@ use crate::transport::{AppTimer, Emit};
 
 /// Where a node arms the timers of its layers and of the endpoints it runs.
 pub trait NodeTimers:
-    TimerSink<MacTimer> + TimerSink<RouteTimer> + TimerSink<TcpTimer> + TimerSink<AppTimer>
+    TimerSink<MacTimer, NodeId>
+    + TimerSink<RouteTimer, NodeId>
+    + TimerSink<TcpTimer>
+    + TimerSink<AppTimer, FlowId>
 {
 }
 
 impl<T> NodeTimers for T where
-    T: TimerSink<MacTimer> + TimerSink<RouteTimer> + TimerSink<TcpTimer> + TimerSink<AppTimer>
+    T: TimerSink<MacTimer, NodeId>
+        + TimerSink<RouteTimer, NodeId>
+        + TimerSink<TcpTimer>
+        + TimerSink<AppTimer, FlowId>
 {
 }
 
@@ -71,7 +78,7 @@ pub enum NodeOutput {
     /// (`world/paths.rs`; routing tables are only read).
     DataSent { flow: FlowId },
     /// An ETX probe from `from` was received (`world/etx.rs` counts it).
-    ProbeHeard { from: u32 },
+    ProbeHeard { from: NodeId },
 }
 
 /// The parts of the world every node works with, lent to one node at a time (the world
@@ -120,7 +127,7 @@ impl NodeCtx {
 
     /// `packet` left the interface queue of `node` other than to its MAC (dropped, purged):
     /// an own datagram no longer counts as queued at its source.
-    pub fn left_queue(&mut self, node: u32, packet: PacketId) {
+    pub fn left_queue(&mut self, node: NodeId, packet: PacketId) {
         let p = self.packets.get(packet);
         if p.is_own_datagram(node) {
             self.flows[p.flow.index()].queued_at_source -= 1;
@@ -131,7 +138,7 @@ impl NodeCtx {
     #[inline]
     pub fn trace_id(
         &mut self,
-        node: u32,
+        node: NodeId,
         what: (Layer, EventKind),
         packet: PacketId,
         reason: Option<Reason>,

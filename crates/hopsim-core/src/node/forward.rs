@@ -5,7 +5,7 @@
 
 use super::ctx::NodeCtx;
 use super::Node;
-use crate::ids::PacketId;
+use crate::ids::{NodeId, PacketId};
 use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::Packet;
 use crate::net::router::{Control, Failure};
@@ -89,7 +89,7 @@ impl Node {
 
     /// The MAC accepted a data packet from neighbour `from`: a new copy for this hop.
     #[inline]
-    pub fn on_mac_received(&mut self, cx: &mut NodeCtx, packet: PacketId, from: u32) {
+    pub fn on_mac_received(&mut self, cx: &mut NodeCtx, packet: PacketId, from: NodeId) {
         self.router.heard(from, cx.now);
         let p = cx.packets.get(packet);
         if p.etx_probe {
@@ -136,7 +136,7 @@ impl Node {
     pub fn on_mac_done(
         &mut self,
         cx: &mut NodeCtx,
-        (packet, next_hop): (PacketId, u32),
+        (packet, next_hop): (PacketId, NodeId),
         acked: bool,
         service_ns: u64,
         in_range: bool,
@@ -152,7 +152,13 @@ impl Node {
     }
 
     /// The link to `next_hop` failed with `packet` (see `on_mac_done`).
-    fn link_failed(&mut self, cx: &mut NodeCtx, packet: PacketId, next_hop: u32, in_range: bool) {
+    fn link_failed(
+        &mut self,
+        cx: &mut NodeCtx,
+        packet: PacketId,
+        next_hop: NodeId,
+        in_range: bool,
+    ) {
         let me = self.id;
         cx.trace_id(me, (Layer::Mac, EventKind::Drop), packet, Some(Reason::RetryLimit));
         cx.trace_id(me, (Layer::Net, EventKind::LinkFailure), packet, None);
@@ -190,7 +196,7 @@ impl Node {
 
     /// The trace's row for a packet entering the queue for `next_hop`.
     #[inline]
-    pub(super) fn trace_enqueue(&self, cx: &mut NodeCtx, packet: PacketId, next_hop: u32) {
+    pub(super) fn trace_enqueue(&self, cx: &mut NodeCtx, packet: PacketId, next_hop: NodeId) {
         if cx.trace.on() {
             let p = *cx.packets.get(packet);
             let at = (cx.now, self.id);

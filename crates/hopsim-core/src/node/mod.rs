@@ -18,7 +18,7 @@ pub use route_wait::{RouteWait, WAITING_MAX, WAITING_TIMEOUT_S};
 
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, NodeId};
 use crate::mac::dcf::Dcf;
 use crate::mac::frame::Frame;
 use crate::net::router::Router;
@@ -28,7 +28,7 @@ use crate::phy::receiver::Receiver;
 use crate::queue::IfQueue;
 
 pub struct Node {
-    pub id: u32,
+    pub id: NodeId,
     pub radio: Receiver,
     pub mac: Dcf,
     pub queue: IfQueue,
@@ -53,17 +53,17 @@ pub struct Node {
     pub fading_rng: Rng,
     /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
     /// per-hop delay estimate.
-    pub link_delay: Vec<(u32, f64)>,
+    pub link_delay: Vec<(NodeId, f64)>,
 }
 
 impl Node {
     /// The current per-packet transmission delay estimate to `next_hop` (0: none yet).
-    pub fn link_delay_ns(&self, next_hop: u32) -> u64 {
+    pub fn link_delay_ns(&self, next_hop: NodeId) -> u64 {
         self.link_delay.iter().find(|e| e.0 == next_hop).map_or(0, |e| e.1 as u64)
     }
 
     /// EWMA with weight 1/8 per new sample (the TCP SRTT gain, RFC 6298).
-    pub fn note_link_delay(&mut self, next_hop: u32, sample_ns: SimTime) {
+    pub fn note_link_delay(&mut self, next_hop: NodeId, sample_ns: SimTime) {
         match self.link_delay.iter_mut().find(|e| e.0 == next_hop) {
             Some(e) => e.1 += (sample_ns as f64 - e.1) / 8.0,
             None => self.link_delay.push((next_hop, sample_ns as f64)),

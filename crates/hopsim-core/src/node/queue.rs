@@ -16,7 +16,7 @@ pub(super) fn arrival(cx: &NodeCtx, packet: PacketId) -> Arrival {
         now_ns: cx.now,
         bytes: p.ip_bytes(),
         ect: p.ecn.is_ect(),
-        flow_key: [p.flow.0, p.src, p.dst],
+        flow_key: [p.flow.0, p.src.0, p.dst.0],
     }
 }
 

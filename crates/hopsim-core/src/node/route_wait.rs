@@ -5,8 +5,8 @@
 use super::ctx::NodeCtx;
 use super::Node;
 use crate::engine::time::{secs_to_ns, SimTime};
-use crate::ids::FlowId;
 use crate::ids::PacketId;
+use crate::ids::{FlowId, NodeId};
 use crate::net::packet::PacketArena;
 use crate::net::router::RouteTimer;
 use crate::observe::event_rows::packet_row;
@@ -54,7 +54,7 @@ impl RouteWait {
     }
 
     /// Take out the packets for `dst`, in order.
-    fn take_for(&mut self, dst: u32, packets: &PacketArena) -> Vec<PacketId> {
+    fn take_for(&mut self, dst: NodeId, packets: &PacketArena) -> Vec<PacketId> {
         let mut go = Vec::new();
         self.packets.retain(|&id| {
             let match_dst = packets.get(id).dst == dst;
@@ -102,7 +102,7 @@ impl Node {
     }
 
     /// A route to `dst` exists: packets that waited for it go first, so none is overtaken.
-    pub(super) fn release_older(&mut self, cx: &mut NodeCtx, dst: u32) {
+    pub(super) fn release_older(&mut self, cx: &mut NodeCtx, dst: NodeId) {
         let waiting = &self.route_wait.packets;
         if !waiting.is_empty() && waiting.iter().any(|&id| cx.packets.get(id).dst == dst) {
             self.release_waiting(cx, dst, true);
@@ -110,7 +110,7 @@ impl Node {
     }
 
     /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
-    pub(super) fn release_waiting(&mut self, cx: &mut NodeCtx, dst: u32, found: bool) {
+    pub(super) fn release_waiting(&mut self, cx: &mut NodeCtx, dst: NodeId, found: bool) {
         self.expire_waiting(cx);
         let go = self.route_wait.take_for(dst, &cx.packets);
         let spacing_ns = cx.cfg.release_spacing_ns;

@@ -6,8 +6,7 @@ use super::ctx::NodeCtx;
 use super::Node;
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
-use crate::ids::PacketId;
-use crate::net::aodv::BROADCAST;
+use crate::ids::{NodeId, PacketId};
 use crate::net::packet::{FlowId, Packet, PacketArena, UDP_HEADER_BYTES};
 use crate::net::router::{
     Control, Decision, DropReason, RouteAction, RouteCtx, RouteTimer, Router,
@@ -49,7 +48,7 @@ impl Node {
 
     /// Route `packet` here: its next hop; None when it was delivered, dropped or put aside
     /// to wait for a route (the router may have started a discovery).
-    pub(super) fn next_hop_for(&mut self, cx: &mut NodeCtx, packet: PacketId) -> Option<u32> {
+    pub(super) fn next_hop_for(&mut self, cx: &mut NodeCtx, packet: PacketId) -> Option<NodeId> {
         let (decision, out) =
             self.routed(cx, |r, rcx, packets| r.route(rcx, packets.get_mut(packet)));
         // The decision first (packets that waited go before this one), then the actions.
@@ -91,13 +90,13 @@ impl Node {
     }
 
     /// A routing message from neighbour `from` arrived.
-    pub(super) fn control_received(&mut self, cx: &mut NodeCtx, msg: Control, from: u32) {
+    pub(super) fn control_received(&mut self, cx: &mut NodeCtx, msg: Control, from: NodeId) {
         self.counters.routing_received += 1;
         self.with_router(cx, |r, rcx, _| r.on_control(rcx, msg, from));
     }
 
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
-    fn purge_queue(&mut self, cx: &mut NodeCtx, next_hop: u32) {
+    fn purge_queue(&mut self, cx: &mut NodeCtx, next_hop: NodeId) {
         let mut taken = Vec::new();
         self.queue.take_for(next_hop, cx.now, &mut taken);
         for item in taken {
@@ -109,8 +108,8 @@ impl Node {
         }
     }
 
-    /// A control packet from this node to `to` (a neighbour, or BROADCAST).
-    pub(super) fn control_packet(&mut self, cx: &mut NodeCtx, to: u32, bytes: u32) -> PacketId {
+    /// A control packet from this node to `to` (a neighbour, or NodeId::BROADCAST).
+    pub(super) fn control_packet(&mut self, cx: &mut NodeCtx, to: NodeId, bytes: u32) -> PacketId {
         let ident = self.take_ident();
         let mut p = Packet {
             control: true,
@@ -124,7 +123,7 @@ impl Node {
     /// A control packet enters the interface queue, ahead of data.
     pub fn release_control(&mut self, cx: &mut NodeCtx, packet: PacketId) {
         let to = cx.packets.get(packet).dst;
-        let next_hop = if to == BROADCAST { BROADCAST } else { to };
+        let next_hop = if to == NodeId::BROADCAST { NodeId::BROADCAST } else { to };
         let arrival = super::queue::arrival(cx, packet);
         let verdict = self.queue.push(Queued { packet, next_hop }, true, arrival);
         let pushed = match verdict {
@@ -146,7 +145,7 @@ impl Node {
 
     /// Arm one of this node's routing timers.
     pub(super) fn arm_route(&self, cx: &mut NodeCtx, at: u64, timer: RouteTimer) {
-        TimerSink::<RouteTimer>::arm(&mut cx.sched, at, self.id, timer, 0);
+        TimerSink::<RouteTimer, NodeId>::arm(&mut cx.sched, at, self.id, timer, 0);
     }
 
     /// A routing timer of this node fired (ETX's probes are the world's: `world/etx.rs`).
@@ -162,7 +161,7 @@ impl Node {
 
     /// Broadcast an ETX probe of `bytes` (De Couto et al.).
     pub fn send_probe(&mut self, cx: &mut NodeCtx, bytes: u32) {
-        let packet = self.control_packet(cx, BROADCAST, bytes);
+        let packet = self.control_packet(cx, NodeId::BROADCAST, bytes);
         cx.packets.get_mut(packet).etx_probe = true;
         if cx.trace.on() {
             let p = *cx.packets.get(packet);
@@ -202,7 +201,7 @@ impl Node {
     }
 
     /// A discovery timer for `dst`.
-    fn on_discovery_timer(&mut self, cx: &mut NodeCtx, dst: u32) {
+    fn on_discovery_timer(&mut self, cx: &mut NodeCtx, dst: NodeId) {
         let ((), out) = self.routed(cx, |r, rcx, _| r.on_timer(rcx, dst));
         self.expire_waiting(cx);
         self.routing_done(cx, out);

@@ -5,7 +5,7 @@
 
 use super::ctx::NodeCtx;
 use super::Node;
-use crate::ids::PacketId;
+use crate::ids::{NodeId, PacketId};
 use crate::net::router::Arrival;
 use crate::observe::events::{EventKind, Layer, Reason};
 
@@ -76,7 +76,7 @@ impl Node {
 
     /// ns-2 `xmitFailed`: every packet queued for the dead next hop is taken out and goes
     /// through `salvage` (lost when it cannot).
-    pub(super) fn purge_and_salvage(&mut self, cx: &mut NodeCtx, next_hop: u32) {
+    pub(super) fn purge_and_salvage(&mut self, cx: &mut NodeCtx, next_hop: NodeId) {
         let mut taken = Vec::new();
         self.queue.take_for(next_hop, cx.now, &mut taken);
         for item in taken {

@@ -25,7 +25,7 @@ impl Node {
                     return;
                 }
                 if let Some(next) = source.next_send(cx.now) {
-                    TimerSink::<AppTimer>::arm(&mut cx.sched, next, flow.0, AppTimer, 0);
+                    TimerSink::<AppTimer, FlowId>::arm(&mut cx.sched, next, flow, AppTimer, 0);
                 }
                 self.send_datagram(cx, flow);
             }

@@ -4,8 +4,9 @@
 
 use super::events::{EventKind, EventTrace, FrameTag, Layer, PacketTag, Reason, Row, NONE};
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::mac::dcf::MacNote;
-use crate::mac::frame::{Frame, FrameKind, BROADCAST};
+use crate::mac::frame::{Frame, FrameKind};
 use crate::net::packet::{Packet, PacketArena, PacketId};
 use crate::net::router::{Control, DropReason};
 use crate::phy::radio::FrameRef;
@@ -43,14 +44,14 @@ impl Trace {
     pub fn packet(
         &mut self,
         now: SimTime,
-        node: u32,
+        node: NodeId,
         what: (Layer, EventKind),
         p: &Packet,
         reason: Option<Reason>,
-        peer: u32,
+        peer: NodeId,
     ) {
         if self.on() {
-            self.packet_cold(now, node, what, p, reason, peer);
+            self.packet_cold(now, node, what, p, reason, Some(peer));
         }
     }
 
@@ -59,14 +60,14 @@ impl Trace {
     fn packet_cold(
         &mut self,
         now: SimTime,
-        node: u32,
+        node: NodeId,
         what: (Layer, EventKind),
         p: &Packet,
         reason: Option<Reason>,
-        peer: u32,
+        peer: Option<NodeId>,
     ) {
         let mut r = packet_row(now, node, what, p);
-        (r.reason, r.peer) = (reason, peer);
+        (r.reason, r.peer) = (reason, peer.map_or(NONE, |n| n.0));
         self.row(&r);
     }
 
@@ -75,13 +76,13 @@ impl Trace {
     pub fn id(
         &mut self,
         packets: &PacketArena,
-        (now, node): (SimTime, u32),
+        (now, node): (SimTime, NodeId),
         what: (Layer, EventKind),
         packet: PacketId,
         reason: Option<Reason>,
     ) {
         if self.on() {
-            self.packet_cold(now, node, what, packets.get(packet), reason, NONE);
+            self.packet_cold(now, node, what, packets.get(packet), reason, None);
         }
     }
 
@@ -91,13 +92,13 @@ impl Trace {
     #[inline(never)]
     pub fn queue(
         &mut self,
-        (now, node): (SimTime, u32),
+        (now, node): (SimTime, NodeId),
         event: EventKind,
         p: &Packet,
-        hop_len: (u32, usize),
+        hop_len: (NodeId, usize),
     ) {
         let mut r = packet_row(now, node, (Layer::Ifq, event), p);
-        (r.peer, r.value) = (hop_len.0, hop_len.1 as f64);
+        (r.peer, r.value) = (hop_len.0 .0, hop_len.1 as f64);
         self.row(&r);
     }
 
@@ -107,7 +108,7 @@ impl Trace {
     pub fn air(
         &mut self,
         packets: &PacketArena,
-        (now, node): (SimTime, u32),
+        (now, node): (SimTime, NodeId),
         event: EventKind,
         (frame, fref): (&Frame, FrameRef),
         reason: Option<Reason>,
@@ -122,13 +123,13 @@ impl Trace {
     fn air_cold(
         &mut self,
         packets: &PacketArena,
-        (now, node): (SimTime, u32),
+        (now, node): (SimTime, NodeId),
         event: EventKind,
         (frame, fref): (&Frame, FrameRef),
         reason: Option<Reason>,
     ) {
         let mut r = Row::new(now, node, Layer::Phy, event);
-        r.frame = ((fref.tx as u64) << 32) | fref.serial as u64;
+        r.frame = (u64::from(fref.tx.0) << 32) | fref.serial as u64;
         r.frame_kind = Some(match frame.kind {
             FrameKind::Rts => FrameTag::Rts,
             FrameKind::Cts => FrameTag::Cts,
@@ -139,15 +140,15 @@ impl Trace {
             let p = packets.get(id);
             r.packet = p.uid as u64;
             r.packet_kind = Some(packet_tag(p));
-            (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
+            (r.src, r.dst, r.ttl) = (p.src.0, p.dst.0, p.ttl as u32);
             if !p.flow.is_none() {
                 r.flow = p.flow.0;
             }
         }
         r.peer = if event == EventKind::FrameStart || event == EventKind::FrameEnd {
-            frame.dst
+            frame.dst.0
         } else {
-            frame.src
+            frame.src.0
         };
         r.reason = reason;
         r.bytes = frame.bytes;
@@ -157,7 +158,7 @@ impl Trace {
 
     /// Routing at `node` sent a control message in `packet`.
     #[inline]
-    pub fn control(&mut self, (now, node): (SimTime, u32), msg: Control, p: &Packet) {
+    pub fn control(&mut self, (now, node): (SimTime, NodeId), msg: Control, p: &Packet) {
         if self.on() {
             self.control_cold(now, node, msg, p);
         }
@@ -165,7 +166,7 @@ impl Trace {
 
     #[cold]
     #[inline(never)]
-    fn control_cold(&mut self, now: SimTime, node: u32, msg: Control, p: &Packet) {
+    fn control_cold(&mut self, now: SimTime, node: NodeId, msg: Control, p: &Packet) {
         use crate::net::aodv::AodvMsg;
         use crate::net::dsr::DsrMsg;
         let event = match msg {
@@ -173,7 +174,9 @@ impl Trace {
                 EventKind::RouteRequest
             }
             // A HELLO is a broadcast RREP about the sender (RFC 3561 6.9); replies are unicast.
-            Control::Aodv(AodvMsg::Rrep { .. }) if p.dst == BROADCAST => EventKind::RouteBeacon,
+            Control::Aodv(AodvMsg::Rrep { .. }) if p.dst == NodeId::BROADCAST => {
+                EventKind::RouteBeacon
+            }
             Control::Aodv(AodvMsg::Rrep { .. }) | Control::Dsr(DsrMsg::Rrep { .. }) => {
                 EventKind::RouteReply
             }
@@ -181,12 +184,12 @@ impl Trace {
                 EventKind::RouteError
             }
         };
-        self.packet_cold(now, node, (Layer::Net, event), p, None, p.dst);
+        self.packet_cold(now, node, (Layer::Net, event), p, None, Some(p.dst));
     }
 
     /// What the MAC of `node` decided (backoff, NAV).
     #[cold]
-    pub fn mac_note(&mut self, now: SimTime, node: u32, note: MacNote) {
+    pub fn mac_note(&mut self, now: SimTime, node: NodeId, note: MacNote) {
         let r = match note {
             MacNote::Backoff { slots, cw } => {
                 let mut r = Row::new(now, node, Layer::Mac, EventKind::Backoff);
@@ -205,11 +208,16 @@ impl Trace {
 
 /// A row about packet `p`: its id, kind, flow, sequence number (TCP: the segment, or the
 /// ACK's next expected segment) and IP length.
-pub fn packet_row(now: SimTime, node: u32, (layer, event): (Layer, EventKind), p: &Packet) -> Row {
+pub fn packet_row(
+    now: SimTime,
+    node: NodeId,
+    (layer, event): (Layer, EventKind),
+    p: &Packet,
+) -> Row {
     let mut r = Row::new(now, node, layer, event);
     r.packet = p.uid as u64;
     r.packet_kind = Some(packet_tag(p));
-    (r.src, r.dst, r.ttl) = (p.src, p.dst, p.ttl as u32);
+    (r.src, r.dst, r.ttl) = (p.src.0, p.dst.0, p.ttl as u32);
     if !p.flow.is_none() {
         r.flow = p.flow.0;
         r.seq = p.tcp.map_or(p.seq, |h| if h.is_ack { h.ack } else { h.seg });

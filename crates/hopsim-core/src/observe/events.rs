@@ -4,6 +4,7 @@
 //! world then holds no trace and each place that could report an event tests one `Option`.
 
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -140,10 +141,10 @@ pub enum PacketTag {
 
 impl Row {
     /// A row with every optional column empty.
-    pub fn new(time_ns: SimTime, node: u32, layer: Layer, event: EventKind) -> Row {
+    pub fn new(time_ns: SimTime, node: NodeId, layer: Layer, event: EventKind) -> Row {
         Row {
             time_ns,
-            node,
+            node: node.0,
             layer,
             event,
             frame: 0,
@@ -344,7 +345,7 @@ mod tests {
 
     #[test]
     fn a_row_is_one_csv_line_with_every_column() {
-        let mut r = Row::new(1_500_000_001, 3, Layer::Ifq, EventKind::Drop);
+        let mut r = Row::new(1_500_000_001, NodeId(3), Layer::Ifq, EventKind::Drop);
         r.packet = 42;
         r.packet_kind = Some(PacketTag::Tcp);
         r.flow = 0;

@@ -3,6 +3,7 @@
 //! a frame on the air costs no distance work.
 
 use super::links::{Link, LinkModel};
+use crate::ids::NodeId;
 use crate::phy::propagation::distance_m;
 
 #[derive(Debug, Clone)]
@@ -33,7 +34,7 @@ impl Channel {
                     continue;
                 }
                 let d = distance_m(positions[i], positions[j]);
-                if let Some(link) = model.link(i as u32, j as u32, d) {
+                if let Some(link) = model.link(NodeId(i as u32), NodeId(j as u32), d) {
                     max_delay_ns = max_delay_ns.max(link.delay_ns);
                     list.push(link);
                     count += 1;
@@ -46,19 +47,19 @@ impl Channel {
         Ok(Channel { links, max_delay_ns })
     }
 
-    pub fn listeners(&self, tx: u32) -> &[Link] {
-        &self.links[tx as usize]
+    pub fn listeners(&self, tx: NodeId) -> &[Link] {
+        &self.links[tx.index()]
     }
 
     /// Lend `tx`'s listener list out (no copy), to be given back with [`Channel::put_back`]:
     /// a frame's start and end walk it while the listeners' state changes.
-    pub fn lend(&mut self, tx: u32) -> Vec<Link> {
-        std::mem::take(&mut self.links[tx as usize])
+    pub fn lend(&mut self, tx: NodeId) -> Vec<Link> {
+        std::mem::take(&mut self.links[tx.index()])
     }
 
-    pub fn put_back(&mut self, tx: u32, links: Vec<Link>) {
-        debug_assert!(self.links[tx as usize].is_empty(), "listeners of {tx} lent twice");
-        self.links[tx as usize] = links;
+    pub fn put_back(&mut self, tx: NodeId, links: Vec<Link>) {
+        debug_assert!(self.links[tx.index()].is_empty(), "listeners of {tx} lent twice");
+        self.links[tx.index()] = links;
     }
 
     pub fn node_count(&self) -> usize {
@@ -71,14 +72,14 @@ impl Channel {
     }
 
     /// Is `listener` within decode range of `tx`? (Binary search of the sorted neighbour list.)
-    pub fn decodable(&self, tx: u32, listener: u32) -> bool {
-        let links = &self.links[tx as usize];
+    pub fn decodable(&self, tx: NodeId, listener: NodeId) -> bool {
+        let links = &self.links[tx.index()];
         links.binary_search_by_key(&listener, |l| l.listener).is_ok_and(|i| links[i].decodable)
     }
 
     /// Neighbours within decode range (the graph static routing works on).
-    pub fn decode_neighbours(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
-        self.links[node as usize].iter().filter(|l| l.decodable).map(|l| l.listener)
+    pub fn decode_neighbours(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        self.links[node.index()].iter().filter(|l| l.decodable).map(|l| l.listener)
     }
 }
 
@@ -94,9 +95,9 @@ mod tests {
         let ch = Channel::build(&pos, &LinkModel::new(&radio, 1, Default::default()));
         // Node 2 decodes 1 and 3 (200 m), senses 0 and 4 (400 m < 550 m).
         let l: Vec<(u32, bool)> =
-            ch.listeners(2).iter().map(|l| (l.listener, l.decodable)).collect();
+            ch.listeners(NodeId(2)).iter().map(|l| (l.listener.0, l.decodable)).collect();
         assert_eq!(l, vec![(0, false), (1, true), (3, true), (4, false)]);
-        assert_eq!(ch.decode_neighbours(0).collect::<Vec<_>>(), vec![1]);
+        assert_eq!(ch.decode_neighbours(NodeId(0)).collect::<Vec<_>>(), vec![NodeId(1)]);
         assert_eq!(ch.max_delay_ns(), delay_ns(400.0));
     }
 }

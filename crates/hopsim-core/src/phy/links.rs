@@ -8,6 +8,7 @@ use super::config::{Fading, Radio, Reception};
 use super::noise::noise_floor_w;
 use super::propagation::{delay_ns, thresholds_w, PathLoss};
 use crate::engine::rng::{Purpose, Rng};
+use crate::ids::NodeId;
 
 /// Interference this far below the noise floor is left out (it moves the SINR by < 0.5 dB).
 const INTERFERENCE_FLOOR_DB: f64 = -10.0;
@@ -18,7 +19,7 @@ const FADING_MARGIN_DB: f64 = 15.0;
 /// One transmitter -> listener link above the carrier-sense threshold.
 #[derive(Debug, Clone, Copy)]
 pub struct Link {
-    pub listener: u32,
+    pub listener: NodeId,
     pub power_w: f64,
     pub delay_ns: u64,
     /// Received power reaches the decode threshold.
@@ -88,20 +89,21 @@ impl LinkModel {
 
     /// A standard normal draw that belongs to the link tx -> rx (and to rx -> tx when
     /// shadowing is symmetric): independent of every other link and of the node count.
-    fn link_normal(&self, tx: u32, rx: u32, which: u64) -> f64 {
+    fn link_normal(&self, tx: NodeId, rx: NodeId, which: u64) -> f64 {
         let (a, b) = if self.symmetric { (tx.min(rx), tx.max(rx)) } else { (tx, rx) };
-        let index = ((a as u64) << 32 | b as u64) ^ which.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let index =
+            (u64::from(a.0) << 32 | u64::from(b.0)) ^ which.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut rng = Rng::derive(self.seed, Purpose::Shadowing, index);
         rng.standard_normal()
     }
 
     /// Extra gain of the link in dB (shadowing and walls; 0 when neither is configured).
-    pub fn gain_db(&self, tx: u32, rx: u32) -> f64 {
+    pub fn gain_db(&self, tx: NodeId, rx: NodeId) -> f64 {
         let mut g = 0.0;
         if self.sigma_db > 0.0 {
             g += self.sigma_db * self.link_normal(tx, rx, 0);
         }
-        if !self.clusters.is_empty() && self.clusters[tx as usize] != self.clusters[rx as usize] {
+        if !self.clusters.is_empty() && self.clusters[tx.index()] != self.clusters[rx.index()] {
             g -= self.wall_loss_db;
             if self.wall_sigma_db > 0.0 {
                 g += self.wall_sigma_db * self.link_normal(tx, rx, 1);
@@ -117,7 +119,7 @@ impl LinkModel {
 
     /// Mean received power at `rx` of `tx`'s frames over `distance_m`.
     #[inline]
-    pub fn power_w(&self, tx: u32, rx: u32, distance_m: f64) -> f64 {
+    pub fn power_w(&self, tx: NodeId, rx: NodeId, distance_m: f64) -> f64 {
         let p = self.path.rx_power_w(distance_m);
         if !self.has_gain() {
             return p; // gain_db would be 0
@@ -132,14 +134,14 @@ impl LinkModel {
 
     /// The link tx -> rx, if `rx` hears `tx` at all.
     #[inline]
-    pub fn link(&self, tx: u32, rx: u32, distance_m: f64) -> Option<Link> {
+    pub fn link(&self, tx: NodeId, rx: NodeId, distance_m: f64) -> Option<Link> {
         self.link_at_power(rx, self.power_w(tx, rx, distance_m), distance_m)
     }
 
     /// The link to `rx` at `distance_m` with the mean received power `power_w`, if above
     /// the least power a listener needs.
     #[inline(always)]
-    pub fn link_at_power(&self, rx: u32, power_w: f64, distance_m: f64) -> Option<Link> {
+    pub fn link_at_power(&self, rx: NodeId, power_w: f64, distance_m: f64) -> Option<Link> {
         (power_w >= self.include_w).then(|| Link {
             listener: rx,
             power_w,
@@ -186,15 +188,18 @@ mod tests {
     fn shadowing_is_seeded_symmetric_and_has_its_sigma() {
         let r = radio(8.0, true);
         let m = LinkModel::new(&r, 1, Walls::default());
-        assert_eq!(m.gain_db(3, 7), m.gain_db(7, 3));
-        assert_eq!(m.gain_db(3, 7), LinkModel::new(&r, 1, Walls::default()).gain_db(3, 7));
-        let draws: Vec<f64> = (0..2000).map(|j| m.gain_db(0, j + 1)).collect();
+        assert_eq!(m.gain_db(NodeId(3), NodeId(7)), m.gain_db(NodeId(7), NodeId(3)));
+        assert_eq!(
+            m.gain_db(NodeId(3), NodeId(7)),
+            LinkModel::new(&r, 1, Walls::default()).gain_db(NodeId(3), NodeId(7))
+        );
+        let draws: Vec<f64> = (0..2000).map(|j| m.gain_db(NodeId(0), NodeId(j + 1))).collect();
         let mean = draws.iter().sum::<f64>() / draws.len() as f64;
         let var = draws.iter().map(|g| (g - mean) * (g - mean)).sum::<f64>() / 1999.0;
         assert!(mean.abs() < 0.6, "mean {mean}");
         assert!((var.sqrt() - 8.0).abs() < 0.5, "sigma {}", var.sqrt());
         let asym = LinkModel::new(&radio(8.0, false), 1, Walls::default());
-        assert_ne!(asym.gain_db(3, 7), asym.gain_db(7, 3));
+        assert_ne!(asym.gain_db(NodeId(3), NodeId(7)), asym.gain_db(NodeId(7), NodeId(3)));
     }
 
     #[test]
@@ -203,8 +208,11 @@ mod tests {
             let r = Radio { propagation, ..Radio::default() };
             let m = LinkModel::new(&r, 1, Walls::default());
             let reach_m = m.sure_reach_sq_m2().expect("no shadowing").sqrt();
-            assert!(m.link(0, 1, reach_m).is_none(), "{propagation:?}");
-            assert!(m.link(0, 1, reach_m * (1.0 - 1e-5)).is_some(), "{propagation:?}");
+            assert!(m.link(NodeId(0), NodeId(1), reach_m).is_none(), "{propagation:?}");
+            assert!(
+                m.link(NodeId(0), NodeId(1), reach_m * (1.0 - 1e-5)).is_some(),
+                "{propagation:?}"
+            );
         }
         assert!(LinkModel::new(&radio(4.0, true), 1, Walls::default())
             .sure_reach_sq_m2()
@@ -215,9 +223,9 @@ mod tests {
     fn walls_between_clusters_cost_their_loss() {
         let walls = Walls { clusters: vec![0, 0, 1, 1], loss_db: 12.0, sigma_db: 0.0 };
         let m = LinkModel::new(&radio(0.0, true), 1, walls);
-        assert_eq!(m.gain_db(0, 1), 0.0);
-        assert_eq!(m.gain_db(1, 2), -12.0);
+        assert_eq!(m.gain_db(NodeId(0), NodeId(1)), 0.0);
+        assert_eq!(m.gain_db(NodeId(1), NodeId(2)), -12.0);
         let p = m.path.rx_power_w(50.0);
-        assert!((m.power_w(1, 2, 50.0) / p - db(-12.0)).abs() < 1e-12);
+        assert!((m.power_w(NodeId(1), NodeId(2), 50.0) / p - db(-12.0)).abs() < 1e-12);
     }
 }

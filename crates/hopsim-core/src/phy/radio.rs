@@ -9,11 +9,12 @@
 
 use super::busy::BusyPeriods;
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 
 /// Identifies a frame on the air: its transmitter and that transmitter's frame serial number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FrameRef {
-    pub tx: u32,
+    pub tx: NodeId,
     pub serial: u32,
 }
 
@@ -181,8 +182,8 @@ impl Radio {
 mod tests {
     use super::*;
 
-    const A: FrameRef = FrameRef { tx: 1, serial: 0 };
-    const B: FrameRef = FrameRef { tx: 2, serial: 0 };
+    const A: FrameRef = FrameRef { tx: NodeId(1), serial: 0 };
+    const B: FrameRef = FrameRef { tx: NodeId(2), serial: 0 };
 
     #[test]
     fn lone_frame_is_received() {
@@ -332,7 +333,7 @@ mod tests {
                     }
                     _ => {
                         serial += 1;
-                        let f = FrameRef { tx: rng.up_to(5), serial };
+                        let f = FrameRef { tx: NodeId(rng.up_to(5)), serial };
                         let start = now + rng.up_to(300) as u64;
                         let end = start + 1 + rng.up_to(3000) as u64;
                         let p = 1e-10 * 10f64.powf(2.0 * rng.uniform());

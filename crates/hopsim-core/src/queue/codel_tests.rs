@@ -31,7 +31,7 @@ impl Script {
 
     fn enqueue(&mut self, t_ns: u64, n: usize) {
         for _ in 0..n {
-            let item = Queued { packet: self.ids[self.next], next_hop: 1 };
+            let item = Queued { packet: self.ids[self.next], next_hop: NodeId(1) };
             self.next += 1;
             let a = Arrival { now_ns: t_ns, bytes: 1500, ect: self.ect, flow_key: [0, 0, 1] };
             assert_eq!(self.q.push(item, false, a), Verdict::Queued);

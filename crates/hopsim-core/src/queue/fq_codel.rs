@@ -8,6 +8,7 @@
 
 use super::codel::{Codel, CodelConfig, CodelQueue};
 use super::{Queued, Slot};
+use crate::ids::NodeId;
 use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,7 +179,7 @@ impl FqCodel {
     }
 
     /// Take out every packet for `next_hop` (ns-2's queue filter after a link failure).
-    pub(super) fn take_for(&mut self, next_hop: u32, out: &mut Vec<Queued>) {
+    pub(super) fn take_for(&mut self, next_hop: NodeId, out: &mut Vec<Queued>) {
         for &i in self.new_flows.iter().chain(self.old_flows.iter()) {
             let q = &mut self.queues[i as usize];
             let (mut bytes, mut n) = (0u64, 0usize);

@@ -30,7 +30,7 @@ impl Feed {
     }
 
     fn push(&mut self, q: &mut IfQueue, key: [u32; 3], bytes: u32) -> (Queued, Verdict) {
-        let item = Queued { packet: self.ids[self.next], next_hop: 1 };
+        let item = Queued { packet: self.ids[self.next], next_hop: NodeId(1) };
         self.next += 1;
         self.flow_of.insert(item.packet, key);
         let a = Arrival { now_ns: 0, bytes, ect: false, flow_key: key };
@@ -118,7 +118,7 @@ fn an_overflow_drops_the_head_of_the_fattest_queue() {
     assert_eq!(q.len(), 10);
     assert_ne!(verdict, Verdict::Dropped(b, Cause::Full));
     // Routing control still gets in, at the head, by dropping from the fattest flow.
-    let ctl = Queued { packet: feed.ids[2999], next_hop: 1 };
+    let ctl = Queued { packet: feed.ids[2999], next_hop: NodeId(1) };
     let a = Arrival { now_ns: 0, bytes: 48, ect: false, flow_key: [u32::MAX, 0, 1] };
     assert!(matches!(q.push(ctl, true, a), Verdict::Dropped(_, Cause::Full)));
     let mut dropped = Vec::new();
@@ -136,7 +136,7 @@ fn each_flow_has_its_own_codel() {
     let mut dropped = Vec::new();
     let ms = 1_000_000;
     for t in 10..400u64 {
-        let item = Queued { packet: feed.ids[1000 + t as usize], next_hop: 1 };
+        let item = Queued { packet: feed.ids[1000 + t as usize], next_hop: NodeId(1) };
         feed.flow_of.insert(item.packet, B);
         let a = Arrival { now_ns: t * ms, bytes: 1500, ect: false, flow_key: B };
         q.push(item, false, a);

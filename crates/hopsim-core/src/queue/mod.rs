@@ -14,13 +14,14 @@ pub use codel::{Codel, CodelConfig};
 pub use fq_codel::{FqCodel, FqCodelConfig};
 pub use red::{Red, RedConfig};
 
+use crate::ids::NodeId;
 use crate::net::packet::PacketId;
 use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Queued {
     pub packet: PacketId,
-    pub next_hop: u32,
+    pub next_hop: NodeId,
 }
 
 /// What a packet is to the queue.
@@ -211,8 +212,8 @@ impl IfQueue {
 
     /// Take out every packet for `next_hop`, in queue order (ns-2 `PriQueue::filter`).
     /// (CMUPriQueue `prq_get_nexthop`: every band, highest priority first.)
-    pub fn take_for(&mut self, next_hop: u32, now_ns: u64, out: &mut Vec<Queued>) {
-        fn take(q: &mut VecDeque<Slot>, next_hop: u32, out: &mut Vec<Queued>) -> u64 {
+    pub fn take_for(&mut self, next_hop: NodeId, now_ns: u64, out: &mut Vec<Queued>) {
+        fn take(q: &mut VecDeque<Slot>, next_hop: NodeId, out: &mut Vec<Queued>) -> u64 {
             let mut kept = VecDeque::with_capacity(q.capacity());
             let mut bytes = 0;
             for s in q.drain(..) {

@@ -129,9 +129,9 @@ fn with_ecn_an_early_drop_of_an_ect_packet_is_a_mark_and_forced_drops_stay() {
     let mut q = IfQueue::with_discipline(2, Discipline::Red(Box::new(red(c))));
     let p = super::droptail_tests::ids(3);
     let ect = |t| Arrival { now_ns: t, bytes: 1500, ect: true, flow_key: [0, 0, 1] };
-    q.push(Queued { packet: p[0], next_hop: 1 }, false, ect(0));
-    q.push(Queued { packet: p[1], next_hop: 1 }, false, ect(0));
-    let third = Queued { packet: p[2], next_hop: 1 };
+    q.push(Queued { packet: p[0], next_hop: NodeId(1) }, false, ect(0));
+    q.push(Queued { packet: p[1], next_hop: NodeId(1) }, false, ect(0));
+    let third = Queued { packet: p[2], next_hop: NodeId(1) };
     // avg = 2 < min_th: no early action, but the queue is full: a drop, not a mark.
     assert_eq!(q.push(third, false, ect(0)), Verdict::Dropped(third, Cause::Full));
 }

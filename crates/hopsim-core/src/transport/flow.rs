@@ -3,6 +3,7 @@
 //! network-layer packet counters that the conservation invariant checks.
 
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::transport::tcp::config::TcpSpec;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -63,8 +64,8 @@ pub enum FlowApp {
 }
 
 pub struct FlowState {
-    pub src: u32,
-    pub dst: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
     pub hops: u32,
     pub start_ns: SimTime,
     /// Network-layer packets of this flow (data and, for TCP, ACKs).

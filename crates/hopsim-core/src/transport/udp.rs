@@ -2,12 +2,12 @@
 //! of the studies) or saturated (the source always has a packet waiting in its interface queue).
 
 use crate::engine::time::SimTime;
-use crate::net::packet::{FlowId, Packet, UDP_HEADER_BYTES};
+use crate::net::packet::{FlowId, NodeId, Packet, UDP_HEADER_BYTES};
 
 #[derive(Debug, Clone)]
 pub struct UdpSource {
-    pub src: u32,
-    pub dst: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
     pub payload_bytes: u32,
     /// 0 = saturated.
     pub interval_ns: SimTime,
@@ -20,8 +20,8 @@ pub struct UdpSource {
 
 impl UdpSource {
     pub fn new(
-        src: u32,
-        dst: u32,
+        src: NodeId,
+        dst: NodeId,
         payload_bytes: u32,
         interval_ns: SimTime,
         start_ns: SimTime,
@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn paced_source_stops_at_stop_time() {
-        let s = UdpSource::new(0, 1, 100, 10, 0, 25);
+        let s = UdpSource::new(NodeId(0), NodeId(1), 100, 10, 0, 25);
         assert_eq!(s.next_send(0), Some(10));
         assert_eq!(s.next_send(10), Some(20));
         assert_eq!(s.next_send(20), None);

@@ -5,18 +5,19 @@
 use super::event::Event;
 use super::World;
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::mac::dcf::MacCtx;
-use crate::mac::frame::{Frame, BROADCAST};
+use crate::mac::frame::Frame;
 use crate::node::Node;
 use crate::observe::events::{EventKind, Reason};
 use crate::phy::links::Link;
 use crate::phy::radio::{EarlyEnd, FrameRef, RxEnd, Start};
 
 impl World {
-    pub(super) fn start_tx(&mut self, now: SimTime, node: u32, frame: Frame, response: bool) {
+    pub(super) fn start_tx(&mut self, now: SimTime, node: NodeId, frame: Frame, response: bool) {
         let end = now + frame.airtime_ns;
         self.check_may_transmit(now, node, response);
-        let n = &mut self.nodes[node as usize];
+        let n = &mut self.nodes[node.index()];
         n.tx_serial = n.tx_serial.wrapping_add(1);
         let fref = FrameRef { tx: node, serial: n.tx_serial };
         n.radio.start_tx(now, end);
@@ -33,7 +34,7 @@ impl World {
         let fade = self.fading.enabled();
         let mut powers = Vec::new();
         if fade {
-            powers = std::mem::take(&mut self.fading.on_air_w[node as usize]);
+            powers = std::mem::take(&mut self.fading.on_air_w[node.index()]);
             powers.clear();
         }
         if self.capture_mode && !fade {
@@ -43,7 +44,7 @@ impl World {
         }
         self.give_back_links(node, links);
         if fade {
-            self.fading.on_air_w[node as usize] = powers;
+            self.fading.on_air_w[node.index()] = powers;
         }
         self.cx.sched.schedule(end, Event::TxEnd { node });
     }
@@ -61,7 +62,7 @@ impl World {
         for link in links {
             let mut link = *link;
             if fade {
-                let g = self.fading.gain(&mut self.nodes[fref.tx as usize].fading_rng);
+                let g = self.fading.gain(&mut self.nodes[fref.tx.index()].fading_rng);
                 link.power_w *= g;
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
@@ -70,7 +71,7 @@ impl World {
             if capture_mode && !link.sensed {
                 continue; // ns-2: below carrier sense a signal does not exist
             }
-            let j = link.listener as usize;
+            let j = link.listener.index();
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
             let (early, busy, captured) = self.nodes[j].radio.signal_start(
@@ -108,7 +109,7 @@ impl World {
         let ns2 = self.cx.cfg.ns2;
         for link in links {
             debug_assert!(link.sensed, "capture mode without fading lists sensed links only");
-            let j = link.listener as usize;
+            let j = link.listener.index();
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
             let node = &mut self.nodes[j];
@@ -137,10 +138,10 @@ impl World {
     fn ns2_capture(
         &mut self,
         (start, stop): (SimTime, SimTime),
-        listener: u32,
+        listener: NodeId,
         f: (&Frame, FrameRef),
     ) {
-        self.nodes[listener as usize].mac.on_captured(start, stop);
+        self.nodes[listener.index()].mac.on_captured(start, stop);
         self.cx.trace.air(&self.cx.packets, (start, listener), EventKind::Capture, f, None);
     }
 
@@ -148,9 +149,9 @@ impl World {
     /// come (radio.rs): it completes now, before the new signal is noted.
     #[cold]
     #[inline(never)]
-    fn complete_early(&mut self, now: SimTime, listener: u32, e: EarlyEnd) {
+    fn complete_early(&mut self, now: SimTime, listener: NodeId, e: EarlyEnd) {
         let (done_frame, done_ref) =
-            self.nodes[e.frame.tx as usize].tx_frame.expect("frame still on air");
+            self.nodes[e.frame.tx.index()].tx_frame.expect("frame still on air");
         let decodable = self.is_decodable(e.frame.tx, listener);
         self.complete_rx(now, listener, (&done_frame, done_ref), e.end, e.ok, decodable);
     }
@@ -158,8 +159,8 @@ impl World {
     /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
     /// only when neither physical nor virtual carrier sense forbids it (idle for DIFS). A
     /// signal counts only once it has lasted longer than the CCA time (mac/access/mod.rs).
-    fn check_may_transmit(&mut self, now: SimTime, node: u32, response: bool) {
-        let n = &self.nodes[node as usize];
+    fn check_may_transmit(&mut self, now: SimTime, node: NodeId, response: bool) {
+        let n = &self.nodes[node.index()];
         if n.radio.transmitting_at(now) || n.tx_frame.is_some() {
             self.cx
                 .invariants
@@ -189,7 +190,7 @@ impl World {
     /// Listeners of `tx`'s frame starting at `now`, lent out of their home for the frame's
     /// start (and again for its end): precomputed for static topologies, worked out at the
     /// start of the frame for moving ones.
-    fn lend_links(&mut self, tx: u32, now: SimTime) -> Vec<Link> {
+    fn lend_links(&mut self, tx: NodeId, now: SimTime) -> Vec<Link> {
         let mut links = self.lend_current_links(tx);
         if let Some(m) = self.motion.as_mut() {
             m.links(tx, now, &mut links);
@@ -198,33 +199,33 @@ impl World {
     }
 
     /// The listeners of `tx`'s frame on the air, lent out as they are.
-    fn lend_current_links(&mut self, tx: u32) -> Vec<Link> {
+    fn lend_current_links(&mut self, tx: NodeId) -> Vec<Link> {
         match self.motion {
-            Some(ref mut m) => std::mem::take(&mut m.on_air[tx as usize]),
+            Some(ref mut m) => std::mem::take(&mut m.on_air[tx.index()]),
             None => self.channel.lend(tx),
         }
     }
 
-    fn give_back_links(&mut self, tx: u32, links: Vec<Link>) {
+    fn give_back_links(&mut self, tx: NodeId, links: Vec<Link>) {
         match self.motion {
-            Some(ref mut m) => m.on_air[tx as usize] = links,
+            Some(ref mut m) => m.on_air[tx.index()] = links,
             None => self.channel.put_back(tx, links),
         }
     }
 
     /// Does `listener` decode `tx`'s frame on the air (`tx`'s links are not lent out)?
-    fn is_decodable(&self, tx: u32, listener: u32) -> bool {
+    fn is_decodable(&self, tx: NodeId, listener: NodeId) -> bool {
         match self.motion {
             Some(ref m) => {
-                m.on_air[tx as usize].iter().any(|l| l.listener == listener && l.decodable)
+                m.on_air[tx.index()].iter().any(|l| l.listener == listener && l.decodable)
             }
             None => self.channel.decodable(tx, listener),
         }
     }
 
-    pub(super) fn end_tx(&mut self, now: SimTime, node: u32) {
+    pub(super) fn end_tx(&mut self, now: SimTime, node: NodeId) {
         let (frame, fref) =
-            self.nodes[node as usize].tx_frame.take().expect("a frame was on the air");
+            self.nodes[node.index()].tx_frame.take().expect("a frame was on the air");
         let links = self.lend_current_links(node);
         if self.capture_mode && !self.fading.enabled() {
             self.end_listeners_capture(now, &frame, fref, &links);
@@ -234,7 +235,7 @@ impl World {
         self.give_back_links(node, links);
         self.cx.trace.air(&self.cx.packets, (now, node), EventKind::FrameEnd, (&frame, fref), None);
         let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
-        self.nodes[node as usize].mac.on_tx_end(&mut cx, &frame);
+        self.nodes[node.index()].mac.on_tx_end(&mut cx, &frame);
     }
 
     /// The listeners of a frame ending at `now`: any reception mode, fading on or off.
@@ -243,7 +244,7 @@ impl World {
         for (k, link) in links.iter().enumerate() {
             let mut link = *link;
             if fade {
-                link.power_w = self.fading.on_air_w[fref.tx as usize][k];
+                link.power_w = self.fading.on_air_w[fref.tx.index()][k];
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
             }
@@ -253,7 +254,7 @@ impl World {
                 continue;
             }
             let at = now + link.delay_ns;
-            match self.nodes[link.listener as usize].radio.signal_end(fref) {
+            match self.nodes[link.listener.index()].radio.signal_end(fref) {
                 RxEnd::Locked { ok, .. } => {
                     self.complete_rx(now, link.listener, (frame, fref), at, ok, link.decodable)
                 }
@@ -278,7 +279,7 @@ impl World {
         let tracing = self.cx.trace.on();
         for link in links {
             let at = now + link.delay_ns;
-            let node = &mut self.nodes[link.listener as usize];
+            let node = &mut self.nodes[link.listener.index()];
             // ns-2 capture: a frame the receiver did not lock on still ends in EIFS.
             let ok = match node.radio.capture_mut().signal_end(fref) {
                 RxEnd::Locked { ok, .. } => ok,
@@ -299,7 +300,7 @@ impl World {
     fn complete_rx(
         &mut self,
         now: SimTime,
-        listener: u32,
+        listener: NodeId,
         (frame, fref): (&Frame, FrameRef),
         at: SimTime,
         ok: bool,
@@ -317,7 +318,7 @@ impl World {
             (frame, fref),
             Some(reason),
         );
-        lose_rx(&mut self.nodes[listener as usize], now, listener, frame, at, decodable);
+        lose_rx(&mut self.nodes[listener.index()], now, listener, frame, at, decodable);
     }
 
     /// A frame decoded at `listener` at `at`, unless an injected frame error takes it.
@@ -325,7 +326,7 @@ impl World {
     fn complete_rx_ok(
         &mut self,
         now: SimTime,
-        listener: u32,
+        listener: NodeId,
         (frame, fref): (&Frame, FrameRef),
         at: SimTime,
     ) {
@@ -333,7 +334,7 @@ impl World {
         let mut lost = None;
         if self.frame_error_rate > 0.0 {
             // Injected loss: drawn per reception from the listener's own stream.
-            let node = &mut self.nodes[listener as usize];
+            let node = &mut self.nodes[listener.index()];
             if node.error_rng.uniform() < self.frame_error_rate {
                 node.counters.frame_errors += 1;
                 ok = false;
@@ -346,7 +347,7 @@ impl World {
             self.trace_frame(listener, at, frame);
         }
         let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
-        self.nodes[listener as usize].mac.on_rx(&mut cx, at, frame, ok);
+        self.nodes[listener.index()].mac.on_rx(&mut cx, at, frame, ok);
     }
 }
 
@@ -356,12 +357,12 @@ impl World {
 fn lose_rx(
     node: &mut Node,
     now: SimTime,
-    listener: u32,
+    listener: NodeId,
     frame: &Frame,
     at: SimTime,
     decodable: bool,
 ) {
-    if decodable && (frame.dst == listener || frame.dst == BROADCAST) {
+    if decodable && (frame.dst == listener || frame.dst == NodeId::BROADCAST) {
         // Strong enough to decode, lost to overlap with another frame (capture mode).
         node.counters.collisions += 1;
     }
@@ -372,7 +373,7 @@ fn lose_rx(
 impl World {
     /// Every frame sent and received passes here: the check is inlined, the work is not.
     #[inline(always)]
-    fn trace_frame(&mut self, node: u32, time_ns: SimTime, frame: &Frame) {
+    fn trace_frame(&mut self, node: NodeId, time_ns: SimTime, frame: &Frame) {
         if let Some(t) = self.cx.pcap.as_mut() {
             t.frame_of((&self.cx.packets, &self.cx.flows), node, time_ns, frame);
         }

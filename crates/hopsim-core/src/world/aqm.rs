@@ -4,6 +4,7 @@
 
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::time::secs_to_ns;
+use crate::ids::NodeId;
 use crate::mac::timing::{airtime_ns, Timing, FCS_BYTES, LLC_SNAP_BYTES, MAC_HEADER_BYTES};
 use crate::queue::{Codel, CodelConfig, Discipline, FqCodel, FqCodelConfig, Red, RedConfig};
 use crate::scenario::{QueueDiscipline, Scenario};
@@ -12,7 +13,7 @@ use crate::scenario::{QueueDiscipline, Scenario};
 const MTU_BYTES: u32 = 1500;
 
 /// The discipline of node `id`'s queue.
-pub(super) fn discipline(s: &Scenario, timing: &Timing, id: u32) -> Discipline {
+pub(super) fn discipline(s: &Scenario, timing: &Timing, id: NodeId) -> Discipline {
     let Some(q) = &s.queue else { return Discipline::DropTail };
     let codel = CodelConfig {
         target_ns: secs_to_ns(q.codel_target_s),
@@ -33,7 +34,7 @@ pub(super) fn discipline(s: &Scenario, timing: &Timing, id: u32) -> Discipline {
                 packet_time_ns: packet_time_ns(timing, s.mac.cw_min),
                 ecn: q.ecn,
             },
-            Rng::derive(s.seed, Purpose::Queue, id as u64),
+            Rng::derive(s.seed, Purpose::Queue, u64::from(id.0)),
         ))),
         QueueDiscipline::Codel => Discipline::Codel(Codel::new(codel)),
         QueueDiscipline::FqCodel => Discipline::FqCodel(Box::new(FqCodel::new(FqCodelConfig {

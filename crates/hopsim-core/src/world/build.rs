@@ -11,6 +11,7 @@ use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::{secs_to_ns, SimTime};
 use crate::error::ScenarioError;
+use crate::ids::NodeId;
 use crate::mac::dcf::{Dcf, DcfConfig};
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
@@ -50,7 +51,8 @@ impl World {
     pub fn build_within(s: &Scenario, budget: Budget) -> Result<World, ScenarioError> {
         let (positions, channel, motion) = placement::place(s, &budget)?;
         let all_flows = placement::flows_with_random_traffic(s, &channel)?;
-        let mut endpoints: Vec<u32> = all_flows.iter().flat_map(|f| [f.dst, f.src]).collect();
+        let mut endpoints: Vec<NodeId> =
+            all_flows.iter().flat_map(|f| [NodeId(f.dst), NodeId(f.src)]).collect();
         endpoints.sort_unstable();
         endpoints.dedup();
         // Static routing (and ETX's frozen routes, which replace them) forwards along these
@@ -63,7 +65,7 @@ impl World {
             StaticRoutes::build(&channel, &endpoints)
         };
         let mut counter = HopCounter::new(channel.node_count());
-        let mut hops_between = |src: u32, dst: u32| {
+        let mut hops_between = |src: NodeId, dst: NodeId| {
             if discovered {
                 counter.hops(&channel, src, dst)
             } else {
@@ -113,25 +115,26 @@ impl World {
         let ns2 = s.profile == Profile::Ns2;
         let model = placement::link_model(s);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
-        let receiver = |id: u32| match s.radio.reception {
+        let receiver = |id: NodeId| match s.radio.reception {
             Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
             Reception::Sinr => Receiver::Sinr(SinrRadio::new(
                 noise_w,
                 model.cs_w,
                 model.rx_w,
                 s.radio.preamble_snr_db,
-                Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | id as u64),
+                Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | u64::from(id.0)),
             )),
         };
         let mut nodes: Vec<Node> = (0..positions.len() as u32)
+            .map(NodeId)
             .map(|id| Node {
                 id,
                 radio: receiver(id),
                 mac: Dcf::new(
                     id,
                     cfg,
-                    Rng::derive(s.seed, Purpose::MacBackoff, id as u64),
-                    Rng::derive(s.seed, Purpose::RateControl, id as u64),
+                    Rng::derive(s.seed, Purpose::MacBackoff, u64::from(id.0)),
+                    Rng::derive(s.seed, Purpose::RateControl, u64::from(id.0)),
                 ),
                 // ns-2 gives DSR its CMUPriQueue (bands of 50; `-ifqLen` has no effect there).
                 queue: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
@@ -147,17 +150,17 @@ impl World {
                 router: router(s, id),
                 route_wait: RouteWait::default(),
                 saturated_flows: Vec::new(),
-                error_rng: Rng::derive(s.seed, Purpose::FrameError, id as u64),
+                error_rng: Rng::derive(s.seed, Purpose::FrameError, u64::from(id.0)),
                 next_ident: 0,
-                routing_rng: Rng::derive(s.seed, Purpose::Routing, id as u64),
+                routing_rng: Rng::derive(s.seed, Purpose::Routing, u64::from(id.0)),
                 link_delay: Vec::new(),
-                fading_rng: Rng::derive(s.seed, Purpose::Fading, id as u64),
+                fading_rng: Rng::derive(s.seed, Purpose::Fading, u64::from(id.0)),
             })
             .collect();
         for (i, f) in flows.iter().enumerate() {
             if let FlowApp::Udp { source, .. } = &f.app {
                 if source.saturated() {
-                    nodes[f.src as usize].saturated_flows.push(FlowId(i as u32));
+                    nodes[f.src.index()].saturated_flows.push(FlowId(i as u32));
                 }
             }
         }
@@ -167,9 +170,9 @@ impl World {
         if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
             // First HELLOs spread over one interval, from each node's own stream.
             let interval = secs_to_ns(s.routing.hello_interval_s) as f64;
-            for (i, n) in nodes.iter_mut().enumerate() {
+            for n in nodes.iter_mut() {
                 let at = (n.routing_rng.uniform() * interval) as u64;
-                sched.arm(at, i as u32, RouteTimer::Hello, 0);
+                sched.arm(at, n.id, RouteTimer::Hello, 0);
             }
         }
         for (i, f) in flows.iter().enumerate() {
@@ -243,7 +246,7 @@ impl World {
 }
 
 /// The routing protocol of node `id` (`net/router/mod.rs`).
-fn router(s: &Scenario, id: u32) -> Router {
+fn router(s: &Scenario, id: NodeId) -> Router {
     let ns2 = s.profile == Profile::Ns2;
     let r = &s.routing;
     match r.protocol {
@@ -267,8 +270,8 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
     let app = match f.transport {
         Transport::Udp => {
             let mut source = UdpSource::new(
-                f.src,
-                f.dst,
+                NodeId(f.src),
+                NodeId(f.dst),
                 f.payload_bytes,
                 secs_to_ns(f.interval_s),
                 start_ns,
@@ -287,8 +290,8 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
         }
     };
     FlowState {
-        src: f.src,
-        dst: f.dst,
+        src: NodeId(f.src),
+        dst: NodeId(f.dst),
         hops,
         start_ns,
         packets_sent: 0,
@@ -401,10 +404,14 @@ fn receiver_extras(spec: &TcpSpec) -> ReceiverExtras {
 
 /// Routes (hop counts from `hops_between(src, dst)`) must exist both ways for TCP (data one
 /// way, ACKs back).
-fn route_hops(hops_between: &mut impl FnMut(u32, u32) -> Option<u32>, f: &Flow) -> Option<u32> {
-    let forward = hops_between(f.src, f.dst)?;
+fn route_hops(
+    hops_between: &mut impl FnMut(NodeId, NodeId) -> Option<u32>,
+    f: &Flow,
+) -> Option<u32> {
+    let (src, dst) = (NodeId(f.src), NodeId(f.dst));
+    let forward = hops_between(src, dst)?;
     if f.transport == Transport::Tcp {
-        hops_between(f.dst, f.src)?;
+        hops_between(dst, src)?;
     }
     Some(forward)
 }

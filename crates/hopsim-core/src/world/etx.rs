@@ -6,6 +6,7 @@ use super::event::{Event, SimEvent};
 use super::{at_node, NodeCtx, World};
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::net::etx::EtxTable;
 use crate::net::router::RouteTimer;
 
@@ -16,7 +17,7 @@ pub(crate) struct EtxState {
     pub probe_bytes: u32,
     pub frozen: bool,
     /// Flow endpoints: the destinations routes are computed for.
-    pub endpoints: Vec<u32>,
+    pub endpoints: Vec<NodeId>,
 }
 
 impl World {
@@ -31,7 +32,7 @@ impl World {
         self.cx.sched.schedule(end, Event::Sim(SimEvent::EtxFreeze));
     }
 
-    pub(super) fn etx_probe(&mut self, now: SimTime, node: u32) {
+    pub(super) fn etx_probe(&mut self, now: SimTime, node: NodeId) {
         let Some(e) = self.etx.as_mut() else { return };
         if e.frozen || now >= e.warmup_end_ns {
             return;
@@ -46,7 +47,7 @@ impl World {
     }
 
     /// A probe from `from` reached `node` (the packet stays the sender's to free).
-    pub(super) fn etx_heard(&mut self, node: u32, from: u32) {
+    pub(super) fn etx_heard(&mut self, node: NodeId, from: NodeId) {
         if let Some(e) = self.etx.as_mut() {
             if !e.frozen {
                 e.table.note_heard(node, from);
@@ -67,7 +68,7 @@ impl World {
         for n in self.nodes.iter_mut() {
             n.router.freeze();
         }
-        for node in 0..self.nodes.len() as u32 {
+        for node in (0..self.nodes.len() as u32).map(NodeId) {
             at_node!(self, now, node, |n, cx| n.release_all_waiting(cx));
         }
     }

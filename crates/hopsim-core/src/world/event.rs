@@ -6,7 +6,7 @@
 
 use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, NodeId};
 use crate::mac::dcf::MacTimer;
 use crate::net::router::RouteTimer;
 use crate::transport::tcp::TcpTimer;
@@ -16,9 +16,9 @@ use crate::transport::AppTimer;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// The frame `node` is transmitting leaves the air (at the transmitter).
-    TxEnd { node: u32 },
+    TxEnd { node: NodeId },
     /// A timer of one of `node`'s layers.
-    Node { node: u32, timer: NodeTimer },
+    Node { node: NodeId, timer: NodeTimer },
     /// A timer of `flow`'s endpoints.
     Flow { flow: FlowId, timer: FlowTimer },
     /// The simulation's own.
@@ -49,18 +49,18 @@ pub enum SimEvent {
 
 /// The MAC's CTS/ACK timeout is nearly always cancelled by the response: it lives in the
 /// node's keyed slot and is withdrawn then, instead of being popped as a stale event.
-impl TimerSink<MacTimer> for Scheduler<Event> {
-    fn arm(&mut self, at: SimTime, node: u32, timer: MacTimer, generation: u32) {
+impl TimerSink<MacTimer, NodeId> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, node: NodeId, timer: MacTimer, generation: u32) {
         let event = Event::Node { node, timer: NodeTimer::Mac(timer, generation) };
         match timer {
-            MacTimer::Timeout => self.schedule_keyed(at, node, event),
+            MacTimer::Timeout => self.schedule_keyed(at, node.0, event),
             MacTimer::Access | MacTimer::Sifs => self.schedule(at, event),
         }
     }
 
-    fn disarm(&mut self, node: u32, timer: MacTimer) {
+    fn disarm(&mut self, node: NodeId, timer: MacTimer) {
         if timer == MacTimer::Timeout {
-            self.cancel_keyed(node);
+            self.cancel_keyed(node.0);
         }
     }
 }
@@ -74,16 +74,16 @@ impl TimerSink<TcpTimer> for Scheduler<Event> {
     }
 }
 
-impl TimerSink<AppTimer> for Scheduler<Event> {
-    fn arm(&mut self, at: SimTime, flow: u32, _timer: AppTimer, _generation: u32) {
-        self.schedule(at, Event::Flow { flow: FlowId(flow), timer: FlowTimer::App });
+impl TimerSink<AppTimer, FlowId> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, flow: FlowId, _timer: AppTimer, _generation: u32) {
+        self.schedule(at, Event::Flow { flow, timer: FlowTimer::App });
     }
 }
 
 /// Routing's timers carry their own data and need no generation (a stale discovery timer
 /// is recognised by the protocol's state).
-impl TimerSink<RouteTimer> for Scheduler<Event> {
-    fn arm(&mut self, at: SimTime, node: u32, timer: RouteTimer, _generation: u32) {
+impl TimerSink<RouteTimer, NodeId> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, node: NodeId, timer: RouteTimer, _generation: u32) {
         self.schedule(at, Event::Node { node, timer: NodeTimer::Route(timer) });
     }
 }

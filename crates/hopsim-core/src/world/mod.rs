@@ -24,6 +24,7 @@ use fading::Fader;
 use crate::engine::budget::Budget;
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::mac::dcf::{MacCtx, MacOutput, Tagged};
 use crate::net::router::RouteTimer;
 use crate::node::{Node, NodeCtx, NodeOutput};
@@ -62,7 +63,7 @@ macro_rules! at_node {
     ($world:expr, $now:expr, $id:expr, |$n:ident, $cx:ident| $body:expr) => {{
         let w: &mut World = $world;
         w.cx.now = $now;
-        let $n = &mut w.nodes[$id as usize];
+        let $n = &mut w.nodes[NodeId::index($id)];
         let $cx: &mut NodeCtx = &mut w.cx;
         let result = $body;
         if !w.cx.out.is_empty() {
@@ -86,7 +87,7 @@ impl World {
             Event::TxEnd { node } => self.end_tx(now, node),
             Event::Node { node, timer: NodeTimer::Mac(timer, generation) } => {
                 let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
-                self.nodes[node as usize].mac.on_timer(&mut cx, timer, generation);
+                self.nodes[node.index()].mac.on_timer(&mut cx, timer, generation);
             }
             Event::Node { node, timer: NodeTimer::Route(RouteTimer::EtxProbe) } => {
                 self.etx_probe(now, node)
@@ -142,7 +143,7 @@ impl World {
     }
 
     /// What node `node` reported in its last call.
-    fn node_reported(&mut self, now: SimTime, node: u32) {
+    fn node_reported(&mut self, now: SimTime, node: NodeId) {
         for k in 0..self.cx.out.len() {
             match self.cx.out[k] {
                 NodeOutput::DataSent { flow } => self.note_route(now, flow),

@@ -5,6 +5,7 @@
 //! they keep the precomputed neighbour lists of `Channel`.
 
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use crate::mobility::{Piece, Trajectory};
 use crate::phy::links::Link;
 use crate::phy::links::LinkModel;
@@ -57,10 +58,10 @@ struct Hearing<'a, P> {
     power_w: P,
 }
 
-impl<P: Fn(&LinkModel, u32, f64) -> f64> Hearing<'_, P> {
+impl<P: Fn(&LinkModel, NodeId, f64) -> f64> Hearing<'_, P> {
     /// The link to listener `j` at `p`, if it hears the transmitter.
     #[inline(always)]
-    fn link(&self, j: u32, p: [f64; 2]) -> Option<Link> {
+    fn link(&self, j: NodeId, p: [f64; 2]) -> Option<Link> {
         let (dx, dy) = (self.at[0] - p[0], self.at[1] - p[1]);
         if dx * dx + dy * dy > self.reach_sq_m2 {
             return None; // out of reach for certain: no power to work out
@@ -72,13 +73,13 @@ impl<P: Fn(&LinkModel, u32, f64) -> f64> Hearing<'_, P> {
 
 impl Motion {
     #[inline]
-    pub fn position(&mut self, node: u32, t: SimTime) -> [f64; 2] {
-        let i = node as usize;
+    pub fn position(&mut self, node: NodeId, t: SimTime) -> [f64; 2] {
+        let i = node.index();
         locate(&mut self.pieces[i], i, &self.trajectories, &mut self.cursors, t)
     }
 
     /// Listeners of `tx` above the carrier-sense threshold at time `t`, in node order.
-    pub fn links(&mut self, tx: u32, t: SimTime, out: &mut Vec<Link>) {
+    pub fn links(&mut self, tx: NodeId, t: SimTime, out: &mut Vec<Link>) {
         out.clear();
         let at = self.position(tx, t);
         // The common cases (no shadowing, no walls; two-ray ground) without per-listener tests
@@ -96,32 +97,32 @@ impl Motion {
     #[inline(always)]
     fn scan(
         &mut self,
-        tx: u32,
+        tx: NodeId,
         at: [f64; 2],
         t: SimTime,
         out: &mut Vec<Link>,
-        power_w: impl Fn(&LinkModel, u32, f64) -> f64,
+        power_w: impl Fn(&LinkModel, NodeId, f64) -> f64,
     ) {
         let hearing = Hearing { model: &self.model, reach_sq_m2: self.reach_sq_m2, at, power_w };
         let (trajectories, cursors) = (&self.trajectories[..], &mut self.cursors[..]);
-        let (before, from_tx) = self.pieces.split_at_mut(tx as usize);
+        let (before, from_tx) = self.pieces.split_at_mut(tx.index());
         for (j, piece) in before.iter_mut().enumerate() {
             let p = locate(piece, j, trajectories, cursors, t);
-            if let Some(link) = hearing.link(j as u32, p) {
+            if let Some(link) = hearing.link(NodeId(j as u32), p) {
                 out.push(link);
             }
         }
         for (k, piece) in from_tx.iter_mut().enumerate().skip(1) {
-            let j = tx as usize + k;
+            let j = tx.index() + k;
             let p = locate(piece, j, trajectories, cursors, t);
-            if let Some(link) = hearing.link(j as u32, p) {
+            if let Some(link) = hearing.link(NodeId(j as u32), p) {
                 out.push(link);
             }
         }
     }
 
     /// Are `a` and `b` within decode range of each other at `t`?
-    pub fn in_decode_range(&mut self, a: u32, b: u32, t: SimTime) -> bool {
+    pub fn in_decode_range(&mut self, a: NodeId, b: NodeId, t: SimTime) -> bool {
         let d = distance_m(self.position(a, t), self.position(b, t));
         self.model.power_w(a, b, d) >= self.model.rx_w
     }
@@ -143,14 +144,17 @@ impl Motion {
         let n = self.trajectories.len();
         let mut t = 0;
         while t <= duration_ns {
-            let pos: Vec<[f64; 2]> = (0..n as u32).map(|i| self.position(i, t)).collect();
+            let pos: Vec<[f64; 2]> = (0..n as u32).map(|i| self.position(NodeId(i), t)).collect();
             let mut reached = vec![false; n];
             let mut stack = vec![0usize];
             reached[0] = true;
             while let Some(v) = stack.pop() {
                 for u in 0..n {
                     let d = distance_m(pos[v], pos[u]);
-                    if !reached[u] && self.model.power_w(v as u32, u as u32, d) >= self.model.rx_w {
+                    if !reached[u]
+                        && self.model.power_w(NodeId(v as u32), NodeId(u as u32), d)
+                            >= self.model.rx_w
+                    {
                         reached[u] = true;
                         stack.push(u);
                     }
@@ -196,17 +200,18 @@ mod tests {
     const S: u64 = 1_000_000_000;
 
     /// A link as comparable bits.
-    fn key(l: &Link) -> (u32, u64, u64, bool, bool) {
+    fn key(l: &Link) -> (NodeId, u64, u64, bool, bool) {
         (l.listener, l.power_w.to_bits(), l.delay_ns, l.decodable, l.sensed)
     }
 
     /// The listeners of `tx` at `t` the plain way: every other node, reference positions,
     /// the model's link, no bound on the distance.
-    fn reference(trs: &[Trajectory], m: &LinkModel, tx: u32, t: SimTime) -> Vec<Link> {
-        let at = trs[tx as usize].position(t, &mut 0);
+    fn reference(trs: &[Trajectory], m: &LinkModel, tx: NodeId, t: SimTime) -> Vec<Link> {
+        let at = trs[tx.index()].position(t, &mut 0);
         (0..trs.len() as u32)
+            .map(NodeId)
             .filter(|&j| j != tx)
-            .filter_map(|j| m.link(tx, j, distance_m(at, trs[j as usize].position(t, &mut 0))))
+            .filter_map(|j| m.link(tx, j, distance_m(at, trs[j.index()].position(t, &mut 0))))
             .collect()
     }
 
@@ -257,8 +262,8 @@ mod tests {
             let (mut out, mut heard) = (Vec::new(), 0);
             for &t in &ts {
                 let tx = rng.up_to(59);
-                motion.links(tx, t, &mut out);
-                let want = reference(&trs, &model, tx, t);
+                motion.links(NodeId(tx), t, &mut out);
+                let want = reference(&trs, &model, NodeId(tx), t);
                 assert_eq!(
                     out.iter().map(key).collect::<Vec<_>>(),
                     want.iter().map(key).collect::<Vec<_>>()
@@ -269,8 +274,8 @@ mod tests {
                     trs[tx as usize].position(t, &mut 0),
                     trs[rx as usize].position(t, &mut 0),
                 );
-                let decodes = model.power_w(tx, rx, d) >= model.rx_w;
-                assert_eq!(motion.in_decode_range(tx, rx, t), decodes);
+                let decodes = model.power_w(NodeId(tx), NodeId(rx), d) >= model.rx_w;
+                assert_eq!(motion.in_decode_range(NodeId(tx), NodeId(rx), t), decodes);
             }
             // Some out of reach (but everyone in the SINR mode's interference range).
             let (all, sinr) = (ts.len() * 59, model.include_w < model.cs_w);

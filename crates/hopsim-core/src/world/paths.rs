@@ -11,23 +11,23 @@
 
 use super::World;
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, NodeId};
 use crate::net::router::RouteView;
 
 /// One route and the time it was in use (an empty route: none reached the destination).
 #[derive(Debug, Clone, PartialEq)]
 struct Held {
-    nodes: Vec<u32>,
+    nodes: Vec<NodeId>,
     time_ns: SimTime,
 }
 
 /// Per flow: the route in use and the time each route held.
 #[derive(Debug, Default)]
 pub(crate) struct PathLog {
-    current: Vec<u32>,
+    current: Vec<NodeId>,
     since_ns: Option<SimTime>,
     held: Vec<Held>,
-    scratch: Vec<u32>,
+    scratch: Vec<NodeId>,
 }
 
 impl PathLog {
@@ -56,7 +56,7 @@ impl PathLog {
 
     /// Every route with its share of the time sampled, the largest first (ties: the route
     /// seen first); empty when the flow sent nothing in the window.
-    pub fn shares(&self, end_ns: SimTime, window: (SimTime, SimTime)) -> Vec<(Vec<u32>, f64)> {
+    pub fn shares(&self, end_ns: SimTime, window: (SimTime, SimTime)) -> Vec<(Vec<NodeId>, f64)> {
         let mut held = self.held.clone();
         if let Some(since) = self.since_ns {
             let held_ns = end_ns.min(window.1).saturating_sub(since.max(window.0));
@@ -94,10 +94,10 @@ impl World {
 
     /// The route from `src` to `dst` as the routing tables hold it now, into `out` (left
     /// empty when no complete route exists).
-    fn current_route(&self, now: SimTime, src: u32, dst: u32, out: &mut Vec<u32>) {
+    fn current_route(&self, now: SimTime, src: NodeId, dst: NodeId, out: &mut Vec<NodeId>) {
         out.clear();
-        let view = |node: u32, out: &mut Vec<u32>| {
-            self.nodes[node as usize].router.view(now, node, dst, &self.cx.routes, out)
+        let view = |node: NodeId, out: &mut Vec<NodeId>| {
+            self.nodes[node.index()].router.view(now, node, dst, &self.cx.routes, out)
         };
         match view(src, out) {
             RouteView::Whole => return,
@@ -125,7 +125,7 @@ impl World {
     }
 
     /// The routes of `flow` with their time shares (see the module docs).
-    pub(crate) fn route_shares(&self, flow: FlowId) -> Vec<(Vec<u32>, f64)> {
+    pub(crate) fn route_shares(&self, flow: FlowId) -> Vec<(Vec<NodeId>, f64)> {
         self.path_logs[flow.index()].shares(self.now(), (self.cx.cfg.warmup_ns, self.cx.cfg.end_ns))
     }
 }
@@ -133,12 +133,13 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::node_ids;
 
     fn log_of(samples: &[(SimTime, &[u32])], window: (SimTime, SimTime)) -> PathLog {
         let mut log = PathLog::default();
         for (t, nodes) in samples {
             log.scratch.clear();
-            log.scratch.extend_from_slice(nodes);
+            log.scratch.extend(nodes.iter().map(|&n| NodeId(n)));
             log.switch(*t, window);
         }
         log
@@ -153,7 +154,7 @@ mod tests {
         let log = log_of(&[(0, a), (4 * s, &[]), (5 * s, b), (9 * s, a)], (2 * s, 10 * s));
         let shares = log.shares(10 * s, (2 * s, 10 * s));
         // A: 2..4 and 9..10 = 3 s; none: 1 s; B: 4 s; of 8 s.
-        assert_eq!(shares, vec![(b.to_vec(), 0.5), (a.to_vec(), 0.375), (vec![], 0.125)]);
+        assert_eq!(shares, vec![(node_ids(b), 0.5), (node_ids(a), 0.375), (vec![], 0.125)]);
     }
 
     #[test]
@@ -161,7 +162,7 @@ mod tests {
         let a: &[u32] = &[4, 5];
         let log = log_of(&[(1, a), (2, a), (3, a)], (0, 10));
         assert_eq!(log.held, vec![]);
-        assert_eq!(log.shares(10, (0, 10)), vec![(a.to_vec(), 1.0)]);
+        assert_eq!(log.shares(10, (0, 10)), vec![(node_ids(a), 1.0)]);
     }
 
     #[test]

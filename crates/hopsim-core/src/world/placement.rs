@@ -6,6 +6,7 @@ use crate::engine::budget::Budget;
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::time::secs_to_ns;
 use crate::error::ScenarioError;
+use crate::ids::NodeId;
 use crate::mobility;
 use crate::phy::channel::Channel;
 use crate::phy::links::Link;
@@ -31,10 +32,10 @@ pub fn components(channel: &Channel) -> Vec<u32> {
         comp[start as usize] = start;
         queue.push_back(start);
         while let Some(v) = queue.pop_front() {
-            for u in channel.decode_neighbours(v) {
-                if comp[u as usize] == u32::MAX {
-                    comp[u as usize] = start;
-                    queue.push_back(u);
+            for u in channel.decode_neighbours(NodeId(v)) {
+                if comp[u.index()] == u32::MAX {
+                    comp[u.index()] = start;
+                    queue.push_back(u.0);
                 }
             }
         }
@@ -178,10 +179,10 @@ pub fn layout(s: &Scenario) -> Result<Layout, ScenarioError> {
         Some(m) => m.moves(),
     };
     let (mut decode_links, mut sense_links) = (Vec::new(), Vec::new());
-    for a in 0..positions.len() as u32 {
+    for a in (0..positions.len() as u32).map(NodeId) {
         for l in channel.listeners(a) {
             let b = l.listener;
-            let (lo, hi) = (a.min(b), a.max(b));
+            let (lo, hi) = (a.min(b).0, a.max(b).0);
             if channel.decodable(a, b) || channel.decodable(b, a) {
                 decode_links.push([lo, hi]);
             } else if l.sensed {
@@ -193,11 +194,17 @@ pub fn layout(s: &Scenario) -> Result<Layout, ScenarioError> {
     decode_links.dedup();
     sense_links.sort_unstable();
     sense_links.dedup();
-    let mut endpoints: Vec<u32> = flows.iter().map(|f| f.dst).collect();
+    let mut endpoints: Vec<NodeId> = flows.iter().map(|f| NodeId(f.dst)).collect();
     endpoints.sort_unstable();
     endpoints.dedup();
     let routes = crate::net::routing::StaticRoutes::build(&channel, &endpoints);
-    let shortest_paths = flows.iter().map(|f| routes.path(f.src, f.dst)).collect();
+    let shortest_paths = flows
+        .iter()
+        .map(|f| {
+            let path = routes.path(NodeId(f.src), NodeId(f.dst))?;
+            Some(path.into_iter().map(|n| n.0).collect())
+        })
+        .collect();
     Ok(Layout { positions, moves, flows, decode_links, sense_links, shortest_paths })
 }
 

@@ -3,7 +3,7 @@
 
 use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
-use crate::ids::FlowId;
+use crate::ids::{FlowId, NodeId};
 use crate::observe::metrics::{
     ratio, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants,
     LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult,
@@ -34,11 +34,11 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
             let mut r = flow_result(i as u32, f, in_flight[i], window_s, end_ns);
             let shares = world.route_shares(FlowId(i as u32));
             r.path = fixed_path(world, f.src, f.dst).or_else(|| {
-                shares.iter().find(|(nodes, _)| !nodes.is_empty()).map(|(n, _)| n.clone())
+                shares.iter().find(|(nodes, _)| !nodes.is_empty()).map(|(n, _)| numbers(n))
             });
             r.paths = shares
                 .into_iter()
-                .map(|(nodes, time_share)| RouteShare { nodes, time_share })
+                .map(|(nodes, time_share)| RouteShare { nodes: numbers(&nodes), time_share })
                 .collect();
             if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
                 invariants.violate(format!(
@@ -94,7 +94,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 for (k, rate) in crate::mac::rate::RATES.iter().enumerate() {
                     if attempts[k] > 0 {
                         rate_stats.push(LinkRateResult {
-                            dst,
+                            dst: dst.0,
                             rate_mbps: rate.mbps(),
                             attempts: attempts[k],
                             acked: acked[k],
@@ -133,8 +133,8 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
             links
                 .into_iter()
                 .map(|l| EtxLinkResult {
-                    from: l.from,
-                    to: l.to,
+                    from: l.from.0,
+                    to: l.to.0,
                     delivery: l.delivery,
                     reverse_delivery: l.reverse_delivery,
                     etx: l.etx,
@@ -149,8 +149,8 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
 fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTime) -> FlowResult {
     let mut r = FlowResult {
         id,
-        src: f.src,
-        dst: f.dst,
+        src: f.src.0,
+        dst: f.dst.0,
         transport: "udp",
         hops: f.hops,
         payload_bytes: 0,
@@ -250,9 +250,14 @@ fn check_tcp_delivery(i: usize, t: &TcpFlow, invariants: &mut Invariants) {
 }
 
 /// The frozen route of a flow (static and ETX routing), as a node sequence.
-fn fixed_path(world: &World, src: u32, dst: u32) -> Option<Vec<u32>> {
-    if !world.nodes[src as usize].router.fixed() {
+fn fixed_path(world: &World, src: NodeId, dst: NodeId) -> Option<Vec<u32>> {
+    if !world.nodes[src.index()].router.fixed() {
         return None;
     }
-    world.cx.routes.path(src, dst)
+    world.cx.routes.path(src, dst).map(|p| numbers(&p))
+}
+
+/// A route as the result document writes it: node numbers.
+fn numbers(path: &[NodeId]) -> Vec<u32> {
+    path.iter().map(|n| n.0).collect()
 }

@@ -6,6 +6,7 @@ use super::event::{Event, NodeTimer};
 use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
 use crate::error::ScenarioError;
+use crate::ids::NodeId;
 use crate::mac::dcf::{AccessCheck, MacCtx, MacTimer};
 
 /// Events between two looks at the memory taken (a look costs a few loads).
@@ -55,8 +56,8 @@ impl World {
     /// timer (`mac/dcf/access_timer.rs`): that firing is re-queued in place, with the same result as
     /// taking it off the queue and scheduling the new one.
     #[inline]
-    fn access_timer_fires(&mut self, now: SimTime, node: u32, generation: u32) {
-        let mac = &mut self.nodes[node as usize].mac;
+    fn access_timer_fires(&mut self, now: SimTime, node: NodeId, generation: u32) {
+        let mac = &mut self.nodes[node.index()].mac;
         match mac.check_access(now, generation) {
             AccessCheck::Later { at, generation } => {
                 let timer = NodeTimer::Mac(MacTimer::Access, generation);

@@ -63,23 +63,23 @@ impl<E> Ord for Entry<E> {
 }
 
 /// Where a layer arms its timers. Each layer names its own timer kinds (`T`: the MAC's
-/// [`crate::mac::dcf::MacTimer`], TCP's [`crate::transport::tcp::TcpTimer`]) and the id of
-/// its owner (a node, a flow); the world's event module maps them to its events, so no layer
-/// imports the world's event type.
-pub trait TimerSink<T> {
+/// [`crate::mac::dcf::MacTimer`], TCP's [`crate::transport::tcp::TcpTimer`]) and the kind
+/// of id of their owner (`O`: a node, a flow); the world's event module maps them to its
+/// events, so no layer imports the world's event type.
+pub trait TimerSink<T, O = u32> {
     /// Arm `timer` of `owner` for absolute time `at` (never in the past); `generation` is
     /// the token of [`Timer`] that tells a live firing from a stale one.
-    fn arm(&mut self, at: SimTime, owner: u32, timer: T, generation: u32);
+    fn arm(&mut self, at: SimTime, owner: O, timer: T, generation: u32);
 
     /// `timer` of `owner` was cancelled (its [`Timer`] already knows): a sink that holds the
     /// armed event in a keyed slot withdraws it; others leave it to be ignored as stale.
-    fn disarm(&mut self, _owner: u32, _timer: T) {}
+    fn disarm(&mut self, _owner: O, _timer: T) {}
 }
 
 /// A test bench's queue of one owner's timers, `(timer, generation)`: a layer's tests run
 /// without the world's events.
-impl<T> TimerSink<T> for Scheduler<(T, u32)> {
-    fn arm(&mut self, at: SimTime, _owner: u32, timer: T, generation: u32) {
+impl<T, O> TimerSink<T, O> for Scheduler<(T, u32)> {
+    fn arm(&mut self, at: SimTime, _owner: O, timer: T, generation: u32) {
         self.schedule(at, (timer, generation));
     }
 }

@@ -85,7 +85,7 @@ impl Dcf {
         self.access.clear_backoff();
         let mut job = self.job.expect("contending without a job");
         // Each attempt asks rate control afresh (ARF may have stepped down after a failure).
-        job.rate = if job.dst == BROADCAST {
+        job.rate = if job.dst == NodeId::BROADCAST {
             self.cfg.timing.basic_rate
         } else {
             self.rates.data_rate(job.dst)

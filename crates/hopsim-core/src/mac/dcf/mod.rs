@@ -6,13 +6,13 @@
 //! pushes [`MacOutput`]s (frames to put on the air, packets to hand up, finished packets).
 
 use super::access::Access;
-use super::frame::{Frame, FrameKind, BROADCAST};
+use super::frame::{Frame, FrameKind};
 use super::rate::{RateAlgo, RateControl};
 use super::timing::{airtime_ns, Rate, Timing, CCA_NS};
 use crate::engine::rng::Rng;
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
-use crate::ids::PacketId;
+use crate::ids::{NodeId, PacketId};
 
 /// What the MAC asks of the layers around it.
 #[derive(Debug, Clone, Copy)]
@@ -21,11 +21,11 @@ pub enum MacOutput {
     /// SIFS after a reception regardless of carrier sense, the others won the contention.
     Transmit { frame: Frame, response: bool },
     /// A data packet arrived for this node (from transmitter `from`); not a duplicate.
-    Received { packet: PacketId, from: u32 },
+    Received { packet: PacketId, from: NodeId },
     /// The packet in service is finished: acknowledged (or broadcast) or dropped at the
     /// retry limit (`acked == false`: the link to `next_hop` failed). `service_ns`: from the
     /// head of the queue to the end of the exchange (the per-packet transmission delay).
-    Done { packet: PacketId, next_hop: u32, acked: bool, service_ns: SimTime },
+    Done { packet: PacketId, next_hop: NodeId, acked: bool, service_ns: SimTime },
     /// For the event trace only (when `report_notes` is on): what the MAC decided.
     Note(MacNote),
 }
@@ -56,12 +56,12 @@ pub enum MacTimer {
 #[repr(C)]
 pub struct Tagged {
     pub output: MacOutput,
-    pub node: u32,
+    pub node: NodeId,
 }
 
 pub struct MacCtx<'a> {
     pub now: SimTime,
-    pub timers: &'a mut dyn TimerSink<MacTimer>,
+    pub timers: &'a mut dyn TimerSink<MacTimer, NodeId>,
     /// Outputs tagged with the node that produced them.
     pub out: &'a mut Vec<Tagged>,
 }
@@ -99,7 +99,7 @@ enum Phase {
 #[derive(Debug, Clone, Copy)]
 struct Job {
     packet: PacketId,
-    dst: u32,
+    dst: NodeId,
     mpdu_bytes: u32,
     seq: u16,
     use_rts: bool,
@@ -130,7 +130,7 @@ pub struct MacCounters {
 }
 
 pub struct Dcf {
-    node: u32,
+    node: NodeId,
     cfg: DcfConfig,
     cw: u32,
     access: Access,
@@ -145,7 +145,7 @@ pub struct Dcf {
     eifs_nav_until: SimTime,
     next_seq: u16,
     /// Last sequence number received from each transmitter (sorted by transmitter).
-    seen: Vec<(u32, u16)>,
+    seen: Vec<(NodeId, u16)>,
     rng: Rng,
     pub counters: MacCounters,
     pub rates: RateControl,
@@ -154,7 +154,7 @@ pub struct Dcf {
 }
 
 impl Dcf {
-    pub fn new(node: u32, cfg: DcfConfig, rng: Rng, rate_rng: Rng) -> Dcf {
+    pub fn new(node: NodeId, cfg: DcfConfig, rng: Rng, rate_rng: Rng) -> Dcf {
         let t = cfg.timing;
         Dcf {
             node,
@@ -200,15 +200,15 @@ impl Dcf {
         self.nav_until
     }
 
-    /// Start serving `packet` for next hop `dst` (or [`BROADCAST`]); `msdu_bytes` is the
+    /// Start serving `packet` for next hop `dst` (or [`NodeId::BROADCAST`]); `msdu_bytes` is the
     /// LLC/SNAP + network-layer length.
-    pub fn offer(&mut self, cx: &mut MacCtx, packet: PacketId, dst: u32, msdu_bytes: u32) {
+    pub fn offer(&mut self, cx: &mut MacCtx, packet: PacketId, dst: NodeId, msdu_bytes: u32) {
         debug_assert!(self.job.is_none());
         let mpdu_bytes = super::timing::MAC_HEADER_BYTES + msdu_bytes + super::timing::FCS_BYTES;
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0FFF;
-        let use_rts = dst != BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes;
-        if dst != BROADCAST {
+        let use_rts = dst != NodeId::BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes;
+        if dst != NodeId::BROADCAST {
             self.rates.start_packet(dst, mpdu_bytes, use_rts, cx.now);
         }
         self.job = Some(Job {
@@ -293,7 +293,7 @@ impl Dcf {
 
     fn data_frame(&self, job: &Job) -> Frame {
         let t = &self.cfg.timing;
-        let broadcast = job.dst == BROADCAST;
+        let broadcast = job.dst == NodeId::BROADCAST;
         // Broadcast data goes at the basic rate (802.11-2007 9.6).
         let rate = if broadcast { t.basic_rate } else { job.rate };
         Frame {
@@ -331,7 +331,7 @@ impl Dcf {
                 let generation = self.timeout_timer.arm(at);
                 cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
-            (FrameKind::Data, Phase::TxData) if frame.dst == BROADCAST => {
+            (FrameKind::Data, Phase::TxData) if frame.dst == NodeId::BROADCAST => {
                 let job = self.job.take().expect("job");
                 self.done(cx, &job, true);
             }

@@ -20,7 +20,7 @@ impl Dcf {
             self.arm_access(cx);
         }
         debug_assert!(self.access_timer_holds(cx.now), "the access timer is late");
-        if frame.dst != self.node && frame.dst != BROADCAST {
+        if frame.dst != self.node && frame.dst != NodeId::BROADCAST {
             // Virtual carrier sense (9.2.5.4): NAV from the Duration field.
             let nav_end = at + frame.nav_ns;
             if nav_end > self.nav_until {
@@ -75,7 +75,7 @@ impl Dcf {
             }
             FrameKind::Data => {
                 let packet = frame.packet.expect("data frame carries a packet");
-                if frame.dst == BROADCAST {
+                if frame.dst == NodeId::BROADCAST {
                     cx.out.push(Tagged {
                         output: MacOutput::Received { packet, from: frame.src },
                         node: self.node,

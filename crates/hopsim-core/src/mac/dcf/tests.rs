@@ -15,15 +15,15 @@ enum Event {
     TxEnd,
 }
 
-impl TimerSink<MacTimer> for Scheduler<Event> {
-    fn arm(&mut self, at: SimTime, _node: u32, timer: MacTimer, generation: u32) {
+impl TimerSink<MacTimer, NodeId> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, _node: NodeId, timer: MacTimer, generation: u32) {
         self.schedule(at, Event::Mac(timer, generation));
     }
 }
 
-const ME: u32 = 0;
-const PEER: u32 = 1;
-const OTHER: u32 = 2;
+const ME: NodeId = NodeId(0);
+const PEER: NodeId = NodeId(1);
+const OTHER: NodeId = NodeId(2);
 
 struct Bench {
     dcf: Dcf,
@@ -193,7 +193,7 @@ impl Bench {
     }
 }
 
-fn data_from(src: u32, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> Frame {
+fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> Frame {
     Frame {
         kind: FrameKind::Data,
         src,
@@ -235,7 +235,7 @@ fn ns2_eifs_is_a_nav_followed_by_difs_and_a_backoff() {
     for ns2 in [false, true] {
         let mut b = Bench::with_profile(0, ns2);
         let t = b.timing;
-        let garbled = Frame::control(FrameKind::Cts, OTHER, 3, 0, &t);
+        let garbled = Frame::control(FrameKind::Cts, OTHER, NodeId(3), 0, &t);
         b.hear((us(1000), garbled, false));
         b.run_until(us(1000) + 1);
         let p = b.packet();
@@ -281,7 +281,7 @@ fn rts_is_answered_with_cts_after_sifs_carrying_the_remaining_nav() {
 fn overheard_frames_set_nav_and_rts_is_not_answered_under_nav() {
     let mut b = Bench::new(0);
     let t = b.timing;
-    let cts_elsewhere = Frame::control(FrameKind::Cts, OTHER, 3, us(8000), &t);
+    let cts_elsewhere = Frame::control(FrameKind::Cts, OTHER, NodeId(3), us(8000), &t);
     b.hear((us(1000), cts_elsewhere, true));
     let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
     b.hear((us(2000), rts, true));

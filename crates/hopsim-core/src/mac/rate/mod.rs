@@ -19,6 +19,7 @@
 use super::timing::{airtime_ns, Rate, Timing};
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 
 /// The 802.11b rates (clause 18), slowest first.
 pub const RATES: [Rate; 4] = [Rate(10), Rate(20), Rate(55), Rate(110)];
@@ -61,9 +62,9 @@ struct SampleStats {
 }
 
 /// Per-destination state and statistics.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Peer {
-    dst: u32,
+    dst: NodeId,
     arf: ArfState,
     sample: [SampleStats; 4],
     packets: u32,
@@ -80,7 +81,7 @@ struct Peer {
 }
 
 /// Per-link statistics reported in the results: (destination, attempts, acked) per rate.
-pub type LinkRateStats = (u32, [u64; 4], [u64; 4]);
+pub type LinkRateStats = (NodeId, [u64; 4], [u64; 4]);
 
 #[derive(Debug, Clone)]
 pub struct RateControl {
@@ -101,17 +102,29 @@ impl RateControl {
         RateControl { algo, timing, cw_min, peers: Vec::new(), rng }
     }
 
-    fn peer(&mut self, dst: u32) -> &mut Peer {
+    fn peer(&mut self, dst: NodeId) -> &mut Peer {
         let i = match self.peers.binary_search_by_key(&dst, |p| p.dst) {
             Ok(i) => i,
             Err(i) => {
-                let mut p = Peer { dst, ..Peer::default() };
                 // ARF and AARF start at the top rate; SampleRate knows nothing yet.
-                p.arf = ArfState {
+                let arf = ArfState {
                     idx: RATES.len() - 1,
                     success_threshold: ARF_SUCCESS,
                     timer_threshold: ARF_TIMER,
                     ..ArfState::default()
+                };
+                let p = Peer {
+                    dst,
+                    arf,
+                    sample: Default::default(),
+                    packets: 0,
+                    packet_rate: 0,
+                    retry_rate: 0,
+                    packet_attempts: 0,
+                    packet_bytes: 0,
+                    packet_rts: false,
+                    attempts: [0; 4],
+                    acked: [0; 4],
                 };
                 self.peers.insert(i, p);
                 i
@@ -133,7 +146,7 @@ impl RateControl {
     }
 
     /// A new packet for `dst` enters service (SampleRate picks its rate here).
-    pub fn start_packet(&mut self, dst: u32, bytes: u32, rts: bool, now: SimTime) {
+    pub fn start_packet(&mut self, dst: NodeId, bytes: u32, rts: bool, now: SimTime) {
         if self.algo != RateAlgo::Sample {
             return;
         }
@@ -175,7 +188,7 @@ impl RateControl {
     }
 
     /// The rate of the next DATA attempt to `dst`.
-    pub fn data_rate(&mut self, dst: u32) -> Rate {
+    pub fn data_rate(&mut self, dst: NodeId) -> Rate {
         match self.algo {
             RateAlgo::Constant(r) => r,
             RateAlgo::Arf | RateAlgo::Aarf => RATES[self.peer(dst).arf.idx],
@@ -189,7 +202,7 @@ impl RateControl {
     }
 
     /// Outcome of one DATA attempt at `rate` (acknowledged or not).
-    pub fn report_attempt(&mut self, dst: u32, rate: Rate, acked: bool, now: SimTime) {
+    pub fn report_attempt(&mut self, dst: NodeId, rate: Rate, acked: bool, now: SimTime) {
         let algo = self.algo;
         let p = self.peer(dst);
         let i = rate_index(rate);
@@ -251,7 +264,7 @@ impl RateControl {
     /// The packet in service to `dst` is finished (SampleRate updates its averages).
     pub fn finish_packet(
         &mut self,
-        dst: u32,
+        dst: NodeId,
         bytes: u32,
         rts: bool,
         delivered: bool,
@@ -275,7 +288,7 @@ impl RateControl {
     #[allow(clippy::too_many_arguments)]
     fn record_sample(
         &mut self,
-        dst: u32,
+        dst: NodeId,
         i: usize,
         attempts: u32,
         bytes: u32,

@@ -9,11 +9,9 @@
 //! the actions it returns.
 
 use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::NodeId;
 use rustc_hash::FxHashMap;
 use seen::SeenRreqs;
-
-/// The broadcast node id (its one home is the MAC's frame address).
-pub use crate::mac::frame::BROADCAST;
 
 /// ns-2 aodv.h ARP_DELAY: packets that waited for a route leave this far apart.
 pub const NS2_ARP_DELAY_NS: SimDuration = 10_000_000;
@@ -68,23 +66,23 @@ impl AodvConfig {
 pub enum AodvMsg {
     Rreq {
         id: u32,
-        dst: u32,
+        dst: NodeId,
         dst_seq: u32,
         unknown_seq: bool,
-        orig: u32,
+        orig: NodeId,
         orig_seq: u32,
         hops: u8,
         ttl: u8,
     },
     Rrep {
-        dst: u32,
+        dst: NodeId,
         dst_seq: u32,
-        orig: u32,
+        orig: NodeId,
         hops: u8,
         lifetime_ns: u64,
     },
     Rerr {
-        dst: u32,
+        dst: NodeId,
         dst_seq: u32,
     },
 }
@@ -102,17 +100,17 @@ impl AodvMsg {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AodvAction {
-    /// Send `msg` to neighbour `to` (BROADCAST for floods) after `delay_ns`.
-    Send { msg: AodvMsg, to: u32, delay_ns: SimDuration },
+    /// Send `msg` to neighbour `to` (NodeId::BROADCAST for floods) after `delay_ns`.
+    Send { msg: AodvMsg, to: NodeId, delay_ns: SimDuration },
     /// A route to `dst` exists now: release the packets waiting for it.
-    RouteFound { dst: u32 },
+    RouteFound { dst: NodeId },
     /// Discovery of `dst` failed: drop the packets waiting for it.
-    Unreachable { dst: u32 },
+    Unreachable { dst: NodeId },
     /// Call `on_timer(dst)` at `at`.
-    Timer { dst: u32, at: SimTime },
+    Timer { dst: NodeId, at: SimTime },
     /// Drop every packet in this node's interface queue for `next_hop` (ns-2
     /// `ifqueue->filter`).
-    PurgeQueue { next_hop: u32 },
+    PurgeQueue { next_hop: NodeId },
 }
 
 /// What becomes of a data packet the MAC gave up on.
@@ -126,7 +124,7 @@ pub enum FailedPacket {
 
 #[derive(Debug, Clone, PartialEq)]
 struct Route {
-    next_hop: u32,
+    next_hop: NodeId,
     hops: u8,
     seq: u32,
     valid_seq: bool,
@@ -136,7 +134,7 @@ struct Route {
     /// ns-2 rt_last_hop_count: the hop count when the route last went down (255: never).
     last_hop_count: u8,
     expires_ns: SimTime,
-    precursors: Vec<u32>,
+    precursors: Vec<NodeId>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -157,29 +155,29 @@ fn newer(a: u32, b: u32) -> bool {
 
 #[derive(Debug, Clone)]
 pub struct AodvNode {
-    me: u32,
+    me: NodeId,
     cfg: AodvConfig,
     seq: u32,
     rreq_id: u32,
     /// The tables are hash maps (up to one entry per node of the network, looked up for
     /// every control packet); where they are walked, the order must not show in the
     /// results: each walk says why it does not, or walks in sorted key order.
-    routes: FxHashMap<u32, Route>,
+    routes: FxHashMap<NodeId, Route>,
     /// RREQs already processed (RFC 6.5).
     seen: SeenRreqs,
-    pending: FxHashMap<u32, Discovery>,
+    pending: FxHashMap<NodeId, Discovery>,
     /// HELLO (6.9): when each neighbour was last heard.
-    heard: FxHashMap<u32, SimTime>,
+    heard: FxHashMap<NodeId, SimTime>,
     /// ns2: per destination, the request state ns-2 keeps in its route entry.
-    ns2_dst: FxHashMap<u32, ns2::Ns2Dst>,
+    ns2_dst: FxHashMap<NodeId, ns2::Ns2Dst>,
     /// Reused lists of node ids (no allocation per call): destinations (`link_failed`),
     /// next hops (`hello`).
-    scratch_dsts: Vec<u32>,
-    scratch_hops: Vec<u32>,
+    scratch_dsts: Vec<NodeId>,
+    scratch_hops: Vec<NodeId>,
 }
 
 impl AodvNode {
-    pub fn new(me: u32, cfg: AodvConfig) -> AodvNode {
+    pub fn new(me: NodeId, cfg: AodvConfig) -> AodvNode {
         AodvNode {
             me,
             cfg,
@@ -196,7 +194,7 @@ impl AodvNode {
     }
 
     /// Any packet from `neighbour` shows the link works (6.9).
-    pub fn heard(&mut self, neighbour: u32, now: SimTime) {
+    pub fn heard(&mut self, neighbour: NodeId, now: SimTime) {
         self.heard.insert(neighbour, now);
     }
 
@@ -220,7 +218,7 @@ impl AodvNode {
                 hops: 0,
                 lifetime_ns: limit,
             };
-            out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+            out.push(AodvAction::Send { msg, to: NodeId::BROADCAST, delay_ns: 0 });
         }
         // Collected in any order, then sorted: the links break in next-hop order.
         let mut silent = std::mem::take(&mut self.scratch_hops);
@@ -241,7 +239,7 @@ impl AodvNode {
     }
 
     /// Next hop of a valid, unexpired route to `dst`; using it extends its lifetime (6.2).
-    pub fn next_hop(&mut self, dst: u32, now: SimTime) -> Option<u32> {
+    pub fn next_hop(&mut self, dst: NodeId, now: SimTime) -> Option<NodeId> {
         let timeout = self.cfg.active_route_timeout_ns;
         let r = self.routes.get_mut(&dst)?;
         if !r.valid || r.expires_ns <= now {
@@ -255,17 +253,17 @@ impl AodvNode {
 
     /// The next hop of a valid, unexpired route to `dst`, without using it (no lifetime
     /// refresh): what an observer of the table sees.
-    pub fn route(&self, dst: u32, now: SimTime) -> Option<u32> {
+    pub fn route(&self, dst: NodeId, now: SimTime) -> Option<NodeId> {
         self.routes.get(&dst).filter(|r| r.valid && r.expires_ns > now).map(|r| r.next_hop)
     }
 
     /// Hop count of the current route to `dst`.
-    pub fn hops(&self, dst: u32) -> Option<u8> {
+    pub fn hops(&self, dst: NodeId) -> Option<u8> {
         self.routes.get(&dst).filter(|r| r.valid).map(|r| r.hops)
     }
 
     /// Start a route discovery for `dst` unless one is under way (6.3).
-    pub fn discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+    pub fn discover(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         if self.cfg.ns2 {
             self.ns2_discover(dst, now, out);
             return;
@@ -279,7 +277,7 @@ impl AodvNode {
 
     fn send_rreq(
         &mut self,
-        dst: u32,
+        dst: NodeId,
         ttl: u8,
         retries: u32,
         now: SimTime,
@@ -295,13 +293,13 @@ impl AodvNode {
         };
         let deadline = now + wait;
         self.pending.insert(dst, Discovery { ttl, retries, deadline, ..Discovery::default() });
-        out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+        out.push(AodvAction::Send { msg, to: NodeId::BROADCAST, delay_ns: 0 });
         out.push(AodvAction::Timer { dst, at: deadline });
     }
 
     /// A new RREQ of this node for `dst` (own sequence number and request id incremented,
     /// remembered as seen).
-    fn new_rreq(&mut self, dst: u32, ttl: u8, now: SimTime) -> AodvMsg {
+    fn new_rreq(&mut self, dst: NodeId, ttl: u8, now: SimTime) -> AodvMsg {
         self.seq = self.seq.wrapping_add(1);
         self.rreq_id = self.rreq_id.wrapping_add(1);
         self.remember(self.me, self.rreq_id, now);
@@ -319,7 +317,7 @@ impl AodvNode {
     }
 
     /// The discovery timer of `dst` fired.
-    pub fn on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+    pub fn on_timer(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         if self.cfg.ns2 {
             self.ns2_on_timer(dst, now, out);
             return;
@@ -350,20 +348,20 @@ impl AodvNode {
         }
     }
 
-    fn remember(&mut self, orig: u32, id: u32, now: SimTime) {
+    fn remember(&mut self, orig: NodeId, id: u32, now: SimTime) {
         // PATH_DISCOVERY_TIME = 2 x NET_TRAVERSAL_TIME.
         self.seen.remember(orig, id, now, now + 2 * self.cfg.net_traversal_ns());
     }
 
-    fn seen_before(&self, orig: u32, id: u32, now: SimTime) -> bool {
+    fn seen_before(&self, orig: NodeId, id: u32, now: SimTime) -> bool {
         self.seen.contains(orig, id, now)
     }
 
     /// Create or update the route to `dst` if the information is fresher or shorter (6.2).
     fn update(
         &mut self,
-        dst: u32,
-        next_hop: u32,
+        dst: NodeId,
+        next_hop: NodeId,
         hops: u8,
         seq: Option<u32>,
         lifetime: SimDuration,
@@ -415,7 +413,7 @@ impl AodvNode {
         }
     }
 
-    fn add_precursor(&mut self, dst: u32, p: u32) {
+    fn add_precursor(&mut self, dst: NodeId, p: NodeId) {
         if let Some(r) = self.routes.get_mut(&dst) {
             if !r.precursors.contains(&p) {
                 r.precursors.push(p);
@@ -425,7 +423,7 @@ impl AodvNode {
 
     /// The MAC gave up on `next_hop` (6.11 case i): every route through it breaks; RERRs go to
     /// the precursors. Returns nothing when no valid route used that neighbour.
-    pub fn link_failed(&mut self, next_hop: u32, out: &mut Vec<AodvAction>) {
+    pub fn link_failed(&mut self, next_hop: NodeId, out: &mut Vec<AodvAction>) {
         let ns2 = self.cfg.ns2;
         // Walk in any order: it only edits each route's own precursors and lists the broken
         // routes, which are then sorted so that the RERRs go in destination order.
@@ -451,7 +449,7 @@ impl AodvNode {
             if ns2 || !r.precursors.is_empty() {
                 out.push(AodvAction::Send {
                     msg: AodvMsg::Rerr { dst, dst_seq: r.seq },
-                    to: BROADCAST,
+                    to: NodeId::BROADCAST,
                     delay_ns: 0,
                 });
             }
@@ -460,11 +458,11 @@ impl AodvNode {
     }
 
     /// A data packet for `dst` cannot be forwarded here (6.11 case ii): report it upstream.
-    pub fn no_route_for_forwarding(&mut self, dst: u32, out: &mut Vec<AodvAction>) {
+    pub fn no_route_for_forwarding(&mut self, dst: NodeId, out: &mut Vec<AodvAction>) {
         let seq = self.routes.get(&dst).map_or(0, |r| r.seq);
         out.push(AodvAction::Send {
             msg: AodvMsg::Rerr { dst, dst_seq: seq },
-            to: BROADCAST,
+            to: NodeId::BROADCAST,
             delay_ns: 0,
         });
     }

@@ -3,6 +3,7 @@
 //! `AODV::sendRequest` paces it. Sources: ns-2.35 aodv/aodv.cc, aodv.h.
 
 use super::*;
+use crate::ids::NodeId;
 
 /// ns-2 aodv.h RREQ_RETRIES: network-wide requests before giving up.
 const NS2_RREQ_RETRIES: u32 = 3;
@@ -53,8 +54,8 @@ impl AodvNode {
     /// route through it broken (`link_failed`). Without `ns2`: `link_failed`.
     pub fn packet_failed(
         &mut self,
-        next_hop: u32,
-        dst: u32,
+        next_hop: NodeId,
+        dst: NodeId,
         data: bool,
         forwards: u32,
         now: SimTime,
@@ -64,7 +65,7 @@ impl AodvNode {
             self.link_failed(next_hop, out);
             return FailedPacket::Drop;
         }
-        if !data || dst == BROADCAST {
+        if !data || dst == NodeId::BROADCAST {
             return FailedPacket::Drop;
         }
         let Some(r) = self.routes.get_mut(&dst) else { return FailedPacket::Drop };
@@ -87,7 +88,7 @@ impl AodvNode {
     }
 
     /// Is a local repair of the route to `dst` under way (packets for it wait)?
-    pub fn repairing(&self, dst: u32) -> bool {
+    pub fn repairing(&self, dst: NodeId) -> bool {
         self.routes.get(&dst).is_some_and(|r| r.repairing)
     }
 
@@ -96,7 +97,7 @@ impl AodvNode {
     /// below TTL_THRESHOLD, else NETWORK_DIAMETER, counted); timeout 2 TTL NODE_TRAVERSAL_TIME
     /// times the count, at most 10 s; after RREQ_RETRIES network-wide requests the waiting
     /// packets are dropped and requests held back for MAX_RREQ_TIMEOUT.
-    pub(super) fn ns2_discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+    pub(super) fn ns2_discover(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         if let Some(d) = self.pending.get_mut(&dst) {
             if now < d.deadline {
                 d.wanted = true;
@@ -106,7 +107,7 @@ impl AodvNode {
         self.ns2_request(dst, now, out);
     }
 
-    fn ns2_request(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+    fn ns2_request(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         let mut d = self.pending.get(&dst).copied().unwrap_or_default();
         d.wanted = false;
         if d.retries > NS2_RREQ_RETRIES {
@@ -141,9 +142,9 @@ impl AodvNode {
         out.push(AodvAction::Timer { dst, at: purge_tick(d.deadline) });
     }
 
-    fn ns2_rreq(&mut self, dst: u32, ttl: u8, now: SimTime, out: &mut Vec<AodvAction>) {
+    fn ns2_rreq(&mut self, dst: NodeId, ttl: u8, now: SimTime, out: &mut Vec<AodvAction>) {
         let msg = self.new_rreq(dst, ttl, now);
-        out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+        out.push(AodvAction::Send { msg, to: NodeId::BROADCAST, delay_ns: 0 });
     }
 
     /// ns-2 `recvReply` took a reply for `dst` (newer or shorter), at any node on its way: the
@@ -151,7 +152,7 @@ impl AodvNode {
     /// originator records the discovery latency per hop, and packets waiting here go.
     pub(super) fn ns2_reply_accepted(
         &mut self,
-        dst: u32,
+        dst: NodeId,
         hops: u8,
         originator: bool,
         now: SimTime,
@@ -170,7 +171,7 @@ impl AodvNode {
 
     /// The purge tick after a request timeout: a reply may have come meanwhile; otherwise
     /// the next request, or the end of the hold.
-    pub(super) fn ns2_on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+    pub(super) fn ns2_on_timer(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         let Some(d) = self.pending.get(&dst).copied() else { return };
         if now != purge_tick(d.deadline) {
             return; // superseded

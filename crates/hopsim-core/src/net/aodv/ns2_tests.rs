@@ -7,12 +7,12 @@ use super::*;
 const MS: u64 = 1_000_000;
 
 fn ns2_node(me: u32) -> AodvNode {
-    AodvNode::new(me, AodvConfig { ns2: true, ..AodvConfig::default() })
+    AodvNode::new(NodeId(me), AodvConfig { ns2: true, ..AodvConfig::default() })
 }
 
 fn rreq_sent(out: &[AodvAction], dst: u32) -> bool {
     out.iter().any(|a| {
-        matches!(a, AodvAction::Send { to: BROADCAST, msg: AodvMsg::Rreq { dst: d, .. }, .. } if *d == dst)
+        matches!(a, AodvAction::Send { to: NodeId::BROADCAST, msg: AodvMsg::Rreq { dst: d, .. }, .. } if *d == NodeId(dst))
     })
 }
 
@@ -20,53 +20,70 @@ fn rreq_sent(out: &[AodvAction], dst: u32) -> bool {
 fn near_the_source_a_failure_drops_purges_the_queue_and_breaks_every_route_through_it() {
     // Node 1 (1 hop from the source, 4 from the destination): 1 > 4 is false, no repair.
     let mut n = ns2_node(1);
-    n.update(5, 2, 4, Some(2), 1000 * MS, 0);
-    n.update(4, 2, 3, Some(2), 1000 * MS, 0);
+    n.update(NodeId(5), NodeId(2), 4, Some(2), 1000 * MS, 0);
+    n.update(NodeId(4), NodeId(2), 3, Some(2), 1000 * MS, 0);
     let mut out = vec![];
-    let fate = n.packet_failed(2, 5, true, 1, MS, &mut out);
+    let fate = n.packet_failed(NodeId(2), NodeId(5), true, 1, MS, &mut out);
     assert_eq!(fate, FailedPacket::Drop);
-    assert_eq!(out[0], AodvAction::PurgeQueue { next_hop: 2 }, "ifqueue->filter(broken_nbr)");
+    assert_eq!(
+        out[0],
+        AodvAction::PurgeQueue { next_hop: NodeId(2) },
+        "ifqueue->filter(broken_nbr)"
+    );
     let rerrs =
         out.iter().filter(|a| matches!(a, AodvAction::Send { msg: AodvMsg::Rerr { .. }, .. }));
     assert_eq!(rerrs.count(), 2, "handle_link_failure: a RERR per route, precursors or not");
-    assert_eq!(n.next_hop(5, MS), None);
-    assert_eq!(n.next_hop(4, MS), None);
-    assert!(!n.repairing(5));
+    assert_eq!(n.next_hop(NodeId(5), MS), None);
+    assert_eq!(n.next_hop(NodeId(4), MS), None);
+    assert!(!n.repairing(NodeId(5)));
 }
 
 #[test]
 fn near_the_destination_a_failure_starts_a_local_repair_and_the_packet_waits() {
     // Node 4 (4 hops travelled, 1 to go): local_rt_repair.
     let mut n = ns2_node(4);
-    n.update(5, 5, 1, Some(2), 1000 * MS, 0);
-    n.update(3, 3, 1, Some(2), 1000 * MS, 0);
+    n.update(NodeId(5), NodeId(5), 1, Some(2), 1000 * MS, 0);
+    n.update(NodeId(3), NodeId(3), 1, Some(2), 1000 * MS, 0);
     let mut out = vec![];
-    let fate = n.packet_failed(5, 5, true, 4, MS, &mut out);
+    let fate = n.packet_failed(NodeId(5), NodeId(5), true, 4, MS, &mut out);
     assert_eq!(fate, FailedPacket::Wait);
     assert!(rreq_sent(&out, 5), "a RREQ for the destination leaves from the repairing node");
     assert!(!out.iter().any(|a| matches!(a, AodvAction::PurgeQueue { .. })), "no purge");
-    assert!(n.repairing(5));
-    assert_eq!(n.next_hop(5, MS), None, "packets for 5 wait while the repair runs");
-    assert_eq!(n.next_hop(3, MS), Some(3), "the neighbour is not deleted: other routes stay");
+    assert!(n.repairing(NodeId(5)));
+    assert_eq!(n.next_hop(NodeId(5), MS), None, "packets for 5 wait while the repair runs");
+    assert_eq!(
+        n.next_hop(NodeId(3), MS),
+        Some(NodeId(3)),
+        "the neighbour is not deleted: other routes stay"
+    );
     // A second failure during the repair: the packet waits too, no second RREQ.
     let mut out = vec![];
-    assert_eq!(n.packet_failed(5, 5, true, 4, 2 * MS, &mut out), FailedPacket::Wait);
+    assert_eq!(
+        n.packet_failed(NodeId(5), NodeId(5), true, 4, 2 * MS, &mut out),
+        FailedPacket::Wait
+    );
     assert!(!rreq_sent(&out, 5));
     // The destination answers the repairing node: the route is up again.
     let mut out = vec![];
-    let rrep = AodvMsg::Rrep { dst: 5, dst_seq: 4, orig: 4, hops: 0, lifetime_ns: 20_000 * MS };
-    n.receive(rrep, 5, 3 * MS, &mut out);
-    assert_eq!(out, vec![AodvAction::RouteFound { dst: 5 }]);
-    assert!(!n.repairing(5));
-    assert_eq!(n.next_hop(5, 3 * MS), Some(5));
+    let rrep = AodvMsg::Rrep {
+        dst: NodeId(5),
+        dst_seq: 4,
+        orig: NodeId(4),
+        hops: 0,
+        lifetime_ns: 20_000 * MS,
+    };
+    n.receive(rrep, NodeId(5), 3 * MS, &mut out);
+    assert_eq!(out, vec![AodvAction::RouteFound { dst: NodeId(5) }]);
+    assert!(!n.repairing(NodeId(5)));
+    assert_eq!(n.next_hop(NodeId(5), 3 * MS), Some(NodeId(5)));
 }
 
 #[test]
 fn a_failed_repair_ends_with_the_waiting_packets_dropped() {
     let mut n = ns2_node(4);
-    n.update(5, 5, 1, Some(2), 1000 * MS, 0);
+    n.update(NodeId(5), NodeId(5), 1, Some(2), 1000 * MS, 0);
     let mut out = vec![];
-    n.packet_failed(5, 5, true, 4, 0, &mut out);
+    n.packet_failed(NodeId(5), NodeId(5), true, 4, 0, &mut out);
     let mut unreachable = false;
     for _ in 0..16 {
         let Some(at) = out.iter().find_map(|a| match a {
@@ -76,50 +93,53 @@ fn a_failed_repair_ends_with_the_waiting_packets_dropped() {
             break;
         };
         out.clear();
-        n.on_timer(5, at, &mut out);
-        unreachable |= out.contains(&AodvAction::Unreachable { dst: 5 });
+        n.on_timer(NodeId(5), at, &mut out);
+        unreachable |= out.contains(&AodvAction::Unreachable { dst: NodeId(5) });
     }
     assert!(unreachable);
-    assert!(!n.repairing(5));
+    assert!(!n.repairing(NodeId(5)));
 }
 
 #[test]
 fn a_failed_control_packet_changes_no_route() {
     let mut n = ns2_node(2);
-    n.update(0, 1, 2, Some(2), 1000 * MS, 0);
+    n.update(NodeId(0), NodeId(1), 2, Some(2), 1000 * MS, 0);
     let mut out = vec![];
-    assert_eq!(n.packet_failed(1, 0, false, 3, MS, &mut out), FailedPacket::Drop);
+    assert_eq!(n.packet_failed(NodeId(1), NodeId(0), false, 3, MS, &mut out), FailedPacket::Drop);
     assert!(out.is_empty());
-    assert_eq!(n.next_hop(0, MS), Some(1));
+    assert_eq!(n.next_hop(NodeId(0), MS), Some(NodeId(1)));
 }
 
 #[test]
 fn a_rerr_purges_the_queue_for_its_sender_and_clears_the_precursors() {
     let mut up = ns2_node(1);
-    up.update(5, 2, 4, Some(2), 1000 * MS, 0);
-    up.add_precursor(5, 0);
+    up.update(NodeId(5), NodeId(2), 4, Some(2), 1000 * MS, 0);
+    up.add_precursor(NodeId(5), NodeId(0));
     let mut out = vec![];
-    up.receive(AodvMsg::Rerr { dst: 5, dst_seq: 3 }, 2, MS, &mut out);
-    assert_eq!(out[0], AodvAction::PurgeQueue { next_hop: 2 });
-    assert!(matches!(out[1], AodvAction::Send { msg: AodvMsg::Rerr { dst: 5, dst_seq: 3 }, .. }));
-    assert!(up.routes[&5].precursors.is_empty());
+    up.receive(AodvMsg::Rerr { dst: NodeId(5), dst_seq: 3 }, NodeId(2), MS, &mut out);
+    assert_eq!(out[0], AodvAction::PurgeQueue { next_hop: NodeId(2) });
+    assert!(matches!(
+        out[1],
+        AodvAction::Send { msg: AodvMsg::Rerr { dst: NodeId(5), dst_seq: 3 }, .. }
+    ));
+    assert!(up.routes[&NodeId(5)].precursors.is_empty());
     // An older RERR is ignored (recvError: rt_seqno <= the RERR's).
     let mut n = ns2_node(1);
-    n.update(5, 2, 4, Some(8), 1000 * MS, 0);
+    n.update(NodeId(5), NodeId(2), 4, Some(8), 1000 * MS, 0);
     let mut out = vec![];
-    n.receive(AodvMsg::Rerr { dst: 5, dst_seq: 7 }, 2, MS, &mut out);
+    n.receive(AodvMsg::Rerr { dst: NodeId(5), dst_seq: 7 }, NodeId(2), MS, &mut out);
     assert!(out.is_empty());
-    assert_eq!(n.next_hop(5, MS), Some(2));
+    assert_eq!(n.next_hop(NodeId(5), MS), Some(NodeId(2)));
 }
 
 #[test]
 fn the_standard_profile_breaks_the_link_without_purge_or_repair() {
-    let mut n = AodvNode::new(4, AodvConfig::default());
-    n.update(5, 5, 1, Some(2), 1000 * MS, 0);
+    let mut n = AodvNode::new(NodeId(4), AodvConfig::default());
+    n.update(NodeId(5), NodeId(5), 1, Some(2), 1000 * MS, 0);
     let mut out = vec![];
-    assert_eq!(n.packet_failed(5, 5, true, 4, MS, &mut out), FailedPacket::Drop);
+    assert_eq!(n.packet_failed(NodeId(5), NodeId(5), true, 4, MS, &mut out), FailedPacket::Drop);
     assert!(out.is_empty(), "no precursors: no RERR (RFC 3561 6.11), no purge");
-    assert_eq!(n.next_hop(5, MS), None);
+    assert_eq!(n.next_hop(NodeId(5), MS), None);
 }
 
 #[test]
@@ -127,18 +147,30 @@ fn a_route_in_repair_takes_only_a_newer_or_shorter_reply() {
     // recvReply: rt_seqno < rp_dst_seqno, or equal and fewer hops. The upstream neighbour's
     // answer from its own table (same number, more hops) would point the route backwards.
     let mut n = ns2_node(4);
-    n.update(5, 5, 1, Some(2), 1000 * MS, 0);
+    n.update(NodeId(5), NodeId(5), 1, Some(2), 1000 * MS, 0);
     let mut out = vec![];
-    n.packet_failed(5, 5, true, 4, MS, &mut out);
+    n.packet_failed(NodeId(5), NodeId(5), true, 4, MS, &mut out);
     let mut out = vec![];
-    let stale = AodvMsg::Rrep { dst: 5, dst_seq: 2, orig: 4, hops: 2, lifetime_ns: 10_000 * MS };
-    n.receive(stale, 3, 2 * MS, &mut out);
+    let stale = AodvMsg::Rrep {
+        dst: NodeId(5),
+        dst_seq: 2,
+        orig: NodeId(4),
+        hops: 2,
+        lifetime_ns: 10_000 * MS,
+    };
+    n.receive(stale, NodeId(3), 2 * MS, &mut out);
     assert!(out.is_empty(), "ignored: nothing released, nothing forwarded");
-    assert!(n.repairing(5));
-    assert_eq!(n.next_hop(5, 2 * MS), None);
-    let fresh = AodvMsg::Rrep { dst: 5, dst_seq: 3, orig: 4, hops: 0, lifetime_ns: 10_000 * MS };
-    n.receive(fresh, 5, 3 * MS, &mut out);
-    assert_eq!(out, vec![AodvAction::RouteFound { dst: 5 }]);
+    assert!(n.repairing(NodeId(5)));
+    assert_eq!(n.next_hop(NodeId(5), 2 * MS), None);
+    let fresh = AodvMsg::Rrep {
+        dst: NodeId(5),
+        dst_seq: 3,
+        orig: NodeId(4),
+        hops: 0,
+        lifetime_ns: 10_000 * MS,
+    };
+    n.receive(fresh, NodeId(5), 3 * MS, &mut out);
+    assert_eq!(out, vec![AodvAction::RouteFound { dst: NodeId(5) }]);
 }
 
 //   t = 0      RREQ TTL 30 (never routed: rt_last_hop_count = INFINITY2), timeout 1.8 s
@@ -149,7 +181,7 @@ fn a_route_in_repair_takes_only_a_newer_or_shorter_reply() {
 fn ns2_discovery_paces_requests_on_purge_ticks_then_gives_up_and_holds() {
     let mut n = ns2_node(0);
     let mut out = vec![];
-    n.discover(9, 0, &mut out);
+    n.discover(NodeId(9), 0, &mut out);
     let ttl_of = |out: &[AodvAction]| {
         out.iter().find_map(|a| match a {
             AodvAction::Send { msg: AodvMsg::Rreq { ttl, .. }, .. } => Some(*ttl),
@@ -169,21 +201,21 @@ fn ns2_discovery_paces_requests_on_purge_ticks_then_gives_up_and_holds() {
     assert_eq!(at, 2000 * MS, "1.8 s, then the next 0.5 s tick");
     // A packet asking meanwhile sends nothing (rt_req_timeout rate limit).
     let mut again = vec![];
-    n.discover(9, 1000 * MS, &mut again);
+    n.discover(NodeId(9), 1000 * MS, &mut again);
     assert!(again.is_empty());
     let mut times = vec![0];
     loop {
         let mut out = vec![];
-        n.on_timer(9, at, &mut out);
-        if out.contains(&AodvAction::Unreachable { dst: 9 }) {
+        n.on_timer(NodeId(9), at, &mut out);
+        if out.contains(&AodvAction::Unreachable { dst: NodeId(9) }) {
             assert_eq!(at, 19_000 * MS);
             let hold = timer_of(&out);
             assert_eq!(hold, at + 10_000 * MS, "MAX_RREQ_TIMEOUT hold");
             let mut during = vec![];
-            n.discover(9, at + MS, &mut during);
+            n.discover(NodeId(9), at + MS, &mut during);
             assert!(during.is_empty(), "no request during the hold");
             let mut after = vec![];
-            n.on_timer(9, hold, &mut after);
+            n.on_timer(NodeId(9), hold, &mut after);
             assert_eq!(ttl_of(&after), Some(30), "a packet asked during the hold: new cycle");
             break;
         }

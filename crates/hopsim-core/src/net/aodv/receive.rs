@@ -2,10 +2,11 @@
 //! where the ns2 profile follows them): what a node does with a RREQ, RREP or RERR.
 
 use super::*;
+use crate::ids::NodeId;
 
 impl AodvNode {
     /// A control message arrived from neighbour `from`.
-    pub fn receive(&mut self, msg: AodvMsg, from: u32, now: SimTime, out: &mut Vec<AodvAction>) {
+    pub fn receive(&mut self, msg: AodvMsg, from: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         let timeout = self.cfg.active_route_timeout_ns;
         match msg {
             AodvMsg::Rreq { id, dst, dst_seq, unknown_seq, orig, orig_seq, hops, ttl } => {
@@ -75,7 +76,7 @@ impl AodvNode {
                     };
                     out.push(AodvAction::Send {
                         msg,
-                        to: BROADCAST,
+                        to: NodeId::BROADCAST,
                         delay_ns: self.cfg.broadcast_jitter_ns,
                     });
                 }
@@ -131,7 +132,7 @@ impl AodvNode {
                             r.precursors.clear(); // ns-2 pc_delete()
                         }
                         let msg = AodvMsg::Rerr { dst, dst_seq };
-                        out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+                        out.push(AodvAction::Send { msg, to: NodeId::BROADCAST, delay_ns: 0 });
                     }
                 }
             }

@@ -7,21 +7,22 @@
 //! entries, so the latest is the one that decides.
 
 use crate::engine::time::SimTime;
+use crate::ids::NodeId;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Default)]
 pub(super) struct SeenRreqs {
     /// (originator, RREQ id, forget at), in the order remembered (so by forget time).
-    fifo: VecDeque<(u32, u32, SimTime)>,
+    fifo: VecDeque<(NodeId, u32, SimTime)>,
     /// (originator, RREQ id) -> forget time of its latest entry in `fifo`.
-    latest: FxHashMap<(u32, u32), SimTime>,
+    latest: FxHashMap<(NodeId, u32), SimTime>,
 }
 
 impl SeenRreqs {
     /// Remember (orig, id) until `forget_ns`; entries whose time has come (<= `now`) go.
     /// `now` never decreases between calls, and `forget_ns` = `now` + a constant.
-    pub(super) fn remember(&mut self, orig: u32, id: u32, now: SimTime, forget_ns: SimTime) {
+    pub(super) fn remember(&mut self, orig: NodeId, id: u32, now: SimTime, forget_ns: SimTime) {
         while let Some(&(o, i, t)) = self.fifo.front() {
             if t > now {
                 break;
@@ -37,7 +38,7 @@ impl SeenRreqs {
     }
 
     /// Was (orig, id) remembered with a forget time after `now`?
-    pub(super) fn contains(&self, orig: u32, id: u32, now: SimTime) -> bool {
+    pub(super) fn contains(&self, orig: NodeId, id: u32, now: SimTime) -> bool {
         self.latest.get(&(orig, id)).is_some_and(|&t| t > now)
     }
 }
@@ -49,16 +50,16 @@ mod tests {
 
     /// The reference: the FIFO alone, scanned linearly (the table's former implementation).
     #[derive(Default)]
-    struct Scan(VecDeque<(u32, u32, SimTime)>);
+    struct Scan(VecDeque<(NodeId, u32, SimTime)>);
 
     impl Scan {
-        fn remember(&mut self, orig: u32, id: u32, now: SimTime, forget_ns: SimTime) {
+        fn remember(&mut self, orig: NodeId, id: u32, now: SimTime, forget_ns: SimTime) {
             while self.0.front().is_some_and(|e| e.2 <= now) {
                 self.0.pop_front();
             }
             self.0.push_back((orig, id, forget_ns));
         }
-        fn contains(&self, orig: u32, id: u32, now: SimTime) -> bool {
+        fn contains(&self, orig: NodeId, id: u32, now: SimTime) -> bool {
             self.0.iter().any(|e| e.0 == orig && e.1 == id && e.2 > now)
         }
     }
@@ -76,8 +77,8 @@ mod tests {
                 // their entries are dropped, and are remembered again while still live.
                 now += rng.up_to(400) as u64 + if rng.up_to(20) == 0 { KEEP_NS } else { 0 };
                 let (orig, id) = (rng.up_to(4), rng.up_to(6));
-                let expected = scan.contains(orig, id, now);
-                assert_eq!(set.contains(orig, id, now), expected, "seed {seed} at {now}");
+                let expected = scan.contains(NodeId(orig), id, now);
+                assert_eq!(set.contains(NodeId(orig), id, now), expected, "seed {seed} at {now}");
                 if expected {
                     hits += 1;
                 } else {
@@ -85,8 +86,8 @@ mod tests {
                 }
                 // Mostly as the node does (remember what was not seen), sometimes regardless.
                 if !expected || rng.up_to(4) == 0 {
-                    set.remember(orig, id, now, now + KEEP_NS);
-                    scan.remember(orig, id, now, now + KEEP_NS);
+                    set.remember(NodeId(orig), id, now, now + KEEP_NS);
+                    scan.remember(NodeId(orig), id, now, now + KEEP_NS);
                 }
                 assert!(set.latest.len() <= set.fifo.len(), "no key outlives its entries");
             }

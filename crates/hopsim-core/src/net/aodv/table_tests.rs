@@ -14,16 +14,16 @@ const HELLO_LOSS: u32 = 2;
 /// The reference: RFC 3561's table rules written plainly over a BTreeMap.
 #[derive(Default)]
 struct Reference {
-    routes: BTreeMap<u32, Route>,
-    heard: BTreeMap<u32, SimTime>,
+    routes: BTreeMap<NodeId, Route>,
+    heard: BTreeMap<NodeId, SimTime>,
     ns2: bool,
 }
 
 impl Reference {
     fn update(
         &mut self,
-        dst: u32,
-        hop: u32,
+        dst: NodeId,
+        hop: NodeId,
         hops: u8,
         seq: Option<u32>,
         life: u64,
@@ -61,7 +61,7 @@ impl Reference {
         take
     }
 
-    fn next_hop(&mut self, dst: u32, now: u64) -> Option<u32> {
+    fn next_hop(&mut self, dst: NodeId, now: u64) -> Option<NodeId> {
         let r = self.routes.get_mut(&dst)?;
         if r.valid && r.expires_ns > now {
             r.expires_ns = r.expires_ns.max(now + TIMEOUT_NS);
@@ -71,18 +71,22 @@ impl Reference {
         None
     }
 
-    fn add_precursor(&mut self, dst: u32, p: u32) {
+    fn add_precursor(&mut self, dst: NodeId, p: NodeId) {
         if let Some(r) = self.routes.get_mut(&dst).filter(|r| !r.precursors.contains(&p)) {
             r.precursors.push(p);
         }
     }
 
-    fn rerr(dst: u32, dst_seq: u32) -> AodvAction {
-        AodvAction::Send { msg: AodvMsg::Rerr { dst, dst_seq }, to: BROADCAST, delay_ns: 0 }
+    fn rerr(dst: NodeId, dst_seq: u32) -> AodvAction {
+        AodvAction::Send {
+            msg: AodvMsg::Rerr { dst, dst_seq },
+            to: NodeId::BROADCAST,
+            delay_ns: 0,
+        }
     }
 
     /// RERRs in destination order: the BTreeMap's own order.
-    fn link_failed(&mut self, hop: u32, out: &mut Vec<AodvAction>) {
+    fn link_failed(&mut self, hop: NodeId, out: &mut Vec<AodvAction>) {
         for (&dst, r) in self.routes.iter_mut() {
             if r.valid && r.next_hop == hop {
                 (r.valid, r.last_hop_count, r.seq) = (false, r.hops, r.seq.wrapping_add(1));
@@ -96,7 +100,7 @@ impl Reference {
         }
     }
 
-    fn receive_rerr(&mut self, dst: u32, seq: u32, from: u32, out: &mut Vec<AodvAction>) {
+    fn receive_rerr(&mut self, dst: NodeId, seq: u32, from: NodeId, out: &mut Vec<AodvAction>) {
         let Some(r) = self.routes.get_mut(&dst) else { return };
         if !r.valid || r.next_hop != from || (self.ns2 && newer(r.seq, seq)) {
             return;
@@ -114,9 +118,9 @@ impl Reference {
     }
 
     /// The HELLO check: every next hop of a live route silent too long breaks, in hop order.
-    fn hello(&mut self, me: u32, seq: u32, now: u64, out: &mut Vec<AodvAction>) {
+    fn hello(&mut self, me: NodeId, seq: u32, now: u64, out: &mut Vec<AodvAction>) {
         let limit = HELLO_LOSS as u64 * HELLO_NS;
-        let live: Vec<u32> = self
+        let live: Vec<NodeId> = self
             .routes
             .values()
             .filter(|r| r.valid && r.expires_ns > now)
@@ -125,9 +129,9 @@ impl Reference {
         if !live.is_empty() {
             let msg =
                 AodvMsg::Rrep { dst: me, dst_seq: seq, orig: me, hops: 0, lifetime_ns: limit };
-            out.push(AodvAction::Send { msg, to: BROADCAST, delay_ns: 0 });
+            out.push(AodvAction::Send { msg, to: NodeId::BROADCAST, delay_ns: 0 });
         }
-        let silent: std::collections::BTreeSet<u32> = live
+        let silent: std::collections::BTreeSet<NodeId> = live
             .into_iter()
             .filter(|h| self.heard.get(h).is_some_and(|&t| now.saturating_sub(t) > limit))
             .collect();
@@ -141,7 +145,7 @@ impl Reference {
 fn run(seed: u64, ns2: bool, steps: usize) -> usize {
     let mut rng = Rng::derive(seed, Purpose::Routing, ns2 as u64);
     let cfg = AodvConfig { ns2, ..AodvConfig::default() };
-    let (me, nodes) = (0, 40);
+    let (me, nodes) = (NodeId(0), 40);
     let mut node = AodvNode::new(me, cfg);
     let mut reference = Reference { ns2, ..Reference::default() };
     let (mut out, mut expected) = (Vec::new(), Vec::new());
@@ -149,7 +153,7 @@ fn run(seed: u64, ns2: bool, steps: usize) -> usize {
     let mut longest = 0; // the most RERRs one step produced
     for step in 0..steps {
         now += rng.up_to(400) as u64 * MS;
-        let (dst, hop) = (1 + rng.up_to(nodes - 1), 1 + rng.up_to(7));
+        let (dst, hop) = (NodeId(1 + rng.up_to(nodes - 1)), NodeId(1 + rng.up_to(7)));
         out.clear();
         expected.clear();
         match rng.up_to(10) {
@@ -184,7 +188,7 @@ fn run(seed: u64, ns2: bool, steps: usize) -> usize {
             }
         }
         assert_eq!(out, expected, "seed {seed} step {step}: outputs and their order");
-        let table: BTreeMap<u32, Route> =
+        let table: BTreeMap<NodeId, Route> =
             node.routes.iter().map(|(&d, r)| (d, r.clone())).collect();
         assert_eq!(table, reference.routes, "seed {seed} step {step}: the tables");
         let rerrs =

@@ -16,6 +16,7 @@
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 
 use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::NodeId;
 use std::collections::{BTreeMap, VecDeque};
 
 mod route;
@@ -24,11 +25,11 @@ pub use route::{SrcRoute, MAX_HOPS};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DsrMsg {
     /// Route Request: `record` holds the nodes it passed, starting at the originator.
-    Rreq { id: u32, target: u32, record: SrcRoute, ttl: u8 },
+    Rreq { id: u32, target: NodeId, record: SrcRoute, ttl: u8 },
     /// Route Reply: `route` from the requester to the target.
     Rrep { route: SrcRoute },
     /// Route Error: the link `from` -> `to` broke.
-    Rerr { from: u32, to: u32 },
+    Rerr { from: NodeId, to: NodeId },
 }
 
 impl DsrMsg {
@@ -55,13 +56,13 @@ pub enum DsrAction {
         route: SrcRoute,
     },
     RouteFound {
-        dst: u32,
+        dst: NodeId,
     },
     Unreachable {
-        dst: u32,
+        dst: NodeId,
     },
     Timer {
-        dst: u32,
+        dst: NodeId,
         at: SimTime,
     },
 }
@@ -116,19 +117,19 @@ struct Discovery {
 
 #[derive(Debug, Clone)]
 pub struct DsrNode {
-    me: u32,
+    me: NodeId,
     cfg: DsrConfig,
     next_id: u32,
     /// Path cache: routes starting at this node, most recent last.
     cache: VecDeque<SrcRoute>,
-    seen: VecDeque<(u32, u32)>,
-    pending: BTreeMap<u32, Discovery>,
+    seen: VecDeque<(NodeId, u32)>,
+    pending: BTreeMap<NodeId, Discovery>,
 }
 
 const SEEN_KEPT: usize = 256;
 
 impl DsrNode {
-    pub fn new(me: u32, cfg: DsrConfig) -> DsrNode {
+    pub fn new(me: NodeId, cfg: DsrConfig) -> DsrNode {
         DsrNode {
             me,
             cfg,
@@ -141,7 +142,7 @@ impl DsrNode {
 
     /// Shortest cached route from this node to `dst`: the first of the shortest in cache
     /// order (the prefix is copied once, for the route chosen).
-    pub fn route_to(&self, dst: u32) -> Option<SrcRoute> {
+    pub fn route_to(&self, dst: NodeId) -> Option<SrcRoute> {
         let mut best: Option<(usize, &SrcRoute)> = None;
         for r in &self.cache {
             if let Some(i) = r.position(dst) {
@@ -191,7 +192,7 @@ impl DsrNode {
 
     /// Forget every cached route over the link a-b: keep what precedes it.
     /// (ns2: only the direction a -> b, mobicache.cc `noticeDeadLink`.)
-    pub fn remove_link(&mut self, a: u32, b: u32) {
+    pub fn remove_link(&mut self, a: NodeId, b: NodeId) {
         let ns2 = self.cfg.ns2;
         let mut kept = VecDeque::with_capacity(self.cache.len());
         for r in self.cache.drain(..) {
@@ -206,17 +207,23 @@ impl DsrNode {
     }
 
     /// Start a discovery for `dst` unless one is under way.
-    pub fn discover(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+    pub fn discover(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
         self.start_discovery(dst, false, now, out);
     }
 
     /// ns2: a forwarder salvaging a packet asks its neighbours only (ring zero), once
     /// (dsragent.cc `dsr_salvage_allow_propagating` 0); `Unreachable` after ~2 s.
-    pub fn discover_for_salvage(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+    pub fn discover_for_salvage(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
         self.start_discovery(dst, true, now, out);
     }
 
-    fn start_discovery(&mut self, dst: u32, salvage: bool, now: SimTime, out: &mut Vec<DsrAction>) {
+    fn start_discovery(
+        &mut self,
+        dst: NodeId,
+        salvage: bool,
+        now: SimTime,
+        out: &mut Vec<DsrAction>,
+    ) {
         if self.pending.contains_key(&dst) {
             return;
         }
@@ -239,7 +246,7 @@ impl DsrNode {
         }
     }
 
-    fn send_rreq(&mut self, dst: u32, ttl: u8, out: &mut Vec<DsrAction>) {
+    fn send_rreq(&mut self, dst: NodeId, ttl: u8, out: &mut Vec<DsrAction>) {
         self.next_id = self.next_id.wrapping_add(1);
         self.remember(self.me, self.next_id);
         let msg =
@@ -249,7 +256,7 @@ impl DsrNode {
         out.push(DsrAction::Flood { msg, jitter_ns });
     }
 
-    fn request(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
+    fn request(&mut self, dst: NodeId, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
         d.requests += 1;
         d.deadline = now + d.backoff_ns;
         self.pending.insert(dst, d);
@@ -259,7 +266,7 @@ impl DsrNode {
 
     /// ns2: a request cycle begins with a ring-zero request; the propagating one follows
     /// `arp_timeout` later unless a reply came (dsragent.cc `getRouteForPacket`).
-    fn ns2_cycle(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
+    fn ns2_cycle(&mut self, dst: NodeId, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
         d.requests += 1;
         d.ring_zero = true;
         d.deadline = now + if d.salvage { NS2_SALVAGE_WAIT_NS } else { NS2_ARP_TIMEOUT_NS };
@@ -268,7 +275,13 @@ impl DsrNode {
         out.push(DsrAction::Timer { dst, at: d.deadline });
     }
 
-    fn ns2_on_timer(&mut self, dst: u32, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
+    fn ns2_on_timer(
+        &mut self,
+        dst: NodeId,
+        mut d: Discovery,
+        now: SimTime,
+        out: &mut Vec<DsrAction>,
+    ) {
         if d.salvage {
             out.push(DsrAction::Unreachable { dst });
             return;
@@ -288,7 +301,7 @@ impl DsrNode {
         }
     }
 
-    pub fn on_timer(&mut self, dst: u32, now: SimTime, out: &mut Vec<DsrAction>) {
+    pub fn on_timer(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
         let Some(d) = self.pending.get(&dst).copied() else { return };
         if d.deadline != now {
             return;
@@ -306,7 +319,7 @@ impl DsrNode {
         }
     }
 
-    fn remember(&mut self, orig: u32, id: u32) {
+    fn remember(&mut self, orig: NodeId, id: u32) {
         if self.seen.len() >= SEEN_KEPT {
             self.seen.pop_front();
         }
@@ -395,7 +408,7 @@ impl DsrNode {
     /// `route` (position of this node: `at`): drop the link, report it to the source.
     pub fn link_failed(
         &mut self,
-        next_hop: u32,
+        next_hop: NodeId,
         route: Option<(&SrcRoute, usize)>,
         out: &mut Vec<DsrAction>,
     ) {

@@ -1,7 +1,20 @@
 //! DSR source routes: the node sequence a packet follows, carried in its header.
 
+use crate::ids::NodeId;
+
 /// Longest source route, in hops (ns-2 MAX_SR_LEN).
 pub const MAX_HOPS: usize = 16;
+
+/// A route's nodes are kept in 16 bits (scenarios hold far fewer nodes; the header's
+/// size on the air is counted at 4 bytes a node, `option_bytes`).
+fn pack(n: NodeId) -> u16 {
+    debug_assert!(n.0 <= u32::from(u16::MAX), "node {n} in a source route");
+    n.0 as u16
+}
+
+fn unpack(x: u16) -> NodeId {
+    NodeId(u32::from(x))
+}
 
 /// A source route: the nodes from the originator to the target, both included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,13 +24,13 @@ pub struct SrcRoute {
 }
 
 impl SrcRoute {
-    pub fn new(first: u32) -> SrcRoute {
+    pub fn new(first: NodeId) -> SrcRoute {
         let mut nodes = [0; MAX_HOPS + 1];
-        nodes[0] = first as u16;
+        nodes[0] = pack(first);
         SrcRoute { nodes, len: 1 }
     }
 
-    pub fn from_slice(path: &[u32]) -> Option<SrcRoute> {
+    pub fn from_slice(path: &[NodeId]) -> Option<SrcRoute> {
         if path.is_empty() || path.len() > MAX_HOPS + 1 {
             return None;
         }
@@ -28,12 +41,12 @@ impl SrcRoute {
         Some(r)
     }
 
-    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = u32> + '_ {
-        self.nodes[..self.len as usize].iter().map(|&n| n as u32)
+    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = NodeId> + '_ {
+        self.nodes[..self.len as usize].iter().map(|&n| unpack(n))
     }
 
-    pub fn get(&self, i: usize) -> Option<u32> {
-        (i < self.len as usize).then(|| self.nodes[i] as u32)
+    pub fn get(&self, i: usize) -> Option<NodeId> {
+        (i < self.len as usize).then(|| unpack(self.nodes[i]))
     }
 
     /// Number of nodes (hops + 1).
@@ -49,21 +62,21 @@ impl SrcRoute {
         self.len as usize - 1
     }
 
-    pub fn last(&self) -> u32 {
-        self.nodes[self.len as usize - 1] as u32
+    pub fn last(&self) -> NodeId {
+        unpack(self.nodes[self.len as usize - 1])
     }
 
-    pub fn push(&mut self, n: u32) -> Option<()> {
+    pub fn push(&mut self, n: NodeId) -> Option<()> {
         if self.len as usize > MAX_HOPS {
             return None;
         }
-        self.nodes[self.len as usize] = n as u16;
+        self.nodes[self.len as usize] = pack(n);
         self.len += 1;
         Some(())
     }
 
-    pub fn position(&self, n: u32) -> Option<usize> {
-        self.nodes[..self.len as usize].iter().position(|&x| x as u32 == n)
+    pub fn position(&self, n: NodeId) -> Option<usize> {
+        self.nodes[..self.len as usize].iter().position(|&x| unpack(x) == n)
     }
 
     /// The route reversed.
@@ -75,7 +88,7 @@ impl SrcRoute {
 
     /// Nodes `from..=to` (by position).
     pub fn slice(&self, from: usize, to: usize) -> SrcRoute {
-        let mut r = SrcRoute::new(self.nodes[from] as u32);
+        let mut r = SrcRoute::new(unpack(self.nodes[from]));
         for i in from + 1..=to {
             r.nodes[r.len as usize] = self.nodes[i];
             r.len += 1;
@@ -83,13 +96,14 @@ impl SrcRoute {
         r
     }
 
-    pub(super) fn has_directed_link(&self, a: u32, b: u32) -> Option<usize> {
-        (1..self.len as usize).find(|&i| (self.nodes[i - 1] as u32, self.nodes[i] as u32) == (a, b))
+    pub(super) fn has_directed_link(&self, a: NodeId, b: NodeId) -> Option<usize> {
+        (1..self.len as usize)
+            .find(|&i| (unpack(self.nodes[i - 1]), unpack(self.nodes[i])) == (a, b))
     }
 
-    pub(super) fn has_link(&self, a: u32, b: u32) -> Option<usize> {
+    pub(super) fn has_link(&self, a: NodeId, b: NodeId) -> Option<usize> {
         (1..self.len as usize).find(|&i| {
-            let (x, y) = (self.nodes[i - 1] as u32, self.nodes[i] as u32);
+            let (x, y) = (unpack(self.nodes[i - 1]), unpack(self.nodes[i]));
             (x, y) == (a, b) || (x, y) == (b, a)
         })
     }

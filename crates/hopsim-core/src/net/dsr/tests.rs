@@ -1,39 +1,40 @@
 //! DSR packet handling, written from RFC 4728.
 
 use super::*;
+use crate::ids::node_ids;
 
 fn route(nodes: &[u32]) -> SrcRoute {
-    SrcRoute::from_slice(nodes).unwrap()
+    SrcRoute::from_slice(&node_ids(nodes)).unwrap()
 }
 
 #[test]
 fn a_request_is_forwarded_once_with_this_node_appended() {
-    let mut n = DsrNode::new(2, DsrConfig::default());
+    let mut n = DsrNode::new(NodeId(2), DsrConfig::default());
     let mut out = vec![];
-    let rreq = DsrMsg::Rreq { id: 1, target: 9, record: route(&[0, 1]), ttl: 255 };
+    let rreq = DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 1]), ttl: 255 };
     n.receive_request(rreq, &mut out);
     assert_eq!(
         out,
         vec![DsrAction::Flood {
-            msg: DsrMsg::Rreq { id: 1, target: 9, record: route(&[0, 1, 2]), ttl: 254 },
+            msg: DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 1, 2]), ttl: 254 },
             jitter_ns: 10_000_000
         }]
     );
     out.clear();
     n.receive_request(
-        DsrMsg::Rreq { id: 1, target: 9, record: route(&[0, 3]), ttl: 255 },
+        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 3]), ttl: 255 },
         &mut out,
     );
     assert!(out.is_empty(), "same request (originator, id) seen before");
-    assert_eq!(n.route_to(0), Some(route(&[2, 1, 0])), "reverse route learned");
+    assert_eq!(n.route_to(NodeId(0)), Some(route(&[2, 1, 0])), "reverse route learned");
 }
 
 #[test]
 fn the_target_replies_along_the_reversed_record() {
-    let mut t = DsrNode::new(3, DsrConfig::default());
+    let mut t = DsrNode::new(NodeId(3), DsrConfig::default());
     let mut out = vec![];
     t.receive_request(
-        DsrMsg::Rreq { id: 4, target: 3, record: route(&[0, 1, 2]), ttl: 255 },
+        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 1, 2]), ttl: 255 },
         &mut out,
     );
     assert_eq!(
@@ -47,19 +48,22 @@ fn the_target_replies_along_the_reversed_record() {
 
 #[test]
 fn a_cached_route_answers_without_a_new_discovery() {
-    let mut src = DsrNode::new(0, DsrConfig::default());
+    let mut src = DsrNode::new(NodeId(0), DsrConfig::default());
     let mut out = vec![];
-    src.discover(3, 0, &mut out);
+    src.discover(NodeId(3), 0, &mut out);
     out.clear();
     src.receive_in_transit(DsrMsg::Rrep { route: route(&[0, 1, 2, 3]) }, true, &mut out);
-    assert_eq!(out, vec![DsrAction::RouteFound { dst: 3 }]);
-    assert_eq!(src.route_to(3), Some(route(&[0, 1, 2, 3])));
-    assert_eq!(src.route_to(2), Some(route(&[0, 1, 2])), "prefixes serve too");
+    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3) }]);
+    assert_eq!(src.route_to(NodeId(3)), Some(route(&[0, 1, 2, 3])));
+    assert_eq!(src.route_to(NodeId(2)), Some(route(&[0, 1, 2])), "prefixes serve too");
     // An intermediate node with a cached route replies for others:
-    let mut mid = DsrNode::new(1, DsrConfig::default());
+    let mut mid = DsrNode::new(NodeId(1), DsrConfig::default());
     mid.learn(route(&[1, 2, 3]));
     let mut out = vec![];
-    mid.receive_request(DsrMsg::Rreq { id: 7, target: 3, record: route(&[5]), ttl: 255 }, &mut out);
+    mid.receive_request(
+        DsrMsg::Rreq { id: 7, target: NodeId(3), record: route(&[5]), ttl: 255 },
+        &mut out,
+    );
     assert_eq!(
         out,
         vec![DsrAction::Unicast {
@@ -71,35 +75,38 @@ fn a_cached_route_answers_without_a_new_discovery() {
 
 #[test]
 fn a_route_error_removes_the_broken_link_from_the_cache() {
-    let mut n = DsrNode::new(0, DsrConfig::default());
+    let mut n = DsrNode::new(NodeId(0), DsrConfig::default());
     n.learn(route(&[0, 1, 2, 3, 4]));
     n.learn(route(&[0, 5, 6]));
-    n.receive_in_transit(DsrMsg::Rerr { from: 2, to: 3 }, true, &mut vec![]);
-    assert_eq!(n.route_to(4), None);
-    assert_eq!(n.route_to(2), Some(route(&[0, 1, 2])), "the part before the link stays");
-    assert_eq!(n.route_to(6), Some(route(&[0, 5, 6])));
+    n.receive_in_transit(DsrMsg::Rerr { from: NodeId(2), to: NodeId(3) }, true, &mut vec![]);
+    assert_eq!(n.route_to(NodeId(4)), None);
+    assert_eq!(n.route_to(NodeId(2)), Some(route(&[0, 1, 2])), "the part before the link stays");
+    assert_eq!(n.route_to(NodeId(6)), Some(route(&[0, 5, 6])));
 }
 
 #[test]
 fn a_link_failure_reports_to_the_source_along_the_way_back() {
-    let mut n = DsrNode::new(2, DsrConfig::default());
+    let mut n = DsrNode::new(NodeId(2), DsrConfig::default());
     n.learn(route(&[2, 3, 4]));
     let mut out = vec![];
     let r = route(&[0, 1, 2, 3, 4]);
-    n.link_failed(3, Some((&r, 2)), &mut out);
+    n.link_failed(NodeId(3), Some((&r, 2)), &mut out);
     assert_eq!(
         out,
-        vec![DsrAction::Unicast { msg: DsrMsg::Rerr { from: 2, to: 3 }, route: route(&[2, 1, 0]) }]
+        vec![DsrAction::Unicast {
+            msg: DsrMsg::Rerr { from: NodeId(2), to: NodeId(3) },
+            route: route(&[2, 1, 0])
+        }]
     );
-    assert_eq!(n.route_to(4), None);
+    assert_eq!(n.route_to(NodeId(4)), None);
 }
 
 #[test]
 fn discovery_backs_off_then_gives_up() {
     let cfg = DsrConfig { max_requests: 3, ..DsrConfig::default() };
-    let mut n = DsrNode::new(0, cfg);
+    let mut n = DsrNode::new(NodeId(0), cfg);
     let mut out = vec![];
-    n.discover(9, 0, &mut out);
+    n.discover(NodeId(9), 0, &mut out);
     let mut waits = vec![];
     let mut last = 0;
     loop {
@@ -108,7 +115,7 @@ fn discovery_backs_off_then_gives_up() {
             match a {
                 DsrAction::Timer { at, .. } => next = Some(at),
                 DsrAction::Unreachable { dst } => {
-                    assert_eq!(dst, 9);
+                    assert_eq!(dst, NodeId(9));
                     assert_eq!(waits, vec![500_000_000, 1_000_000_000, 2_000_000_000]);
                     return;
                 }
@@ -118,22 +125,22 @@ fn discovery_backs_off_then_gives_up() {
         let at = next.expect("timer");
         waits.push(at - last);
         last = at;
-        n.on_timer(9, at, &mut out);
+        n.on_timer(NodeId(9), at, &mut out);
     }
 }
 
 #[test]
 fn routes_longer_than_sixteen_hops_are_not_built() {
-    let long: Vec<u32> = (0..17).collect();
+    let long: Vec<NodeId> = (0..17).map(NodeId).collect();
     assert!(SrcRoute::from_slice(&long).is_some());
-    let longer: Vec<u32> = (0..18).collect();
+    let longer: Vec<NodeId> = (0..18).map(NodeId).collect();
     assert!(SrcRoute::from_slice(&longer).is_none());
 }
 
 // ns2 profile, written from ns-2.35 dsragent.cc and mobicache.cc.
 
 fn ns2(me: u32) -> DsrNode {
-    DsrNode::new(me, DsrConfig { ns2: true, ..DsrConfig::default() })
+    DsrNode::new(NodeId(me), DsrConfig { ns2: true, ..DsrConfig::default() })
 }
 
 #[test]
@@ -142,21 +149,21 @@ fn ns2_learns_forward_only() {
     // nothing; the end of a route learns nothing from the data it receives.
     let mut n = ns2(2);
     n.learn_from(&route(&[0, 1, 2, 3, 4]));
-    assert_eq!(n.route_to(4), Some(route(&[2, 3, 4])));
-    assert_eq!(n.route_to(0), None, "nothing about the part behind");
+    assert_eq!(n.route_to(NodeId(4)), Some(route(&[2, 3, 4])));
+    assert_eq!(n.route_to(NodeId(0)), None, "nothing about the part behind");
     let mut out = vec![];
     n.receive_request(
-        DsrMsg::Rreq { id: 1, target: 9, record: route(&[5, 6]), ttl: 255 },
+        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[5, 6]), ttl: 255 },
         &mut out,
     );
-    assert_eq!(n.route_to(5), None, "relayed requests are not snooped");
+    assert_eq!(n.route_to(NodeId(5)), None, "relayed requests are not snooped");
     let mut end = ns2(4);
     end.learn_from(&route(&[0, 1, 2, 3, 4]));
     assert_eq!(end.cached_routes(), 0);
     // The standard profile learns both ways.
-    let mut std = DsrNode::new(2, DsrConfig::default());
+    let mut std = DsrNode::new(NodeId(2), DsrConfig::default());
     std.learn_from(&route(&[0, 1, 2, 3, 4]));
-    assert_eq!(std.route_to(0), Some(route(&[2, 1, 0])));
+    assert_eq!(std.route_to(NodeId(0)), Some(route(&[2, 1, 0])));
 }
 
 #[test]
@@ -164,15 +171,15 @@ fn ns2_target_answers_every_copy_and_keeps_the_way_back() {
     let mut t = ns2(3);
     let mut out = vec![];
     t.receive_request(
-        DsrMsg::Rreq { id: 4, target: 3, record: route(&[0, 1, 2]), ttl: 255 },
+        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 1, 2]), ttl: 255 },
         &mut out,
     );
     t.receive_request(
-        DsrMsg::Rreq { id: 4, target: 3, record: route(&[0, 5]), ttl: 255 },
+        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 5]), ttl: 255 },
         &mut out,
     );
     assert_eq!(out.len(), 2, "both copies answered: {out:?}");
-    assert_eq!(t.route_to(0), Some(route(&[3, 5, 0])), "the shorter way back");
+    assert_eq!(t.route_to(NodeId(0)), Some(route(&[3, 5, 0])), "the shorter way back");
 }
 
 #[test]
@@ -180,9 +187,9 @@ fn ns2_dead_links_are_removed_in_one_direction() {
     let mut n = ns2(0);
     n.learn(route(&[0, 1, 2, 3]));
     n.learn(route(&[0, 4, 2, 1, 5]));
-    n.remove_link(1, 2);
-    assert_eq!(n.route_to(3), None, "0-1-2-3 cut before 1 -> 2");
-    assert_eq!(n.route_to(5), Some(route(&[0, 4, 2, 1, 5])), "2 -> 1 still usable");
+    n.remove_link(NodeId(1), NodeId(2));
+    assert_eq!(n.route_to(NodeId(3)), None, "0-1-2-3 cut before 1 -> 2");
+    assert_eq!(n.route_to(NodeId(5)), Some(route(&[0, 4, 2, 1, 5])), "2 -> 1 still usable");
 }
 
 //   t = 0       ring-zero request (TTL 1)
@@ -193,7 +200,7 @@ fn ns2_discovery_runs_ring_zero_then_propagating_in_backoff_cycles() {
     const MS: u64 = 1_000_000;
     let mut n = ns2(0);
     let mut out = vec![];
-    n.discover(9, 0, &mut out);
+    n.discover(NodeId(9), 0, &mut out);
     let mut sent = vec![];
     let mut at = 0;
     for _ in 0..8 {
@@ -211,7 +218,7 @@ fn ns2_discovery_runs_ring_zero_then_propagating_in_backoff_cycles() {
         };
         out.clear();
         at = next;
-        n.on_timer(9, at, &mut out);
+        n.on_timer(NodeId(9), at, &mut out);
     }
     assert_eq!(
         sent[..6],
@@ -231,13 +238,13 @@ fn ns2_a_salvaging_forwarder_asks_its_neighbours_only_then_gives_up() {
     const MS: u64 = 1_000_000;
     let mut n = ns2(2);
     let mut out = vec![];
-    n.discover_for_salvage(9, 0, &mut out);
+    n.discover_for_salvage(NodeId(9), 0, &mut out);
     assert!(matches!(out[0], DsrAction::Flood { msg: DsrMsg::Rreq { ttl: 1, .. }, .. }));
     let DsrAction::Timer { at, .. } = out[1] else { panic!("{out:?}") };
     assert_eq!(at, 2000 * MS);
     out.clear();
-    n.on_timer(9, at, &mut out);
-    assert_eq!(out, vec![DsrAction::Unreachable { dst: 9 }]);
+    n.on_timer(NodeId(9), at, &mut out);
+    assert_eq!(out, vec![DsrAction::Unreachable { dst: NodeId(9) }]);
 }
 
 /// `route_to` is RFC 4728's shortest cached route, the first of the shortest in cache order:
@@ -246,7 +253,7 @@ fn ns2_a_salvaging_forwarder_asks_its_neighbours_only_then_gives_up() {
 fn route_to_is_the_first_shortest_cached_prefix() {
     let mut rng = crate::engine::rng::Rng::derive(7, crate::engine::rng::Purpose::Routing, 0);
     for _ in 0..300 {
-        let mut n = DsrNode::new(0, DsrConfig { cache_paths: 8, ..DsrConfig::default() });
+        let mut n = DsrNode::new(NodeId(0), DsrConfig { cache_paths: 8, ..DsrConfig::default() });
         for _ in 0..12 {
             // Loop-free routes from node 0 over nodes 1..9.
             let mut nodes = vec![0u32];
@@ -262,10 +269,10 @@ fn route_to_is_the_first_shortest_cached_prefix() {
             let reference = n
                 .cache
                 .iter()
-                .filter_map(|r| r.position(dst).map(|i| r.slice(0, i)))
+                .filter_map(|r| r.position(NodeId(dst)).map(|i| r.slice(0, i)))
                 .filter(|r| r.len() > 1)
                 .min_by_key(|r| r.len());
-            assert_eq!(n.route_to(dst), reference, "dst {dst}, cache {:?}", n.cache);
+            assert_eq!(n.route_to(NodeId(dst)), reference, "dst {dst}, cache {:?}", n.cache);
         }
     }
 }

@@ -5,17 +5,18 @@
 //! `RouteAction`s it lists. The protocol state machines (`aodv.rs`, `dsr.rs`) keep their own
 //! action types; this file translates them into one vocabulary.
 
-use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket, BROADCAST};
+use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket};
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
 use super::packet::{Packet, PacketId, INITIAL_TTL};
 use super::routing::StaticRoutes;
 use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::NodeId;
 
 /// What routing needs from outside for one call: the time, the node it runs at, the static
 /// (or frozen ETX) route tables, and where to list what it wants done.
 pub struct RouteCtx<'a> {
     pub now: SimTime,
-    pub me: u32,
+    pub me: NodeId,
     pub routes: &'a StaticRoutes,
     pub out: &'a mut Vec<RouteAction>,
 }
@@ -28,7 +29,7 @@ pub enum Decision {
     /// Queue it for `next_hop`; with `release_older`, packets waiting here for the same
     /// destination go first (none is overtaken by a younger one).
     Forward {
-        next_hop: u32,
+        next_hop: NodeId,
         release_older: bool,
     },
     /// Keep it here until a route is found (a source's discovery, AODV's local repair, ETX's
@@ -88,26 +89,26 @@ impl Control {
 /// What a router asks its node to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteAction {
-    /// Send `msg` to neighbour `to` (BROADCAST for floods) after a random jitter of up to
+    /// Send `msg` to neighbour `to` (NodeId::BROADCAST for floods) after a random jitter of up to
     /// `jitter_ns` (0: at once).
-    Send { msg: Control, to: u32, jitter_ns: SimDuration },
+    Send { msg: Control, to: NodeId, jitter_ns: SimDuration },
     /// Send a DSR reply or error along `route`, which starts at this node.
     SendRouted { msg: DsrMsg, route: SrcRoute },
     /// Call `on_timer(dst)` at `at`.
-    Timer { dst: u32, at: SimTime },
+    Timer { dst: NodeId, at: SimTime },
     /// A route to `dst` exists: release the packets waiting for it.
-    RouteFound { dst: u32 },
+    RouteFound { dst: NodeId },
     /// Discovery of `dst` failed: drop the packets waiting for it.
-    Unreachable { dst: u32 },
+    Unreachable { dst: NodeId },
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
-    PurgeQueue { next_hop: u32 },
+    PurgeQueue { next_hop: NodeId },
 }
 
 /// Routing's timers at a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteTimer {
     /// A route discovery for `dst` (AODV, DSR): `Router::on_timer`.
-    Discovery { dst: u32 },
+    Discovery { dst: NodeId },
     /// AODV's periodic HELLO.
     Hello,
     /// ETX: the node broadcasts its next probe.
@@ -124,7 +125,7 @@ pub enum RouteView {
     /// The whole path is known here (written to the caller's buffer).
     Whole,
     /// Only the next hop is known here (AODV: follow the next hops).
-    NextHop(u32),
+    NextHop(NodeId),
     None,
 }
 
@@ -156,12 +157,12 @@ pub enum Router {
 }
 
 impl Router {
-    pub fn aodv(me: u32, cfg: AodvConfig, hello: Option<(SimDuration, u32)>) -> Router {
+    pub fn aodv(me: NodeId, cfg: AodvConfig, hello: Option<(SimDuration, u32)>) -> Router {
         let scratch = Vec::with_capacity(8);
         Router::Aodv(AodvRouter { node: AodvNode::new(me, cfg), hello, scratch })
     }
 
-    pub fn dsr(me: u32, cfg: DsrConfig) -> Router {
+    pub fn dsr(me: NodeId, cfg: DsrConfig) -> Router {
         let (node, scratch) = (DsrNode::new(me, cfg), Vec::with_capacity(8));
         Router::Dsr(DsrRouter { node, ns2: cfg.ns2, scratch })
     }
@@ -225,7 +226,7 @@ impl Router {
     }
 
     /// A routing message from neighbour `from` (AODV's, or a flooded DSR Route Request).
-    pub fn on_control(&mut self, cx: &mut RouteCtx, msg: Control, from: u32) {
+    pub fn on_control(&mut self, cx: &mut RouteCtx, msg: Control, from: NodeId) {
         match (self, msg) {
             (Router::Aodv(a), Control::Aodv(m)) => {
                 a.node.receive(m, from, cx.now, &mut a.scratch);
@@ -240,7 +241,7 @@ impl Router {
     }
 
     /// Any frame from `from` was received (AODV HELLO's neighbour liveness, RFC 3561 6.9).
-    pub fn heard(&mut self, from: u32, now: SimTime) {
+    pub fn heard(&mut self, from: NodeId, now: SimTime) {
         if let Router::Aodv(a) = self {
             if a.hello.is_some() {
                 a.node.heard(from, now);
@@ -258,7 +259,7 @@ impl Router {
     }
 
     /// The MAC gave up on `next_hop` for `p`.
-    pub fn on_link_failure(&mut self, cx: &mut RouteCtx, next_hop: u32, p: &Packet) -> Failure {
+    pub fn on_link_failure(&mut self, cx: &mut RouteCtx, next_hop: NodeId, p: &Packet) -> Failure {
         match self {
             Router::Static | Router::Etx { .. } => Failure::Lost, // the routes stay
             Router::Aodv(a) => {
@@ -288,7 +289,7 @@ impl Router {
 
     /// ns-2 DSR salvaging at a forwarder: true when a cached route serves `dst`, else a
     /// discovery for it starts (the packet waits).
-    pub fn salvage_route(&mut self, cx: &mut RouteCtx, dst: u32) -> bool {
+    pub fn salvage_route(&mut self, cx: &mut RouteCtx, dst: NodeId) -> bool {
         let Router::Dsr(d) = self else { return false };
         if d.node.route_to(dst).is_some() {
             return true;
@@ -299,7 +300,7 @@ impl Router {
     }
 
     /// A discovery timer for `dst` fired.
-    pub fn on_timer(&mut self, cx: &mut RouteCtx, dst: u32) {
+    pub fn on_timer(&mut self, cx: &mut RouteCtx, dst: NodeId) {
         match self {
             Router::Aodv(a) => {
                 a.node.on_timer(dst, cx.now, &mut a.scratch);
@@ -325,10 +326,10 @@ impl Router {
     pub fn view(
         &self,
         now: SimTime,
-        me: u32,
-        dst: u32,
+        me: NodeId,
+        dst: NodeId,
         routes: &StaticRoutes,
-        path: &mut Vec<u32>,
+        path: &mut Vec<NodeId>,
     ) -> RouteView {
         match self {
             Router::Dsr(d) => match d.node.route_to(dst) {
@@ -353,7 +354,7 @@ impl Router {
 }
 
 /// Static and frozen ETX routes: the table's next hop, or no route.
-fn table_hop(cx: &RouteCtx, dst: u32) -> Decision {
+fn table_hop(cx: &RouteCtx, dst: NodeId) -> Decision {
     match cx.routes.next_hop(cx.me, dst) {
         Some(next_hop) => Decision::Forward { next_hop, release_older: false },
         None => Decision::Drop(DropReason::NoRoute),
@@ -362,7 +363,7 @@ fn table_hop(cx: &RouteCtx, dst: u32) -> Decision {
 
 impl AodvRouter {
     /// RFC 3561 6.2-6.3 and 6.11 case (ii).
-    fn route(&mut self, now: SimTime, dst: u32, own: bool) -> Decision {
+    fn route(&mut self, now: SimTime, dst: NodeId, own: bool) -> Decision {
         if let Some(next_hop) = self.node.next_hop(dst, now) {
             return Decision::Forward { next_hop, release_older: true };
         }
@@ -393,7 +394,7 @@ impl AodvRouter {
 
 impl DsrRouter {
     /// RFC 4728 8.1 (a source route on the packet, else the cache, else discovery).
-    fn route(&mut self, now: SimTime, me: u32, p: &mut Packet, own: bool) -> Decision {
+    fn route(&mut self, now: SimTime, me: NodeId, p: &mut Packet, own: bool) -> Decision {
         if let Some((route, at)) = p.route {
             let at = at as usize;
             return match (route.get(at), route.get(at + 1)) {
@@ -423,7 +424,7 @@ impl DsrRouter {
     fn flush(&mut self, out: &mut Vec<RouteAction>) {
         out.extend(self.scratch.drain(..).map(|a| match a {
             DsrAction::Flood { msg, jitter_ns } => {
-                RouteAction::Send { msg: Control::Dsr(msg), to: BROADCAST, jitter_ns }
+                RouteAction::Send { msg: Control::Dsr(msg), to: NodeId::BROADCAST, jitter_ns }
             }
             DsrAction::Unicast { msg, route } => RouteAction::SendRouted { msg, route },
             DsrAction::RouteFound { dst } => RouteAction::RouteFound { dst },

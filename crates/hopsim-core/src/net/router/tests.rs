@@ -3,6 +3,7 @@
 //! and ns-2's DSR agent. The chain used: 0 - 1 - 2 - 3.
 
 use super::*;
+use crate::ids::node_ids;
 
 const MS: u64 = 1_000_000;
 
@@ -13,20 +14,20 @@ fn chain_routes() -> StaticRoutes {
         .map(|dst| {
             let next = (0..n).map(|v| if v < dst { v + 1 } else { v.saturating_sub(1) }).collect();
             let hops = (0..n).map(|v| v.abs_diff(dst)).collect();
-            (dst, next, hops)
+            (NodeId(dst), next, hops)
         })
         .collect();
     StaticRoutes::from_tables(n as usize, tables)
 }
 
 fn data(src: u32, dst: u32) -> Packet {
-    Packet::new(crate::ids::FlowId(0), 0, src, dst, 1000, 20, 0)
+    Packet::new(crate::ids::FlowId(0), 0, NodeId(src), NodeId(dst), 1000, 20, 0)
 }
 
 /// Route `p` at node `me`; the decision and the actions.
 fn route(r: &mut Router, me: u32, p: &mut Packet) -> (Decision, Vec<RouteAction>) {
     let (routes, mut out) = (chain_routes(), Vec::new());
-    let d = r.route(&mut RouteCtx { now: 0, me, routes: &routes, out: &mut out }, p);
+    let d = r.route(&mut RouteCtx { now: 0, me: NodeId(me), routes: &routes, out: &mut out }, p);
     (d, out)
 }
 
@@ -34,37 +35,37 @@ fn route(r: &mut Router, me: u32, p: &mut Packet) -> (Decision, Vec<RouteAction>
 fn static_routes_forward_along_the_table_deliver_here_and_drop_without_a_route() {
     let mut r = Router::Static;
     let (d, out) = route(&mut r, 1, &mut data(0, 3));
-    assert_eq!(d, Decision::Forward { next_hop: 2, release_older: false });
+    assert_eq!(d, Decision::Forward { next_hop: NodeId(2), release_older: false });
     assert!(out.is_empty(), "static routing sends no control traffic");
     assert_eq!(route(&mut r, 3, &mut data(0, 3)).0, Decision::Deliver);
     // Node 7 is in no table: no route.
     assert_eq!(route(&mut r, 1, &mut data(0, 7)).0, Decision::Drop(DropReason::NoRoute));
-    assert_eq!(r.on_link_failure(&mut ctx_none(), 2, &data(0, 3)), Failure::Lost);
+    assert_eq!(r.on_link_failure(&mut ctx_none(), NodeId(2), &data(0, 3)), Failure::Lost);
 }
 
 fn ctx_none() -> RouteCtx<'static> {
     let routes: &'static StaticRoutes = Box::leak(Box::new(chain_routes()));
     let out: &'static mut Vec<RouteAction> = Box::leak(Box::new(Vec::new()));
-    RouteCtx { now: 0, me: 1, routes, out }
+    RouteCtx { now: 0, me: NodeId(1), routes, out }
 }
 
 #[test]
 fn etx_sources_hold_their_packets_until_the_routes_are_frozen() {
     let mut r = Router::Etx { frozen: false };
     assert_eq!(route(&mut r, 0, &mut data(0, 3)).0, Decision::Hold, "probing: the source waits");
-    assert_eq!(r.view(0, 0, 3, &chain_routes(), &mut Vec::new()), RouteView::None);
+    assert_eq!(r.view(0, NodeId(0), NodeId(3), &chain_routes(), &mut Vec::new()), RouteView::None);
     r.freeze();
     assert_eq!(
         route(&mut r, 0, &mut data(0, 3)).0,
-        Decision::Forward { next_hop: 1, release_older: false }
+        Decision::Forward { next_hop: NodeId(1), release_older: false }
     );
     let mut path = Vec::new();
-    assert_eq!(r.view(0, 0, 3, &chain_routes(), &mut path), RouteView::Whole);
-    assert_eq!(path, [0, 1, 2, 3]);
+    assert_eq!(r.view(0, NodeId(0), NodeId(3), &chain_routes(), &mut path), RouteView::Whole);
+    assert_eq!(path, node_ids(&[0, 1, 2, 3]));
 }
 
 fn aodv(me: u32) -> Router {
-    Router::aodv(me, AodvConfig::default(), None)
+    Router::aodv(NodeId(me), AodvConfig::default(), None)
 }
 
 #[test]
@@ -76,12 +77,12 @@ fn aodv_source_without_a_route_holds_the_packet_and_floods_a_request() {
     assert!(
         out.iter().any(|a| matches!(
             a,
-            RouteAction::Send { msg: Control::Aodv(AodvMsg::Rreq { dst: 3, orig: 0, .. }), to, .. }
-                if *to == BROADCAST
+            RouteAction::Send { msg: Control::Aodv(AodvMsg::Rreq { dst: NodeId(3), orig: NodeId(0), .. }), to, .. }
+                if *to == NodeId::BROADCAST
         )),
         "{out:?}"
     );
-    assert!(out.iter().any(|a| matches!(a, RouteAction::Timer { dst: 3, .. })), "{out:?}");
+    assert!(out.iter().any(|a| matches!(a, RouteAction::Timer { dst: NodeId(3), .. })), "{out:?}");
 }
 
 #[test]
@@ -92,7 +93,7 @@ fn aodv_forwarder_without_a_route_drops_and_reports_upstream() {
     let (d, out) = route(&mut r, 1, &mut data(0, 3));
     assert_eq!(d, Decision::Drop(DropReason::NoRoute));
     assert!(
-        matches!(out[..], [RouteAction::Send { msg: Control::Aodv(AodvMsg::Rerr { dst: 3, .. }), to, .. }] if to == BROADCAST),
+        matches!(out[..], [RouteAction::Send { msg: Control::Aodv(AodvMsg::Rerr { dst: NodeId(3), .. }), to, .. }] if to == NodeId::BROADCAST),
         "{out:?}"
     );
 }
@@ -101,31 +102,40 @@ fn aodv_forwarder_without_a_route_drops_and_reports_upstream() {
 fn aodv_reply_makes_a_route_that_packets_then_follow_behind_the_waiting_ones() {
     let mut r = aodv(0);
     let (routes, mut out) = (chain_routes(), Vec::new());
-    let cx = &mut RouteCtx { now: 0, me: 0, routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx { now: 0, me: NodeId(0), routes: &routes, out: &mut out };
     r.route(cx, &mut data(0, 3));
     cx.out.clear();
     // RFC 3561 6.7: the RREP from neighbour 1 creates the forward route to 3.
-    let rrep = AodvMsg::Rrep { dst: 3, dst_seq: 1, orig: 0, hops: 2, lifetime_ns: 3_000 * MS };
+    let rrep = AodvMsg::Rrep {
+        dst: NodeId(3),
+        dst_seq: 1,
+        orig: NodeId(0),
+        hops: 2,
+        lifetime_ns: 3_000 * MS,
+    };
     cx.now = MS;
-    r.on_control(cx, Control::Aodv(rrep), 1);
-    assert!(cx.out.contains(&RouteAction::RouteFound { dst: 3 }), "{:?}", cx.out);
+    r.on_control(cx, Control::Aodv(rrep), NodeId(1));
+    assert!(cx.out.contains(&RouteAction::RouteFound { dst: NodeId(3) }), "{:?}", cx.out);
     cx.out.clear();
     let d = r.route(cx, &mut data(0, 3));
     // Waiting packets for 3 go first, so none is overtaken.
-    assert_eq!(d, Decision::Forward { next_hop: 1, release_older: true });
-    assert_eq!(r.view(MS, 0, 3, &routes, &mut Vec::new()), RouteView::NextHop(1));
+    assert_eq!(d, Decision::Forward { next_hop: NodeId(1), release_older: true });
+    assert_eq!(
+        r.view(MS, NodeId(0), NodeId(3), &routes, &mut Vec::new()),
+        RouteView::NextHop(NodeId(1))
+    );
 }
 
 #[test]
 fn aodv_hello_only_when_configured() {
     let mut quiet = aodv(0);
     assert_eq!(quiet.hello(&mut ctx_none()), None, "no HELLO without routing.hello");
-    let mut chatty = Router::aodv(0, AodvConfig::default(), Some((1_000 * MS, 2)));
+    let mut chatty = Router::aodv(NodeId(0), AodvConfig::default(), Some((1_000 * MS, 2)));
     assert_eq!(chatty.hello(&mut ctx_none()), Some(1_000 * MS));
 }
 
 fn dsr(me: u32, ns2: bool) -> Router {
-    Router::dsr(me, DsrConfig { ns2, ..DsrConfig::default() })
+    Router::dsr(NodeId(me), DsrConfig { ns2, ..DsrConfig::default() })
 }
 
 #[test]
@@ -137,8 +147,8 @@ fn dsr_source_without_a_cached_route_holds_and_floods_a_route_request() {
     assert!(
         out.iter().any(|a| matches!(
             a,
-            RouteAction::Send { msg: Control::Dsr(DsrMsg::Rreq { target: 3, .. }), to, .. }
-                if *to == BROADCAST
+            RouteAction::Send { msg: Control::Dsr(DsrMsg::Rreq { target: NodeId(3), .. }), to, .. }
+                if *to == NodeId::BROADCAST
         )),
         "{out:?}"
     );
@@ -149,35 +159,43 @@ fn dsr_source_without_a_cached_route_holds_and_floods_a_route_request() {
 
 #[test]
 fn dsr_follows_the_source_route_on_the_packet_and_drops_one_that_misses_this_node() {
-    let route_0123 = SrcRoute::from_slice(&[0, 1, 2, 3]).unwrap();
+    let route_0123 = SrcRoute::from_slice(&[NodeId(0), NodeId(1), NodeId(2), NodeId(3)]).unwrap();
     let mut p = data(0, 3);
     p.route = Some((route_0123, 1)); // held by node 1
     let mut r = dsr(1, false);
-    assert_eq!(route(&mut r, 1, &mut p).0, Decision::Forward { next_hop: 2, release_older: false });
+    assert_eq!(
+        route(&mut r, 1, &mut p).0,
+        Decision::Forward { next_hop: NodeId(2), release_older: false }
+    );
     assert_eq!(route(&mut dsr(2, false), 2, &mut p).0, Decision::Drop(DropReason::BadSourceRoute));
 }
 
 #[test]
 fn dsr_arrival_moves_along_the_route_and_consumes_a_reply_at_its_end() {
-    let back = SrcRoute::from_slice(&[3, 2, 1, 0]).unwrap();
-    let reply = DsrMsg::Rrep { route: SrcRoute::from_slice(&[0, 1, 2, 3]).unwrap() };
+    let back = SrcRoute::from_slice(&[NodeId(3), NodeId(2), NodeId(1), NodeId(0)]).unwrap();
+    let reply = DsrMsg::Rrep {
+        route: SrcRoute::from_slice(&[NodeId(0), NodeId(1), NodeId(2), NodeId(3)]).unwrap(),
+    };
     let mut p = data(3, 0);
     p.dsr = Some(reply);
     p.route = Some((back, 1)); // sent by node 2, arriving at node 1
     let (routes, mut out) = (chain_routes(), Vec::new());
     let mut r1 = dsr(1, false);
-    let cx = &mut RouteCtx { now: 0, me: 1, routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
     assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
     assert_eq!(p.route.unwrap().1, 2, "position moved to this node");
     let mut r0 = dsr(0, false);
-    let cx = &mut RouteCtx { now: 0, me: 0, routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx { now: 0, me: NodeId(0), routes: &routes, out: &mut out };
     assert_eq!(r0.on_arrival(cx, &mut p), Arrival::Consumed, "the reply ends at its requester");
     // RFC 4728 8.1.3: the requester caches the route the reply carries.
     let mut q = data(0, 3);
-    assert_eq!(route(&mut r0, 0, &mut q).0, Decision::Forward { next_hop: 1, release_older: true });
+    assert_eq!(
+        route(&mut r0, 0, &mut q).0,
+        Decision::Forward { next_hop: NodeId(1), release_older: true }
+    );
     assert_eq!(
         q.route.map(|(r, at)| (r.nodes().collect::<Vec<_>>(), at)),
-        Some((vec![0, 1, 2, 3], 0))
+        Some((node_ids(&[0, 1, 2, 3]), 0))
     );
 }
 
@@ -185,17 +203,18 @@ fn dsr_arrival_moves_along_the_route_and_consumes_a_reply_at_its_end() {
 fn dsr_link_failure_reports_to_the_source_and_ns2_salvages() {
     // RFC 4728 8.3.4: a Route Error goes back along the packet's route to its source.
     let mut p = data(0, 3);
-    p.route = Some((SrcRoute::from_slice(&[0, 1, 2, 3]).unwrap(), 1));
+    p.route =
+        Some((SrcRoute::from_slice(&[NodeId(0), NodeId(1), NodeId(2), NodeId(3)]).unwrap(), 1));
     let (routes, mut out) = (chain_routes(), Vec::new());
-    let cx = &mut RouteCtx { now: 0, me: 1, routes: &routes, out: &mut out };
-    assert_eq!(dsr(1, false).on_link_failure(cx, 2, &p), Failure::Lost);
+    let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+    assert_eq!(dsr(1, false).on_link_failure(cx, NodeId(2), &p), Failure::Lost);
     assert!(
-        matches!(cx.out[..], [RouteAction::SendRouted { msg: DsrMsg::Rerr { from: 1, to: 2 }, route }]
-            if route.nodes().collect::<Vec<_>>() == [1, 0]),
+        matches!(cx.out[..], [RouteAction::SendRouted { msg: DsrMsg::Rerr { from: NodeId(1), to: NodeId(2) }, route }]
+            if route.nodes().collect::<Vec<_>>() == node_ids(&[1, 0])),
         "{:?}",
         cx.out
     );
     cx.out.clear();
     // ns-2 dsragent.cc xmitFailed: the packet is salvaged instead.
-    assert_eq!(dsr(1, true).on_link_failure(cx, 2, &p), Failure::Salvage);
+    assert_eq!(dsr(1, true).on_link_failure(cx, NodeId(2), &p), Failure::Salvage);
 }

@@ -4,6 +4,7 @@
 
 use super::writer::PcapTracer;
 use super::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
+use crate::ids::NodeId;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
 use crate::net::packet::{Packet, PacketArena};
@@ -25,7 +26,7 @@ impl PcapTracer {
     pub fn frame_of(
         &mut self,
         (packets, flows): (&PacketArena, &[FlowState]),
-        node: u32,
+        node: NodeId,
         time_ns: u64,
         frame: &Frame,
     ) {
@@ -56,12 +57,12 @@ impl PcapTracer {
     }
 
     /// An endpoint of a flow at `node` sends or receives an IP packet.
-    pub fn ip_packet_of(&mut self, flows: &[FlowState], node: u32, time_ns: u64, p: &Packet) {
+    pub fn ip_packet_of(&mut self, flows: &[FlowState], node: NodeId, time_ns: u64, p: &Packet) {
         if !self.traces_ip() {
             return;
         }
         let ip = ip_image(p, flows);
-        self.ip_packet(p.flow.0, node, time_ns, &ip);
+        self.ip_packet(p.flow, node, time_ns, &ip);
     }
 }
 
@@ -147,7 +148,7 @@ pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
 fn aodv_bytes(m: &AodvMsg) -> ([u8; 24], u8) {
     let mut b = [0u8; 24];
     let put = |b: &mut [u8; 24], at: usize, v: u32| b[at..at + 4].copy_from_slice(&v.to_be_bytes());
-    let addr = |n: u32| u32::from_be_bytes(node_ipv4(n));
+    let addr = |n: NodeId| u32::from_be_bytes(node_ipv4(n));
     match *m {
         AodvMsg::Rreq { id, dst, dst_seq, unknown_seq, orig, orig_seq, hops, .. } => {
             b[0] = 1;

@@ -4,6 +4,7 @@
 //!
 //! Addresses: node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with (hi, lo) = i + 1.
 
+use crate::ids::NodeId;
 pub mod ip_image;
 pub mod pcap;
 pub mod writer;
@@ -47,8 +48,8 @@ pub enum TraceTransport {
 /// An IPv4 packet (payload bytes are not stored; they are written as zeros).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraceIp {
-    pub src_node: u32,
-    pub dst_node: u32,
+    pub src_node: NodeId,
+    pub dst_node: NodeId,
     pub ttl: u8,
     /// The IP header's second byte: DSCP (0) and the ECN field (RFC 3168 section 5).
     pub tos: u8,
@@ -68,10 +69,10 @@ pub struct TraceFrame {
     /// Time the frame started (transmitter) or ended (receiver), nanoseconds.
     pub time_ns: u64,
     pub kind: TraceKind,
-    /// Receiver address (node id, or u32::MAX for broadcast).
-    pub ra: u32,
+    /// Receiver address (a node, or [`NodeId::BROADCAST`]).
+    pub ra: NodeId,
     /// Transmitter address (node id); absent from CTS and ACK frames on the wire.
-    pub ta: u32,
+    pub ta: NodeId,
     pub duration_us: u16,
     pub seq: u16,
     pub retry: bool,

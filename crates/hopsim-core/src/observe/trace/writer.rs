@@ -7,6 +7,7 @@
 //! trace calls are then ignored, and [`PcapTracer::finish`] returns it: tracing never panics.
 //! Records go to each file in call order, so calls must come in non-decreasing time per file.
 
+use crate::ids::{FlowId, NodeId};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufWriter};
@@ -29,7 +30,7 @@ pub struct PcapTracer {
     /// Per-node files, indexed by node id (created on first use).
     nodes: Vec<Option<FileWriter>>,
     /// Per-(flow, node) files.
-    flows: BTreeMap<(u32, u32), FileWriter>,
+    flows: BTreeMap<(FlowId, NodeId), FileWriter>,
     scratch: Vec<u8>,
     error: Option<io::Error>,
 }
@@ -72,12 +73,12 @@ impl PcapTracer {
 
     /// Records a frame `node` transmitted (`f.time_ns` = start of transmission) or received
     /// correctly (`f.time_ns` = end of reception).
-    pub fn frame(&mut self, node: u32, f: &TraceFrame) {
+    pub fn frame(&mut self, node: NodeId, f: &TraceFrame) {
         let Some(dir) = &self.node_dir else { return };
         if self.error.is_some() {
             return;
         }
-        let idx = node as usize;
+        let idx = node.index();
         if self.nodes.len() <= idx {
             self.nodes.resize_with(idx + 1, || None);
         }
@@ -100,7 +101,7 @@ impl PcapTracer {
     }
 
     /// Records an IP packet of `flow` that endpoint `node` sent or received at `time_ns`.
-    pub fn ip_packet(&mut self, flow: u32, node: u32, time_ns: u64, ip: &TraceIp) {
+    pub fn ip_packet(&mut self, flow: FlowId, node: NodeId, time_ns: u64, ip: &TraceIp) {
         let Some(dir) = &self.flow_dir else { return };
         if self.error.is_some() {
             return;
@@ -165,8 +166,8 @@ mod tests {
 
     fn ip() -> TraceIp {
         TraceIp {
-            src_node: 0,
-            dst_node: 1,
+            src_node: NodeId(0),
+            dst_node: NodeId(1),
             ttl: 64,
             tos: 0,
             ident: 1,
@@ -181,8 +182,8 @@ mod tests {
         TraceFrame {
             time_ns: 1,
             kind: TraceKind::Ack,
-            ra: 0,
-            ta: 1,
+            ra: NodeId(0),
+            ta: NodeId(1),
             duration_us: 0,
             seq: 0,
             retry: false,
@@ -197,9 +198,9 @@ mod tests {
         let (nd, fd) = (base.join("nodes"), base.join("flows"));
         let mut t = PcapTracer::new(Some(nd.clone()), Some(fd.clone())).unwrap();
         assert!(nd.is_dir() && fd.is_dir());
-        t.frame(3, &ack());
-        t.frame(3, &ack());
-        t.ip_packet(2, 1, 5, &ip());
+        t.frame(NodeId(3), &ack());
+        t.frame(NodeId(3), &ack());
+        t.ip_packet(FlowId(2), NodeId(1), 5, &ip());
         t.finish().unwrap();
         let node3 = fs::read(nd.join("node-3.pcap")).unwrap();
         assert_eq!(node3.len(), 24 + 2 * (16 + 14 + 14));
@@ -213,8 +214,8 @@ mod tests {
     fn disabled_outputs_write_nothing() {
         let mut t = PcapTracer::new(None, None).unwrap();
         assert!(!t.traces_frames() && !t.traces_ip());
-        t.frame(0, &ack());
-        t.ip_packet(0, 0, 0, &ip());
+        t.frame(NodeId(0), &ack());
+        t.ip_packet(FlowId(0), NodeId(0), 0, &ip());
         t.finish().unwrap();
     }
 
@@ -232,9 +233,9 @@ mod tests {
         let dir = base.join("gone");
         let mut t = PcapTracer::new(None, Some(dir.clone())).unwrap();
         fs::remove_dir(&dir).unwrap();
-        t.ip_packet(0, 0, 0, &ip());
+        t.ip_packet(FlowId(0), NodeId(0), 0, &ip());
         assert!(t.error().is_some());
-        t.ip_packet(0, 0, 1, &ip());
+        t.ip_packet(FlowId(0), NodeId(0), 1, &ip());
         assert!(t.finish().is_err());
         fs::remove_dir_all(&base).unwrap();
     }

@@ -1,9 +1,10 @@
 use super::*;
 use crate::engine::time::us;
+use crate::ids::NodeId;
 use crate::phy::error_rate::chunk_success;
 
-const A: FrameRef = FrameRef { tx: 1, serial: 0 };
-const B: FrameRef = FrameRef { tx: 2, serial: 0 };
+const A: FrameRef = FrameRef { tx: NodeId(1), serial: 0 };
+const B: FrameRef = FrameRef { tx: NodeId(2), serial: 0 };
 
 fn dbm(x: f64) -> f64 {
     10f64.powf(x / 10.0) * 1e-3

@@ -10,7 +10,7 @@ use super::timestamps::TS_OPTION_BYTES;
 use super::{sack_option_bytes, TcpCtx, TcpTimer, TCP_HEADER_BYTES};
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, NodeId};
 use crate::net::packet::{Ecn, Packet, TcpHeader, INITIAL_TTL};
 use crate::transport::flow::TcpFlow;
 use crate::transport::{Emit, Sent};
@@ -41,8 +41,8 @@ impl TcpScratch {
 #[derive(Debug, Clone, Copy)]
 pub struct Ends {
     pub flow: FlowId,
-    pub src: u32,
-    pub dst: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
 }
 
 /// What the receiver handed to the application from one data segment.

@@ -8,9 +8,10 @@
 //! checksums, so these are computed over the headers alone).
 //!
 //! Addresses (see [`crate::observe::trace`]): node `i` has MAC 02:00:00:00:hi:lo and IPv4 10.0.hi.lo with
-//! (hi, lo) the big-endian bytes of `i + 1`; node `u32::MAX` (broadcast) is ff:ff:ff:ff:ff:ff and
+//! (hi, lo) the big-endian bytes of `i + 1`; [`NodeId::BROADCAST`] is ff:ff:ff:ff:ff:ff and
 //! 255.255.255.255. The ad hoc network's BSSID is 02:00:00:00:00:00.
 
+use crate::ids::NodeId;
 use std::io::{self, Write};
 
 use super::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
@@ -24,9 +25,6 @@ pub const SNAPLEN: u32 = 65_535;
 
 /// Magic number of nanosecond-resolution pcap files.
 const MAGIC_NS: u32 = 0xa1b2_3c4d;
-
-/// Node id that stands for the broadcast address.
-pub use crate::mac::frame::BROADCAST;
 
 /// BSSID of the ad hoc (IBSS) network.
 pub const BSSID: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
@@ -161,21 +159,21 @@ fn transport_checksum(
 
 // ------------------------------------------------------------------------------------ addresses
 
-/// MAC address of a node (broadcast for `u32::MAX`).
-pub fn node_mac(node: u32) -> [u8; 6] {
-    if node == BROADCAST {
+/// MAC address of a node (ff:ff:ff:ff:ff:ff for [`NodeId::BROADCAST`]).
+pub fn node_mac(node: NodeId) -> [u8; 6] {
+    if node == NodeId::BROADCAST {
         return [0xff; 6];
     }
-    let [hi, lo] = (node.wrapping_add(1) as u16).to_be_bytes();
+    let [hi, lo] = (node.0.wrapping_add(1) as u16).to_be_bytes();
     [0x02, 0, 0, 0, hi, lo]
 }
 
-/// IPv4 address of a node (255.255.255.255 for `u32::MAX`).
-pub fn node_ipv4(node: u32) -> [u8; 4] {
-    if node == BROADCAST {
+/// IPv4 address of a node (255.255.255.255 for [`NodeId::BROADCAST`]).
+pub fn node_ipv4(node: NodeId) -> [u8; 4] {
+    if node == NodeId::BROADCAST {
         return [0xff; 4];
     }
-    let [hi, lo] = (node.wrapping_add(1) as u16).to_be_bytes();
+    let [hi, lo] = (node.0.wrapping_add(1) as u16).to_be_bytes();
     [10, 0, hi, lo]
 }
 

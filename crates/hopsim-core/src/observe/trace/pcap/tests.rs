@@ -3,8 +3,8 @@ use super::*;
 
 fn tcp(payload_len: u32) -> TraceIp {
     TraceIp {
-        src_node: 0,
-        dst_node: 1,
+        src_node: NodeId(0),
+        dst_node: NodeId(1),
         ttl: 64,
         tos: 0,
         ident: 7,
@@ -27,8 +27,8 @@ fn frame(kind: TraceKind, ip: Option<TraceIp>) -> TraceFrame {
     TraceFrame {
         time_ns: 0,
         kind,
-        ra: 1,
-        ta: 0,
+        ra: NodeId(1),
+        ta: NodeId(0),
         duration_us: 314,
         seq: 0x123,
         retry: false,
@@ -94,12 +94,12 @@ fn ipv4_header_checksum_known_header() {
 
 #[test]
 fn addresses() {
-    assert_eq!(node_mac(0), [2, 0, 0, 0, 0, 1]);
-    assert_eq!(node_mac(299), [2, 0, 0, 0, 1, 0x2c]);
-    assert_eq!(node_mac(BROADCAST), [0xff; 6]);
-    assert_eq!(node_ipv4(0), [10, 0, 0, 1]);
-    assert_eq!(node_ipv4(255), [10, 0, 1, 0]);
-    assert_eq!(node_ipv4(BROADCAST), [255; 4]);
+    assert_eq!(node_mac(NodeId(0)), [2, 0, 0, 0, 0, 1]);
+    assert_eq!(node_mac(NodeId(299)), [2, 0, 0, 0, 1, 0x2c]);
+    assert_eq!(node_mac(NodeId::BROADCAST), [0xff; 6]);
+    assert_eq!(node_ipv4(NodeId(0)), [10, 0, 0, 1]);
+    assert_eq!(node_ipv4(NodeId(255)), [10, 0, 1, 0]);
+    assert_eq!(node_ipv4(NodeId::BROADCAST), [255; 4]);
 }
 
 #[test]
@@ -173,8 +173,8 @@ fn timestamps_option_precedes_the_sack_blocks() {
 #[test]
 fn udp_packet() {
     let ip = TraceIp {
-        src_node: 3,
-        dst_node: BROADCAST,
+        src_node: NodeId(3),
+        dst_node: NodeId::BROADCAST,
         ttl: 1,
         tos: 0,
         ident: 0xbeef,
@@ -217,8 +217,8 @@ fn control_frame_lengths_and_fields() {
     assert_eq!(out.len() - RADIOTAP_LEN, 20);
     let m = mac_frame(&out);
     assert_eq!(&m[..4], &[0xb4, 0, 0x3a, 0x01]);
-    assert_eq!(&m[4..10], &node_mac(1));
-    assert_eq!(&m[10..16], &node_mac(0));
+    assert_eq!(&m[4..10], &node_mac(NodeId(1)));
+    assert_eq!(&m[10..16], &node_mac(NodeId(0)));
 
     encode_radiotap_80211(&mut out, &frame(TraceKind::Cts, None));
     assert_eq!(out.len() - RADIOTAP_LEN, 14);
@@ -239,8 +239,8 @@ fn data_frame_layout() {
     assert_eq!(out.len() - RADIOTAP_LEN, 24 + 8 + 20 + 20 + 1460 + 4);
     let m = mac_frame(&out);
     assert_eq!(&m[..2], &[0x08, 0x08]);
-    assert_eq!(&m[4..10], &node_mac(1));
-    assert_eq!(&m[10..16], &node_mac(0));
+    assert_eq!(&m[4..10], &node_mac(NodeId(1)));
+    assert_eq!(&m[10..16], &node_mac(NodeId(0)));
     assert_eq!(&m[16..22], &BSSID);
     assert_eq!(u16::from_le_bytes([m[22], m[23]]), 0x123 << 4);
     assert_eq!(&m[24..32], &LLC_SNAP_IPV4);
