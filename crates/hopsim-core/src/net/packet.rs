@@ -8,7 +8,7 @@ pub const UDP_HEADER_BYTES: u32 = 8;
 /// Initial IP TTL (Linux default), decremented per hop.
 pub const INITIAL_TTL: u8 = 64;
 
-pub use crate::ids::{FlowId, NodeId, PacketId};
+pub use crate::ids::{FlowId, NodeId, PacketId, SeqNo};
 
 /// The IP header's 2-bit ECN field (RFC 3168 section 5): the codepoints by their bit values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,12 +32,12 @@ impl Ecn {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TcpHeader {
     /// Data: the segment number carried. ACK: unused.
-    pub seg: u32,
+    pub seg: SeqNo,
     /// ACK: next segment expected (cumulative acknowledgment).
-    pub ack: u32,
+    pub ack: SeqNo,
     pub is_ack: bool,
     /// SACK blocks [start, end) in segments.
-    pub sack: [(u32, u32); 3],
+    pub sack: [(SeqNo, SeqNo); 3],
     pub sack_len: u8,
     /// ACK: the forward path as the receiver saw it on the data segment it acknowledges
     /// (hop count from the TTL, delay fields), echoed for the sender's window limit.

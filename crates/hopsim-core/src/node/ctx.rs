@@ -24,7 +24,7 @@ use crate::transport::{AppTimer, Emit};
 pub trait NodeTimers:
     TimerSink<MacTimer, NodeId>
     + TimerSink<RouteTimer, NodeId>
-    + TimerSink<TcpTimer>
+    + TimerSink<TcpTimer, FlowId>
     + TimerSink<AppTimer, FlowId>
 {
 }
@@ -32,7 +32,7 @@ pub trait NodeTimers:
 impl<T> NodeTimers for T where
     T: TimerSink<MacTimer, NodeId>
         + TimerSink<RouteTimer, NodeId>
-        + TimerSink<TcpTimer>
+        + TimerSink<TcpTimer, FlowId>
         + TimerSink<AppTimer, FlowId>
 {
 }

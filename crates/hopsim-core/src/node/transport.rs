@@ -174,11 +174,11 @@ impl Node {
     #[inline(never)]
     fn trace_sender(&mut self, cx: &mut NodeCtx, flow: FlowId) {
         let FlowApp::Tcp(t) = &mut cx.flows[flow.index()].app else { return };
-        let (cwnd, timeouts, una) = (t.sender.cwnd(), t.sender.stats.timeouts, t.sender.acked());
+        let (cwnd, timeouts, una) = (t.sender.cwnd(), t.sender.stats.timeouts, t.sender.snd_una());
         let (last_cwnd, last_timeouts) = std::mem::replace(&mut t.traced, (cwnd, timeouts));
         for _ in last_timeouts..timeouts {
             let mut r = Row::new(cx.now, self.id, Layer::Transport, EventKind::Timeout);
-            (r.flow, r.seq) = (flow.0, una);
+            (r.flow, r.seq) = (flow.0, una.get());
             cx.trace.row(&r);
         }
         if cwnd != last_cwnd {

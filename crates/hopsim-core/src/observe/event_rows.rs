@@ -220,7 +220,7 @@ pub fn packet_row(
     (r.src, r.dst, r.ttl) = (p.src.0, p.dst.0, p.ttl as u32);
     if !p.flow.is_none() {
         r.flow = p.flow.0;
-        r.seq = p.tcp.map_or(p.seq, |h| if h.is_ack { h.ack } else { h.seg });
+        r.seq = p.tcp.map_or(p.seq, |h| if h.is_ack { h.ack.get() } else { h.seg.get() });
     }
     r.bytes = p.ip_bytes();
     r

@@ -3,7 +3,7 @@
 //! network-layer packet counters that the conservation invariant checks.
 
 use crate::engine::time::SimTime;
-use crate::ids::NodeId;
+use crate::ids::{NodeId, SeqNo};
 use crate::transport::tcp::config::TcpSpec;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -37,23 +37,23 @@ pub struct TcpFlow {
 }
 
 impl TcpFlow {
-    pub fn segment_bytes(&self, seg: u32) -> u32 {
+    pub fn segment_bytes(&self, seg: SeqNo) -> u32 {
         match self.total_segments {
-            Some(n) if seg + 1 == n => self.last_segment_bytes,
+            Some(n) if seg + 1 == SeqNo::ZERO + n => self.last_segment_bytes,
             _ => self.mss,
         }
     }
 
-    pub fn mark_arrived(&mut self, seg: u32) {
-        let (word, bit) = ((seg / 64) as usize, seg % 64);
+    pub fn mark_arrived(&mut self, seg: SeqNo) {
+        let (word, bit) = ((seg.get() / 64) as usize, seg.get() % 64);
         if word >= self.arrived.len() {
             self.arrived.resize(word + 1, 0);
         }
         self.arrived[word] |= 1 << bit;
     }
 
-    pub fn has_arrived(&self, seg: u32) -> bool {
-        let (word, bit) = ((seg / 64) as usize, seg % 64);
+    pub fn has_arrived(&self, seg: SeqNo) -> bool {
+        let (word, bit) = ((seg.get() / 64) as usize, seg.get() % 64);
         self.arrived.get(word).is_some_and(|w| w & (1 << bit) != 0)
     }
 }

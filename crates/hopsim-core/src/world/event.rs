@@ -65,12 +65,9 @@ impl TimerSink<MacTimer, NodeId> for Scheduler<Event> {
     }
 }
 
-impl TimerSink<TcpTimer> for Scheduler<Event> {
-    fn arm(&mut self, at: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
-        self.schedule(
-            at,
-            Event::Flow { flow: FlowId(flow), timer: FlowTimer::Tcp(timer, generation) },
-        );
+impl TimerSink<TcpTimer, FlowId> for Scheduler<Event> {
+    fn arm(&mut self, at: SimTime, flow: FlowId, timer: TcpTimer, generation: u32) {
+        self.schedule(at, Event::Flow { flow, timer: FlowTimer::Tcp(timer, generation) });
     }
 }
 

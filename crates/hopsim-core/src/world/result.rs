@@ -3,7 +3,7 @@
 
 use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
-use crate::ids::{FlowId, NodeId};
+use crate::ids::{FlowId, NodeId, SeqNo};
 use crate::observe::metrics::{
     ratio, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult, Invariants,
     LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult, RunResult,
@@ -226,14 +226,15 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
 /// TCP delivered each byte once and in order: the receiver never runs ahead of what was sent,
 /// and a finished fixed-size transfer delivered exactly its bytes.
 fn check_tcp_delivery(i: usize, t: &TcpFlow, invariants: &mut Invariants) {
-    let delivered_segments = t.receiver.next_expected();
-    if delivered_segments > t.sender.highest_sent() {
+    let rcv_nxt = t.receiver.next_expected();
+    let delivered_segments = rcv_nxt - SeqNo::ZERO;
+    if rcv_nxt > t.sender.highest_sent() {
         invariants.violate(format!(
             "flow {i}: receiver delivered {delivered_segments} segments but only {} were sent",
             t.sender.highest_sent()
         ));
     }
-    let expected_bytes: u64 = (0..delivered_segments).map(|s| t.segment_bytes(s) as u64).sum();
+    let expected_bytes: u64 = SeqNo::ZERO.until(rcv_nxt).map(|s| t.segment_bytes(s) as u64).sum();
     if expected_bytes != t.delivered_bytes {
         invariants.violate(format!(
             "flow {i}: {} bytes handed to the application, {expected_bytes} expected",

@@ -66,7 +66,7 @@ impl<E> Ord for Entry<E> {
 /// [`crate::mac::dcf::MacTimer`], TCP's [`crate::transport::tcp::TcpTimer`]) and the kind
 /// of id of their owner (`O`: a node, a flow); the world's event module maps them to its
 /// events, so no layer imports the world's event type.
-pub trait TimerSink<T, O = u32> {
+pub trait TimerSink<T, O> {
     /// Arm `timer` of `owner` for absolute time `at` (never in the past); `generation` is
     /// the token of [`Timer`] that tells a live firing from a stale one.
     fn arm(&mut self, at: SimTime, owner: O, timer: T, generation: u32);

@@ -78,11 +78,7 @@ impl Reference {
     }
 
     fn rerr(dst: NodeId, dst_seq: u32) -> AodvAction {
-        AodvAction::Send {
-            msg: AodvMsg::Rerr { dst, dst_seq },
-            to: NodeId::BROADCAST,
-            delay_ns: 0,
-        }
+        AodvAction::Send { msg: AodvMsg::Rerr { dst, dst_seq }, to: NodeId::BROADCAST, delay_ns: 0 }
     }
 
     /// RERRs in destination order: the BTreeMap's own order.

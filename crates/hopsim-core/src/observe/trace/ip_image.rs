@@ -7,7 +7,7 @@ use super::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
 use crate::ids::NodeId;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
-use crate::net::packet::{Packet, PacketArena};
+use crate::net::packet::{Packet, PacketArena, SeqNo};
 use crate::observe::trace::pcap::node_ipv4;
 use crate::transport::flow::{FlowApp, FlowState};
 
@@ -93,7 +93,8 @@ pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
     let transport = match (&flow.app, p.tcp) {
         (FlowApp::Tcp(t), Some(h)) => {
             // Byte offset of the start of segment `s` (the last one may be short).
-            let byte = |s: u32| -> u32 {
+            let byte = |s: SeqNo| -> u32 {
+                let s = s.get();
                 let full = s.min(t.total_segments.unwrap_or(u32::MAX));
                 let mut b = full as u64 * t.mss as u64;
                 if t.total_segments.is_some_and(|n| s >= n) {

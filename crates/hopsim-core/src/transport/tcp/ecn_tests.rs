@@ -4,10 +4,11 @@ use super::config::{TcpSpec, TcpVariant};
 use super::congestion_control;
 use super::ecn::EcnReceiver;
 use super::sender::{AckOptions, SendSegment, SenderConfig, TcpCtx, TcpSender};
-use super::test_support;
+use super::test_support::{self, s};
 use super::TcpTimer;
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
+use crate::ids::SeqNo;
 
 const MS: u64 = 1_000_000;
 
@@ -44,7 +45,7 @@ impl Harness {
     }
 
     /// An ACK arrives (with ECE or not): the segments it releases (number, retransmission).
-    fn ack(&mut self, ack: u32, ece: bool) -> Vec<(u32, bool)> {
+    fn ack(&mut self, ack: SeqNo, ece: bool) -> Vec<(SeqNo, bool)> {
         self.now += MS;
         let mut cx = TcpCtx { now: self.now, timers: &mut self.sched, out: &mut self.out };
         let opts = AckOptions { ece, ..AckOptions::default() };
@@ -59,7 +60,7 @@ fn ece_halves_the_window_once_without_retransmitting_and_cwr_goes_on_the_next_ne
     assert!(!h.tx.take_cwr(), "no reduction yet");
     // ACK of segment 0 with ECE: 9 still in flight, ssthresh = max(9 / 2, 2) = 4.5 (RFC 5681
     // eq. 4 as for a loss) and cwnd = ssthresh; nothing is resent.
-    let sent = h.ack(1, true);
+    let sent = h.ack(s(1), true);
     assert!(sent.iter().all(|s| !s.1), "no retransmission for a mark: {sent:?}");
     assert_eq!((h.tx.cwnd(), h.tx.ssthresh()), (4.5, 4.5));
     assert_eq!(h.tx.ecn().reactions, 1);
@@ -70,7 +71,7 @@ fn ece_halves_the_window_once_without_retransmitting_and_cwr_goes_on_the_next_ne
     // window (up to segment 10, the first sent after the cut) changes nothing.
     let mut sent_after = Vec::new();
     for ack in 2..=10 {
-        sent_after.extend(h.ack(ack, true));
+        sent_after.extend(h.ack(s(ack), true));
     }
     assert_eq!(h.tx.ecn().reactions, 1, "at most once per window of data");
     assert!(h.tx.cwnd() > 4.5 && h.tx.ssthresh() == 4.5, "congestion avoidance goes on");
@@ -78,7 +79,7 @@ fn ece_halves_the_window_once_without_retransmitting_and_cwr_goes_on_the_next_ne
     assert_eq!(h.tx.ecn().ece_acks, 10);
     // An ACK beyond segment 10 (sent after the cut, with CWR): a new CE is a new event.
     let cwnd = h.tx.cwnd();
-    h.ack(11, true);
+    h.ack(s(11), true);
     assert_eq!(h.tx.ecn().reactions, 2);
     assert!(h.tx.cwnd() < cwnd);
 }
@@ -86,18 +87,18 @@ fn ece_halves_the_window_once_without_retransmitting_and_cwr_goes_on_the_next_ne
 #[test]
 fn duplicate_acks_with_ece_count_as_usual_and_recovery_ignores_ece() {
     let mut h = Harness::new(TcpVariant::NewReno, 10.0);
-    h.ack(1, false);
+    h.ack(s(1), false);
     // Three duplicates of 1, the first with ECE: it cuts the window, and the third still
     // triggers fast retransmit (the dupack count is unchanged).
-    h.ack(1, true);
+    h.ack(s(1), true);
     assert_eq!(h.tx.ecn().reactions, 1);
-    h.ack(1, false);
-    let sent = h.ack(1, false);
-    assert_eq!(sent.first(), Some(&(1, true)), "fast retransmit on the third duplicate");
+    h.ack(s(1), false);
+    let sent = h.ack(s(1), false);
+    assert_eq!(sent.first(), Some(&(s(1), true)), "fast retransmit on the third duplicate");
     assert_eq!(h.tx.stats.fast_retransmits, 1);
     // In recovery, ECE changes nothing.
     let (cwnd, ssthresh) = (h.tx.cwnd(), h.tx.ssthresh());
-    h.ack(1, true);
+    h.ack(s(1), true);
     assert_eq!(h.tx.ecn().reactions, 1);
     assert_eq!(h.tx.ssthresh(), ssthresh);
     assert_eq!(h.tx.cwnd(), cwnd + 1.0, "only the usual inflation by the duplicate");
@@ -108,7 +109,7 @@ fn duplicate_acks_with_ece_count_as_usual_and_recovery_ignores_ece() {
 fn cubic_takes_its_own_decrease_for_ece() {
     // RFC 9438 4.6: on ECE as on loss, ssthresh = flight x 0.7.
     let mut h = Harness::new(TcpVariant::Cubic, 10.0);
-    h.ack(1, true);
+    h.ack(s(1), true);
     assert!((h.tx.ssthresh() - 9.0 * 0.7).abs() < 1e-12);
     assert_eq!(h.tx.cwnd(), h.tx.ssthresh());
 }
@@ -116,7 +117,7 @@ fn cubic_takes_its_own_decrease_for_ece() {
 #[test]
 fn a_sender_without_ecn_ignores_ece() {
     let mut h = Harness::with_ecn(TcpVariant::NewReno, 10.0, false);
-    h.ack(1, true);
+    h.ack(s(1), true);
     assert_eq!(h.tx.cwnd(), 11.0, "slow start goes on");
     assert_eq!((h.tx.ecn().reactions, h.tx.ecn().ece_acks), (0, 0));
     assert!(!h.tx.take_cwr());

@@ -10,7 +10,7 @@ use super::timestamps::TS_OPTION_BYTES;
 use super::{sack_option_bytes, TcpCtx, TcpTimer, TCP_HEADER_BYTES};
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
-use crate::ids::{FlowId, NodeId};
+use crate::ids::{FlowId, NodeId, SeqNo};
 use crate::net::packet::{Ecn, Packet, TcpHeader, INITIAL_TTL};
 use crate::transport::flow::TcpFlow;
 use crate::transport::{Emit, Sent};
@@ -19,7 +19,7 @@ use crate::transport::{Emit, Sent};
 /// for its state machines' requests, and where to list the packets it sends.
 pub struct TcpIo<'a> {
     pub now: SimTime,
-    pub timers: &'a mut dyn TimerSink<TcpTimer>,
+    pub timers: &'a mut dyn TimerSink<TcpTimer, FlowId>,
     pub scratch: &'a mut TcpScratch,
     pub out: &'a mut Vec<Emit>,
 }
@@ -50,7 +50,7 @@ pub struct Ends {
 pub struct Delivery {
     /// Segments handed up that never reached the receiver (invariant violations; empty, so
     /// never allocated, in a correct run).
-    pub never_received: Vec<u32>,
+    pub never_received: Vec<SeqNo>,
 }
 
 impl TcpFlow {
@@ -99,7 +99,7 @@ impl TcpFlow {
         let window = self.spec.rwnd_autotuning.then_some(hdr.window);
         let opts = AckOptions { window, ts: hdr.ts, ece: hdr.ece };
         self.sender.on_ack_with(&mut cx, hdr.ack, sack, path, opts);
-        let done = self.total_segments.is_some_and(|n| self.sender.acked() >= n);
+        let done = self.total_segments.is_some_and(|n| self.sender.snd_una() >= SeqNo::ZERO + n);
         if self.completed_ns.is_none() && done {
             self.completed_ns = Some(io.now);
         }
@@ -125,7 +125,7 @@ impl TcpFlow {
         // Application delivery, checked independently of the receiver's buffer: each segment
         // handed up must have arrived, and hand-ups are contiguous (exactly once, in order).
         let mut delivery = Delivery::default();
-        for seg in first..first + delivered {
+        for seg in first.until(first + delivered) {
             if !self.has_arrived(seg) {
                 delivery.never_received.push(seg);
             }
@@ -155,7 +155,7 @@ impl TcpFlow {
                 tcp: Some(TcpHeader { seg, ts, cwr, ..TcpHeader::default() }),
                 ecn,
                 headerless: self.headerless,
-                ..Packet::new(flow, seg, src, dst, payload_bytes, header_bytes, now)
+                ..Packet::new(flow, seg.get(), src, dst, payload_bytes, header_bytes, now)
             };
             let kind = if rtx { Sent::Retransmission } else { Sent::Data };
             io.out.push(Emit { packet, kind });
@@ -170,7 +170,7 @@ impl TcpFlow {
         for ack in io.scratch.acks.drain(..) {
             let options = sack_option_bytes(ack.sack_len) + ack.ts.map_or(0, |_| TS_OPTION_BYTES);
             let tcp = TcpHeader {
-                seg: 0,
+                seg: SeqNo::ZERO,
                 ack: ack.next_expected,
                 is_ack: true,
                 sack: ack.sack,
@@ -183,7 +183,7 @@ impl TcpFlow {
                 ece,
                 cwr: false,
             };
-            let (flow, seq, now) = (ends.flow, ack.next_expected, io.now);
+            let (flow, seq, now) = (ends.flow, ack.next_expected.get(), io.now);
             let header_bytes = TCP_HEADER_BYTES + options;
             let packet = Packet {
                 tcp: Some(tcp),

@@ -6,13 +6,13 @@ use super::quick_ack::QuickAckConfig;
 use super::receiver::{AckInfo, AckPolicy, ReceiverExtras, TcpReceiver};
 use super::rto::RtoEstimator;
 use super::sender::{AckOptions, SendSegment, SenderConfig, TcpCtx, TcpSender};
-use super::test_support;
+use super::test_support::{self, s};
 use super::timestamps::ts_clock;
 use super::{congestion_control, TcpSpec, TcpTimer};
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, SeqNo};
 
 const MS: SimTime = 1_000_000;
 
@@ -41,7 +41,7 @@ fn linux_receiver() -> TcpReceiver {
 fn data(
     r: &mut TcpReceiver,
     sched: &mut Scheduler<(TcpTimer, u32)>,
-    seg: u32,
+    seg: SeqNo,
     sent: SimTime,
     now: SimTime,
 ) -> Option<AckInfo> {
@@ -53,12 +53,12 @@ fn data(
 #[test]
 fn quick_acks_for_half_the_initial_window_then_every_second_segment() {
     let (mut r, mut sched) = (linux_receiver(), Scheduler::with_capacity(8));
-    let acked: Vec<u32> = (0..14)
-        .filter_map(|seg| data(&mut r, &mut sched, seg, seg as SimTime * MS, seg as SimTime * MS))
+    let acked: Vec<SeqNo> = (0..14)
+        .filter_map(|k| data(&mut r, &mut sched, s(k), k as SimTime * MS, k as SimTime * MS))
         .map(|a| a.next_expected)
         .collect();
     // rcv_wnd 10 at the first data: 10 / 2 = 5 quick ACKs, then every second full segment.
-    assert_eq!(acked, vec![1, 2, 3, 4, 5, 7, 9, 11, 13]);
+    assert_eq!(acked, [1, 2, 3, 4, 5, 7, 9, 11, 13].map(s));
     // Segment 13 is held: the delayed-ACK timer runs with the ATO (arrivals 1 ms apart,
     // below ATO_MIN / 2, keep it at its 40 ms minimum).
     let armed = std::iter::from_fn(|| sched.pop());
@@ -70,11 +70,11 @@ fn quick_acks_for_half_the_initial_window_then_every_second_segment() {
 fn the_window_grows_and_a_delayed_ack_echoes_the_first_of_its_segments() {
     let (mut r, mut sched) = (linux_receiver(), Scheduler::with_capacity(8));
     let mut last = None;
-    for seg in 0..8 {
-        last = data(&mut r, &mut sched, seg, 100 * MS + seg as SimTime, 200 * MS).or(last);
+    for k in 0..8 {
+        last = data(&mut r, &mut sched, s(k), 100 * MS + k as SimTime, 200 * MS).or(last);
     }
     let ack = last.expect("ACKs were sent");
-    assert_eq!(ack.next_expected, 7, "5 quick ACKs, then 7; 8 is held");
+    assert_eq!(ack.next_expected, s(7), "5 quick ACKs, then 7; 8 is held");
     // tcp_grow_window: 10 + 2 per in-order segment, 7 segments in when the ACK left.
     assert_eq!(ack.window, 10 + 2 * 7);
     // The ACK for 5 and 6 echoes segment 5's TSval (RFC 7323 4.3), not 6's.
@@ -110,7 +110,7 @@ fn linux_sender(timestamps: bool) -> Sender {
 }
 
 impl Sender {
-    fn ack(&mut self, now: SimTime, ack: u32, sack: &[(u32, u32)], opts: AckOptions) {
+    fn ack(&mut self, now: SimTime, ack: SeqNo, sack: &[(SeqNo, SeqNo)], opts: AckOptions) {
         let mut cx = TcpCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.tx.on_ack_with(&mut cx, ack, sack, None, opts);
     }
@@ -118,35 +118,35 @@ impl Sender {
 
 #[test]
 fn the_initial_window_is_ten_and_the_advertised_window_limits_the_sender() {
-    let mut s = linux_sender(true);
-    assert_eq!(s.out.len(), 10, "RFC 6928");
-    s.out.clear();
+    let mut snd = linux_sender(true);
+    assert_eq!(snd.out.len(), 10, "RFC 6928");
+    snd.out.clear();
     // The receiver advertises 8: cwnd is not grown beyond what can be used (window.rs).
-    s.ack(50 * MS, 1, &[], AckOptions { window: Some(8), ts: None, ece: false });
-    assert_eq!(s.tx.cwnd(), 8.0);
-    assert_eq!(s.tx.highest_sent(), 10, "no new segment: 9 in flight, above 8");
-    s.ack(60 * MS, 3, &[], AckOptions { window: Some(14), ts: None, ece: false });
-    assert_eq!(s.tx.highest_sent(), 3 + 10, "snd_una + cwnd 8 + 2 acked segments");
+    snd.ack(50 * MS, s(1), &[], AckOptions { window: Some(8), ts: None, ece: false });
+    assert_eq!(snd.tx.cwnd(), 8.0);
+    assert_eq!(snd.tx.highest_sent(), s(10), "no new segment: 9 in flight, above 8");
+    snd.ack(60 * MS, s(3), &[], AckOptions { window: Some(14), ts: None, ece: false });
+    assert_eq!(snd.tx.highest_sent(), s(3) + 10, "snd_una + cwnd 8 + 2 acked segments");
 }
 
 #[test]
 fn timestamps_give_an_rtt_sample_for_an_ack_that_covers_a_retransmission() {
     for timestamps in [false, true] {
-        let mut s = linux_sender(timestamps);
+        let mut snd = linux_sender(timestamps);
         let ts = |sent: SimTime| timestamps.then(|| (0, ts_clock(sent)));
         // Segment 0 is lost; 1, 2, 3 are SACKed: fast retransmit of 0 at 40 ms.
         for (k, end) in [(1u32, 2u32), (2, 3), (3, 4)] {
             let opts = AckOptions { window: Some(20), ts: ts(0), ece: false };
-            s.ack(30 * MS + k as SimTime * MS, 0, &[(1, end)], opts);
+            snd.ack(30 * MS + k as SimTime * MS, s(0), &[(s(1), s(end))], opts);
         }
-        assert!(s.out.iter().any(|x| x.seg == 0 && x.retransmission), "fast retransmit");
-        let before = s.tx.stats.rtt_ms.count();
+        assert!(snd.out.iter().any(|x| x.seg == s(0) && x.retransmission), "fast retransmit");
+        let before = snd.tx.stats.rtt_ms.count();
         // The ACK of the retransmission echoes its TSval (sent at 33 ms): RTT 20 ms.
-        s.ack(53 * MS, 4, &[], AckOptions { window: Some(20), ts: ts(33 * MS), ece: false });
-        let samples = s.tx.stats.rtt_ms.count() - before;
+        snd.ack(53 * MS, s(4), &[], AckOptions { window: Some(20), ts: ts(33 * MS), ece: false });
+        let samples = snd.tx.stats.rtt_ms.count() - before;
         if timestamps {
             assert_eq!(samples, 1, "RFC 7323: the echo is unambiguous");
-            assert!((s.tx.stats.rtt_ms.max().unwrap() - 20.0).abs() < 1e-3);
+            assert!((snd.tx.stats.rtt_ms.max().unwrap() - 20.0).abs() < 1e-3);
         } else {
             assert_eq!(samples, 0, "Karn: no sample from a retransmitted segment");
         }
@@ -173,12 +173,12 @@ fn a_small_fixed_window_is_opened_at_once_not_held_by_the_delayed_ack() {
                 });
         let mut sched = Scheduler::with_capacity(8);
         let acked = (0..20u32)
-            .filter(|&seg| data(&mut r, &mut sched, seg, 0, seg as SimTime * MS).is_some())
+            .filter(|&k| data(&mut r, &mut sched, s(k), 0, k as SimTime * MS).is_some())
             .count();
         assert_eq!(acked, 20, "window {window}: every segment ACKed at once");
     }
     // ns-2's TCPSink has no such rule: with delayed ACKs a window of one waits for the timer.
     let mut r = TcpReceiver::new(FlowId(0), AckPolicy::Delayed { timeout_ns: 40 * MS }, true, 1);
     let mut sched = Scheduler::with_capacity(8);
-    assert!(data(&mut r, &mut sched, 0, 0, 0).is_none());
+    assert!(data(&mut r, &mut sched, s(0), 0, 0).is_none());
 }

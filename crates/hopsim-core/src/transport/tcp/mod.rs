@@ -15,7 +15,7 @@ pub enum TcpTimer {
 /// segments, the receiver's ACKs).
 pub struct TcpCtx<'a, Out = sender::SendSegment> {
     pub now: crate::engine::time::SimTime,
-    pub timers: &'a mut dyn crate::engine::sched::TimerSink<TcpTimer>,
+    pub timers: &'a mut dyn crate::engine::sched::TimerSink<TcpTimer, crate::ids::FlowId>,
     pub out: &'a mut Vec<Out>,
 }
 

@@ -36,7 +36,7 @@ impl Pacer {
         now: SimTime,
         window: f64,
         srtt_ns: Option<f64>,
-        timers: &mut dyn TimerSink<TcpTimer>,
+        timers: &mut dyn TimerSink<TcpTimer, FlowId>,
         flow: FlowId,
     ) -> bool {
         let gap = self.interval_ns(window, srtt_ns);
@@ -49,7 +49,7 @@ impl Pacer {
         &mut self,
         now: SimTime,
         gap: Option<SimTime>,
-        timers: &mut dyn TimerSink<TcpTimer>,
+        timers: &mut dyn TimerSink<TcpTimer, FlowId>,
         flow: FlowId,
     ) -> bool {
         if let (Some(gap), Some(last)) = (gap, self.last_release_ns) {
@@ -57,7 +57,7 @@ impl Pacer {
             if now < at {
                 if !self.timer.is_armed() {
                     let generation = self.timer.arm(at);
-                    timers.arm(at, flow.0, TcpTimer::Pace, generation);
+                    timers.arm(at, flow, TcpTimer::Pace, generation);
                 }
                 return false;
             }

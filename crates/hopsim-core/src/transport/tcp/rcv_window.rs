@@ -10,6 +10,7 @@
 //!   else (`tcp_rcv_rtt_measure`) the time one advertised window takes to arrive.
 
 use crate::engine::time::SimTime;
+use crate::ids::SeqNo;
 
 /// `tcp_rmem[1]` (128 KiB) / 2 / 1460: the clamp before autotuning raises it.
 pub const INITIAL_CLAMP_SEGMENTS: u32 = 131_072 / 2 / 1460;
@@ -25,13 +26,13 @@ pub struct RcvWindow {
     /// `rcvq_space`: segments that arrived in the last measured RTT, and where and when the
     /// current measurement began.
     space: u32,
-    space_seq: u32,
+    space_seq: SeqNo,
     space_ns: SimTime,
     /// Receiver RTT estimate (EWMA with gain 1/8 for timestamp samples, the minimum for
     /// window samples, as `tcp_rcv_rtt_update`).
     rtt_ns: Option<SimTime>,
     /// Window-based measurement: the segment that ends it and when it began.
-    rtt_mark: Option<(u32, SimTime)>,
+    rtt_mark: Option<(SeqNo, SimTime)>,
 }
 
 impl RcvWindow {
@@ -42,7 +43,7 @@ impl RcvWindow {
             clamp,
             bound,
             space: initial,
-            space_seq: 0,
+            space_seq: SeqNo::ZERO,
             space_ns: 0,
             rtt_ns: None,
             rtt_mark: None,
@@ -68,7 +69,7 @@ impl RcvWindow {
 
     /// An in-order segment arrived; `rcv_nxt` is the next segment expected after it.
     /// `ts_rtt`: no timestamps, so measure the RTT by the window.
-    pub fn on_in_order(&mut self, now: SimTime, rcv_nxt: u32, window_rtt: bool) {
+    pub fn on_in_order(&mut self, now: SimTime, rcv_nxt: SeqNo, window_rtt: bool) {
         self.advertised = (self.advertised + 2).min(self.clamp);
         if window_rtt {
             match self.rtt_mark {
@@ -85,7 +86,7 @@ impl RcvWindow {
     }
 
     /// `tcp_rcv_space_adjust`, once per receiver RTT.
-    fn space_adjust(&mut self, now: SimTime, rcv_nxt: u32) {
+    fn space_adjust(&mut self, now: SimTime, rcv_nxt: SeqNo) {
         let Some(rtt) = self.rtt_ns else { return };
         if now - self.space_ns < rtt {
             return;
@@ -106,6 +107,7 @@ impl RcvWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::test_support::s;
 
     const MS: SimTime = 1_000_000;
 
@@ -114,7 +116,7 @@ mod tests {
         let mut w = RcvWindow::new(10, 2154);
         assert_eq!((w.advertised(), w.clamp()), (10, 44));
         for seg in 1..=20 {
-            w.on_in_order(0, seg, false);
+            w.on_in_order(0, s(seg), false);
         }
         assert_eq!(w.advertised(), 44, "10 + 2 x 20 = 50, held at the initial clamp of 44");
     }
@@ -126,13 +128,13 @@ mod tests {
         // 40 segments arrive in the first 10 ms: copied 40 > space 10, so
         // win = 2 x 40 + 16 = 96, plus 2 x 96 x 30 / 10 = 576: 672.
         for seg in 1..=40 {
-            w.on_in_order(seg as SimTime * MS / 4, seg, false);
+            w.on_in_order(seg as SimTime * MS / 4, s(seg), false);
         }
         assert_eq!(w.clamp(), 672);
         let mut small = RcvWindow::new(10, 100);
         small.rtt_sample_ts(10 * MS);
         for seg in 1..=40 {
-            small.on_in_order(seg as SimTime * MS / 4, seg, false);
+            small.on_in_order(seg as SimTime * MS / 4, s(seg), false);
         }
         assert_eq!(small.clamp(), 100, "the socket buffer bounds it");
     }
@@ -140,12 +142,12 @@ mod tests {
     #[test]
     fn without_timestamps_the_rtt_is_the_time_a_window_takes() {
         let mut w = RcvWindow::new(10, 2154);
-        w.on_in_order(0, 1, true); // mark: ends at 1 + 12
+        w.on_in_order(0, s(1), true); // mark: ends at 1 + 12
         for seg in 2..13 {
-            w.on_in_order(seg as SimTime * MS, seg, true);
+            w.on_in_order(seg as SimTime * MS, s(seg), true);
         }
         assert_eq!(w.rtt_ns, None);
-        w.on_in_order(13 * MS, 13, true);
+        w.on_in_order(13 * MS, s(13), true);
         assert_eq!(w.rtt_ns, Some(13 * MS));
     }
 }

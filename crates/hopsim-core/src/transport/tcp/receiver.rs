@@ -10,7 +10,7 @@ use super::timestamps::{ts_clock, ts_elapsed_ns, TsRecent};
 use super::{TcpCtx, TcpTimer};
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, SeqNo};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AckPolicy {
@@ -26,8 +26,8 @@ pub enum AckPolicy {
 /// (segment ranges [start, end)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AckInfo {
-    pub next_expected: u32,
-    pub sack: [(u32, u32); 3],
+    pub next_expected: SeqNo,
+    pub sack: [(SeqNo, SeqNo); 3],
     pub sack_len: u8,
     /// The window advertised, in segments.
     pub window: u32,
@@ -49,11 +49,11 @@ pub struct TcpReceiver {
     flow: FlowId,
     policy: AckPolicy,
     sack_enabled: bool,
-    rcv_nxt: u32,
+    rcv_nxt: SeqNo,
     /// Out-of-order segment ranges [start, end) above rcv_nxt, sorted, disjoint.
-    ooo: Vec<(u32, u32)>,
+    ooo: Vec<(SeqNo, SeqNo)>,
     /// Most recently received out-of-order segments, newest first (for SACK block order).
-    recent: [Option<u32>; 3],
+    recent: [Option<SeqNo>; 3],
     unacked: u32,
     timer: Timer,
     /// The fixed window advertised without autotuning (ns-2 `window_`).
@@ -61,7 +61,7 @@ pub struct TcpReceiver {
     quick: Option<QuickAck>,
     rwnd: Option<RcvWindow>,
     /// The right edge of the window last advertised (rcv_nxt + window of the last ACK).
-    right_edge: u32,
+    right_edge: SeqNo,
     ts: Option<TsRecent>,
     pub acks_sent: u64,
     pub segments_received: u64,
@@ -74,7 +74,7 @@ impl TcpReceiver {
             flow,
             policy,
             sack_enabled,
-            rcv_nxt: 0,
+            rcv_nxt: SeqNo::ZERO,
             ooo: Vec::with_capacity(window_segments as usize + 1),
             recent: [None; 3],
             unacked: 0,
@@ -82,7 +82,7 @@ impl TcpReceiver {
             window_segments,
             quick: None,
             rwnd: None,
-            right_edge: window_segments,
+            right_edge: SeqNo::ZERO + window_segments,
             ts: None,
             acks_sent: 0,
             segments_received: 0,
@@ -95,7 +95,7 @@ impl TcpReceiver {
         self.quick = x.quick_ack.map(QuickAck::new);
         self.rwnd = x.autotune_from.map(|w| RcvWindow::new(w, self.window_segments));
         self.ts = x.timestamps.then(TsRecent::default);
-        self.right_edge = self.advertised_window();
+        self.right_edge = SeqNo::ZERO + self.advertised_window();
         self
     }
 
@@ -105,7 +105,7 @@ impl TcpReceiver {
     }
 
     /// Next segment expected in order (= segments delivered to the application).
-    pub fn next_expected(&self) -> u32 {
+    pub fn next_expected(&self) -> SeqNo {
         self.rcv_nxt
     }
 
@@ -142,12 +142,12 @@ impl TcpReceiver {
 
     /// A data segment arrived: the segments newly delivered in order; an ACK to send now
     /// goes to `cx.out`, a delayed one arms the timer.
-    pub fn on_segment(&mut self, cx: &mut TcpCtx<AckInfo>, seg: u32) -> u32 {
+    pub fn on_segment(&mut self, cx: &mut TcpCtx<AckInfo>, seg: SeqNo) -> u32 {
         self.on_data(cx, seg, None)
     }
 
     /// As [`Self::on_segment`], for a segment carrying RFC 7323 (TSval, TSecr).
-    pub fn on_data(&mut self, cx: &mut TcpCtx<AckInfo>, seg: u32, ts: Option<(u32, u32)>) -> u32 {
+    pub fn on_data(&mut self, cx: &mut TcpCtx<AckInfo>, seg: SeqNo, ts: Option<(u32, u32)>) -> u32 {
         let (delivered, ack) = self.receive(seg, ts, cx.now, cx.timers);
         cx.out.extend(ack);
         delivered
@@ -155,10 +155,10 @@ impl TcpReceiver {
 
     fn receive(
         &mut self,
-        seg: u32,
+        seg: SeqNo,
         ts: Option<(u32, u32)>,
         now: SimTime,
-        timers: &mut dyn TimerSink<TcpTimer>,
+        timers: &mut dyn TimerSink<TcpTimer, FlowId>,
     ) -> (u32, Option<AckInfo>) {
         self.segments_received += 1;
         if let (Some(recent), Some((ts_val, _))) = (self.ts.as_mut(), ts) {
@@ -194,13 +194,13 @@ impl TcpReceiver {
         }
         self.unacked += 1;
         let quick = self.quick.as_ref().is_some_and(QuickAck::active);
-        if quick || self.unacked >= self.ack_every(seg + 1) || self.window_update() {
+        if quick || self.unacked >= self.ack_every(seg - SeqNo::ZERO + 1) || self.window_update() {
             return (delivered, Some(self.ack_now(now)));
         }
         if !self.timer.is_armed() {
             if let Some(t) = self.timeout_ns() {
                 let generation = self.timer.arm(now + t);
-                timers.arm(now + t, self.flow.0, TcpTimer::DelAck, generation);
+                timers.arm(now + t, self.flow, TcpTimer::DelAck, generation);
             }
         }
         (delivered, None)
@@ -238,7 +238,7 @@ impl TcpReceiver {
         }
     }
 
-    fn insert_ooo(&mut self, seg: u32) {
+    fn insert_ooo(&mut self, seg: SeqNo) {
         let i = self.ooo.partition_point(|&(_, b)| b < seg);
         // Merge with a neighbour range where possible.
         if i < self.ooo.len() && self.ooo[i].1 == seg {
@@ -285,8 +285,13 @@ impl TcpReceiver {
         });
         let window = self.advertised_window();
         self.right_edge = self.rcv_nxt + window;
-        let mut info =
-            AckInfo { next_expected: self.rcv_nxt, sack: [(0, 0); 3], sack_len: 0, window, ts };
+        let mut info = AckInfo {
+            next_expected: self.rcv_nxt,
+            sack: [(SeqNo::ZERO, SeqNo::ZERO); 3],
+            sack_len: 0,
+            window,
+            ts,
+        };
         if !self.sack_enabled {
             return info;
         }
@@ -319,13 +324,14 @@ impl TcpReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::test_support::s;
 
     /// The timers the receiver armed, in order: (time, flow, timer, generation).
     #[derive(Default)]
-    struct Armed(Vec<(SimTime, u32, TcpTimer, u32)>);
+    struct Armed(Vec<(SimTime, FlowId, TcpTimer, u32)>);
 
-    impl TimerSink<TcpTimer> for Armed {
-        fn arm(&mut self, at: SimTime, flow: u32, timer: TcpTimer, generation: u32) {
+    impl TimerSink<TcpTimer, FlowId> for Armed {
+        fn arm(&mut self, at: SimTime, flow: FlowId, timer: TcpTimer, generation: u32) {
             self.0.push((at, flow, timer, generation));
         }
     }
@@ -336,7 +342,7 @@ mod tests {
 
     impl TcpReceiver {
         /// Segment `seg` arrives at `now`: (delivered in order, ACK sent at once).
-        fn seg(&mut self, seg: u32, now: SimTime, armed: &mut Armed) -> (u32, Option<AckInfo>) {
+        fn seg(&mut self, seg: SeqNo, now: SimTime, armed: &mut Armed) -> (u32, Option<AckInfo>) {
             let mut acks = Vec::new();
             let delivered =
                 self.on_segment(&mut TcpCtx { now, timers: armed, out: &mut acks }, seg);
@@ -353,79 +359,79 @@ mod tests {
 
     #[test]
     fn every_segment_is_acked_cumulatively() {
-        let (mut r, mut s) = rx(AckPolicy::EverySegment, false);
+        let (mut r, mut armed) = rx(AckPolicy::EverySegment, false);
         assert_eq!(
-            r.seg(0, 0, &mut s),
+            r.seg(s(0), 0, &mut armed),
             (
                 1,
                 Some(AckInfo {
-                    next_expected: 1,
-                    sack: [(0, 0); 3],
+                    next_expected: s(1),
+                    sack: [(s(0), s(0)); 3],
                     sack_len: 0,
                     window: 20,
                     ts: None
                 })
             )
         );
-        assert_eq!(r.seg(1, 0, &mut s).1.unwrap().next_expected, 2);
+        assert_eq!(r.seg(s(1), 0, &mut armed).1.unwrap().next_expected, s(2));
     }
 
     #[test]
     fn hole_gives_duplicate_acks_with_sack_then_filling_acks_everything() {
-        let (mut r, mut s) = rx(AckPolicy::Delayed { timeout_ns: 100 }, true);
-        r.seg(0, 0, &mut s);
-        let (d, ack) = r.seg(2, 0, &mut s);
+        let (mut r, mut armed) = rx(AckPolicy::Delayed { timeout_ns: 100 }, true);
+        r.seg(s(0), 0, &mut armed);
+        let (d, ack) = r.seg(s(2), 0, &mut armed);
         assert_eq!(d, 0);
         let ack = ack.expect("out of order: immediate ACK");
-        assert_eq!((ack.next_expected, ack.sack_len, ack.sack[0]), (1, 1, (2, 3)));
-        let ack = r.seg(4, 0, &mut s).1.unwrap();
-        assert_eq!(ack.sack[..2], [(4, 5), (2, 3)], "most recent block first");
-        let ack = r.seg(3, 0, &mut s).1.unwrap();
-        assert_eq!(ack.sack[..1], [(2, 5)], "blocks merge");
-        let (d, ack) = r.seg(1, 0, &mut s);
+        assert_eq!((ack.next_expected, ack.sack_len, ack.sack[0]), (s(1), 1, (s(2), s(3))));
+        let ack = r.seg(s(4), 0, &mut armed).1.unwrap();
+        assert_eq!(ack.sack[..2], [(s(4), s(5)), (s(2), s(3))], "most recent block first");
+        let ack = r.seg(s(3), 0, &mut armed).1.unwrap();
+        assert_eq!(ack.sack[..1], [(s(2), s(5))], "blocks merge");
+        let (d, ack) = r.seg(s(1), 0, &mut armed);
         assert_eq!(d, 4, "segments 1..=4 delivered at once");
-        assert_eq!(ack.unwrap().next_expected, 5);
-        let ack = r.seg(1, 0, &mut s).1.expect("duplicate: immediate ACK");
-        assert_eq!(ack.next_expected, 5);
+        assert_eq!(ack.unwrap().next_expected, s(5));
+        let ack = r.seg(s(1), 0, &mut armed).1.expect("duplicate: immediate ACK");
+        assert_eq!(ack.next_expected, s(5));
         assert_eq!(r.duplicate_segments, 1);
     }
 
     #[test]
     fn delayed_ack_every_second_segment_or_on_timer() {
-        let (mut r, mut s) = rx(AckPolicy::Delayed { timeout_ns: 100 }, false);
-        assert_eq!(r.seg(0, 0, &mut s).1, None);
-        assert_eq!(r.seg(1, 10, &mut s).1.unwrap().next_expected, 2);
-        assert_eq!(r.seg(2, 20, &mut s).1, None);
-        let &(at, flow, timer, generation) = s.0.last().unwrap();
-        assert_eq!((at, flow, timer), (120, 0, TcpTimer::DelAck));
-        assert_eq!(r.timer(generation).unwrap().next_expected, 3);
+        let (mut r, mut armed) = rx(AckPolicy::Delayed { timeout_ns: 100 }, false);
+        assert_eq!(r.seg(s(0), 0, &mut armed).1, None);
+        assert_eq!(r.seg(s(1), 10, &mut armed).1.unwrap().next_expected, s(2));
+        assert_eq!(r.seg(s(2), 20, &mut armed).1, None);
+        let &(at, flow, timer, generation) = armed.0.last().unwrap();
+        assert_eq!((at, flow, timer), (120, FlowId(0), TcpTimer::DelAck));
+        assert_eq!(r.timer(generation).unwrap().next_expected, s(3));
         assert_eq!(r.acks_sent, 2);
     }
 
     #[test]
     fn thinning_acks_each_segment_up_to_l1_then_every_fourth() {
-        let (mut r, mut s) =
+        let (mut r, mut armed) =
             rx(AckPolicy::Thinning { thresholds: [8, 8, 8], timeout_ns: 100 }, false);
         let mut acked = Vec::new();
         for seg in 0..24 {
-            if let (_, Some(a)) = r.seg(seg, 0, &mut s) {
+            if let (_, Some(a)) = r.seg(s(seg), 0, &mut armed) {
                 acked.push(a.next_expected);
             }
         }
-        assert_eq!(acked, vec![1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24]);
+        assert_eq!(acked, [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24].map(s));
     }
 
     #[test]
     fn thinning_grows_through_two_and_three() {
-        let (mut r, mut s) =
+        let (mut r, mut armed) =
             rx(AckPolicy::Thinning { thresholds: [2, 6, 9], timeout_ns: 100 }, false);
         let mut acked = Vec::new();
         for seg in 0..17 {
-            if let (_, Some(a)) = r.seg(seg, 0, &mut s) {
+            if let (_, Some(a)) = r.seg(s(seg), 0, &mut armed) {
                 acked.push(a.next_expected);
             }
         }
         // d = 1 for segments 1-2, 2 for 3-6, 3 for 7-9, 4 after.
-        assert_eq!(acked, vec![1, 2, 4, 6, 9, 13, 17]);
+        assert_eq!(acked, [1, 2, 4, 6, 9, 13, 17].map(s));
     }
 }

@@ -5,6 +5,7 @@
 
 use super::rate_sample::TxRecord;
 use crate::engine::time::SimTime;
+use crate::ids::SeqNo;
 use std::collections::VecDeque;
 
 /// What the sender remembers of one outstanding segment.
@@ -23,7 +24,7 @@ pub struct SegState {
 
 pub struct Scoreboard {
     /// snd_una: the first unacknowledged segment, the queue's front.
-    una: u32,
+    una: SeqNo,
     segs: VecDeque<SegState>,
     /// RFC 6675 DupThresh: SACKed segments above one that make it lost.
     dupack_threshold: u32,
@@ -31,24 +32,24 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn new(capacity: usize, dupack_threshold: u32) -> Scoreboard {
-        Scoreboard { una: 0, segs: VecDeque::with_capacity(capacity), dupack_threshold }
+        Scoreboard { una: SeqNo::ZERO, segs: VecDeque::with_capacity(capacity), dupack_threshold }
     }
 
     /// snd_una: the first unacknowledged segment.
-    pub fn una(&self) -> u32 {
+    pub fn una(&self) -> SeqNo {
         self.una
     }
 
     /// snd_max: the next segment never sent.
-    pub fn max(&self) -> u32 {
+    pub fn max(&self) -> SeqNo {
         self.una + self.segs.len() as u32
     }
 
-    pub fn get(&self, seg: u32) -> SegState {
+    pub fn get(&self, seg: SeqNo) -> SegState {
         self.segs[(seg - self.una) as usize]
     }
 
-    pub fn get_mut(&mut self, seg: u32) -> &mut SegState {
+    pub fn get_mut(&mut self, seg: SeqNo) -> &mut SegState {
         &mut self.segs[(seg - self.una) as usize]
     }
 
@@ -59,7 +60,7 @@ impl Scoreboard {
 
     /// `seg` leaves now: a retransmission below snd_max, else the next new segment.
     /// Returns whether it is a retransmission.
-    pub fn record_send(&mut self, seg: u32, now: SimTime) -> bool {
+    pub fn record_send(&mut self, seg: SeqNo, now: SimTime) -> bool {
         if seg < self.max() {
             let st = self.get_mut(seg);
             st.retransmitted = true;
@@ -73,19 +74,19 @@ impl Scoreboard {
     }
 
     /// Mark the SACK blocks `[start, end)` (clipped to what is outstanding).
-    pub fn mark_sacked(&mut self, blocks: &[(u32, u32)]) {
+    pub fn mark_sacked(&mut self, blocks: &[(SeqNo, SeqNo)]) {
         self.mark_sacked_with(blocks, |_| {});
     }
 
     /// The same, calling `newly` for each segment SACKed for the first time.
     pub fn mark_sacked_with(
         &mut self,
-        blocks: &[(u32, u32)],
+        blocks: &[(SeqNo, SeqNo)],
         mut newly: impl FnMut(&mut SegState),
     ) {
         let max = self.max();
         for &(a, b) in blocks {
-            for seg in a.max(self.una)..b.min(max) {
+            for seg in a.max(self.una).until(b.min(max)) {
                 let s = self.get_mut(seg);
                 if !s.sacked {
                     s.sacked = true;
@@ -115,12 +116,12 @@ impl Scoreboard {
     /// the newest of them was sent if none was ever retransmitted: Karn's rule applied to the
     /// whole range (as Linux does), since an ACK that closes a repaired hole would time a
     /// segment that waited at the receiver during the repair.
-    pub fn ack(&mut self, ack: u32) -> Option<SimTime> {
+    pub fn ack(&mut self, ack: SeqNo) -> Option<SimTime> {
         self.ack_with(ack, |_| {})
     }
 
     /// The same, calling `each` for every segment the ACK covers before dropping it.
-    pub fn ack_with(&mut self, ack: u32, mut each: impl FnMut(&mut SegState)) -> Option<SimTime> {
+    pub fn ack_with(&mut self, ack: SeqNo, mut each: impl FnMut(&mut SegState)) -> Option<SimTime> {
         let newly = (ack - self.una) as usize;
         self.segs.range_mut(..newly).for_each(&mut each);
         let clean = self.segs.range(..newly).all(|s| !s.retransmitted);
@@ -146,12 +147,12 @@ impl Scoreboard {
     }
 
     /// `seg` is (about to be) retransmitted in this recovery: it counts in the pipe again.
-    pub fn mark_rexmit(&mut self, seg: u32) {
+    pub fn mark_rexmit(&mut self, seg: SeqNo) {
         self.get_mut(seg).rexmit_in_recovery = true;
     }
 
     /// RFC 6675 IsLost: DupThresh segments above `seg` have been SACKed.
-    pub fn is_lost(&self, seg: u32) -> bool {
+    pub fn is_lost(&self, seg: SeqNo) -> bool {
         let from = (seg - self.una) as usize;
         let sacked_above = self.segs.iter().skip(from + 1).filter(|s| s.sacked).count();
         sacked_above >= self.dupack_threshold as usize
@@ -180,8 +181,8 @@ impl Scoreboard {
 
     /// RFC 6675 NextSeg rule 1: the first segment not SACKed, not yet retransmitted in this
     /// recovery, and lost.
-    pub fn next_lost(&self) -> Option<u32> {
-        (self.una..self.max()).find(|&seg| {
+    pub fn next_lost(&self) -> Option<SeqNo> {
+        self.una.until(self.max()).find(|&seg| {
             let s = self.get(seg);
             !s.sacked && !s.rexmit_in_recovery && self.is_lost(seg)
         })
@@ -191,11 +192,12 @@ impl Scoreboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::test_support::s;
 
     /// Ten segments 0..10 outstanding, DupThresh 3.
     fn ten() -> Scoreboard {
         let mut b = Scoreboard::new(16, 3);
-        for seg in 0..10 {
+        for seg in s(0).until(s(10)) {
             assert!(!b.record_send(seg, 0));
         }
         b
@@ -205,31 +207,31 @@ mod tests {
     fn is_lost_needs_dupthresh_sacked_segments_above() {
         // RFC 6675 section 4: "DupThresh ... discontiguous SACKed sequences" above the segment.
         let mut b = ten();
-        b.mark_sacked(&[(2, 4)]);
-        assert!(!b.is_lost(0), "two SACKed above");
-        b.mark_sacked(&[(6, 7)]);
-        assert!(b.is_lost(0) && b.is_lost(1), "2, 3 and 6 SACKed above");
-        assert!(!b.is_lost(4), "only 6 SACKed above 4");
-        assert_eq!(b.next_lost(), Some(0));
+        b.mark_sacked(&[(s(2), s(4))]);
+        assert!(!b.is_lost(s(0)), "two SACKed above");
+        b.mark_sacked(&[(s(6), s(7))]);
+        assert!(b.is_lost(s(0)) && b.is_lost(s(1)), "2, 3 and 6 SACKed above");
+        assert!(!b.is_lost(s(4)), "only 6 SACKed above 4");
+        assert_eq!(b.next_lost(), Some(s(0)));
     }
 
     #[test]
     fn pipe_counts_unlost_unsacked_and_retransmitted() {
         // RFC 6675 SetPipe: 0, 1 lost (3 SACKed above), 2 and 3 SACKed, 4..10 not lost.
         let mut b = ten();
-        b.mark_sacked(&[(2, 4), (9, 10)]);
+        b.mark_sacked(&[(s(2), s(4)), (s(9), s(10))]);
         assert_eq!(b.pipe(), 5, "4..9 are in the network; 0 and 1 are lost");
-        b.mark_rexmit(0);
+        b.mark_rexmit(s(0));
         assert_eq!(b.pipe(), 6, "the retransmission of 0 counts (rule b)");
-        assert_eq!(b.next_lost(), Some(1), "0 already retransmitted in this recovery");
+        assert_eq!(b.next_lost(), Some(s(1)), "0 already retransmitted in this recovery");
     }
 
     #[test]
     fn cumulative_ack_applies_karns_rule_to_the_range() {
         let mut b = ten();
-        assert!(b.record_send(1, 5), "resending 1");
-        assert_eq!(b.ack(1), Some(0), "segment 0 was sent once");
-        assert_eq!(b.ack(3), None, "the range includes the resent 1");
-        assert_eq!((b.una(), b.max()), (3, 10));
+        assert!(b.record_send(s(1), 5), "resending 1");
+        assert_eq!(b.ack(s(1)), Some(0), "segment 0 was sent once");
+        assert_eq!(b.ack(s(3)), None, "the range includes the resent 1");
+        assert_eq!((b.una(), b.max()), (s(3), s(10)));
     }
 }

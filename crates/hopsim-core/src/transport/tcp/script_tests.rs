@@ -7,10 +7,11 @@
 use super::congestion_control;
 use super::limits::LimitPolicy;
 use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
-use super::test_support;
+use super::test_support::{self, s};
 use super::TcpTimer;
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::sched::Scheduler;
+use crate::ids::SeqNo;
 use crate::transport::tcp::config::{TcpSpec, TcpVariant};
 
 const MS: u64 = 1_000_000;
@@ -49,7 +50,7 @@ impl Peer {
         p
     }
 
-    fn ack(&mut self, ack: u32, sack: &[(u32, u32)]) {
+    fn ack(&mut self, ack: SeqNo, sack: &[(SeqNo, SeqNo)]) {
         self.now_ns += MS;
         let mut cx = TcpCtx { now: self.now_ns, timers: &mut self.sched, out: &mut self.out };
         self.tx.on_ack(&mut cx, ack, sack, None);
@@ -69,43 +70,44 @@ impl Peer {
     }
 
     /// What went on the wire since the last look: (segment, retransmission).
-    fn wire(&mut self) -> Vec<(u32, bool)> {
+    fn wire(&mut self) -> Vec<(SeqNo, bool)> {
         self.out.drain(..).map(|s| (s.seg, s.retransmission)).collect()
     }
 }
 
-/// Segments of one kind on the wire: `new 4`, `new 4..6`, `rexmit 0`.
+/// Segments of one kind on the wire: `new 4`, `new 4..6`, `rexmit 0` (segment numbers as
+/// literals, made [`SeqNo`]s here).
 trait Segs {
-    fn segs(self) -> Vec<u32>;
+    fn segs(self) -> Vec<SeqNo>;
 }
 impl Segs for u32 {
-    fn segs(self) -> Vec<u32> {
-        vec![self]
+    fn segs(self) -> Vec<SeqNo> {
+        vec![s(self)]
     }
 }
 impl Segs for std::ops::Range<u32> {
-    fn segs(self) -> Vec<u32> {
-        self.collect()
+    fn segs(self) -> Vec<SeqNo> {
+        s(self.start).until(s(self.end)).collect()
     }
 }
-fn on_wire(kind: &str, segs: impl Segs) -> Vec<(u32, bool)> {
+fn on_wire(kind: &str, segs: impl Segs) -> Vec<(SeqNo, bool)> {
     let rexmit = match kind {
         "new" => false,
         "rexmit" => true,
         _ => panic!("send!: `new` or `rexmit`, not `{kind}`"),
     };
-    segs.segs().into_iter().map(|s| (s, rexmit)).collect()
+    segs.segs().into_iter().map(|seg| (seg, rexmit)).collect()
 }
 
 /// An ACK from the peer reaches the sender: `recv!(p, ack 3)`, `recv!(p, dupack 0)` (asserts
 /// it repeats snd_una), `recv!(p, dupack 0, sack [3..5, 1..2])`.
 macro_rules! recv {
     ($p:expr, ack $ack:literal $(, sack [$($a:literal..$b:literal),*])?) => {
-        $p.ack($ack, &[$($(($a, $b)),*)?])
+        $p.ack(s($ack), &[$($((s($a), s($b))),*)?])
     };
     ($p:expr, dupack $ack:literal $(, sack [$($a:literal..$b:literal),*])?) => {{
-        assert_eq!($p.tx.acked(), $ack, "line {}: not a duplicate", line!());
-        $p.ack($ack, &[$($(($a, $b)),*)?])
+        assert_eq!($p.tx.snd_una(), s($ack), "line {}: not a duplicate", line!());
+        $p.ack(s($ack), &[$($((s($a), s($b))),*)?])
     }};
 }
 

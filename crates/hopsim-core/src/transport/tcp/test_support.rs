@@ -1,15 +1,21 @@
 //! What the scripted sender tests share: a bulk sender's configuration and RTO estimator
 //! (receiver window 64, DupThresh 3, initial RTO 1 s per RFC 6298 2.1, no window limit, the
-//! standard profile's agent). Each test file overrides the fields it is about.
+//! standard profile's agent). Each test file overrides the fields it is about. Segment
+//! numbers are written `s(3)`.
 
 use super::config::TcpSpec;
 use super::limits::LimitPolicy;
 use super::recovery;
 use super::rto::RtoEstimator;
 use super::sender::SenderConfig;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, SeqNo};
 
 pub const MS: u64 = 1_000_000;
+
+/// Segment number `n`.
+pub fn s(n: u32) -> SeqNo {
+    SeqNo::ZERO + n
+}
 
 /// A scripted bulk sender of `spec`'s variant and recovery.
 pub fn sender_config(spec: &TcpSpec) -> SenderConfig {

@@ -9,6 +9,7 @@
 //! since 6.7), wrapping at 2^32 as the option's field does.
 
 use crate::engine::time::SimTime;
+use crate::ids::SeqNo;
 
 /// TSopt on the wire: kind 8, length 10, padded with two NOPs (RFC 7323 appendix A).
 pub const TS_OPTION_BYTES: u32 = 12;
@@ -27,13 +28,13 @@ pub fn ts_elapsed_ns(now: SimTime, ts: u32) -> SimTime {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TsRecent {
     recent: Option<u32>,
-    last_ack_sent: u32,
+    last_ack_sent: SeqNo,
 }
 
 impl TsRecent {
     /// A segment `seg` arrived with `ts_val`: kept if it starts at or before the
     /// acknowledgment last sent (rule 2; `tcp_store_ts_recent` under `!after(seq, rcv_wup)`).
-    pub fn on_segment(&mut self, seg: u32, ts_val: u32) {
+    pub fn on_segment(&mut self, seg: SeqNo, ts_val: u32) {
         let newer = self.recent.is_none_or(|r| (ts_val.wrapping_sub(r) as i32) >= 0);
         if seg <= self.last_ack_sent && newer {
             self.recent = Some(ts_val);
@@ -41,7 +42,7 @@ impl TsRecent {
     }
 
     /// An ACK for `rcv_nxt` went out.
-    pub fn on_ack_sent(&mut self, rcv_nxt: u32) {
+    pub fn on_ack_sent(&mut self, rcv_nxt: SeqNo) {
         self.last_ack_sent = rcv_nxt;
     }
 
@@ -53,48 +54,49 @@ impl TsRecent {
     /// A peer's ACK carrying `ts_val`: the sender of data keeps the newest (it sends no
     /// ACKs of its own, so every ACK is at or before its Last.ACK.sent).
     pub fn on_ack(&mut self, ts_val: u32) {
-        self.on_segment(0, ts_val);
+        self.on_segment(SeqNo::ZERO, ts_val);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::test_support::s;
 
     #[test]
     fn delayed_ack_echoes_the_earlier_segment() {
         let mut r = TsRecent::default();
-        r.on_segment(0, 100);
-        r.on_segment(1, 110); // seg 1 > Last.ACK.sent 0: ignored
+        r.on_segment(s(0), 100);
+        r.on_segment(s(1), 110); // seg 1 > Last.ACK.sent 0: ignored
         assert_eq!(r.echo(), 100);
-        r.on_ack_sent(2);
-        r.on_segment(2, 120);
+        r.on_ack_sent(s(2));
+        r.on_segment(s(2), 120);
         assert_eq!(r.echo(), 120);
     }
 
     #[test]
     fn out_of_order_keeps_the_in_order_value_and_a_filling_retransmission_replaces_it() {
         let mut r = TsRecent::default();
-        r.on_segment(0, 100);
-        r.on_ack_sent(1);
-        r.on_segment(2, 130); // segment 1 lost: out of order, ignored
+        r.on_segment(s(0), 100);
+        r.on_ack_sent(s(1));
+        r.on_segment(s(2), 130); // segment 1 lost: out of order, ignored
         assert_eq!(r.echo(), 100);
-        r.on_ack_sent(1);
-        r.on_segment(1, 400); // the retransmission fills the hole
+        r.on_ack_sent(s(1));
+        r.on_segment(s(1), 400); // the retransmission fills the hole
         assert_eq!(r.echo(), 400);
     }
 
     #[test]
     fn an_older_timestamp_never_replaces_a_newer_one_and_the_clock_wraps() {
         let mut r = TsRecent::default();
-        r.on_segment(0, 500);
-        r.on_segment(0, 400);
+        r.on_segment(s(0), 500);
+        r.on_segment(s(0), 400);
         assert_eq!(r.echo(), 500);
         let mut r = TsRecent::default();
-        r.on_segment(0, u32::MAX - 5);
-        r.on_segment(0, 3); // after the wrap: newer (serial arithmetic, RFC 7323 5.2)
+        r.on_segment(s(0), u32::MAX - 5);
+        r.on_segment(s(0), 3); // after the wrap: newer (serial arithmetic, RFC 7323 5.2)
         assert_eq!(r.echo(), 3);
-        r.on_segment(0, u32::MAX);
+        r.on_segment(s(0), u32::MAX);
         assert_eq!(r.echo(), 3, "before the wrap: older");
         let now = (u32::MAX as SimTime + 10) * 1_000;
         assert_eq!(ts_elapsed_ns(now, u32::MAX - 5), 15_000);

@@ -36,6 +36,7 @@ impl CongestionControl for Few {
 mod tests {
     use super::*;
     use crate::transport::tcp::cc::reno::ack;
+    use crate::transport::tcp::test_support::s;
 
     #[test]
     fn grows_alpha_segments_per_round_trip() {
@@ -45,7 +46,7 @@ mod tests {
         for _ in 0..10 {
             let n = w.cwnd().floor() as u32;
             for _ in 0..n {
-                cc.on_new_ack(&mut w, &ack(0, 1, 0, 4, None));
+                cc.on_new_ack(&mut w, &ack(0, 1, s(0), s(4), None));
             }
         }
         assert!((w.cwnd() - 5.0).abs() < 0.1, "10 RTTs x 0.1 segment: {}", w.cwnd());

@@ -8,6 +8,7 @@
 //! once the window is at least 16 segments (`hystart_low_window`).
 
 use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::SeqNo;
 
 /// `hystart_low_window`: HyStart acts from this window on.
 pub const LOW_WINDOW: f64 = 16.0;
@@ -24,7 +25,7 @@ pub const ACK_DELAY_NS: SimDuration = 1_000_000;
 #[derive(Debug, Clone, Default)]
 pub struct HyStart {
     /// The round ends when the cumulative ACK passes this segment (`end_seq`).
-    end_seg: u32,
+    end_seg: SeqNo,
     round_start_ns: SimTime,
     last_ack_ns: SimTime,
     /// The least RTT of this round's samples (`curr_rtt`) and their count.
@@ -38,7 +39,7 @@ pub struct HyStart {
 
 impl HyStart {
     /// `bictcp_hystart_reset`: a new round from `now`, ending when `snd_max` is acknowledged.
-    fn new_round(&mut self, now: SimTime, snd_max: u32) {
+    fn new_round(&mut self, now: SimTime, snd_max: SeqNo) {
         self.round_start_ns = now;
         self.last_ack_ns = now;
         self.end_seg = snd_max;
@@ -56,8 +57,8 @@ impl HyStart {
     pub fn on_ack(
         &mut self,
         now: SimTime,
-        snd_una: u32,
-        snd_max: u32,
+        snd_una: SeqNo,
+        snd_max: SeqNo,
         rtt_ns: Option<SimDuration>,
         cwnd: f64,
     ) -> bool {
@@ -92,6 +93,7 @@ impl HyStart {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::test_support::s;
 
     const MS: SimTime = 1_000_000;
 
@@ -100,13 +102,13 @@ mod tests {
         let mut h = HyStart::default();
         // Round 1: minimum RTT 40 ms (threshold 40 + max(5, 4) = 45 ms).
         for k in 0..10u32 {
-            assert!(!h.on_ack(k as SimTime * 10 * MS, k + 1, 20, Some(40 * MS), 20.0));
+            assert!(!h.on_ack(k as SimTime * 10 * MS, s(k + 1), s(20), Some(40 * MS), 20.0));
         }
         // Round 2 (the ACK passes segment 20): RTTs of 46 ms.
         let mut ended = None;
         for k in 0..12u32 {
             let now = 200 * MS + k as SimTime * 10 * MS;
-            if h.on_ack(now, 21 + k, 40, Some(46 * MS), 20.0) {
+            if h.on_ack(now, s(21 + k), s(40), Some(46 * MS), 20.0) {
                 ended = Some(k);
                 break;
             }
@@ -119,23 +121,23 @@ mod tests {
         let mut h = HyStart::default();
         for k in 0..30u32 {
             let rtt = if k < 10 { 40 } else { 100 } * MS;
-            assert!(!h.on_ack(k as SimTime * 10 * MS, k + 1, 5, Some(rtt), 15.0));
+            assert!(!h.on_ack(k as SimTime * 10 * MS, s(k + 1), s(5), Some(rtt), 15.0));
         }
         let mut h = HyStart::default();
         for k in 0..30u32 {
             let rtt = if k < 10 { 40 } else { 44 } * MS;
-            assert!(!h.on_ack(k as SimTime * 10 * MS, k + 1, 5, Some(rtt), 20.0), "{k}");
+            assert!(!h.on_ack(k as SimTime * 10 * MS, s(k + 1), s(5), Some(rtt), 20.0), "{k}");
         }
     }
 
     #[test]
     fn an_ack_train_longer_than_half_the_minimum_rtt_ends_slow_start() {
         let mut h = HyStart::default();
-        h.on_ack(0, 1, 100, Some(20 * MS), 20.0);
+        h.on_ack(0, s(1), s(100), Some(20 * MS), 20.0);
         // ACKs 1 ms apart: the train passes (20 + 1) / 2 = 10.5 ms at the 11th.
         let mut ended = None;
         for k in 1..20u32 {
-            if h.on_ack(k as SimTime * MS, 1 + k, 100, Some(20 * MS), 20.0) {
+            if h.on_ack(k as SimTime * MS, s(1 + k), s(100), Some(20 * MS), 20.0) {
                 ended = Some(k);
                 break;
             }

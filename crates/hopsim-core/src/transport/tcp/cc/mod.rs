@@ -27,6 +27,7 @@ pub use vegas_w::{VegasW, VegasWParams};
 pub use super::rate_sample::RateSample;
 pub use super::window::Window;
 use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::SeqNo;
 
 /// What a new cumulative ACK tells the algorithm (segment numbers after the ACK).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,8 +38,8 @@ pub struct AckSample {
     /// RTT sample of this ACK (None under Karn's rule).
     pub rtt_ns: Option<SimDuration>,
     /// Next new segment to be sent (ns-2 `t_seqno_`) and first unacknowledged segment.
-    pub snd_max: u32,
-    pub snd_una: u32,
+    pub snd_max: SeqNo,
+    pub snd_una: SeqNo,
 }
 
 impl AckSample {

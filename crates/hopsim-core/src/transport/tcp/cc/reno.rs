@@ -46,8 +46,8 @@ impl CongestionControl for Aimd {
 pub(crate) fn ack(
     now: u64,
     acked: u32,
-    snd_una: u32,
-    snd_max: u32,
+    snd_una: crate::ids::SeqNo,
+    snd_max: crate::ids::SeqNo,
     rtt_ns: Option<u64>,
 ) -> AckSample {
     AckSample { now, acked, rtt_ns, snd_max, snd_una }
@@ -56,18 +56,19 @@ pub(crate) fn ack(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::test_support::s;
 
     #[test]
     fn slow_start_then_congestion_avoidance() {
         let mut cc = Aimd::default();
         let mut w = Window::new(2.0, 4.0);
-        cc.on_new_ack(&mut w, &ack(0, 1, 1, 3, None));
-        cc.on_new_ack(&mut w, &ack(0, 2, 3, 5, None));
+        cc.on_new_ack(&mut w, &ack(0, 1, s(1), s(3), None));
+        cc.on_new_ack(&mut w, &ack(0, 2, s(3), s(5), None));
         assert_eq!(w.cwnd(), 4.0, "+1 per ACK in slow start, whatever it acknowledges");
-        cc.on_new_ack(&mut w, &ack(0, 1, 4, 8, None));
+        cc.on_new_ack(&mut w, &ack(0, 1, s(4), s(8), None));
         assert_eq!(w.cwnd(), 4.25);
         for _ in 0..4 {
-            cc.on_new_ack(&mut w, &ack(0, 1, 5, 9, None));
+            cc.on_new_ack(&mut w, &ack(0, 1, s(5), s(9), None));
         }
         // Four ACKs at cwnd ~4.25..5 add 1/cwnd each: just under one segment per window.
         assert!(

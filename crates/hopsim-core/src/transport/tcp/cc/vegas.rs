@@ -19,6 +19,7 @@
 
 use super::{AckSample, CongestionControl, Loss, Window};
 use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::SeqNo;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VegasParams {
@@ -33,7 +34,7 @@ pub struct VegasClock {
     base_rtt_ns: f64,
     sum_rtt_ns: f64,
     count_rtt: u32,
-    beg_seq: u32,
+    beg_seq: SeqNo,
     beg_time: SimTime,
     /// Fine-grained RTT estimator (ns-2 v_sa_, v_sd_: 8 x SRTT and 4 x mdev).
     sa: f64,
@@ -50,7 +51,7 @@ impl Default for VegasClock {
             base_rtt_ns: f64::INFINITY,
             sum_rtt_ns: 0.0,
             count_rtt: 0,
-            beg_seq: 0,
+            beg_seq: SeqNo::ZERO,
             beg_time: 0,
             sa: 0.0,
             sd: 0.0,
@@ -131,7 +132,7 @@ impl VegasClock {
     #[cfg(test)]
     pub fn hold_period(&mut self) {
         self.started = true;
-        self.beg_seq = u32::MAX;
+        self.beg_seq = SeqNo::MAX;
     }
 
     pub fn timeout_ns(&self) -> Option<SimDuration> {
@@ -286,6 +287,7 @@ impl CongestionControl for Vegas {
 mod tests {
     use super::*;
     use crate::transport::tcp::cc::reno::ack;
+    use crate::transport::tcp::test_support::s;
 
     const MS: u64 = 1_000_000;
 
@@ -299,7 +301,7 @@ mod tests {
     /// (ns-2 counts t_seqno - last_ack).
     struct Feed {
         t: u64,
-        una: u32,
+        una: SeqNo,
     }
 
     impl Feed {
@@ -324,7 +326,7 @@ mod tests {
     fn congestion_avoidance_holds_between_alpha_and_beta_and_moves_by_one_otherwise() {
         let mut cc = vegas();
         let mut w = Window::new(8.0, 2.0);
-        let mut f = Feed { t: 0, una: 0 };
+        let mut f = Feed { t: 0, una: s(0) };
         f.periods(&mut cc, &mut w, 100, 1); // BaseRTT = 100 ms
                                             // RTT 125 ms: diff = 9 - 8 x 0.8 = 2.6 -> 3, within [alpha, beta]: hold.
         f.periods(&mut cc, &mut w, 125, 2);
@@ -340,7 +342,7 @@ mod tests {
     fn grows_about_one_segment_per_rtt_below_alpha() {
         let mut cc = Vegas::new(VegasParams { alpha: 3.0, beta: 5.0, gamma: 1.0 }, 64.0);
         let mut w = Window::new(4.0, 2.0);
-        let mut f = Feed { t: 0, una: 0 };
+        let mut f = Feed { t: 0, una: s(0) };
         let ends = f.periods(&mut cc, &mut w, 100, 6);
         // No queueing: diff <= 1 < alpha, +1/cwnd per ACK over a window of ACKs.
         for p in ends.windows(2).skip(1) {
@@ -352,7 +354,7 @@ mod tests {
     fn slow_start_grows_every_other_rtt_and_exits_with_a_one_eighth_cut() {
         let mut cc = vegas();
         let mut w = Window::new(2.0, 64.0);
-        let mut f = Feed { t: 0, una: 0 };
+        let mut f = Feed { t: 0, una: s(0) };
         let ends = f.periods(&mut cc, &mut w, 100, 6);
         // A growth period adds one segment per ACK (the first of them lands on the ACK that
         // closes the period before, as in ns-2): big and small steps alternate.

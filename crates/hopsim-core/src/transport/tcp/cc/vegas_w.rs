@@ -218,7 +218,9 @@ impl CongestionControl for VegasW {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::SeqNo;
     use crate::transport::tcp::cc::reno::ack;
+    use crate::transport::tcp::test_support::s;
 
     const MS: u64 = 1_000_000;
 
@@ -234,10 +236,10 @@ mod tests {
     }
 
     /// Put the controller in a state with a known Delta: one period at BaseRTT, then ACKs.
-    fn primed(w: &mut Window) -> (VegasW, u64, u32) {
+    fn primed(w: &mut Window) -> (VegasW, u64, SeqNo) {
         let mut cc = VegasW::new(VegasWParams::default(), 20.0);
-        cc.on_new_ack(w, &ack(100 * MS, 1, 1, 2, Some(100 * MS)));
-        (cc, 100 * MS, 1)
+        cc.on_new_ack(w, &ack(100 * MS, 1, s(1), s(2), Some(100 * MS)));
+        (cc, 100 * MS, s(1))
     }
 
     #[test]

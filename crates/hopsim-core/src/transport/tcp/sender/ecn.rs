@@ -13,6 +13,7 @@
 
 use super::TcpSender;
 use crate::engine::time::SimTime;
+use crate::ids::SeqNo;
 
 /// The sender's ECN state.
 #[derive(Debug, Clone, Default)]
@@ -21,9 +22,9 @@ pub struct EcnSender {
     /// The ACK being processed carried ECE.
     ece: bool,
     /// Next new segment when the window was last cut for ECN.
-    high_water: u32,
+    high_water: SeqNo,
     /// `recover` when the sender last looked: a change is a loss reduction (CWR due too).
-    seen_recover: u32,
+    seen_recover: SeqNo,
     cwr_due: bool,
     /// Window reductions for ECE (RFC 3168 6.1.2).
     pub reactions: u64,
@@ -98,7 +99,7 @@ impl TcpSender {
 
     /// In `on_ack`, after the ACK itself was processed (`ack`: its cumulative ACK): react to
     /// ECE (RFC 3168 6.1.2). cwnd = ssthresh overrides any growth this ACK gave.
-    pub(super) fn ecn_on_ack(&mut self, now: SimTime, ack: u32) {
+    pub(super) fn ecn_on_ack(&mut self, now: SimTime, ack: SeqNo) {
         if !std::mem::take(&mut self.ecn.ece) {
             return;
         }

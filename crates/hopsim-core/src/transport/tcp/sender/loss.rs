@@ -11,7 +11,7 @@ use crate::engine::sched::Firing;
 
 impl TcpSender {
     /// A new ACK during fast recovery (after the scoreboard has dropped what it covers).
-    pub(super) fn recovery_ack(&mut self, cx: &mut TcpCtx, ack: u32, newly: u32, dupacks: u32) {
+    pub(super) fn recovery_ack(&mut self, cx: &mut TcpCtx, ack: SeqNo, newly: u32, dupacks: u32) {
         let full = ack >= self.recover;
         let flight = self.board.max() - ack;
         let step = self.recovery.on_ack(&mut *self.cc, &mut self.w, full, newly, dupacks, flight);
@@ -99,7 +99,7 @@ impl TcpSender {
     }
 
     /// Has `seg` been outstanding longer than the congestion control's fine-grained timeout?
-    fn expired(&self, seg: u32, now: SimTime) -> bool {
+    fn expired(&self, seg: SeqNo, now: SimTime) -> bool {
         let sent = self.board.get(seg).sent_ns;
         self.cc.fine_grained_timeout_ns().is_some_and(|t| now.saturating_sub(sent) >= t)
     }
@@ -131,7 +131,7 @@ impl TcpSender {
             Firing::Stale => return,
             Firing::Postponed(at) => {
                 let flow = self.cfg.flow;
-                cx.timers.arm(at, flow.0, TcpTimer::Rto, generation);
+                cx.timers.arm(at, flow, TcpTimer::Rto, generation);
                 return;
             }
             Firing::Due => {}

@@ -19,7 +19,7 @@ use super::window::Window;
 use super::TcpTimer;
 use crate::engine::sched::Timer;
 use crate::engine::time::SimTime;
-use crate::ids::FlowId;
+use crate::ids::{FlowId, SeqNo};
 
 pub use super::stats::SenderStats;
 
@@ -71,7 +71,7 @@ pub struct AckOptions {
 /// A segment to put on the network.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SendSegment {
-    pub seg: u32,
+    pub seg: SeqNo,
     pub retransmission: bool,
 }
 
@@ -84,14 +84,14 @@ pub struct TcpSender {
     /// Outstanding segments snd_una..snd_max with their SACK state.
     board: Scoreboard,
     /// Next segment to send (go-back-N rewinds it to snd_una).
-    snd_nxt: u32,
+    snd_nxt: SeqNo,
     dupacks: u32,
     in_recovery: bool,
     recovery: Recovery,
     /// RFC 6582 "recover": snd_max when recovery (or the last timeout) began.
-    recover: u32,
+    recover: SeqNo,
     /// snd_max at the last timeout (ns-2 Vegas' only fast-retransmit guard).
-    recover_timeout: u32,
+    recover_timeout: SeqNo,
     /// Vegas: new ACKs after a fast retransmit on which the next segment is checked against
     /// the fine-grained timeout (ns-2 v_worried_).
     worried: u32,
@@ -130,11 +130,11 @@ impl TcpSender {
             cc,
             w,
             board,
-            snd_nxt: 0,
+            snd_nxt: SeqNo::ZERO,
             dupacks: 0,
             in_recovery: false,
-            recover: 0,
-            recover_timeout: 0,
+            recover: SeqNo::ZERO,
+            recover_timeout: SeqNo::ZERO,
             worried: 0,
             rto,
             timer: Timer::default(),
@@ -168,11 +168,11 @@ impl TcpSender {
         (limit.floor() as u32).max(1)
     }
 
-    fn has_data(&self, seg: u32, now: SimTime) -> bool {
+    fn has_data(&self, seg: SeqNo, now: SimTime) -> bool {
         if seg < self.board.max() {
             return true; // retransmission
         }
-        now < self.cfg.stop_ns && self.cfg.total_segments.is_none_or(|n| seg < n)
+        now < self.cfg.stop_ns && self.cfg.total_segments.is_none_or(|n| seg < SeqNo::ZERO + n)
     }
 
     pub fn cwnd(&self) -> f64 {
@@ -183,12 +183,13 @@ impl TcpSender {
         self.w.ssthresh()
     }
 
-    /// Segments acknowledged cumulatively.
-    pub fn acked(&self) -> u32 {
+    /// snd_una: the first segment not acknowledged cumulatively.
+    pub fn snd_una(&self) -> SeqNo {
         self.board.una()
     }
 
-    pub fn highest_sent(&self) -> u32 {
+    /// snd_max: the next segment never sent.
+    pub fn highest_sent(&self) -> SeqNo {
         self.board.max()
     }
 
@@ -224,7 +225,7 @@ impl TcpSender {
         self.try_send(cx);
     }
 
-    fn transmit(&mut self, cx: &mut TcpCtx, seg: u32) {
+    fn transmit(&mut self, cx: &mut TcpCtx, seg: SeqNo) {
         let idle = self.board.una() == self.board.max();
         let retransmission = self.board.record_send(seg, cx.now);
         self.rate_on_send(seg, idle, cx.now);
@@ -246,7 +247,7 @@ impl TcpSender {
             _ => {
                 let generation = self.timer.arm(at);
                 let flow = self.cfg.flow;
-                cx.timers.arm(at, flow.0, TcpTimer::Rto, generation);
+                cx.timers.arm(at, flow, TcpTimer::Rto, generation);
             }
         }
     }
@@ -317,8 +318,8 @@ impl TcpSender {
     pub fn on_ack(
         &mut self,
         cx: &mut TcpCtx,
-        ack: u32,
-        sack: &[(u32, u32)],
+        ack: SeqNo,
+        sack: &[(SeqNo, SeqNo)],
         path: Option<&PathInfo>,
     ) {
         self.on_ack_with(cx, ack, sack, path, AckOptions::default());
@@ -328,8 +329,8 @@ impl TcpSender {
     pub fn on_ack_with(
         &mut self,
         cx: &mut TcpCtx,
-        ack: u32,
-        sack: &[(u32, u32)],
+        ack: SeqNo,
+        sack: &[(SeqNo, SeqNo)],
         path: Option<&PathInfo>,
         opts: AckOptions,
     ) {
@@ -368,7 +369,7 @@ impl TcpSender {
     }
 
     /// `ts_rtt`: the sample of the echoed timestamp, which replaces Karn's rule.
-    fn new_ack(&mut self, cx: &mut TcpCtx, ack: u32, ts_rtt: Option<SimTime>) {
+    fn new_ack(&mut self, cx: &mut TcpCtx, ack: SeqNo, ts_rtt: Option<SimTime>) {
         let newly = ack - self.board.una();
         let seq_rtt = self.ack_segments(ack, cx.now).map(|sent_ns| cx.now - sent_ns); // Karn
         let rtt = if self.cfg.timestamps { ts_rtt } else { seq_rtt };

@@ -10,7 +10,7 @@ use super::*;
 impl TcpSender {
     /// Draft section 3.2: record the delivery state in the segment just (re)sent; `idle`:
     /// nothing was outstanding before it.
-    pub(super) fn rate_on_send(&mut self, seg: u32, idle: bool, now: SimTime) {
+    pub(super) fn rate_on_send(&mut self, seg: SeqNo, idle: bool, now: SimTime) {
         if let Some(r) = &mut self.rate {
             let s = self.board.get_mut(seg);
             s.tx = r.on_send(now, idle, s.tx);
@@ -29,7 +29,7 @@ impl TcpSender {
     }
 
     /// SACK blocks: each segment SACKed for the first time is delivered now.
-    pub(super) fn mark_sacked(&mut self, sack: &[(u32, u32)], now: SimTime) {
+    pub(super) fn mark_sacked(&mut self, sack: &[(SeqNo, SeqNo)], now: SimTime) {
         match &mut self.rate {
             Some(r) => self.board.mark_sacked_with(sack, |s| {
                 r.on_delivered(&mut s.tx, s.sent_ns, s.retransmitted, now)
@@ -39,7 +39,7 @@ impl TcpSender {
     }
 
     /// A cumulative ACK: the segments it covers are delivered now (those not SACKed before).
-    pub(super) fn ack_segments(&mut self, ack: u32, now: SimTime) -> Option<SimTime> {
+    pub(super) fn ack_segments(&mut self, ack: SeqNo, now: SimTime) -> Option<SimTime> {
         match &mut self.rate {
             Some(r) => self
                 .board

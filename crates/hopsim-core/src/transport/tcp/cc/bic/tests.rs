@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::transport::tcp::cc::reno::ack;
+use crate::transport::tcp::test_support::s;
 
 fn loss(flight: f64) -> Loss {
     Loss { now: 0, flight, usable: flight, dupack_threshold: 3, sent_ns: 0, retransmitted: false }
@@ -36,7 +37,7 @@ fn paper_increase(cwnd: f64, max: f64) -> f64 {
 /// One RTT of ACKs (one per segment of the window at its start); the window after it.
 fn rtt(cc: &mut Bic, w: &mut Window) -> f64 {
     for _ in 0..w.cwnd().floor() as u32 {
-        cc.on_new_ack(w, &ack(0, 1, 0, 0, None));
+        cc.on_new_ack(w, &ack(0, 1, s(0), s(0), None));
     }
     w.cwnd()
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::transport::tcp::cc::reno::ack;
+use crate::transport::tcp::test_support::s;
 
 const MS: u64 = 1_000_000;
 
@@ -27,7 +28,7 @@ fn clock(cc: &mut Cubic, w: &mut Window, rtt_ns: u64, from_ns: u64, rtts: u32) -
         out.push(((now - from_ns) as f64 / 1e9, w.cwnd()));
         let n = w.cwnd().floor().max(1.0) as u64;
         for i in 0..n {
-            cc.on_new_ack(w, &ack(now + i * rtt_ns / n, 1, 0, 0, Some(rtt_ns)));
+            cc.on_new_ack(w, &ack(now + i * rtt_ns / n, 1, s(0), s(0), Some(rtt_ns)));
         }
         now += rtt_ns;
     }
@@ -104,9 +105,9 @@ fn fast_convergence_releases_bandwidth_on_a_second_loss_below_w_max() {
 fn slow_start_is_standard_and_a_stage_without_loss_starts_convex() {
     let mut cc = Cubic::default();
     let mut w = Window::new(2.0, 10.0);
-    cc.on_new_ack(&mut w, &ack(0, 1, 1, 3, Some(100 * MS)));
+    cc.on_new_ack(&mut w, &ack(0, 1, s(1), s(3), Some(100 * MS)));
     assert_eq!(w.cwnd(), 3.0, "+1 per ACK below ssthresh (RFC 5681)");
     let mut w = Window::new(10.0, 10.0);
-    cc.on_new_ack(&mut w, &ack(0, 1, 1, 11, Some(100 * MS)));
+    cc.on_new_ack(&mut w, &ack(0, 1, s(1), s(11), Some(100 * MS)));
     assert_eq!(cc.k_s(), Some(0.0), "W_max = cwnd when slow start ends: K = 0");
 }
