@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hopsim.cli.sweep import SHOWN_CLAIMS
+from hopsim.cli.reproduce import SHOWN_CLAIMS
 
 
 def _reproduce(*args: str) -> subprocess.CompletedProcess[str]:

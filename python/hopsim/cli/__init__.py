@@ -5,7 +5,7 @@
   error handling and the shared options; ``coercion``: typer's values without pydantic;
 - ``run``: ``run`` and ``validate`` (one scenario); ``show``: a picture of its network;
   ``view``: the run explorer page;
-- ``sweep``: ``sweep``, ``results``, ``plot``, ``reproduce``; ``crosscheck``; ``advise``.
+- ``sweep``: ``sweep``, ``results``, ``plot``; ``reproduce``; ``crosscheck``; ``advise``.
 
 ``hopsim.cli.app`` is the app with every command. The console script builds only what the
 command line names: ``hopsim run FILE`` imports and builds ``run``'s module and parser, not
@@ -34,7 +34,7 @@ COMMANDS: dict[str, str] = {
     "sweep": "sweep",
     "results": "sweep",
     "plot": "sweep",
-    "reproduce": "sweep",
+    "reproduce": "reproduce",
     "advise": "advise",
     "crosscheck": "crosscheck",
     "show": "show",

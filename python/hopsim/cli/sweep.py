@@ -1,4 +1,5 @@
-"""The experiment commands: ``hopsim sweep``, ``results``, ``plot`` and ``reproduce``."""
+"""The experiment commands: ``hopsim sweep``, ``results`` and ``plot`` (``reproduce``: its own
+module), and the options they share with ``reproduce``."""
 
 from __future__ import annotations
 
@@ -7,10 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from .. import tables
-from ..studies import CATALOGUE
 from ..sweeps.errors import (
     FolderBusy,
     FolderUnusable,
@@ -334,125 +333,3 @@ def _draw(points: list[PointSummary], x: str, y: str, stem: Path, **kwargs: Any)
         return plot_points(points, x, y, stem, **kwargs)
     except OSError as exc:
         _fail(f"cannot write the figure {str(stem)!r} (.png, .pdf): {exc.strerror or exc}")
-
-
-#: Claims that do not hold printed by `reproduce` without --claims (the rest: claims.md).
-SHOWN_CLAIMS = 5
-
-
-def _print_claims(title: str, report: Any, every: bool) -> None:
-    """N of M claims hold; the ones that do not (or all, with --claims); where the files are."""
-    claims = report.claims
-    held = [c for c in claims if c.holds]
-    if every:
-        table = Table(title=f"{title}: the paper beside hopsim", title_justify="left")
-        for col in ("claim", "paper", "hopsim", "verdict"):
-            table.add_column(col, overflow="fold")
-        for c in claims:
-            style = "green" if c.holds else "yellow"
-            table.add_row(c.claim, c.paper, c.ours, f"[{style}]{escape(c.verdict)}[/]")
-        out.print(table)
-    out.print(f"[bold]{title}[/]: {len(held)} of {len(claims)} claims hold", soft_wrap=True)
-    if not every:
-        others = [c for c in claims if not c.holds]
-        for c in others[:SHOWN_CLAIMS]:
-            out.print(
-                f"  [yellow]{escape(c.verdict)}[/]: {escape(c.claim)} (paper {escape(c.paper)}, "
-                f"hopsim {escape(c.ours)})",
-                soft_wrap=True,
-            )
-        if len(others) > SHOWN_CLAIMS:
-            out.print(f"  ... and {len(others) - SHOWN_CLAIMS} more (--claims, or claims.md)")
-    for note in report.notes:
-        out.print(escape(note), soft_wrap=True)
-    out.print(
-        f"runs: {report.runs_done} run now, {report.runs_skipped} from the store, "
-        f"{report.runs_failed} failed"
-    )
-    pngs = [p for p in report.figures if p.suffix == ".png"]
-    if pngs:
-        out.print(f"figures: {pngs[0].parent} ({len(pngs)}, PNG and PDF)", soft_wrap=True)
-    out.print(f"claims: {report.table_md} (every claim, the paper's value, ours)", soft_wrap=True)
-    out.print(f"points: {report.points_csv}", soft_wrap=True)
-
-
-@commands.command(
-    "reproduce",
-    help=(
-        "Re-run a published study of the catalogue and set our numbers beside the paper's: "
-        "writes figures (PNG, PDF), points.csv and claims.md (the paper's values and claims, "
-        "ours, and a verdict per claim) into DIR (default results/<name>[-quick]). "
-        "Resumable like `hopsim sweep`. --list shows the catalogue."
-    ),
-)
-def reproduce_cmd(
-    name: Annotated[
-        str | None,
-        typer.Argument(metavar="NAME", help=f"Study name: {', '.join(CATALOGUE)}."),
-    ] = None,
-    quick: QuickOpt = False,
-    jobs: JobsOpt = None,
-    scheduler: SchedulerOpt = None,
-    out_dir: OutOpt = None,
-    list_: Annotated[bool, typer.Option("--list", help="List the catalogue.")] = False,
-    all_claims: Annotated[
-        bool,
-        typer.Option(
-            "--claims",
-            help="Print every claim (default: those that do not hold; all in claims.md).",
-        ),
-    ] = False,
-    progress: ProgressOpt = None,
-    max_events: MaxEventsOpt = None,
-    max_memory_mb: MaxMemoryOpt = None,
-) -> None:
-    from ..studies import CATALOGUE, get_study, reproduce_study
-
-    _check_progress(progress)
-    if list_ or name is None:
-        from ..studies.common import SWEEP_DIR
-
-        table = Table(title="hopsim reproduce: the catalogue", title_justify="left")
-        table.add_column("name", no_wrap=True)
-        table.add_column("study", overflow="fold")
-        table.add_column("sweep files", overflow="fold")
-        for key in CATALOGUE:
-            study = _guarded(get_study, key)
-            files = [f for f in study.sweeps if isinstance(f, str)]
-            built = len(study.sweeps) - len(files)
-            shown = ", ".join(files + ([f"{built} built in code"] if built else []))
-            table.add_row(key, study.title, shown)
-        out.print(table)
-        out.print(
-            f"The sweep files are in {SWEEP_DIR}: copy one as the start of your own sweep "
-            "(hopsim sweep FILE --quick runs it).",
-            soft_wrap=True,
-        )
-        if name is None and not list_:
-            _fail("give a study NAME (see the list above)")
-        return
-    if scheduler is not None and jobs is not None:
-        _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
-    budget = parse_budget(max_events, max_memory_mb)
-    study = _guarded(get_study, name)
-    folder = out_folder(out_dir, Path("results") / (name + ("-quick" if quick else "")))
-    report = _guarded(
-        _shielded,
-        reproduce_study,
-        study,
-        folder,
-        quick=quick,
-        jobs=jobs,
-        scheduler=scheduler,
-        progress=progress,
-        budget=budget,
-    )
-    if report.headline is not None:
-        title, columns, rows = report.headline
-        head = Table(title=title, title_justify="left")
-        for col in columns:
-            head.add_column(col, justify="right")
-        for row in rows:
-            head.add_row(*row)
-        out.print(head)
-    _print_claims(study.title, report, all_claims)

@@ -407,4 +407,5 @@ STUDY = Study(
     sweeps=["chen-cwl.toml", "chen-cwl-policy.toml"],
     analyse=analyse,
     notes=NOTES,
+    ns2=True,
 )

@@ -266,4 +266,5 @@ STUDY = Study(
     sweeps=["chen-manet.toml"],
     analyse=analyse,
     notes=NOTES,
+    ns2=True,
 )

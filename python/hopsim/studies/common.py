@@ -21,6 +21,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .._core import ScenarioError
 from ..sweeps import PointSummary, ResultStore, folder_lock, load_sweep, run_sweep, summarize
 from ..sweeps.plot import plot_points
 
@@ -214,6 +215,8 @@ class Study:
     # The study's main comparison as a table (title, column names, rows of text), printed
     # first by `hopsim reproduce` and written to headline.csv.
     headline: Callable[[StudyContext], Headline] | None = None
+    #: The paper ran ns-2: its claims are also judged on ns-2.35's runs (``ns2side.py``).
+    ns2: bool = False
 
 
 @dataclass
@@ -278,6 +281,9 @@ class StudyReport:
     headline: Headline | None = None
     #: What the precision allows (quick mode: intervals too wide), one line per sweep.
     notes: list[str] = field(default_factory=list)
+    #: Every claim beside ns-2.35's (``threeway.py``); None without an ns-2.35 column.
+    three_way: list[Any] | None = None
+    ns2_source: str = ""
 
 
 def reproduce_study(
@@ -288,10 +294,21 @@ def reproduce_study(
     scheduler: str | None = None,
     progress: str | None = None,
     budget: Mapping[str, Any] | None = None,
+    ns2: str = "auto",
+    write_reference: bool = False,
 ) -> StudyReport:
     """Run (or resume) the study's sweeps into ``out_dir`` and write its outputs there:
     ``points.csv``, ``figures/*.png|pdf``, ``claims.md`` and ``claims.csv``. ``budget``:
-    each run's budget (``max_events``, ``max_memory_mb``)."""
+    each run's budget (``max_events``, ``max_memory_mb``).
+
+    For a study the paper ran in ns-2 (``Study.ns2``), ``ns2`` says where ns-2.35's column
+    comes from: ``"auto"`` the reference results shipped with hopsim (none if the study has
+    none), ``"live"`` its sweeps run in ns-2.35 now (into ``out_dir/ns2``), ``"off"`` none.
+    ``write_reference`` (with ``"live"``) makes the shipped reference of this mode from them."""
+    if ns2 not in ("auto", "live", "off"):
+        raise ValueError(f"ns2={ns2!r}: not one of 'auto', 'live', 'off'")
+    if write_reference and ns2 != "live":
+        raise ScenarioError("--write-reference needs --ns2: the reference is made from live runs")
     # Every sweep is checked before the first run.
     specs = [
         load_sweep(f(quick) if callable(f) else SWEEP_DIR / f, quick=quick, budget=budget)
@@ -316,7 +333,33 @@ def reproduce_study(
                 writer = csv.writer(fh)
                 writer.writerow(headline[1])
                 writer.writerows(headline[2])
-        table_md = _write_claims(study, out_dir, claims, quick)
+        column = None
+        if study.ns2 and ns2 != "off":
+            from .ns2side import ns2_column
+
+            def run(spec: Any, folder: Path) -> Any:
+                return run_sweep(spec, folder, jobs=jobs, scheduler=scheduler, progress=progress)
+
+            column = ns2_column(study, specs, out_dir, quick, ns2 == "live", run)
+        three_way = None
+        if column is None:
+            table_md = _write_claims(study, out_dir, claims, quick)
+        else:
+            from .threeway import pair_claims, write_three_way
+
+            done += column.done
+            notes += column.notes
+            three_way = pair_claims(claims, column.claims, column.cannot_express)
+            table_md = write_three_way(
+                out_dir, study.title, _claims_header(study, quick), three_way, column.source
+            )
+            if write_reference:
+                from .ns2ref import write_reference as write_ref
+                from .ns2side import ns2_sides
+
+                with ResultStore(out_dir / "ns2") as st:
+                    path = write_ref(study.name, quick, ns2_sides(specs), st)
+                notes.append(f"ns-2.35 reference results written: {path}")
     return StudyReport(
         study.name,
         study.title,
@@ -330,6 +373,8 @@ def reproduce_study(
         failed,
         headline,
         notes,
+        three_way,
+        column.source if column else "",
     )
 
 
@@ -363,18 +408,19 @@ def _write_claims(study: Study, out_dir: Path, claims: list[Claim], quick: bool)
         for c in claims:
             writer.writerow([c.claim, c.paper, c.ours, c.verdict, c.source])
     path = out_dir / "claims.md"
-    lines = [
-        f"# {study.title}",
-        "",
-        f"Paper: {study.source}",
-        f"Mode: {'quick (short runs, fewer points and replications)' if quick else 'full'}",
-        "",
-    ]
-    if study.notes:
-        lines += [study.notes, ""]
+    lines = [f"# {study.title}", "", *_claims_header(study, quick)]
     lines += ["| claim | paper | hopsim | verdict |", "|---|---|---|---|"]
     for c in claims:
         cells = [c.claim, c.paper, c.ours, c.verdict]
         lines.append("| " + " | ".join(x.replace("|", "/") for x in cells) + " |")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _claims_header(study: Study, quick: bool) -> list[str]:
+    """The lines of claims.md above its table: the paper, the mode, the study's notes."""
+    mode = "quick (short runs, fewer points and replications)" if quick else "full"
+    lines = [f"Paper: {study.source}", f"Mode: {mode}", ""]
+    if study.notes:
+        lines += [study.notes, ""]
+    return lines

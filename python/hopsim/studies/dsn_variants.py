@@ -467,6 +467,7 @@ STUDY = Study(
     ],
     analyse=analyse,
     headline=headline,
+    ns2=True,
     notes=(
         "The extract starts at Sec. 4.3; the set-up section is lost, so where the paper is "
         "silent we use ns-2 defaults. Chain 200 m apart (250 m decode, 550 m carrier sense), "

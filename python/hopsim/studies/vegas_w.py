@@ -349,4 +349,5 @@ STUDY = Study(
     sweeps=[f"{name}.toml" for name in SWEEPS.values()],
     analyse=analyse,
     notes=NOTES,
+    ns2=True,
 )

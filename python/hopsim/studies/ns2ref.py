@@ -1,0 +1,272 @@
+"""ns-2.35's answers, shipped: the reference results of every ns-2 study of the catalogue.
+
+A study's file (``ns2ref/<study>.json.gz``) holds, per mode (quick, full) and per sweep, the
+per-replication metrics of every point ns-2.35 ran and the parts of each result document the
+study's analysis reads (flows, scalar node counters, totals), with what ns-2.35 could not
+express. It names ns-2's version, the translator's, hopsim's and the date it was made.
+
+Each sweep's entry carries a fingerprint of the runs it answers: every run's resolved scenario
+(hopsim's ``profile`` left out: ns-2.35 does not depend on it) and the translator's version.
+A sweep whose runs changed no longer matches its reference: it is not used (the claims
+needing it get no ns-2.35 column, with a note), and ``tests/test_ns2_reference.py`` fails
+until the reference is made again:
+
+    hopsim reproduce NAME --ns2 --write-reference [--quick]
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gzip
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._core import ScenarioError
+from ..sweeps import ResultStore, SweepSpec
+from .ns2side import Ns2Side, resolved_tasks
+
+__all__ = [
+    "FORMAT",
+    "REF_DIR",
+    "RefSweep",
+    "Reference",
+    "fingerprint",
+    "import_reference",
+    "load_reference",
+    "reference_path",
+    "write_reference",
+]
+
+REF_DIR = Path(__file__).parent / "ns2ref"
+#: The file layout's version (a reader refuses others by name).
+FORMAT = 1
+MODES = ("quick", "full")
+
+
+def reference_path(study: str) -> Path:
+    return REF_DIR / f"{study}.json.gz"
+
+
+def fingerprint(spec: SweepSpec) -> str:
+    """What a sweep's reference must match: its runs' resolved scenarios, without hopsim's
+    profile, and the translator's version."""
+    from ..crosscheck.translate import TRANSLATOR_VERSION
+
+    h = hashlib.sha256(f"translator {TRANSLATOR_VERSION}\n".encode())
+    for point, replication, _, resolved in resolved_tasks(spec):
+        doc = {k: v for k, v in resolved.items() if k != "profile"}
+        h.update(json.dumps([point, replication, doc], sort_keys=True).encode())
+    return h.hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class RefRun:
+    point: int
+    replication: int
+    seed: int
+    metrics: dict[str, Any]
+    doc: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RefSweep:
+    fingerprint: str
+    skipped: list[tuple[dict[str, Any], str]]
+    runs: list[RefRun]
+
+
+@dataclass
+class Reference:
+    study: str
+    ns2_version: str
+    translator: int
+    hopsim_version: str
+    generated: str  # ISO date
+    modes: dict[str, dict[str, RefSweep]]  # mode -> sweep name -> its runs
+
+    def source(self) -> str:
+        return (
+            f"reference results shipped with hopsim (ns-2 {self.ns2_version}, translator "
+            f"{self.translator}, made {self.generated} with hopsim {self.hopsim_version})"
+        )
+
+
+def _trim(doc: dict[str, Any]) -> dict[str, Any]:
+    """What a study's analysis reads of a result document: the flows, the nodes' scalar
+    counters and the totals (not the script, traces or scenario)."""
+    nodes = [
+        {k: v for k, v in n.items() if isinstance(v, int | float | str | None)}
+        for n in doc.get("nodes", [])
+    ]
+    return {"flows": doc.get("flows", []), "nodes": nodes, "totals": doc.get("totals", {})}
+
+
+def _bad(path: Path, why: str) -> ScenarioError:
+    return ScenarioError(
+        f"ns-2.35 reference results {str(path)!r}: {why} (regenerate them with "
+        "`hopsim reproduce NAME --ns2 --write-reference`)"
+    )
+
+
+def load_reference(study: str, path: Path | None = None) -> Reference | None:
+    """The study's shipped reference, or None when it has none.
+
+    Raises:
+        ScenarioError: the file is unreadable or of another format.
+    """
+    path = path or reference_path(study)
+    if not path.is_file():
+        return None
+    try:
+        raw = json.loads(gzip.decompress(path.read_bytes()))
+    except (OSError, EOFError, ValueError) as exc:
+        raise _bad(path, f"unreadable ({exc})") from exc
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        got = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
+        raise _bad(path, f"format {got!r}, this hopsim reads format {FORMAT}")
+    try:
+        modes = {
+            mode: {
+                name: RefSweep(
+                    s["fingerprint"],
+                    [(dict(p), str(r)) for p, r in s["skipped"]],
+                    [RefRun(*r) for r in s["runs"]],
+                )
+                for name, s in sweeps.items()
+            }
+            for mode, sweeps in raw["modes"].items()
+        }
+        return Reference(
+            raw["study"],
+            raw["ns2_version"],
+            int(raw["translator"]),
+            raw["hopsim_version"],
+            raw["generated"],
+            modes,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _bad(path, f"malformed ({exc!r})") from exc
+
+
+def _save(ref: Reference, path: Path) -> None:
+    doc = {
+        "format": FORMAT,
+        "study": ref.study,
+        "ns2_version": ref.ns2_version,
+        "translator": ref.translator,
+        "hopsim_version": ref.hopsim_version,
+        "generated": ref.generated,
+        "modes": {
+            mode: {
+                name: {
+                    "fingerprint": s.fingerprint,
+                    "skipped": [[p, r] for p, r in s.skipped],
+                    "runs": [[r.point, r.replication, r.seed, r.metrics, r.doc] for r in s.runs],
+                }
+                for name, s in sorted(sweeps.items())
+            }
+            for mode, sweeps in sorted(ref.modes.items())
+        },
+    }
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    # mtime 0: the same runs give the same bytes.
+    tmp.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    tmp.replace(path)
+
+
+def write_reference(
+    study: str, quick: bool, sides: Sequence[Ns2Side], store: ResultStore, path: Path | None = None
+) -> Path:
+    """Make the study's reference for one mode from a complete live ns-2.35 store (the
+    other mode's entries are kept).
+
+    Raises:
+        ScenarioError: a run of some sweep is missing from the store.
+    """
+    from ..crosscheck.ns2run import ns2_version
+    from ..crosscheck.translate import TRANSLATOR_VERSION
+
+    path = path or reference_path(study)
+    old = load_reference(study, path)
+    sweeps: dict[str, RefSweep] = {}
+    for side in sides:
+        if side.spec is None:
+            continue
+        spec = side.spec
+        runs = store.runs(spec.name, spec.digest())
+        want = len(spec.points) * spec.replications
+        if len(runs) != want:
+            raise ScenarioError(
+                f"sweep {spec.name!r}: {len(runs)} of its {want} ns-2.35 runs are stored; "
+                "run `hopsim reproduce NAME --ns2` to the end first"
+            )
+        sweeps[spec.name] = RefSweep(
+            fingerprint(spec),
+            side.skipped,
+            [
+                RefRun(r.point, r.replication, r.seed, r.metrics, _trim(store.result(r.run_key)))
+                for r in runs
+            ],
+        )
+    from .._core import __version__
+
+    modes = dict(old.modes) if old else {}
+    modes["quick" if quick else "full"] = sweeps
+    ref = Reference(
+        study,
+        ns2_version(),
+        TRANSLATOR_VERSION,
+        __version__,
+        _dt.date.today().isoformat(),
+        modes,
+    )
+    _save(ref, path)
+    return path
+
+
+def import_reference(
+    ref: Reference, quick: bool, sides: Sequence[Ns2Side], store: ResultStore
+) -> list[str]:
+    """Put the reference's runs of the sweeps in ``sides`` into ``store`` as a sweep's runs;
+    the notes say which sweeps it could not answer (none for the mode, or stale)."""
+    mode = "quick" if quick else "full"
+    sweeps = ref.modes.get(mode, {})
+    notes = []
+    for side in sides:
+        if side.spec is None:
+            continue
+        spec = side.spec
+        entry = sweeps.get(spec.name)
+        if entry is None:
+            notes.append(f"{spec.name}: no ns-2.35 reference results for {mode} mode")
+            continue
+        if entry.fingerprint != fingerprint(spec):
+            notes.append(
+                f"{spec.name}: the ns-2.35 reference results are stale (the sweep changed "
+                "since they were made); run it live with --ns2"
+            )
+            continue
+        store.record_sweep(spec.name, spec.digest(), spec.to_doc())
+        params = {p.index: p.params for p in spec.points}
+        members = []
+        for r in entry.runs:
+            key = hashlib.sha256(f"{entry.fingerprint}/{r.point}/{r.replication}".encode())
+            store.add_run(
+                key.hexdigest(),
+                r.seed,
+                {"reference": entry.fingerprint},
+                r.metrics,
+                json.dumps(r.doc),
+                0.0,
+                f"ns-2 {ref.ns2_version} (reference)",
+                "reference",
+            )
+            members.append((key.hexdigest(), r.point, r.replication, params[r.point]))
+        store.add_members(spec.name, spec.digest(), members)
+    return notes
