@@ -17,6 +17,8 @@
 #                FUZZ_SECONDS of libFuzzer with cargo fuzz where nightly Rust is installed,
 #                then the Python property tests with FUZZ_EXAMPLES examples each)
 #   make lint    cargo fmt --check, cargo clippy -D warnings, ruff
+#   make ns2-reference  run the four ns-2 studies in ns-2.35 (quick and full mode; hours) and
+#                make the reference results hopsim ships (python/hopsim/studies/ns2ref/)
 #   make clean   remove build products and the virtual environment
 #
 # Set-up is idempotent: stamps record what was done, and the extension is rebuilt only when a
@@ -72,6 +74,7 @@ EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
 .PHONY: demo test setup setup-test test-tools bench bench-run pgo-tools fuzz fuzz-smoke lint \
+        ns2-reference \
         fmt clean FORCE wheel wheel-check docs
 
 ## ---------------------------------------------------------------- set-up
@@ -184,6 +187,16 @@ test: setup-test
 # ignored). benches/speed.py runs every row in a fresh process (peak memory per row) and prints one table.
 BENCH_QUICK ?=
 BENCH_JSON  ?=
+# ns-2.35's answers for `hopsim reproduce` (docs/interfaces.md, "Command line"); needs `ns`.
+NS2_STUDIES := chen-cwl chen-manet dsn-variants vegas-w
+ns2-reference: $(EXT_STAMP)
+	for s in $(NS2_STUDIES); do \
+	  $(BIN)/hopsim reproduce $$s --quick --ns2 --write-reference --out results/$$s-quick \
+	    --progress lines || exit 1; \
+	  $(BIN)/hopsim reproduce $$s --ns2 --write-reference --out results/$$s \
+	    --progress lines || exit 1; \
+	done
+
 bench: pgo-tools
 	$(MAKE) --no-print-directory bench-run
 
@@ -210,7 +223,8 @@ wheel: $(DEPS_STAMP) $(if $(filter pgo,$(EXT_MODE)),$(EXT_STAMP))
 WHEEL_PYTHON ?= $(PYTHON)
 WHEEL_FILES = hopsim/_core.abi3.so \
   $(patsubst python/%,%,$(shell find python/hopsim -name __pycache__ -prune -o -type f \
-      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name '*.cc' -o -name py.typed \) -print))
+      \( -name '*.py' -o -name '*.pyi' -o -name '*.toml' -o -name '*.cc' -o -name py.typed \
+      -o -name '*.json.gz' \) -print))
 CHECK_ENV = env -u PYTHONPATH -u PYTHONHOME -u VIRTUAL_ENV -u CARGO_HOME -u RUSTUP_HOME \
   PATH="$$path"
 
@@ -240,6 +254,10 @@ wheel-check: wheel
 	  files = [f for n in CATALOGUE for f in get_study(n).sweeps if isinstance(f, str)]; \
 	  n = sum(len(load_sweep(SWEEP_DIR / f).points) for f in files); \
 	  print(f"wheel-check: {len(files)} study sweep files, {n} points valid")'; \
+	$(CHECK_ENV) python -c 'from hopsim.studies import CATALOGUE, get_study; \
+	  from hopsim.studies.ns2ref import load_reference; \
+	  refs = [n for n in CATALOGUE if get_study(n).ns2 and load_reference(n)]; \
+	  assert len(refs) == 4, refs; print("wheel-check: ns-2.35 reference results of", refs)'; \
 	version="$$($(CHECK_ENV) python -c 'import hopsim, hopsim._core as c; \
 	  assert "site-packages" in c.__file__, c.__file__; print(hopsim.__version__)')"; \
 	case "$$whl" in */hopsim-$$version-*) ;; \

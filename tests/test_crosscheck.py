@@ -207,6 +207,30 @@ def test_the_trace_reader_counts_in_order_payload_and_each_failure_once():
     assert doc["ns2"]["drops"]["RTR:CBK"] == 1
 
 
+def test_the_window_distribution_and_throughput_are_read_back():
+    # The script samples min(cwnd_, window_) every 10 ms and prints the count of samples at
+    # each whole number of segments; the share of samples is hopsim's window_distribution.
+    from hopsim.crosscheck.ns2trace import parse_run
+
+    stdout = (
+        "HOPSIM port 0 0 0 2 0\nHOPSIM tcp 0 4 1 0 1.5\nHOPSIM wdist 0 3:6 1:2 3:2\n"
+        "HOPSIM slowstart 0 3 10\nHOPSIM end 10.0\n"
+    )
+    flows = [{"src": 0, "dst": 2, "transport": "tcp", "payload_bytes": 1460}]
+    f = parse_run(_TRACE.splitlines(), stdout, flows, warmup_s=2.0, duration_s=10.0)["flows"][0]
+    assert f["window_distribution"] == [0.0, 0.2, 0.0, 0.8]
+    assert f["throughput_pps"] == pytest.approx(2 / 8.0)  # two segments in order, 8 s window
+    assert f["slow_start_fraction"] == pytest.approx(0.3)
+
+
+def test_the_script_prints_the_window_distribution_of_each_tcp_flow():
+    from hopsim.crosscheck.ns2run import ns2_script
+
+    script = ns2_script(_resolved(_chain()), "run.tr")
+    assert "cwnd_hist_($i,$k)" in script and "HOPSIM wdist $i $hist" in script
+    assert "HOPSIM slowstart $i $ss_n_($i) $cwnd_n_($i)" in script
+
+
 def test_a_run_that_did_not_finish_is_an_error():
     from hopsim.crosscheck.ns2trace import parse_run
 

@@ -1,5 +1,6 @@
 """``hopsim reproduce`` prints a short account (N of M claims hold, the ones that do not, the
-paths), not every claim: those are in claims.md, and on the terminal with --claims."""
+paths), not every claim: those are in claims.md, and on the terminal with --claims. Here the
+paper beside hopsim (--no-ns2); with ns-2.35's column: tests/test_ns2_reference.py."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from hopsim.cli.reproduce import SHOWN_CLAIMS
 
 
 def _reproduce(*args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "hopsim", "reproduce", "dsn-variants", "--quick", *args]
+    cmd = [sys.executable, "-m", "hopsim", "reproduce", "dsn-variants", "--quick", "--no-ns2"]
+    cmd += args
     env = {**os.environ, "COLUMNS": "250"}  # claims on one line each
     return subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
 

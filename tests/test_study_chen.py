@@ -30,7 +30,7 @@ Rows = list[dict[str, str]]
 
 def _run(name: str, tmp_path_factory: pytest.TempPathFactory) -> StudyReport:
     out = tmp_path_factory.mktemp(name)
-    return reproduce_study(get_study(name), out, quick=True, jobs=2, progress="off")
+    return reproduce_study(get_study(name), out, quick=True, jobs=2, progress="off", ns2="off")
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,9 @@ STEMS = [
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("dsn-variants")
-    return reproduce_study(get_study("dsn-variants"), out, quick=True, jobs=2, progress="off")
+    return reproduce_study(
+        get_study("dsn-variants"), out, quick=True, jobs=2, progress="off", ns2="off"
+    )
 
 
 @pytest.fixture(scope="module")

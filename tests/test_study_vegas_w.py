@@ -24,7 +24,7 @@ HOPS = 7  # Table I's chain (S004:70)
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> StudyReport:
     out = tmp_path_factory.mktemp("vegas-w")
-    return reproduce_study(get_study("vegas-w"), out, quick=True, jobs=2, progress="off")
+    return reproduce_study(get_study("vegas-w"), out, quick=True, jobs=2, progress="off", ns2="off")
 
 
 @pytest.fixture(scope="module")

@@ -73,3 +73,10 @@ def test_without_ns2_there_is_no_column():
     rows = pair_claims([_c("x", "1", "holds")], None)
     assert rows[0].ns2 is None and rows[0].agrees is None and rows[0].cause is None
     assert Verdict.of(rows[0].hopsim.verdict) is Verdict.HOLDS
+
+
+def test_a_claim_the_ns2_analysis_could_not_make_is_one_ns2_cannot_express():
+    rows = pair_claims([_c("y", "5", "does not hold")], [], cannot_express="no such agent")
+    assert rows[0].ns2 is not None and rows[0].ns2.kind is Verdict.NOT_COMPARABLE
+    assert rows[0].cause is Cause.NS2_CANNOT_EXPRESS and rows[0].detail == "no such agent"
+    assert tally(rows).ns2_expresses == 0

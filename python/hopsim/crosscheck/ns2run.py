@@ -53,11 +53,15 @@ def find_ns() -> str:
 
 @functools.lru_cache(maxsize=1)
 def ns2_version() -> str:
-    """What ``ns -version`` says (e.g. ``2.35``)."""
-    out = subprocess.run(
-        [find_ns(), "-version"], capture_output=True, text=True, timeout=30, check=False
-    )
-    text = (out.stdout + out.stderr).strip()
+    """ns-2's own version (its Tcl ``ns-version``, e.g. ``2.35``; Debian's build prints
+    nothing for ``ns -version``)."""
+    with tempfile.TemporaryDirectory(prefix="hopsim-ns2-") as tmp:
+        script = Path(tmp) / "version.tcl"
+        script.write_text("puts [ns-version]\nexit 0\n")
+        out = subprocess.run(
+            [find_ns(), str(script)], capture_output=True, text=True, timeout=30, check=False
+        )
+    text = out.stdout.strip()
     return text.split()[-1] if text else "unknown"
 
 

@@ -5,10 +5,14 @@ Definitions follow hopsim's result document (docs/models.md section 4 and 8.6):
 - ``goodput_kbps``: payload delivered in order to the receiving agent during
   ``[warmup_s, duration_s]`` (from the AGT receive lines: sequence numbers for TCP, first
   copies for UDP), times 8 over the window length;
+- ``throughput_pps``: the same segments per second of the window (hopsim counts them when
+  their cumulative ACK reaches the sender, a fraction of a round trip later);
 - ``segments_sent``, ``retransmissions``, ``timeouts``: the TCP agent's ``ndatapack_``,
   ``nrexmitpack_``, ``nrexmit_`` at the end (whole run);
 - ``avg_cwnd``: time average of min(``cwnd_``, ``window_``) over the window, sampled every
-  :data:`~hopsim.crosscheck.translate.CWND_SAMPLE_S`;
+  :data:`~hopsim.crosscheck.translate.CWND_SAMPLE_S`; ``window_distribution``: the share of
+  those samples at each whole number of segments (element i: floor(min(cwnd_, window_)) = i);
+  ``slow_start_fraction``: the share of them with ``cwnd_`` < ``ssthresh_``;
 - ``retry_limit_drops`` (= ``link_failures``): MAC ``D ... RET`` lines of unicast packets
   (not of the RTS frames that precede them);
 - ``routing_packets``: routing-agent send and forward lines of AODV or DSR packets (each
@@ -23,6 +27,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 __all__ = ["parse_run"]
+
+
+def _distribution(cells: list[str]) -> list[float]:
+    """``k:count`` cells (samples at k whole segments) as shares indexed by k."""
+    counts: dict[int, int] = {}
+    for cell in cells:
+        k, n = cell.split(":")
+        counts[int(k)] = counts.get(int(k), 0) + int(n)
+    total = sum(counts.values())
+    if not total:
+        return []
+    return [counts.get(k, 0) / total for k in range(max(counts) + 1)]
+
 
 _MAC_CONTROL = {"RTS", "CTS", "ACK"}
 _ROUTING_TYPES = {"AODV", "DSR"}
@@ -59,6 +76,8 @@ def parse_run(
     """The result document of an ns-2 run from its trace and printed lines."""
     ports: dict[tuple[str, str], int] = {}  # ("src:port", "dst:port") -> flow
     tcp_counters: dict[int, list[float]] = {}
+    windows: dict[int, list[float]] = {}
+    slow_start: dict[int, float | None] = {}
     end_s = None
     for line in stdout.splitlines():
         parts = line.split()
@@ -69,6 +88,11 @@ def parse_run(
             ports[(f"{parts[3]}:{parts[4]}", f"{parts[5]}:{parts[6]}")] = i
         elif parts[1] == "tcp":
             tcp_counters[int(parts[2])] = [float(x) for x in parts[3:7]]
+        elif parts[1] == "wdist":
+            windows[int(parts[2])] = _distribution(parts[3:])
+        elif parts[1] == "slowstart":
+            n = int(parts[4])
+            slow_start[int(parts[2])] = int(parts[3]) / n if n else None
         elif parts[1] == "end":
             end_s = float(parts[2])
     if end_s is None:
@@ -169,7 +193,10 @@ def parse_run(
                     "segments_sent": int(c[0]),
                     "retransmissions": int(c[1]),
                     "timeouts": int(c[2]),
+                    "throughput_pps": fs.in_window / window_s if window_s > 0 else 0.0,
                     "avg_cwnd": c[3] if c[3] >= 0 else None,
+                    "window_distribution": windows.get(i, []),
+                    "slow_start_fraction": slow_start.get(i),
                     "bytes_delivered": fs.delivered * payload[i],
                 }
             )

@@ -27,10 +27,11 @@ __all__ = [
 
 #: Raised whenever the script or the trace reader changes what an ns-2 run measures: it is
 #: part of the store key of ns-2 runs, so a fixed translator never reuses stale runs.
-TRANSLATOR_VERSION = 3
+TRANSLATOR_VERSION = 6
 
 #: The Tcl script samples each TCP agent's window this often (time average of min(cwnd_,
-#: window_) over the measurement window).
+#: window_) over the measurement window, and the share of samples at each whole number of
+#: segments: hopsim's ``window_distribution``).
 CWND_SAMPLE_S = 0.01
 
 #: Speed of light in ns-2's propagation models (mobile/propagation.h).
@@ -206,21 +207,25 @@ def translate(
     w(f"set warmup {warmup!r}")
     w(f"set step {CWND_SAMPLE_S!r}")
     w("proc sample_cwnd {} {")
-    w("    global ns src_ cwnd_sum_ cwnd_n_ step tcp_flows")
+    w("    global ns src_ cwnd_sum_ cwnd_n_ cwnd_hist_ ss_n_ step tcp_flows")
     w("    foreach i $tcp_flows {")
     w("        set c [$src_($i) set cwnd_]")
+    w("        if {$c < [$src_($i) set ssthresh_]} { incr ss_n_($i) }")
     w("        set lim [$src_($i) set window_]")
     w("        if {$c > $lim} { set c $lim }")
     w("        set cwnd_sum_($i) [expr {$cwnd_sum_($i) + $c}]")
     w("        incr cwnd_n_($i)")
+    w("        set k [expr {int(floor($c))}]")
+    w("        if {[info exists cwnd_hist_($i,$k)]} { incr cwnd_hist_($i,$k) } else {")
+    w("            set cwnd_hist_($i,$k) 1 }")
     w("    }")
     w("    $ns at [expr {[$ns now] + $step}] sample_cwnd")
     w("}")
     w(f"set tcp_flows {{{' '.join(str(i) for i in tcp_flows)}}}")
-    w("foreach i $tcp_flows { set cwnd_sum_($i) 0.0; set cwnd_n_($i) 0 }")
+    w("foreach i $tcp_flows { set cwnd_sum_($i) 0.0; set cwnd_n_($i) 0; set ss_n_($i) 0 }")
     w("if {[llength $tcp_flows] > 0} { $ns at $warmup sample_cwnd }")
     w("proc finish {} {")
-    w("    global ns tracefd src_ cwnd_sum_ cwnd_n_ tcp_flows")
+    w("    global ns tracefd src_ cwnd_sum_ cwnd_n_ cwnd_hist_ ss_n_ tcp_flows")
     w("    foreach i $tcp_flows {")
     w("        set avg -1")
     w("        if {$cwnd_n_($i) > 0} { set avg [expr {$cwnd_sum_($i) / $cwnd_n_($i)}] }")
@@ -228,6 +233,11 @@ def translate(
         '        puts "HOPSIM tcp $i [$src_($i) set ndatapack_] [$src_($i) set nrexmitpack_] '
         '[$src_($i) set nrexmit_] $avg"'
     )
+    w("        set hist {}")
+    w('        foreach key [array names cwnd_hist_ "$i,*"] {')
+    w('            lappend hist "[lindex [split $key ,] 1]:$cwnd_hist_($key)" }')
+    w('        puts "HOPSIM wdist $i $hist"')
+    w('        puts "HOPSIM slowstart $i $ss_n_($i) $cwnd_n_($i)"')
     w("    }")
     w("    $ns flush-trace")
     w("    close $tracefd")

@@ -305,6 +305,10 @@ def _policy_claims(policy: Sequence[PointSummary]) -> list[Claim]:
     cwnd = _by_policy(policy, "avg_cwnd")
     ph = sorted({h for _, h in lim})
     out: list[Claim] = []
+    if {rule for rule, _ in thr} != {NONE, HOP, DELAY}:
+        # A simulator without both rules (ns-2.35: a fixed window_ only) has none of these
+        # claims (studies/threeway.py gives them the cause).
+        return out
 
     def add(*fields: str) -> None:
         out.append(Claim(*fields))

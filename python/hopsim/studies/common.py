@@ -340,7 +340,7 @@ def reproduce_study(
             def run(spec: Any, folder: Path) -> Any:
                 return run_sweep(spec, folder, jobs=jobs, scheduler=scheduler, progress=progress)
 
-            column = ns2_column(study, specs, out_dir, quick, ns2 == "live", run)
+            column = ns2_column(study, specs, out_dir, quick, ns2 == "live", run, claims)
         three_way = None
         if column is None:
             table_md = _write_claims(study, out_dir, claims, quick)

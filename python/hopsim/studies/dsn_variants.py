@@ -48,9 +48,12 @@ def _retx_per_segment(doc: Doc) -> float | None:
 
 
 def _relay_drop(doc: Doc) -> float | None:
-    # "averaged over all intermediate node" (S002:311-312): the relays 1..h-1
-    h = doc["flows"][0]["hops"]
-    vals = [n["link_drop_probability"] for n in doc["nodes"][1:h]]
+    # "averaged over all intermediate node" (S002:311-312): the relays 1..h-1 (ns-2.35's
+    # results have no per-node counters: no value there)
+    h, nodes = doc["flows"][0].get("hops"), doc.get("nodes")
+    if h is None or not nodes:
+        return None
+    vals = [n.get("link_drop_probability") for n in nodes[1:h]]
     vals = [float(v) for v in vals if v is not None]
     return sum(vals) / len(vals) if vals else None
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._core import ScenarioError
 from ..sweeps import SweepSpec
+from .common import Claim, StudyContext, Verdict
 
 __all__ = ["Ns2Column", "Ns2Side", "ns2_column", "ns2_spec", "ns2_sides", "resolved_tasks"]
 
@@ -30,6 +32,8 @@ class Ns2Side:
     spec: SweepSpec | None  # None: ns-2.35 can express none of its points
     #: (point params, why ns-2.35 cannot run it), for the points left out.
     skipped: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    #: The sweep as hopsim runs it (every point).
+    source: SweepSpec | None = None
 
     def cannot_express(self) -> str:
         """What ns-2.35 lacks, once per reason (empty: it runs every point)."""
@@ -60,8 +64,8 @@ def ns2_spec(spec: SweepSpec) -> Ns2Side:
         else:
             kept.append(point)
     if not kept:
-        return Ns2Side(None, skipped)
-    return Ns2Side(dataclasses.replace(spec, simulator="ns2", points=kept), skipped)
+        return Ns2Side(None, skipped, spec)
+    return Ns2Side(dataclasses.replace(spec, simulator="ns2", points=kept), skipped, spec)
 
 
 def ns2_sides(specs: Sequence[SweepSpec]) -> list[Ns2Side]:
@@ -101,21 +105,23 @@ def ns2_column(
     quick: bool,
     live: bool,
     run: Any,
+    hopsim_claims: Sequence[Claim],
 ) -> Ns2Column | None:
     """Run (``live``) or read the study's sweeps as ns-2.35 gives them and analyse them;
     None when there is no ns-2.35 column (no reference for the study and not live).
-    ``run(spec, folder)`` runs one sweep (the study's own runner: jobs, Dask, progress)."""
+    ``run(spec, folder)`` runs one sweep (the study's own runner: jobs, Dask, progress).
+
+    Where ns-2.35 leaves points out, a claim that needs them would be judged on part of its
+    data: hopsim's analysis is run again on only the points ns-2.35 runs, and each claim
+    whose value or verdict then changes is marked as needing points ns-2.35 cannot run."""
     from ..sweeps import ResultStore
-    from .common import StudyContext
     from .ns2ref import import_reference, load_reference
 
     sides = ns2_sides(specs)
     cannot = "; ".join(dict.fromkeys(s.cannot_express() for s in sides if s.skipped))
-    notes = [
-        f"ns-2.35 leaves out {len(s.skipped)} point(s) of a sweep: {s.cannot_express()}"
-        for s in sides
-        if s.skipped
-    ]
+    left_out = sum(len(s.skipped) for s in sides)
+    total = left_out + sum(len(s.spec.points) for s in sides if s.spec is not None)
+    notes = [f"ns-2.35 leaves out {left_out} of the {total} points: {cannot}"] if left_out else []
     done = 0
     if live:
         from ..crosscheck.ns2run import find_ns, ns2_version
@@ -137,6 +143,83 @@ def ns2_column(
             notes += import_reference(ref, quick, sides, store)
         source = ref.source()
     with ResultStore(folder) as store:
-        ctx = StudyContext(study, folder, quick, store)
-        claims = study.analyse(ctx)
+        claims = _analyse(study, _Ns2Context(study, folder, quick, store))
+    claims = _lacking_values(claims, hopsim_claims)
+    if left_out:
+        subset = {
+            c.claim: (c.ours, c.verdict) for c in _on_ns2_points(study, out_dir, quick, sides)
+        }
+        needs = {c.claim for c in hopsim_claims if subset.get(c.claim) != (c.ours, c.verdict)}
+        why = Verdict.NOT_COMPARABLE.says(": needs points ns-2.35 cannot run")
+        claims = [
+            Claim(c.claim, c.paper, c.ours, why, c.source) if c.claim in needs else c
+            for c in claims
+        ]
     return Ns2Column(claims, source, cannot, notes, done)
+
+
+_MISSING = re.compile(r"\b(?:n/a|nan)\b")
+
+
+def _lacking_values(claims: Sequence[Claim], hopsim_claims: Sequence[Claim]) -> list[Claim]:
+    """A claim whose value on ns-2.35's runs has a gap ("n/a", "nan") where hopsim's has
+    numbers was judged on a metric ns-2.35's results lack (per-node counters, false route
+    failures): not comparable, whatever verdict the gap led to."""
+    has_gap = {c.claim for c in hopsim_claims if _MISSING.search(c.ours)}
+    why = Verdict.NOT_COMPARABLE.says(": ns-2.35's results lack a value it needs")
+    return [
+        Claim(c.claim, c.paper, c.ours, why, c.source)
+        if _MISSING.search(c.ours) and c.claim not in has_gap
+        else c
+        for c in claims
+    ]
+
+
+def _on_ns2_points(study: Any, out_dir: Any, quick: bool, sides: Sequence[Ns2Side]) -> list[Claim]:
+    """hopsim's claims from its runs of only the points ns-2.35 runs (a copy of those runs
+    in ``DIR/hopsim-on-ns2-points``)."""
+    from ..sweeps import ResultStore
+
+    folder = out_dir / "hopsim-on-ns2-points"
+    folder.mkdir(parents=True, exist_ok=True)
+    _fresh_store_dir(folder)
+    with ResultStore(out_dir) as full, ResultStore(folder) as sub:
+        for side in sides:
+            spec = side.source
+            assert spec is not None
+            kept = {p.index for p in side.spec.points} if side.spec is not None else set()
+            sub.record_sweep(spec.name, spec.digest(), spec.to_doc())
+            members = []
+            for r in full.runs(spec.name):
+                if r.point in kept:
+                    doc = json.dumps(full.result(r.run_key))
+                    sub.add_run(r.run_key, r.seed, {}, r.metrics, doc, r.wall_s, r.hopsim_version)
+                    members.append((r.run_key, r.point, r.replication, r.params))
+            sub.add_members(spec.name, spec.digest(), members)
+        return _analyse(study, _Ns2Context(study, folder, quick, sub))
+
+
+def _analyse(study: Any, ctx: StudyContext) -> list[Claim]:
+    """The study's analysis with figures that are not kept: matplotlib's warnings about
+    them (an empty legend where a rule has no points) are not the user's business."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=UserWarning, module="matplotlib")
+        warnings.filterwarnings("ignore", category=UserWarning, module=r"hopsim\.studies")
+        claims: list[Claim] = study.analyse(ctx)
+    return claims
+
+
+class _Ns2Context(StudyContext):
+    """The analysis on ns-2.35's runs draws no figures: the study's figures show hopsim's
+    runs (ns-2.35's numbers are in the claims), and ns-2.35 has no value of some plotted
+    metrics (per-node counters, dropped packets)."""
+
+    def figure(self, stem: str, points: Any, x: str, y: str, **kw: Any) -> None:
+        pass
+
+    def save_figure(self, fig: Any, stem: str, dpi: int = 120) -> None:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
