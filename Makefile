@@ -16,6 +16,7 @@
 #   make fuzz    a long fuzzing campaign (FUZZ_INPUTS generated scenarios on stable Rust, then
 #                FUZZ_SECONDS of libFuzzer with cargo fuzz where nightly Rust is installed,
 #                then the Python property tests with FUZZ_EXAMPLES examples each)
+#   make cost-guard  the engine's instruction counts (valgrind) against benches/cost_baseline.json
 #   make lint    cargo fmt --check, cargo clippy -D warnings, ruff
 #   make ns2-reference  run the four ns-2 studies in ns-2.35 (quick and full mode; hours) and
 #                make the reference results hopsim ships (python/hopsim/studies/ns2ref/)
@@ -74,7 +75,7 @@ EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
 .PHONY: demo test setup setup-test test-tools bench bench-run pgo-tools fuzz fuzz-smoke lint \
-        ns2-reference \
+        ns2-reference cost-guard \
         fmt clean FORCE wheel wheel-check docs
 
 ## ---------------------------------------------------------------- set-up
@@ -126,8 +127,9 @@ setup-test: setup $(TEST_STAMP) test-tools
 
 # Debian's tshark and tcptrace read the pcap traces in the tests, ns-2.35 (package ns2,
 # command ns) runs beside hopsim in the crosscheck tests, headless Chromium (driven by
-# selenium through chromium-driver) opens the run explorer's pages, and g++ builds the ns-3
-# chain scenario; installed when missing (as root, non-interactively). Without apt-get those
+# selenium through chromium-driver) opens the run explorer's pages, g++ builds the ns-3
+# chain scenario, and valgrind counts the engine's instructions for the cost guard; installed
+# when missing (as root, non-interactively). Without apt-get those
 # tests are skipped and say why.
 # ns-3 itself comes from PyPI's ns3 wheel (headers and shared libraries, 69 MB to download,
 # 305 MB installed, about 10 s): --no-deps, as its Python bindings (cppyy) are not used. Where
@@ -137,12 +139,12 @@ NS3_WHEEL := ns3==3.44.post0
 test-tools:
 	if ! command -v tshark >/dev/null || ! command -v tcptrace >/dev/null \
 	    || ! command -v ns >/dev/null || ! command -v chromedriver >/dev/null \
-	    || ! command -v g++ >/dev/null; then \
+	    || ! command -v g++ >/dev/null || ! command -v valgrind >/dev/null; then \
 	  if command -v apt-get >/dev/null; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      tshark tcptrace ns2 chromium chromium-driver g++; \
+	      tshark tcptrace ns2 chromium chromium-driver g++ valgrind; \
 	  else \
-	    echo "warning: tshark/tcptrace/ns/chromium/g++ missing and no apt-get: their tests will be skipped"; \
+	    echo "warning: tshark/tcptrace/ns/chromium/g++/valgrind missing and no apt-get: their tests will be skipped"; \
 	  fi; \
 	fi
 	if [ ! -f "$$($(BIN)/python -c 'import importlib.util as u; s = u.find_spec("ns3"); \
@@ -177,11 +179,18 @@ demo: setup
 test: setup-test
 	cargo test --workspace --exclude hopsim-py --release
 	cargo test --workspace --exclude hopsim-py
+	$(MAKE) --no-print-directory cost-guard
 	$(MAKE) --no-print-directory fuzz-smoke
 	rc=0; $(BIN)/python -m pytest -q tests || rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest: no tests were collected"; rc=0; fi; exit $$rc
 	$(MAKE) --no-print-directory wheel-check
 	$(MAKE) --no-print-directory docs
+
+# The engine's instruction counts on three runs against benches/cost_baseline.json: fails past
+# +3% (docs/speed.md, "The cost guard"). After a wanted change in cost:
+#   $(BIN)/python benches/cost_guard.py --update --why "..."   (and say why in the commit)
+cost-guard: $(EXT_STAMP)
+	$(BIN)/python benches/cost_guard.py
 
 # --bench '*': the benchmark targets only (not the unit tests, which cargo bench lists as
 # ignored). benches/speed.py runs every row in a fresh process (peak memory per row) and prints one table.
