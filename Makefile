@@ -74,7 +74,7 @@ endif
 EXTRA_REQS = $(BIN)/python -c 'import sys, tomllib; \
   print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]]))'
 
-.PHONY: demo test setup setup-test test-tools bench bench-run pgo-tools fuzz fuzz-smoke lint \
+.PHONY: demo test setup setup-build wheel-pgo wheel-build setup-test test-tools bench bench-run pgo-tools fuzz fuzz-smoke lint \
         ns2-reference cost-guard \
         fmt clean FORCE wheel wheel-check docs
 
@@ -121,7 +121,19 @@ $(LINT_STAMP): $(DEPS_STAMP) pyproject.toml
 	$(PIP) install --quiet -r $(VENV)/requirements-lint.txt
 	touch $@
 
-setup: $(EXT_STAMP) $(ANALYSIS_STAMP)
+# llvm-profdata first (pgo-tools), then a new make that sees it: every set-up builds the
+# profile-guided extension where the machine allows it, and says which build it made.
+setup: pgo-tools
+	$(MAKE) --no-print-directory setup-build
+
+setup-build: $(EXT_STAMP) $(ANALYSIS_STAMP)
+	@if [ "$$(cat $(EXT_STAMP))" = pgo ]; then \
+	  echo "hopsim: the profile-guided build (llvm-profdata-$(LLVM_MAJOR))"; \
+	else \
+	  echo "hopsim: a plain release build, about a third slower than the profile-guided one:" \
+	    "install llvm-profdata-$(LLVM_MAJOR) (Debian: apt-get install llvm-$(LLVM_MAJOR)) and run" \
+	    "make setup again$(if $(filter 0,$(PGO)), (or leave out PGO=0))"; \
+	fi
 
 setup-test: setup $(TEST_STAMP) test-tools
 
@@ -220,7 +232,19 @@ bench-run: $(EXT_STAMP)
 # One wheel for every CPython >= 3.10 (pyo3's abi3-py310 feature), built in target/ like the
 # extension of the venv (so mostly cached).
 # Profile-guided like the extension when that was (its profile comes from that build).
-wheel: $(DEPS_STAMP) $(if $(filter pgo,$(EXT_MODE)),$(EXT_STAMP))
+# Always profile-guided: a wheel is what users install without building.
+wheel: pgo-tools
+	$(MAKE) --no-print-directory wheel-pgo
+	$(MAKE) --no-print-directory wheel-build
+
+wheel-pgo:
+	@if [ "$(EXT_MODE)" != pgo ]; then \
+	  echo "make wheel: cannot build the profile-guided wheel: no llvm-profdata-$(LLVM_MAJOR)" \
+	    "(Debian: apt-get install llvm-$(LLVM_MAJOR))$(if $(filter 0,$(PGO)), and PGO=0 is set)" >&2; \
+	  exit 1; \
+	fi
+
+wheel-build: $(DEPS_STAMP) $(EXT_STAMP)
 	rm -f dist/hopsim-*.whl
 	$(PGO_ENV) $(BIN)/maturin build --release --out dist --interpreter $(BIN)/python
 

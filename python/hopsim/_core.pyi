@@ -3,6 +3,8 @@
 from typing import Any
 
 __version__: str
+#: Which build this is: "profile-guided", "plain release", ... (crates/hopsim-py/build.rs).
+BUILD: str
 #: Kawadia & Kumar's window rule: segments per hop of the path (the core's `kawadia` limit).
 KAWADIA_SEGMENTS_PER_HOP: float
 LINUX_RCVWND_MAX_SEGMENTS: int

@@ -153,6 +153,8 @@ fn _panic_for_test(message: &str) -> PyResult<()> {
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", hopsim_core::VERSION)?;
+    // build.rs: profile-guided, plain release, ... (hopsim --version prints it).
+    m.add("BUILD", env!("HOPSIM_BUILD"))?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;

@@ -274,9 +274,9 @@ def _parse_seed(text: str | None) -> int | None:
 
 def _version_callback(value: bool) -> None:
     if value:
-        from .._core import __version__
+        from .._core import BUILD, __version__
 
-        console("out").print(f"hopsim {__version__}")
+        console("out").print(f"hopsim {__version__} ({BUILD} build)")
         raise typer.Exit()
 
 
