@@ -4,8 +4,9 @@
                                       [--large-duration S] [--sweep-duration S]
 
 Rows (docs/speed.md): chain7-vegas-aodv and manet-chen (hopsim and ns-2.35), random100,
-large1000, build5000, cli-run, and the sweep executors (local 1 and 2 processes, local Dask
-clusters of 2 and 4 workers: benches/sweep_scaling.py). Every row runs in a fresh process,
+large1000 (and large1000-vs-ns2: the same network over 5 s in both), build5000, cli-run,
+and the sweep executors (local 1 and 2 processes, local Dask clusters of 2 and 4 workers:
+benches/sweep_scaling.py). Every row runs in a fresh process,
 so its peak resident set (ru_maxrss, read with wait4) is its own. --quick (or BENCH_QUICK=1)
 shortens the simulated durations tenfold for a fast pass. A benchmark: it reports, it does
 not assert; a missing ns-2 makes its columns say "ns-2 not installed".
@@ -124,6 +125,22 @@ def sweep_rows(duration_s: float) -> list[dict[str, Any]]:
     return rows
 
 
+#: large1000 beside ns-2.35 runs this long (simulated s): ns-2.35 needs about 10 s of wall time
+#: per simulated second there, so the row's full 100 s would take it over a quarter hour.
+LARGE_NS2_S = 5.0
+
+
+def large_beside_ns2(duration_s: float) -> dict[str, Any]:
+    """The large1000 network over ``duration_s`` in hopsim and in ns-2.35 (the AODV flood of
+    the first routes is a larger share of so short a run than of the 100 s row)."""
+    doc = hopsim_row("large1000", duration_s)
+    doc["row"] = "large1000-vs-ns2"
+    doc = with_ns2(doc, sc.large_random(1000, 100, duration_s), skip=False)
+    if "off_peak_rss_kb" in doc:
+        doc["ns2_mem_per_node_kb"] = doc["off_peak_rss_kb"] / doc["nodes"]
+    return doc
+
+
 def with_ns2(doc: dict[str, Any], scenario: dict[str, Any], skip: bool) -> dict[str, Any]:
     """ns-2's figures beside hopsim's, and the ratios ns-2 wall / hopsim wall."""
     if skip:
@@ -225,6 +242,8 @@ def main() -> None:
             elif row == "large1000":
                 duration_s = args.large_duration or sc.FULL_DURATION_S[row] / factor
                 results.append(hopsim_row(row, duration_s))
+                if not args.no_ns2:
+                    results.append(large_beside_ns2(2.0 if args.quick else LARGE_NS2_S))
             elif row in sc.FULL_DURATION_S:
                 results.append(hopsim_row(row, sc.FULL_DURATION_S[row] / factor))
             elif row == "build5000":
