@@ -75,7 +75,11 @@ def load(path: str | PathLike[str]) -> dict[str, Any]:
         ScenarioError: the file is not valid TOML (the message gives the file, line and column).
     """
     p = Path(path)
-    doc = read_toml(p)
+    return scenario_from_doc(read_toml(p), p)
+
+
+def scenario_from_doc(doc: dict[str, Any], p: Path) -> dict[str, Any]:
+    """The scenario of the TOML document ``doc`` read from ``p`` (see :func:`load`)."""
     if not doc:
         raise ScenarioError(
             f"{p}: the file is empty (no keys); a scenario needs at least [topology] and "
