@@ -150,3 +150,38 @@ def test_base_that_is_a_sweep_file(tmp_path: Path) -> None:
     assert "is a sweep file" in proc.stderr
     assert "base must be a scenario" in proc.stderr
     assert "run it with" not in proc.stderr, "the user did run it with hopsim sweep"
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["--max-replications", "-5"], ["--max-replications -5", "1..100000"]),
+        (["--until-ci", "0.1", "--max-replications", "-5"], ["--max-replications -5"]),
+        (["--until-ci", "0.1", "--max-replications", "0"], ["--max-replications 0"]),
+        (["--max-replications", "5"], ["--max-replications 5", "only applies with --until-ci"]),
+        (["--ci-metric", "goodput_kbps"], ["--ci-metric goodput_kbps", "--until-ci"]),
+        (["--jobs", "-1"], ["--jobs -1", "1..1024"]),
+        (["--jobs", "100000"], ["--jobs 100000", "1..1024"]),
+        (["--until-ci", "nan"], ["--until-ci nan", "(0, 1)"]),
+        (["--until-ci", "-0.1"], ["--until-ci -0.1", "(0, 1)"]),
+    ],
+)
+def test_numeric_sweep_options(tmp_path: Path, args: list[str], needles: list[str]) -> None:
+    path = _files(tmp_path, '[sweep]\n"tcp.max_window" = [0, 4]\n')
+    out = tmp_path / "out"
+    proc = _hopsim("sweep", str(path), "-o", str(out), "--progress", "off", *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    for needle in needles:
+        assert needle in proc.stderr, proc.stderr
+    assert not out.exists()
+
+
+def test_max_replications_in_the_api(tmp_path: Path) -> None:
+    from hopsim.sweeps import run_sweep
+
+    spec = load_sweep({"scenario": SCENARIO})
+    for bad in (-5, 0, True, 2.5):
+        with pytest.raises(ScenarioError, match="--max-replications"):
+            run_sweep(spec, tmp_path / "out", jobs=1, max_replications=bad, progress="off")
+    assert not (tmp_path / "out").exists()

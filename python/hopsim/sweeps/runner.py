@@ -23,7 +23,7 @@ from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
 from .progress import SweepProgress
 from .simulators import HOPSIM, get_simulator
-from .spec import RunTask, SweepSpec
+from .spec import MAX_REPLICATIONS, RunTask, SweepSpec
 from .stats import Summary, summarize_values
 from .store import ResultStore, StoredRun, run_key
 
@@ -155,6 +155,15 @@ def run_sweep(
     if until_ci is not None and not (isinstance(until_ci, (int, float)) and 0 < until_ci < 1):
         raise ScenarioError(
             f"--until-ci {until_ci!r}: not allowed, give a relative half-width in (0, 1), e.g. 0.05"
+        )
+    if (
+        isinstance(max_replications, bool)
+        or not isinstance(max_replications, int)
+        or not 1 <= max_replications <= MAX_REPLICATIONS
+    ):
+        raise ScenarioError(
+            f"--max-replications {max_replications!r}: not allowed, give a number of "
+            f"replications 1..{MAX_REPLICATIONS}"
         )
     metric = ci_metric or spec.metrics[0]
     check_metric_name(metric)
