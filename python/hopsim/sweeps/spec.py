@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from ..limits import check_depth
 from ..scenario import SWEEP_ONLY_KEYS, apply_overrides, read_toml, scenario_from_doc
 from .checks import check_flow_metrics, check_key, check_repeats, check_same_runs, flow_count
 from .metrics import check_metric_name
@@ -268,6 +269,7 @@ def load_sweep(
     base_dir = Path.cwd()
     where = "<sweep>"
     if isinstance(source, Mapping):
+        check_depth(source, "sweep")  # before deepcopy, which recurses
         doc = copy.deepcopy(dict(source))
     else:
         path = Path(source)
