@@ -1,5 +1,7 @@
-"""Documents nested too deep or files too big (issue 30): refused by name before any parser
-that recurses sees them, never a RecursionError or "internal error ... this is a bug"."""
+"""Documents of the wrong shape (issue 30): nested too deep or too big, refused by name
+before any parser that recurses sees them (never a RecursionError or "internal error ...
+this is a bug"); a section or a flow written as a list, refused instead of read by
+position."""
 
 from __future__ import annotations
 
@@ -114,3 +116,43 @@ def test_file_too_big(tmp_path: Path) -> None:
     proc = _hopsim("validate", str(path))
     assert proc.returncode == 2, proc.stderr
     assert str(path) in proc.stderr and "larger than 16 MiB" in proc.stderr, proc.stderr
+
+
+SECTIONS_AS_LISTS = {
+    "topology": ('topology = ["chain", 5, 100.0]\n', "`topology`", "[topology] in TOML"),
+    "flows": (
+        'flows = [[0, 5, "tcp"]]\n[topology]\nkind = "chain"\nhops = 5\n',
+        "`flows.0`",
+        "[[flows]] in TOML",
+    ),
+    "mac": ('mac = []\n[topology]\nkind = "chain"\nhops = 1\n', "`mac`", "[mac] in TOML"),
+    "radio": ('radio = []\n[topology]\nkind = "chain"\nhops = 1\n', "`radio`", "[radio]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECTIONS_AS_LISTS))
+def test_section_written_as_a_list_is_refused(tmp_path: Path, name: str) -> None:
+    text, key, how = SECTIONS_AS_LISTS[name]
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    proc = _hopsim("validate", str(path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert key in proc.stderr and how in proc.stderr, proc.stderr
+    assert "must be a table" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"radio": []}, "radio"),
+        ({"mac": [2.0]}, "mac"),
+        ({"flows": [[0, 2, "udp"]]}, "flows.0"),
+        ({"flows": [{"src": 0, "dst": 2, "transport": "tcp", "tcp": ["vegas"]}]}, "flows.0.tcp"),
+        ({"traffic": [1]}, "traffic"),
+    ],
+)
+def test_section_as_a_list_in_the_api(change: dict[str, Any], key: str) -> None:
+    with pytest.raises(ScenarioError, match=rf"`{key}`: not allowed, .*must be a table"):
+        hopsim.validate({**SCENARIO, **change})
+    with pytest.raises(ScenarioError, match=rf"`{key}`: .*must be a table"):
+        load_sweep({"scenario": {**SCENARIO, **change}})
