@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
-from .errors import SweepInterrupted
+from .errors import StoreError, SweepInterrupted
 from .execute import DaskExecutor, LocalExecutor, default_jobs
 from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
@@ -213,6 +213,15 @@ def _run_held(
         stored = store.count()
         store.close()
         raise SweepInterrupted(stored, store.path) from None
+    except StoreError as exc:  # e.g. a full disk: say how far the sweep got
+        executor.close(cancel=True)
+        store.close()
+        if type(exc) is not StoreError:  # its subclasses say all there is to say
+            raise
+        raise StoreError(
+            f"{exc}; this command stored {report.done} finished runs before it "
+            f"({report.skipped} were stored already)"
+        ) from exc
     except BaseException:
         executor.close(cancel=True)
         store.close()
