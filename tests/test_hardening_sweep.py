@@ -185,3 +185,13 @@ def test_max_replications_in_the_api(tmp_path: Path) -> None:
         with pytest.raises(ScenarioError, match="--max-replications"):
             run_sweep(spec, tmp_path / "out", jobs=1, max_replications=bad, progress="off")
     assert not (tmp_path / "out").exists()
+
+
+def test_ci_metric_of_a_flow_that_does_not_exist(tmp_path: Path) -> None:
+    path = _files(tmp_path, '[sweep]\n"tcp.max_window" = [0, 4]\n')
+    out = tmp_path / "out"
+    args = ["--until-ci", "0.1", "--ci-metric", "flow5:goodput_kbps", "--max-replications", "4"]
+    proc = _hopsim("sweep", str(path), "-o", str(out), "--progress", "off", *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert '--ci-metric "flow5:goodput_kbps" names flow 5' in proc.stderr, proc.stderr
+    assert not out.exists()

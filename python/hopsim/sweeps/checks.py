@@ -85,14 +85,17 @@ def flow_count(resolved: Mapping[str, Any]) -> int:
     return len(resolved.get("flows") or []) + int(traffic.get("random_flows", 0))
 
 
-def check_flow_metrics(metrics: Sequence[str], label: str, flows: int) -> None:
-    """A ``flowN:`` metric names a flow of the point (flows are numbered from 0)."""
+def check_flow_metrics(
+    metrics: Sequence[str], label: str, flows: int, where: str = "metrics:"
+) -> None:
+    """A ``flowN:`` metric names a flow of the point (flows are numbered from 0); ``where``
+    names the key or option that gives it."""
     for name in metrics:
         agg = name.partition(":")[0] if ":" in name else ""
         if agg.startswith("flow") and agg[4:].isdigit() and int(agg[4:]) >= flows:
             allowed = {0: "none", 1: "flow0"}.get(flows, f"flow0..flow{flows - 1}")
             at = f"at sweep point {label}" if label != "(base)" else "in the base scenario"
             raise ScenarioError(
-                f"metrics: {json.dumps(name)} names flow {int(agg[4:])}, which does not exist "
+                f"{where} {json.dumps(name)} names flow {int(agg[4:])}, which does not exist "
                 f"{at}: it has {flows} flow(s), numbered from 0 (allowed: {allowed})"
             )

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from .checks import check_flow_metrics
 from .errors import StoreError, SweepInterrupted
 from .execute import DaskExecutor, LocalExecutor, default_jobs
 from .lock import folder_lock
@@ -167,6 +168,8 @@ def run_sweep(
         )
     metric = ci_metric or spec.metrics[0]
     check_metric_name(metric)
+    for point, flows in zip(spec.points, spec.flow_counts, strict=False):
+        check_flow_metrics([metric], point.label, flows, "--ci-metric")
     if until_ci is not None and max_replications < spec.replications:
         raise ScenarioError(
             f"--max-replications {max_replications}: below the sweep's replications "

@@ -119,6 +119,8 @@ class SweepSpec:
     #: The budget of each run (``max_events``, ``max_memory_mb``): how to run, not what,
     #: so neither the digest nor the run keys include it (it never changes a result).
     budget: dict[str, Any] = field(default_factory=dict)
+    #: The number of flows of each point's runs (filled in by validation), for flowN metrics.
+    flow_counts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -454,7 +456,8 @@ def _validate_points(spec: SweepSpec) -> None:
             resolved.append(validate(task.scenario, **spec.budget))
         except ScenarioError as exc:
             raise ScenarioError(f"sweep point {point.label}: {exc}") from None
-        check_flow_metrics(spec.metrics, point.label, flow_count(resolved[-1]))
+        spec.flow_counts.append(flow_count(resolved[-1]))
+        check_flow_metrics(spec.metrics, point.label, spec.flow_counts[-1])
     check_same_runs([p.label for p in spec.points], resolved)
 
 
