@@ -24,6 +24,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from ._core import ScenarioError
+from .limits import check_depth, check_text_depth, read_limited
 
 __all__ = [
     "Overrides",
@@ -53,14 +54,17 @@ def read_toml(path: str | PathLike[str], what: str = "scenario file") -> dict[st
     if p.is_dir():
         raise IsADirectoryError(f"{what} {str(p)!r} is a directory, not a TOML file")
     try:
-        with p.open("rb") as fh:
-            return tomllib.load(fh)
+        text = read_limited(p, what).decode()
+        check_text_depth(text, str(p))  # before the parser, which recurses
+        doc = tomllib.loads(text)
     except FileNotFoundError:
         raise FileNotFoundError(f"{what} {str(p)!r} not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: TOML syntax error: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
+    check_depth(doc, str(p))  # dotted keys and [a.b.c] headers nest without brackets
+    return doc
 
 
 #: Top-level keys of a sweep file that no scenario has (the two formats told apart).
@@ -75,7 +79,11 @@ def load(path: str | PathLike[str]) -> dict[str, Any]:
         ScenarioError: the file is not valid TOML (the message gives the file, line and column).
     """
     p = Path(path)
-    doc = read_toml(p)
+    return scenario_from_doc(read_toml(p), p)
+
+
+def scenario_from_doc(doc: dict[str, Any], p: Path) -> dict[str, Any]:
+    """The scenario of the TOML document ``doc`` read from ``p`` (see :func:`load`)."""
     if not doc:
         raise ScenarioError(
             f"{p}: the file is empty (no keys); a scenario needs at least [topology] and "
@@ -102,6 +110,7 @@ def parse_value(text: str) -> Any:
     ``"7"`` -> 7, ``"0.05"`` -> 0.05, ``"true"`` -> True, ``"[1, 2]"`` -> [1, 2],
     ``'"grid"'`` -> "grid", ``"grid"`` -> "grid" (not valid TOML, so kept as a string).
     """
+    check_text_depth(text, f"value {text[:40]!r}")
     try:
         doc = tomllib.loads(f"v = {text}")
     except tomllib.TOMLDecodeError:
@@ -130,6 +139,7 @@ def parse_override(item: str) -> tuple[str, Any]:
             f"override {item!r} has no value after '='; give one, e.g. {key}=7 "
             f'(an empty string is {key}="")'
         )
+    check_text_depth(value, f"override {key}")
     return key, parse_value(value)
 
 
@@ -211,9 +221,14 @@ def apply_overrides(scenario: Mapping[str, Any], overrides: Overrides | None) ->
     Raises:
         ScenarioError: bad override syntax, a missing list index, or a path through a scalar.
     """
+    check_depth(scenario, "scenario")  # before deepcopy, which recurses
+    items = _normalise(overrides)
+    for key, value in items:
+        check_depth(value, f"override {key}")
     doc = copy.deepcopy(dict(scenario))
-    for key, value in _normalise(overrides):
+    for key, value in items:
         _set_path(doc, key, copy.deepcopy(value))
+    check_depth(doc, "scenario (with its overrides)")
     return doc
 
 
@@ -244,6 +259,7 @@ def _check_jsonable(value: Any, path: str) -> None:
 
 def to_json(scenario: Mapping[str, Any]) -> str:
     """Serialise a scenario to the JSON the core expects (after checking it is plain data)."""
+    check_depth(scenario, "scenario")
     _check_jsonable(scenario, "")
     return json.dumps(scenario, allow_nan=False, default=_json_default)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     import typer
@@ -69,4 +69,40 @@ def main() -> None:
     # A command named first: the group parses no option of its own before it, so an app
     # with that command alone parses and reports exactly as the full one does.
     only = [args[0]] if args and args[0] in COMMANDS else None
-    build_app(only)(prog_name="hopsim")
+    try:
+        try:
+            build_app(only)(prog_name="hopsim")
+        finally:
+            sys.stdout.flush()  # here, not at exit, where a failure is only a warning
+    except OSError as exc:
+        _write_error(exc)
+
+
+#: Exit code of a failed write to standard output (as coreutils' ls: "serious trouble").
+EXIT_WRITE_ERROR = 2
+
+
+def _write_error(exc: OSError) -> NoReturn:
+    """Standard output could not be written (a full disk, a closed pipe): one line on
+    stderr, as coreutils say it, instead of a traceback. Other errors reach here only
+    through a bug: re-raised."""
+    import errno
+    import os
+
+    if exc.errno == errno.EPIPE:  # the reader left (`hopsim ... | head`): nothing to say
+        code = 1
+    elif exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS):
+        code = EXIT_WRITE_ERROR
+        try:
+            sys.stderr.write(f"hopsim: write error: {os.strerror(exc.errno)}\n")
+            sys.stderr.flush()
+        except OSError:
+            pass
+    else:
+        raise exc
+    try:  # what is still buffered would fail again at exit: send it nowhere
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise SystemExit(code)

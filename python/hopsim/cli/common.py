@@ -20,6 +20,7 @@ import typer
 
 from .._core import InternalError, ScenarioError
 from ..api import RunOptionsUnsupported
+from ..output import OutputUnwritable, reason
 from ..sweeps.errors import FolderBusy, FolderUnusable, StoreError, StoreUnreadable
 from .coercion import install as _install_lazy_coercion
 
@@ -239,6 +240,8 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
             "scenario (set HOPSIM_DEBUG=1 for the traceback)",
             code=EXIT_INTERNAL,
         )
+    except OutputUnwritable as exc:
+        _fail(str(exc))
     except IsADirectoryError as exc:
         _fail(f"{exc.filename}: is a directory, not a scenario file" if exc.filename else str(exc))
     except FileNotFoundError as exc:
@@ -246,7 +249,9 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> Any:
     except PermissionError as exc:
         _fail(f"cannot read {exc.filename or ''}: permission denied")
     except OSError as exc:
-        _fail(f"cannot read the scenario: {exc}")
+        # Not only reading: any file this command touched (outputs raise OutputUnwritable).
+        shown = f"{str(exc.filename)!r}: " if exc.filename else ""
+        _fail(f"input/output error: {shown}{reason(exc)}")
     except BaseException as exc:  # a panic in the core arrives as pyo3's PanicException
         if os.environ.get("HOPSIM_DEBUG"):
             raise

@@ -96,13 +96,41 @@ def _check_progress(mode: str | None) -> None:
         _fail(f"--progress {mode!r}: not allowed; allowed: bar, lines, off")
 
 
+#: More local processes than this is a typo, not a machine (a cluster: --scheduler).
+MAX_JOBS = 1024
+
+
 def _check_run_options(jobs: int | None, scheduler: str | None, progress: str | None) -> None:
     """The options of every command that runs a sweep: --jobs, --scheduler, --progress."""
     _check_progress(progress)
-    if jobs is not None and jobs < 1:
-        _fail(f"--jobs {jobs}: not allowed, give a number of processes >= 1")
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        _fail(
+            f"--jobs {jobs}: not allowed, give a number of local processes 1..{MAX_JOBS} "
+            "(for more, a cluster: --scheduler)"
+        )
     if scheduler is not None and jobs is not None:
         _fail("--jobs and --scheduler exclude each other: the cluster has its own workers")
+
+
+def _check_until_ci(
+    until_ci: float | None, max_replications: int | None, ci_metric: str | None
+) -> None:
+    """--until-ci in (0, 1); --max-replications 1..MAX_REPLICATIONS; both of its options
+    only with it (alone they would be silently ignored)."""
+    from ..sweeps.spec import MAX_REPLICATIONS
+
+    if until_ci is not None and not 0 < until_ci < 1:
+        _fail(
+            f"--until-ci {until_ci}: not allowed, give a relative half-width in (0, 1), e.g. 0.05"
+        )
+    if max_replications is not None and not 1 <= max_replications <= MAX_REPLICATIONS:
+        _fail(
+            f"--max-replications {max_replications}: not allowed, give a number of "
+            f"replications 1..{MAX_REPLICATIONS}"
+        )
+    for option, value in (("--max-replications", max_replications), ("--ci-metric", ci_metric)):
+        if value is not None and until_ci is None:
+            _fail(f"{option} {value}: it only applies with --until-ci, which is not given")
 
 
 def print_points(points: list[PointSummary], title: str) -> None:
@@ -161,8 +189,14 @@ def sweep_cmd(
         ),
     ] = None,
     max_replications: Annotated[
-        int, typer.Option("--max-replications", metavar="N", help="Cap of --until-ci.")
-    ] = 30,
+        int | None,
+        typer.Option(
+            "--max-replications",
+            metavar="N",
+            help="Cap of --until-ci (default 30).",
+            show_default=False,
+        ),
+    ] = None,
     ci_metric: Annotated[
         str | None,
         typer.Option("--ci-metric", metavar="METRIC", help="Metric of --until-ci."),
@@ -172,8 +206,10 @@ def sweep_cmd(
     max_memory_mb: MaxMemoryOpt = None,
 ) -> None:
     from ..sweeps import load_sweep, run_sweep, summarize
+    from ..sweeps.runner import DEFAULT_MAX_REPLICATIONS
 
     _check_run_options(jobs, scheduler, progress)
+    _check_until_ci(until_ci, max_replications, ci_metric)
     budget = parse_budget(max_events, max_memory_mb)
     spec = _guarded(load_sweep, file, quick=quick, budget=budget)
     folder = out_folder(out_dir, Path("results") / (spec.name + ("-quick" if quick else "")))
@@ -185,7 +221,7 @@ def sweep_cmd(
         jobs=jobs,
         scheduler=scheduler,
         until_ci=until_ci,
-        max_replications=max_replications,
+        max_replications=DEFAULT_MAX_REPLICATIONS if max_replications is None else max_replications,
         ci_metric=ci_metric,
         progress=progress,
     )

@@ -104,6 +104,7 @@ def view_cmd(
 
 
 def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_pages: int) -> None:
+    from ..output import make_folder
     from ..view import write_index
 
     if not (folder / "results.sqlite").exists():
@@ -113,7 +114,12 @@ def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_page
     target = out_file if out_file is not None else folder / "view" / "index.html"
     if target.suffix.lower() != ".html":
         _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    shown = (
+        f"-o {str(target)!r}"
+        if out_file is not None
+        else f"the page {str(target)!r} (the default of -o)"
+    )
+    _guarded(make_folder, target.parent, f"the folder of {shown}")
     done = _guarded(write_index, folder, target, sweep, max_pages)
     out.print(
         f"wrote {target}: {', '.join(done['sweeps'])}; {done['pages']} run pages in "

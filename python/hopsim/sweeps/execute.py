@@ -8,6 +8,7 @@ pure function of its scenario and seed.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import socket
@@ -106,13 +107,29 @@ class LocalExecutor:
         if cancel:
             # Stop the running workers now; their runs are simply not stored.
             processes = list(getattr(self._pool, "_processes", {}).values())
+            results = getattr(self._pool, "_result_queue", None)  # shutdown forgets it
             self._pool.shutdown(wait=False, cancel_futures=True)
             for proc in processes:
                 proc.terminate()
             for proc in processes:
                 proc.join(timeout=5)
+            _release_results(results, processes)
         else:
             self._pool.shutdown(wait=True)
+
+
+def _release_results(results: Any, processes: list[Any]) -> None:
+    """A worker terminated while sending its result leaves half a message in the results
+    pipe; the pool's manager thread then waits for the rest, and the interpreter, which
+    joins that thread at exit, hangs (seen under load after a full disk stopped a sweep).
+    Once every worker is gone, closing this process's own write end of the pipe gives the
+    thread end-of-file: it sees a broken pool and ends."""
+    if any(proc.is_alive() for proc in processes):
+        return  # a writer remains: closing could cut a message it is still sending
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        with contextlib.suppress(OSError):
+            writer.close()
 
 
 class DaskExecutor:

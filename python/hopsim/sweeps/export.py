@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._core import ScenarioError
+from ..output import writing
 from ..result import Record
 from ..schema import arrow_type
 from ..schema import fields as schema_fields
@@ -303,15 +304,15 @@ def write_table(table: pyarrow.Table, path: str | PathLike[str], option: str = "
     """
     out = Path(path)
     fmt = _format(out, option)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
+    with writing(out, f"{option} {str(out)!r}"):
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
 
-        pq.write_table(table, out)
-    else:
-        import pyarrow.csv as pacsv
+            pq.write_table(table, out)
+        else:
+            import pyarrow.csv as pacsv
 
-        pacsv.write_csv(_csv_ready(table), out)
+            pacsv.write_csv(_csv_ready(table), out)
     return out
 
 

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
-from .errors import SweepInterrupted
+from .checks import check_flow_metrics
+from .errors import StoreError, SweepInterrupted
 from .execute import DaskExecutor, LocalExecutor, default_jobs
 from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
 from .progress import SweepProgress
 from .simulators import HOPSIM, get_simulator
-from .spec import RunTask, SweepSpec
+from .spec import MAX_REPLICATIONS, RunTask, SweepSpec
 from .stats import Summary, summarize_values
 from .store import ResultStore, StoredRun, run_key
 
@@ -156,8 +157,19 @@ def run_sweep(
         raise ScenarioError(
             f"--until-ci {until_ci!r}: not allowed, give a relative half-width in (0, 1), e.g. 0.05"
         )
+    if (
+        isinstance(max_replications, bool)
+        or not isinstance(max_replications, int)
+        or not 1 <= max_replications <= MAX_REPLICATIONS
+    ):
+        raise ScenarioError(
+            f"--max-replications {max_replications!r}: not allowed, give a number of "
+            f"replications 1..{MAX_REPLICATIONS}"
+        )
     metric = ci_metric or spec.metrics[0]
     check_metric_name(metric)
+    for point, flows in zip(spec.points, spec.flow_counts, strict=False):
+        check_flow_metrics([metric], point.label, flows, "--ci-metric")
     if until_ci is not None and max_replications < spec.replications:
         raise ScenarioError(
             f"--max-replications {max_replications}: below the sweep's replications "
@@ -204,6 +216,15 @@ def _run_held(
         stored = store.count()
         store.close()
         raise SweepInterrupted(stored, store.path) from None
+    except StoreError as exc:  # e.g. a full disk: say how far the sweep got
+        executor.close(cancel=True)
+        store.close()
+        if type(exc) is not StoreError:  # its subclasses say all there is to say
+            raise
+        raise StoreError(
+            f"{exc}; this command stored {report.done} finished runs before it "
+            f"({report.skipped} were stored already)"
+        ) from exc
     except BaseException:
         executor.close(cancel=True)
         store.close()

@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
-from ..scenario import apply_overrides, load, read_toml
+from ..limits import check_depth
+from ..scenario import SWEEP_ONLY_KEYS, apply_overrides, read_toml, scenario_from_doc
+from .checks import check_flow_metrics, check_key, check_repeats, check_same_runs, flow_count
 from .metrics import check_metric_name
 
 __all__ = [
@@ -117,6 +119,8 @@ class SweepSpec:
     #: The budget of each run (``max_events``, ``max_memory_mb``): how to run, not what,
     #: so neither the digest nor the run keys include it (it never changes a result).
     budget: dict[str, Any] = field(default_factory=dict)
+    #: The number of flows of each point's runs (filled in by validation), for flowN metrics.
+    flow_counts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -193,6 +197,7 @@ def _flatten(table: Mapping[str, Any], prefix: str, where: str) -> dict[str, Any
                 raise ScenarioError(f"{where}.{path}: an empty table; give lists of values")
             flat.update(_flatten(value, path, where))
         else:
+            check_key(where, path)
             flat[path] = value
     return flat
 
@@ -266,6 +271,7 @@ def load_sweep(
     base_dir = Path.cwd()
     where = "<sweep>"
     if isinstance(source, Mapping):
+        check_depth(source, "sweep")  # before deepcopy, which recurses
         doc = copy.deepcopy(dict(source))
     else:
         path = Path(source)
@@ -392,7 +398,17 @@ def _load_base(doc: Mapping[str, Any], base_dir: Path, where: str) -> dict[str, 
         path = base_dir / path
     if not path.exists():
         raise FileNotFoundError(f"base = {base!r}: scenario file {str(path)!r} not found")
-    return load(path)
+    if path.is_dir():
+        raise ScenarioError(f"base = {base!r}: {str(path)!r} is a directory, not a scenario file")
+    doc = read_toml(path)
+    sweep_keys = sorted(SWEEP_ONLY_KEYS & set(doc))
+    if sweep_keys:
+        raise ScenarioError(
+            f"base = {base!r}: {str(path)!r} is a sweep file (it has "
+            f"{', '.join(repr(k) for k in sweep_keys)}), not a scenario; a sweep's base must "
+            "be a scenario file (or the scenario inline as a [scenario] table)"
+        )
+    return scenario_from_doc(doc, path)
 
 
 def _apply_quick(
@@ -432,12 +448,17 @@ def _validate_points(spec: SweepSpec) -> None:
         lengths = {len(spec.values[k]) for k in axis}
         if len(lengths) > 1:
             raise ScenarioError(f"zip group {axis}: the lists must be equally long")
+    check_repeats(spec.axes, spec.values)
+    resolved = []
     for point in spec.points:
         task = spec.task(point, 0)
         try:
-            validate(task.scenario, **spec.budget)
+            resolved.append(validate(task.scenario, **spec.budget))
         except ScenarioError as exc:
             raise ScenarioError(f"sweep point {point.label}: {exc}") from None
+        spec.flow_counts.append(flow_count(resolved[-1]))
+        check_flow_metrics(spec.metrics, point.label, spec.flow_counts[-1])
+    check_same_runs([p.label for p in spec.points], resolved)
 
 
 def _check_key_path(base: Mapping[str, Any], key: str) -> None:

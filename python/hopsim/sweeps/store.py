@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import os
 import socket
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -117,6 +118,8 @@ class ResultStore:
                 f"{str(self.path)!r} is empty (0 bytes), not a hopsim result store; move it "
                 "away (its runs, if it had any, are lost) or choose another output folder"
             )
+        #: Opened read-only: the store is on a read-only file system or folder (readers only).
+        self.read_only = False
         try:
             if create:
                 self.folder.mkdir(parents=True, exist_ok=True)
@@ -125,12 +128,41 @@ class ResultStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise StoreUnreadable(
-                f"{str(self.path)!r} is not a readable hopsim result store ({exc}); move it "
-                "away or choose another output folder"
-            ) from exc
+            if hasattr(self, "_db"):
+                self._db.close()  # half open: let go of the file
+            if create or not _cannot_write(self.folder, self.path):
+                raise StoreUnreadable(
+                    f"{str(self.path)!r} is not a readable hopsim result store ({exc}); move it "
+                    "away or choose another output folder"
+                ) from exc
+            self._db = self._open_read_only(exc)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open the result store {str(self.path)!r}: {exc}") from exc
+
+    def _open_read_only(self, first: sqlite3.Error) -> sqlite3.Connection:
+        """The intact store of a folder this process cannot write, opened for reading. SQLite
+        needs the WAL index file beside it; where none can be made (a read-only file system)
+        the file is opened as immutable, which is safe there: nobody can write it."""
+        uri = self.path.absolute().as_uri()
+        flags = ["?mode=ro"] + (["?mode=ro&immutable=1"] if _read_only_fs(self.folder) else [])
+        last: sqlite3.Error = first
+        for flag in flags:
+            db = None
+            try:
+                db = sqlite3.connect(uri + flag, uri=True, isolation_level=None)
+                db.execute("SELECT count(*) FROM runs JOIN sweeps ON 0").fetchall()
+            except sqlite3.Error as exc:
+                last = exc
+                if db is not None:
+                    db.close()
+                continue
+            self.read_only = True
+            return db
+        raise StoreUnreadable(
+            f"{str(self.path)!r}: the store's folder cannot be written (read-only), and opening "
+            f"it read-only failed too ({last}); copy the folder to a writable place and open "
+            "the copy"
+        ) from last
 
     def close(self) -> None:
         self._db.close()
@@ -143,7 +175,15 @@ class ResultStore:
 
     # ------------------------------------------------------------------ writing
 
+    def _writable(self) -> None:
+        if self.read_only:
+            raise StoreError(
+                f"cannot write to the result store {str(self.path)!r}: it is read-only (its "
+                "folder cannot be written); copy the folder to a writable place to add runs"
+            )
+
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+        self._writable()
         try:
             self._db.execute(sql, args)
         except sqlite3.Error as exc:
@@ -163,6 +203,7 @@ class ResultStore:
         self, sweep: str, digest: str, members: list[tuple[str, int, int, Mapping[str, Any]]]
     ) -> None:
         """Record which runs (key, point, replication, params) make up a sweep."""
+        self._writable()
         try:
             with self._db:
                 self._db.execute("BEGIN")
@@ -278,3 +319,21 @@ class ResultStore:
             item["params"] = json.loads(item["params"])
             out.append(item)
         return out
+
+
+def _read_only_fs(folder: Path) -> bool:
+    """``folder`` is on a file system mounted read-only."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _cannot_write(folder: Path, path: Path) -> bool:
+    """This process cannot write the store (a read-only file system, folder or file): the
+    error opening it says nothing about its contents."""
+    return (
+        _read_only_fs(folder)
+        or not os.access(folder, os.W_OK)
+        or (path.exists() and not os.access(path, os.W_OK))
+    )

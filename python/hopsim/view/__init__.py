@@ -7,9 +7,9 @@ what the page draws (:mod:`.data`) and written with the viewer inlined (:mod:`.p
 from __future__ import annotations
 
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
+from ..output import writing
 from .data import page_data
 from .page import render
 from .results import write_index
@@ -30,5 +30,6 @@ def write_view(
         ScenarioError: the scenario, an override or the window was rejected.
     """
     data = page_data(scenario, overrides, seed, window_s)
-    Path(out).write_text(render(data), encoding="utf-8")
+    with writing(out, f"the page {str(out)!r}") as path:
+        path.write_text(render(data), encoding="utf-8")
     return data

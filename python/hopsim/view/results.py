@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from ..output import make_folder, writing
 
 __all__ = ["MAX_PAGES", "write_index"]
 
@@ -43,7 +44,7 @@ def write_index(
                 f"--sweep {sweep!r}: not in this store; sweeps: {', '.join(sweeps) or 'none'}"
             )
         runs_dir = out.parent / "runs"
-        runs_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(runs_dir, f"the run pages' folder {str(runs_dir)!r}")
         sections, written, identical, skipped = [], 0, 0, 0
         for name in names:
             spec = sweeps[name]["spec"]
@@ -62,7 +63,8 @@ def write_index(
                 identical += same
                 data["provenance"] = _provenance(name, run, same, stored)
                 page = runs_dir / f"{run.run_key[:16]}.html"
-                page.write_text(render(data), encoding="utf-8")
+                with writing(page, f"the run page {str(page)!r}"):
+                    page.write_text(render(data), encoding="utf-8")
                 pages[run.run_key] = f"runs/{page.name}"
                 written += 1
             sections.append(_section(name, spec, metrics, points, runs, pages))
@@ -72,7 +74,10 @@ def write_index(
         if skipped
         else ""
     )
-    out.write_text(_INDEX.format(title=html.escape(str(folder)), note=note, body="".join(sections)))
+    with writing(out, f"the index {str(out)!r}"):
+        out.write_text(
+            _INDEX.format(title=html.escape(str(folder)), note=note, body="".join(sections))
+        )
     return {"pages": written, "identical": identical, "skipped": skipped, "sweeps": names}
 
 

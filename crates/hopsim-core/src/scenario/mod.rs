@@ -5,7 +5,7 @@
 //! One file per section, each holding its structs and their checks: `topology.rs` (with
 //! `testbed.rs`), `radio.rs`, `mac.rs`, `routing.rs`, `tcp.rs`, `flows.rs` (with `[traffic]`),
 //! `mobility.rs`; node positions from the topology in `positions.rs`, the work a scenario asks
-//! for (checked by the run budget) in `work.rs`; the run's own keys are the [`Scenario`] here. `validate.rs` walks the
+//! for (checked by the run budget) in `work.rs`; `tables.rs` refuses a section or flow written as a list (serde would read it by position); the run's own keys are the [`Scenario`] here. `validate.rs` walks the
 //! sections, naming each with a [`KeyPath`] (`key_path.rs`); `ranges.rs` is the one table of
 //! allowed numeric ranges.
 
@@ -19,6 +19,7 @@ mod queue;
 mod radio;
 pub mod ranges;
 mod routing;
+mod tables;
 mod tcp;
 mod testbed;
 mod topology;

@@ -1,5 +1,6 @@
 //! Strict parsing with error messages that name the dotted key.
 
+use super::tables::check_tables;
 use super::{Scenario, TcpSpec};
 use crate::error::ScenarioError;
 use crate::transport::tcp::config::TcpHost;
@@ -67,6 +68,7 @@ fn host_defaults(table: &mut Value) {
 /// A flow's `[flows.tcp]` keys override the top-level `[tcp]` table, key by key. The top-level
 /// table is checked on its own first, so that its errors name `tcp.<key>`.
 fn from_value(mut value: Value) -> Result<Scenario, ScenarioError> {
+    check_tables(&value)?;
     if let Some(base) = value.get("tcp").cloned() {
         typed::<TcpSpec>(base.clone(), "tcp")?;
         if let Value::Object(base) = base {
