@@ -114,3 +114,10 @@ def test_reproduce_without_ns_shows_the_ns2_column(tmp_path):
         rows = list(csv.DictReader(fh))
     assert rows and all(r["verdict_ns2"] for r in rows), "every claim has ns-2.35's verdict"
     assert any(r["ns2"] not in ("", "-") for r in rows), "and ns-2.35's values"
+
+
+def test_a_reference_nested_too_deep_is_refused_by_name(tmp_path):
+    path = tmp_path / "deep.json.gz"
+    path.write_bytes(gzip.compress(("[" * 100 + "]" * 100).encode()))
+    with pytest.raises(Exception, match="nested deeper than 64 levels"):
+        load_reference("x", path)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import gzip
 import hashlib
+import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from ..limits import check_text_depth, read_limited
 from ..sweeps import ResultStore, SweepSpec
 from .ns2side import Ns2Side, resolved_tasks
 
@@ -42,6 +44,8 @@ __all__ = [
 ]
 
 REF_DIR = Path(__file__).parent / "ns2ref"
+#: The most a reference file may hold uncompressed (the four studies' full mode: a few MB).
+MAX_REFERENCE_BYTES = 64 * 1024 * 1024
 #: The file layout's version (a reader refuses others by name).
 FORMAT = 1
 MODES = ("quick", "full")
@@ -122,7 +126,12 @@ def load_reference(study: str, path: Path | None = None) -> Reference | None:
     if not path.is_file():
         return None
     try:
-        raw = json.loads(gzip.decompress(path.read_bytes()))
+        with gzip.open(io.BytesIO(read_limited(path, "reference file"))) as fh:
+            text = fh.read(MAX_REFERENCE_BYTES + 1)
+        if len(text) > MAX_REFERENCE_BYTES:
+            raise _bad(path, f"more than {MAX_REFERENCE_BYTES >> 20} MiB uncompressed")
+        check_text_depth(text.decode(), str(path))
+        raw = json.loads(text)
     except (OSError, EOFError, ValueError) as exc:
         raise _bad(path, f"unreadable ({exc})") from exc
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
