@@ -20,7 +20,9 @@ use crate::ids::NodeId;
 use std::collections::{BTreeMap, VecDeque};
 
 mod route;
+mod tap;
 pub use route::{SrcRoute, MAX_HOPS};
+pub use tap::Overheard;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DsrMsg {
@@ -124,6 +126,8 @@ pub struct DsrNode {
     cache: VecDeque<SrcRoute>,
     seen: VecDeque<(NodeId, u32)>,
     pending: BTreeMap<NodeId, Discovery>,
+    /// ns2: the gratuitous replies' hold-down (tap.rs).
+    grat: Box<tap::GratHold>,
 }
 
 const SEEN_KEPT: usize = 256;
@@ -137,6 +141,7 @@ impl DsrNode {
             cache: VecDeque::new(),
             seen: VecDeque::new(),
             pending: BTreeMap::new(),
+            grat: Box::default(),
         }
     }
 

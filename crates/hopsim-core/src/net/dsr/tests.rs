@@ -276,3 +276,74 @@ fn route_to_is_the_first_shortest_cached_prefix() {
         }
     }
 }
+
+fn overheard(r: &SrcRoute, from: u32, msg: Option<DsrMsg>) -> Overheard<'_> {
+    Overheard { route: r, from: NodeId(from), src: r.get(0).unwrap(), msg }
+}
+
+#[test]
+fn ns2_tap_off_the_route_learns_a_link_to_the_transmitter_and_the_rest() {
+    // routecache.cc pre_noticeRouteUsed with cache_use_overheard_routes: 9 hears 1 -> 2.
+    let mut n = ns2(9);
+    let (r, mut out) = (route(&[0, 1, 2, 3]), vec![]);
+    n.tap(overheard(&r, 1, None), 0, &mut out);
+    assert!(out.is_empty());
+    assert_eq!(n.route_to(NodeId(3)), Some(route(&[9, 1, 2, 3])));
+    assert_eq!(n.route_to(NodeId(0)), None, "nothing is learned backwards");
+    // The next hop itself ignores the tap ("packets I'm about to receive anyway").
+    let mut next = ns2(2);
+    next.tap(overheard(&r, 1, None), 0, &mut out);
+    assert_eq!(next.cached_routes(), 0);
+    // A request's route (index 0) teaches nothing.
+    let mut m = ns2(8);
+    let rreq = DsrMsg::Rreq { id: 1, target: NodeId(3), record: route(&[0, 1]), ttl: 9 };
+    m.tap(overheard(&route(&[0, 1]), 0, Some(rreq)), 0, &mut out);
+    assert_eq!(m.cached_routes(), 0);
+}
+
+#[test]
+fn ns2_tap_applies_overheard_errors() {
+    let mut n = ns2(9);
+    n.learn(route(&[9, 1, 2, 3]));
+    let (r, mut out) = (route(&[2, 1, 0]), vec![]);
+    n.tap(overheard(&r, 2, Some(DsrMsg::Rerr { from: NodeId(2), to: NodeId(3) })), 0, &mut out);
+    assert_eq!(n.route_to(NodeId(3)), None);
+    assert_eq!(n.route_to(NodeId(1)), Some(route(&[9, 1])), "the rest is kept");
+    assert_eq!(n.route_to(NodeId(0)), Some(route(&[9, 2, 1, 0])), "the error's route snooped");
+}
+
+#[test]
+fn ns2_a_node_further_on_the_route_sends_the_originator_a_shorter_route() {
+    // dsragent.cc sendRouteShortening: 3 hears 1 send to 2; the route can skip 2.
+    let mut n = ns2(3);
+    let (r, mut out) = (route(&[0, 1, 2, 3, 4]), vec![]);
+    let t0 = 100_000_000_000;
+    n.tap(overheard(&r, 1, None), t0, &mut out);
+    let grat = DsrAction::Unicast {
+        msg: DsrMsg::Rrep { route: route(&[0, 1, 3, 4]) },
+        route: route(&[3, 1, 0]),
+    };
+    assert_eq!(out, vec![grat]);
+    assert_eq!(n.route_to(NodeId(0)), Some(route(&[3, 1, 0])), "the way back is cached");
+    // No shortening for routing packets, nor by a node behind the receiver.
+    out.clear();
+    let rrep = DsrMsg::Rrep { route: route(&[0, 1, 2, 3, 4]) };
+    let mut m = ns2(3);
+    m.tap(overheard(&r, 1, Some(rrep)), t0, &mut out);
+    m.tap(overheard(&route(&[0, 3, 1, 2]), 1, None), t0, &mut out);
+    assert!(out.is_empty());
+    assert_eq!(m.route_to(NodeId(4)), Some(route(&[3, 4])), "the reply is snooped");
+}
+
+#[test]
+fn ns2_gratuitous_replies_keep_ns2s_hold_down() {
+    // A new route's time is stamped on the next slot (ns-2.35's victim index moves first):
+    // the second hearing still replies; then 1 s of hold-down.
+    let mut n = ns2(3);
+    let (r, mut out) = (route(&[0, 1, 2, 3]), vec![]);
+    let s = 1_000_000_000;
+    for (t, replies) in [(100 * s, 1), (100 * s + s / 10, 2), (100 * s + s / 5, 2), (102 * s, 3)] {
+        n.tap(overheard(&r, 1, None), t, &mut out);
+        assert_eq!(out.len(), replies, "at {t} ns");
+    }
+}

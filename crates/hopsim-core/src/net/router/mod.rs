@@ -225,6 +225,16 @@ impl Router {
         arrival
     }
 
+    /// A packet with a source route sent by neighbour `from` to another node was overheard
+    /// (ns-2 DSR's promiscuous tap, dsragent.cc `tap`).
+    pub fn tap(&mut self, cx: &mut RouteCtx, p: &Packet, from: NodeId) {
+        let Router::Dsr(d) = self else { return };
+        let Some((route, _)) = p.route.as_ref() else { return };
+        let heard = super::dsr::Overheard { route, from, src: p.src, msg: p.dsr };
+        d.node.tap(heard, cx.now, &mut d.scratch);
+        d.flush(cx.out);
+    }
+
     /// A routing message from neighbour `from` (AODV's, or a flooded DSR Route Request).
     pub fn on_control(&mut self, cx: &mut RouteCtx, msg: Control, from: NodeId) {
         match (self, msg) {
