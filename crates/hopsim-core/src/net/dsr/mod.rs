@@ -19,8 +19,10 @@ use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
 use std::collections::{BTreeMap, VecDeque};
 
+mod flow;
 mod route;
 mod tap;
+pub use flow::FlowSend;
 pub use route::{SrcRoute, MAX_HOPS};
 pub use tap::Overheard;
 
@@ -128,6 +130,8 @@ pub struct DsrNode {
     pending: BTreeMap<NodeId, Discovery>,
     /// ns2: the gratuitous replies' hold-down (tap.rs).
     grat: Box<tap::GratHold>,
+    /// ns2: the flow state of this node's own packets (flow.rs).
+    flows: flow::FlowTable,
 }
 
 const SEEN_KEPT: usize = 256;
@@ -142,6 +146,7 @@ impl DsrNode {
             seen: VecDeque::new(),
             pending: BTreeMap::new(),
             grat: Box::default(),
+            flows: flow::FlowTable::default(),
         }
     }
 
@@ -199,6 +204,9 @@ impl DsrNode {
     /// (ns2: only the direction a -> b, mobicache.cc `noticeDeadLink`.)
     pub fn remove_link(&mut self, a: NodeId, b: NodeId) {
         let ns2 = self.cfg.ns2;
+        if ns2 {
+            self.flows_dead_link(a, b);
+        }
         let mut kept = VecDeque::with_capacity(self.cache.len());
         for r in self.cache.drain(..) {
             let hit = if ns2 { r.has_directed_link(a, b) } else { r.has_link(a, b) };

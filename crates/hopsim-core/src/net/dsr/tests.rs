@@ -347,3 +347,50 @@ fn ns2_gratuitous_replies_keep_ns2s_hold_down() {
         assert_eq!(out.len(), replies, "at {t} ns");
     }
 }
+
+#[test]
+fn ns2_flow_state_carries_the_route_on_three_packets_then_every_five_seconds() {
+    // dsragent.cc sendOutPacketWithRoute: a new flow, END_TO_END_COUNT (2) more, then the
+    // route again once min_adv_interval (5 s) has passed; hdr_sr::size 4 + 4 (n - 1) + 4 + 4.
+    let mut n = ns2(0);
+    let (r, s) = (route(&[0, 1, 2]), 1_000_000_000);
+    let carried: Vec<bool> =
+        [0, 1, 2, 3, 4].iter().map(|&i| n.flow_send(NodeId(2), r, i).carried).collect();
+    assert_eq!(carried, vec![true, true, true, false, false]);
+    let established = n.flow_send(NodeId(2), r, s);
+    assert_eq!((established.carried, established.header_bytes), (false, 0), "default flow: 0 B");
+    let again = n.flow_send(NodeId(2), r, 5 * s + 3); // the last carried one left at 2 ns
+    assert_eq!((again.carried, again.header_bytes), (true, 20));
+    assert!(!n.flow_send(NodeId(2), r, 5 * s + 4).carried);
+    // A flow unused for 60 s starts again.
+    assert!(n.flow_send(NodeId(2), r, 70 * s).carried);
+}
+
+#[test]
+fn ns2_flow_state_prefers_the_default_flow_and_a_dead_link_ends_it() {
+    let mut n = ns2(0);
+    let (long, other) = (route(&[0, 1, 2, 3]), route(&[0, 4, 5, 3]));
+    for t in 0..4 {
+        n.flow_send(NodeId(3), long, t);
+    }
+    // As long, another route: the default flow's route is kept (no new flow, not carried).
+    let f = n.flow_send(NodeId(3), other, 10);
+    assert_eq!((f.route, f.carried), (long, false));
+    // Shorter: a new flow, which becomes the default.
+    let short = route(&[0, 6, 3]);
+    let f = n.flow_send(NodeId(3), short, 11);
+    assert_eq!((f.route, f.carried), (short, true));
+    for t in 12..14 {
+        n.flow_send(NodeId(3), short, t);
+    }
+    assert_eq!(n.flow_send(NodeId(3), short, 14).header_bytes, 0);
+    let f = n.flow_send(NodeId(3), long, 15);
+    assert_eq!((f.route, f.carried, f.header_bytes), (short, false, 0), "default preferred");
+    // flowstruct.cc noticeDeadLink: a route error over 6 -> 3 ends the default flow; the old
+    // flow is established but not the default: 8 B (SR_HDR_SZ and the flow header).
+    n.remove_link(NodeId(6), NodeId(3));
+    let f = n.flow_send(NodeId(3), long, 16);
+    assert_eq!((f.route, f.carried, f.header_bytes), (long, false, 8));
+    let f = n.flow_send(NodeId(3), other, 17);
+    assert_eq!((f.route, f.carried), (other, true), "the dead default is not preferred");
+}

@@ -216,6 +216,7 @@ impl Router {
                     Arrival::Continue { control: true }
                 }
             }
+            None if p.flow_only => Arrival::Continue { control: false }, // no route on the air
             None => {
                 d.node.learn_from(route); // routes seen in forwarded data
                 Arrival::Continue { control: false }
@@ -229,7 +230,9 @@ impl Router {
     /// (ns-2 DSR's promiscuous tap, dsragent.cc `tap`).
     pub fn tap(&mut self, cx: &mut RouteCtx, p: &Packet, from: NodeId) {
         let Router::Dsr(d) = self else { return };
-        let Some((route, _)) = p.route.as_ref() else { return };
+        // A flow-only packet carries no route (ns-2 `processFlowARS` then, which never
+        // shortens: a flow packet's route index is 0, dsragent.cc `handleFlowForwarding`).
+        let Some((route, _)) = p.route.as_ref().filter(|_| !p.flow_only) else { return };
         let heard = super::dsr::Overheard { route, from, src: p.src, msg: p.dsr };
         d.node.tap(heard, cx.now, &mut d.scratch);
         d.flush(cx.out);
@@ -414,9 +417,17 @@ impl DsrRouter {
                 _ => Decision::Drop(DropReason::BadSourceRoute),
             };
         }
-        if let Some(route) = self.node.route_to(p.dst) {
-            p.route = Some((route, 0));
+        if let Some(mut route) = self.node.route_to(p.dst) {
             p.option_bytes = route.option_bytes();
+            p.flow_only = false;
+            if self.ns2 && own {
+                // ns-2's flow state (net/dsr/flow.rs).
+                let send = self.node.flow_send(p.dst, route, now);
+                route = send.route;
+                p.option_bytes = send.header_bytes;
+                p.flow_only = !send.carried;
+            }
+            p.route = Some((route, 0));
             return match route.get(1) {
                 // ns-2 lets new packets overtake the ones its send buffer releases later.
                 Some(next_hop) => Decision::Forward { next_hop, release_older: !self.ns2 },
