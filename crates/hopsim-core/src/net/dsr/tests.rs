@@ -11,18 +11,25 @@ fn route(nodes: &[u32]) -> SrcRoute {
 fn a_request_is_forwarded_once_with_this_node_appended() {
     let mut n = DsrNode::new(NodeId(2), DsrConfig::default());
     let mut out = vec![];
-    let rreq = DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 1]), ttl: 255 };
+    let rreq =
+        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 1]), ttl: 255, err: None };
     n.receive_request(rreq, &mut out);
     assert_eq!(
         out,
         vec![DsrAction::Flood {
-            msg: DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 1, 2]), ttl: 254 },
+            msg: DsrMsg::Rreq {
+                id: 1,
+                target: NodeId(9),
+                record: route(&[0, 1, 2]),
+                ttl: 254,
+                err: None
+            },
             jitter_ns: 10_000_000
         }]
     );
     out.clear();
     n.receive_request(
-        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 3]), ttl: 255 },
+        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0, 3]), ttl: 255, err: None },
         &mut out,
     );
     assert!(out.is_empty(), "same request (originator, id) seen before");
@@ -34,7 +41,7 @@ fn the_target_replies_along_the_reversed_record() {
     let mut t = DsrNode::new(NodeId(3), DsrConfig::default());
     let mut out = vec![];
     t.receive_request(
-        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 1, 2]), ttl: 255 },
+        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 1, 2]), ttl: 255, err: None },
         &mut out,
     );
     assert_eq!(
@@ -61,7 +68,7 @@ fn a_cached_route_answers_without_a_new_discovery() {
     mid.learn(route(&[1, 2, 3]));
     let mut out = vec![];
     mid.receive_request(
-        DsrMsg::Rreq { id: 7, target: NodeId(3), record: route(&[5]), ttl: 255 },
+        DsrMsg::Rreq { id: 7, target: NodeId(3), record: route(&[5]), ttl: 255, err: None },
         &mut out,
     );
     assert_eq!(
@@ -153,7 +160,7 @@ fn ns2_learns_forward_only() {
     assert_eq!(n.route_to(NodeId(0)), None, "nothing about the part behind");
     let mut out = vec![];
     n.receive_request(
-        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[5, 6]), ttl: 255 },
+        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[5, 6]), ttl: 255, err: None },
         &mut out,
     );
     assert_eq!(n.route_to(NodeId(5)), None, "relayed requests are not snooped");
@@ -171,11 +178,11 @@ fn ns2_target_answers_every_copy_and_keeps_the_way_back() {
     let mut t = ns2(3);
     let mut out = vec![];
     t.receive_request(
-        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 1, 2]), ttl: 255 },
+        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 1, 2]), ttl: 255, err: None },
         &mut out,
     );
     t.receive_request(
-        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 5]), ttl: 255 },
+        DsrMsg::Rreq { id: 4, target: NodeId(3), record: route(&[0, 5]), ttl: 255, err: None },
         &mut out,
     );
     assert_eq!(out.len(), 2, "both copies answered: {out:?}");
@@ -296,7 +303,7 @@ fn ns2_tap_off_the_route_learns_a_link_to_the_transmitter_and_the_rest() {
     assert_eq!(next.cached_routes(), 0);
     // A request's route (index 0) teaches nothing.
     let mut m = ns2(8);
-    let rreq = DsrMsg::Rreq { id: 1, target: NodeId(3), record: route(&[0, 1]), ttl: 9 };
+    let rreq = DsrMsg::Rreq { id: 1, target: NodeId(3), record: route(&[0, 1]), ttl: 9, err: None };
     m.tap(overheard(&route(&[0, 1]), 0, Some(rreq)), 0, &mut out);
     assert_eq!(m.cached_routes(), 0);
 }
@@ -393,4 +400,47 @@ fn ns2_flow_state_prefers_the_default_flow_and_a_dead_link_ends_it() {
     assert_eq!((f.route, f.carried, f.header_bytes), (long, false, 8));
     let f = n.flow_send(NodeId(3), other, 17);
     assert_eq!((f.route, f.carried), (other, true), "the dead default is not preferred");
+}
+
+#[test]
+fn ns2_a_received_route_error_rides_on_the_next_requests_and_cleans_their_receivers() {
+    // dsragent.cc processBrokenRouteError (route_error_held), sendOutRtReq (max_err_hold 1 s,
+    // used up by a propagating request), recv (dsragent_snoop_forwarded_errors).
+    let s = 1_000_000_000;
+    let mut src = ns2(0);
+    src.hold_error(NodeId(4), NodeId(5), 10 * s);
+    let mut out = vec![];
+    let errs = |out: &[DsrAction]| -> Vec<_> {
+        out.iter()
+            .filter_map(|a| match a {
+                DsrAction::Flood { msg: DsrMsg::Rreq { err, ttl, .. }, .. } => Some((*ttl, *err)),
+                _ => None,
+            })
+            .collect()
+    };
+    src.discover(NodeId(9), 10 * s + s / 2, &mut out); // ring zero: keeps it
+    src.on_timer(NodeId(9), 10 * s + s / 2 + NS2_ARP_TIMEOUT_NS, &mut out); // propagating
+    let link = Some((NodeId(4), NodeId(5)));
+    assert_eq!(errs(&out), vec![(1, link), (255, link)]);
+    assert_eq!(
+        DsrMsg::Rreq { id: 1, target: NodeId(9), record: route(&[0]), ttl: 1, err: link }.bytes(),
+        4 + 8 + 4 + 16
+    );
+    out.clear();
+    src.discover(NodeId(8), 10 * s + s / 2 + 2 * NS2_ARP_TIMEOUT_NS, &mut out);
+    assert_eq!(errs(&out), vec![(1, None)], "used up");
+    // Held too long: not sent.
+    let mut late = ns2(0);
+    late.hold_error(NodeId(4), NodeId(5), 0);
+    late.discover(NodeId(9), s, &mut out);
+    assert_eq!(errs(&out)[1], (1, None));
+    // Every receiver, even of a copy it ignores, forgets the link, and so cannot answer
+    // from its cache over it; a forwarded request keeps the error.
+    let mut mid = ns2(3);
+    mid.learn(route(&[3, 4, 5, 9]));
+    let rreq = DsrMsg::Rreq { id: 2, target: NodeId(9), record: route(&[0]), ttl: 255, err: link };
+    out.clear();
+    mid.receive_request(rreq, &mut out);
+    assert_eq!(mid.route_to(NodeId(9)), None);
+    assert_eq!(errs(&out), vec![(254, link)]);
 }

@@ -210,6 +210,9 @@ impl Router {
         let arrival = match p.dsr {
             Some(msg) => {
                 d.node.receive_in_transit(msg, arrived, &mut d.scratch);
+                if let (true, DsrMsg::Rerr { from, to }) = (arrived, msg) {
+                    d.node.hold_error(from, to, cx.now);
+                }
                 if arrived {
                     Arrival::Consumed
                 } else {
