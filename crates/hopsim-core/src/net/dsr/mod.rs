@@ -12,6 +12,8 @@
 //! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
 //! min(0.5 s x 4^n, 10 s), no limit but the send buffer's 30 s; a salvaging forwarder sends the
 //! ring-zero request only. Salvaging itself and the queue purge are the node's (node/salvage.rs).
+//! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
+//! node's own packets (flow.rs) and gratuitous Route Errors riding on requests.
 //!
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 

@@ -134,4 +134,18 @@ impl DsrNode {
         self.learn(back);
         out.push(DsrAction::Unicast { msg: DsrMsg::Rrep { route: short }, route: back });
     }
+
+    /// ns2: packets waiting for a route leave as soon as the cache holds one, whoever taught
+    /// it (a tapped route, a reply passing by): ns-2 retries its send buffer every
+    /// `BUFFER_CHECK` (30 to 60 ms, dsragent.cc `sendBufferCheck` → `handlePktWithoutSR`);
+    /// here at once.
+    pub fn release_cached(&mut self, out: &mut Vec<DsrAction>) {
+        if !self.cfg.ns2 {
+            return;
+        }
+        while let Some(dst) = self.pending.keys().copied().find(|&d| self.route_to(d).is_some()) {
+            self.pending.remove(&dst);
+            out.push(DsrAction::RouteFound { dst });
+        }
+    }
 }

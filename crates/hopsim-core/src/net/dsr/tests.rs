@@ -444,3 +444,29 @@ fn ns2_a_received_route_error_rides_on_the_next_requests_and_cleans_their_receiv
     assert_eq!(mid.route_to(NodeId(9)), None);
     assert_eq!(errs(&out), vec![(254, link)]);
 }
+
+#[test]
+fn ns2_waiting_packets_leave_once_any_route_is_cached() {
+    // dsragent.cc sendBufferCheck retries the send buffer from the cache (BUFFER_CHECK): a
+    // route overheard while a discovery runs releases the packets without a reply.
+    let mut n = ns2(9);
+    let mut out = vec![];
+    n.discover(NodeId(3), 0, &mut out);
+    out.clear();
+    n.release_cached(&mut out);
+    assert!(out.is_empty(), "nothing cached yet");
+    let r = route(&[0, 1, 2, 3]);
+    n.tap(overheard(&r, 1, None), 1_000_000, &mut out);
+    n.release_cached(&mut out);
+    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3) }]);
+    out.clear();
+    n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, &mut out);
+    assert!(out.is_empty(), "the discovery is over");
+    // The standard profile waits for its reply or timer.
+    let mut std = DsrNode::new(NodeId(9), DsrConfig::default());
+    std.discover(NodeId(3), 0, &mut out);
+    std.learn(route(&[9, 1, 2, 3]));
+    out.clear();
+    std.release_cached(&mut out);
+    assert!(out.is_empty());
+}
