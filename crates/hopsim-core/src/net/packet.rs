@@ -96,6 +96,9 @@ pub struct Packet {
     /// the air (tcp-vegas.cc `output` sends `size_` alone; routing adds no IP header to
     /// PT_TCP): its IP length is its payload (and any routing option).
     pub headerless: bool,
+    /// DSR (ns2 profile): the packet travels on an established flow (ns-2's flow state): its
+    /// source route is not on the air, so forwarders and listeners cannot learn from it.
+    pub flow_only: bool,
 }
 
 impl Packet {
@@ -134,6 +137,7 @@ impl Packet {
             etx_probe: false,
             salvaged: 0,
             headerless: false,
+            flow_only: false,
             aodv: None,
             dsr: None,
             route: None,

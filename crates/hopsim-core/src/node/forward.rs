@@ -127,6 +127,15 @@ impl Node {
         self.route_and_enqueue(cx, copy_id);
     }
 
+    /// The MAC decoded a data frame from `from` addressed to another node (ns-2 DSR's
+    /// promiscuous tap): routing may learn from its source route.
+    pub fn on_mac_overheard(&mut self, cx: &mut NodeCtx, packet: PacketId, from: NodeId) {
+        let p = *cx.packets.get(packet);
+        if p.route.is_some() {
+            self.with_router(cx, |r, rcx, _| r.tap(rcx, &p, from));
+        }
+    }
+
     /// The MAC finished a packet: acknowledged, or dropped at the retry limit (a link
     /// failure, reported to routing; static routes keep the route). `in_range`: the next hop
     /// was still within decode range, which makes a failure a *false* route failure

@@ -157,6 +157,12 @@ impl World {
                 fading_rng: Rng::derive(s.seed, Purpose::Fading, u64::from(id.0)),
             })
             .collect();
+        // ns-2's DSR listens promiscuously (dsragent.cc `tap`, `dsragent_use_tap`).
+        if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
+            for n in nodes.iter_mut() {
+                n.mac.set_tap(true);
+            }
+        }
         for (i, f) in flows.iter().enumerate() {
             if let FlowApp::Udp { source, .. } = &f.app {
                 if source.saturated() {

@@ -124,6 +124,9 @@ impl World {
                 MacOutput::Received { packet, from } => {
                     at_node!(self, now, node, |n, cx| n.on_mac_received(cx, packet, from))
                 }
+                MacOutput::Overheard { packet, from } => {
+                    at_node!(self, now, node, |n, cx| n.on_mac_overheard(cx, packet, from))
+                }
                 MacOutput::Done { packet, next_hop, acked, service_ns } => {
                     // A failed link's next hop may still be within decode range.
                     let in_range = !acked

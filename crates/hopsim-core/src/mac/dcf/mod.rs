@@ -22,6 +22,9 @@ pub enum MacOutput {
     Transmit { frame: Frame, response: bool },
     /// A data packet arrived for this node (from transmitter `from`); not a duplicate.
     Received { packet: PacketId, from: NodeId },
+    /// A data frame for another node was decoded here (the promiscuous tap, reported only
+    /// when `set_tap` turned it on: ns-2.35's DSR, mac-802_11.cc `recv_timer` → `tap`).
+    Overheard { packet: PacketId, from: NodeId },
     /// The packet in service is finished: acknowledged (or broadcast) or dropped at the
     /// retry limit (`acked == false`: the link to `next_hop` failed). `service_ns`: from the
     /// head of the queue to the end of the exchange (the per-packet transmission delay).
@@ -151,6 +154,8 @@ pub struct Dcf {
     pub rates: RateControl,
     /// Report `MacOutput::Note`s (the event trace is on).
     notes: bool,
+    /// Report `MacOutput::Overheard` (ns2 profile DSR's promiscuous tap).
+    tap: bool,
 }
 
 impl Dcf {
@@ -174,6 +179,7 @@ impl Dcf {
             rng,
             counters: MacCounters::default(),
             notes: false,
+            tap: false,
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
         }
     }
@@ -253,6 +259,11 @@ impl Dcf {
         if self.notes {
             cx.out.push(Tagged { output: MacOutput::Note(note), node: self.node });
         }
+    }
+
+    /// Report decoded data frames addressed to other nodes (`MacOutput::Overheard`).
+    pub fn set_tap(&mut self, on: bool) {
+        self.tap = on;
     }
 
     /// Send `MacOutput::Note`s for the event trace.

@@ -21,6 +21,11 @@ impl Dcf {
         }
         debug_assert!(self.access_timer_holds(cx.now), "the access timer is late");
         if frame.dst != self.node && frame.dst != NodeId::BROADCAST {
+            if self.tap && frame.kind == FrameKind::Data {
+                let packet = frame.packet.expect("data frame carries a packet");
+                let output = MacOutput::Overheard { packet, from: frame.src };
+                cx.out.push(Tagged { output, node: self.node });
+            }
             // Virtual carrier sense (9.2.5.4): NAV from the Duration field.
             let nav_end = at + frame.nav_ns;
             if nav_end > self.nav_until {

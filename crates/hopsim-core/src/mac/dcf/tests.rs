@@ -35,6 +35,7 @@ struct Bench {
     sent: Vec<(SimTime, Frame)>,
     done: Vec<(SimTime, bool)>,
     received: Vec<PacketId>,
+    overheard: Vec<PacketId>,
     /// Answer our RTS with a CTS (the peer's side of the exchange).
     answer_rts: bool,
     answer_data: bool,
@@ -75,6 +76,7 @@ impl Bench {
             sent: Vec::new(),
             done: Vec::new(),
             received: Vec::new(),
+            overheard: Vec::new(),
             answer_rts: false,
             answer_data: false,
             timing,
@@ -116,6 +118,7 @@ impl Bench {
                 }
                 MacOutput::Done { acked, .. } => self.done.push((now, acked)),
                 MacOutput::Received { packet, .. } => self.received.push(packet),
+                MacOutput::Overheard { packet, .. } => self.overheard.push(packet),
                 MacOutput::Note(_) => {}
             }
         }
@@ -191,6 +194,25 @@ impl Bench {
     fn sent_kinds(&self) -> Vec<FrameKind> {
         self.sent.iter().map(|(_, f)| f.kind).collect()
     }
+}
+
+#[test]
+fn the_tap_reports_decoded_data_for_other_nodes_only_when_on() {
+    let mut b = Bench::new(0);
+    let t = b.timing;
+    let (p, q) = (b.packet(), b.packet());
+    let for_other = Frame { dst: OTHER, ..data_from(PEER, 1, false, p, &t) };
+    b.hear((us(6000), for_other, true));
+    b.run_until(us(7000));
+    assert!(b.overheard.is_empty(), "no tap unless asked (standard profile, AODV)");
+    b.dcf.set_tap(true);
+    b.hear((us(12_000), for_other, true));
+    b.hear((us(18_000), Frame { dst: OTHER, ..data_from(PEER, 2, false, q, &t) }, false));
+    b.hear((us(24_000), data_from(PEER, 3, false, q, &t), true));
+    b.run_until(us(30_000));
+    assert_eq!(b.overheard, vec![p], "decoded, for another node: once; lost or mine: no");
+    assert_eq!(b.received, vec![q]);
+    assert_eq!(b.sent_kinds(), vec![FrameKind::Ack], "an overheard frame is not answered");
 }
 
 fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> Frame {

@@ -12,6 +12,8 @@
 //! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
 //! min(0.5 s x 4^n, 10 s), no limit but the send buffer's 30 s; a salvaging forwarder sends the
 //! ring-zero request only. Salvaging itself and the queue purge are the node's (node/salvage.rs).
+//! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
+//! node's own packets (flow.rs) and gratuitous Route Errors riding on requests.
 //!
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 
@@ -19,13 +21,19 @@ use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
 use std::collections::{BTreeMap, VecDeque};
 
+mod flow;
 mod route;
+mod tap;
+pub use flow::FlowSend;
 pub use route::{SrcRoute, MAX_HOPS};
+pub use tap::Overheard;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DsrMsg {
     /// Route Request: `record` holds the nodes it passed, starting at the originator.
-    Rreq { id: u32, target: NodeId, record: SrcRoute, ttl: u8 },
+    /// ns2: `err`, the link of the last Route Error for this node, piggybacked (a
+    /// gratuitous Route Error, dsragent.cc `dsragent_propagate_last_error`).
+    Rreq { id: u32, target: NodeId, record: SrcRoute, ttl: u8, err: Option<(NodeId, NodeId)> },
     /// Route Reply: `route` from the requester to the target.
     Rrep { route: SrcRoute },
     /// Route Error: the link `from` -> `to` broke.
@@ -36,7 +44,9 @@ impl DsrMsg {
     /// Bytes of the DSR header with this option (fixed part 4 B, RFC 4728 section 6).
     pub fn bytes(&self) -> u32 {
         match self {
-            DsrMsg::Rreq { record, .. } => 4 + 8 + 4 * record.len() as u32,
+            DsrMsg::Rreq { record, err, .. } => {
+                4 + 8 + 4 * record.len() as u32 + if err.is_some() { 16 } else { 0 }
+            }
             DsrMsg::Rrep { route } => 4 + 3 + 4 * route.len() as u32,
             DsrMsg::Rerr { .. } => 4 + 16,
         }
@@ -89,6 +99,8 @@ const NS2_FIRST_BACKOFF_NS: SimDuration = 2_000_000_000;
 const NS2_SEND_TIMEOUT_NS: SimDuration = 30_000_000_000;
 /// A salvaging forwarder waits this long for a ring-zero answer (the next BackOffTest cycle).
 const NS2_SALVAGE_WAIT_NS: SimDuration = 2_000_000_000;
+/// dsragent.cc `max_err_hold`: a held Route Error rides on requests for 1 s.
+const NS2_MAX_ERR_HOLD_NS: SimDuration = 1_000_000_000;
 
 impl Default for DsrConfig {
     fn default() -> Self {
@@ -124,6 +136,12 @@ pub struct DsrNode {
     cache: VecDeque<SrcRoute>,
     seen: VecDeque<(NodeId, u32)>,
     pending: BTreeMap<NodeId, Discovery>,
+    /// ns2: the gratuitous replies' hold-down (tap.rs).
+    grat: Box<tap::GratHold>,
+    /// ns2: the flow state of this node's own packets (flow.rs).
+    flows: flow::FlowTable,
+    /// ns2: the last Route Error addressed here and when (dsragent.cc `route_error_held`).
+    held_error: Option<(NodeId, NodeId, SimTime)>,
 }
 
 const SEEN_KEPT: usize = 256;
@@ -137,6 +155,9 @@ impl DsrNode {
             cache: VecDeque::new(),
             seen: VecDeque::new(),
             pending: BTreeMap::new(),
+            grat: Box::default(),
+            flows: flow::FlowTable::default(),
+            held_error: None,
         }
     }
 
@@ -194,6 +215,9 @@ impl DsrNode {
     /// (ns2: only the direction a -> b, mobicache.cc `noticeDeadLink`.)
     pub fn remove_link(&mut self, a: NodeId, b: NodeId) {
         let ns2 = self.cfg.ns2;
+        if ns2 {
+            self.flows_dead_link(a, b);
+        }
         let mut kept = VecDeque::with_capacity(self.cache.len());
         for r in self.cache.drain(..) {
             let hit = if ns2 { r.has_directed_link(a, b) } else { r.has_link(a, b) };
@@ -246,11 +270,22 @@ impl DsrNode {
         }
     }
 
-    fn send_rreq(&mut self, dst: NodeId, ttl: u8, out: &mut Vec<DsrAction>) {
+    fn send_rreq(&mut self, dst: NodeId, ttl: u8, now: SimTime, out: &mut Vec<DsrAction>) {
         self.next_id = self.next_id.wrapping_add(1);
         self.remember(self.me, self.next_id);
-        let msg =
-            DsrMsg::Rreq { id: self.next_id, target: dst, record: SrcRoute::new(self.me), ttl };
+        // ns-2 `sendOutRtReq`: a Route Error received less than `max_err_hold` ago rides on
+        // the request; a propagating request uses it up.
+        let err = match self.held_error {
+            Some((a, b, t)) if now.saturating_sub(t) < NS2_MAX_ERR_HOLD_NS => {
+                if ttl > 1 {
+                    self.held_error = None;
+                }
+                Some((a, b))
+            }
+            _ => None,
+        };
+        let (id, record) = (self.next_id, SrcRoute::new(self.me));
+        let msg = DsrMsg::Rreq { id, target: dst, record, ttl, err };
         // ns-2 jitters every request, the originator's too (RREQ_JITTER).
         let jitter_ns = if self.cfg.ns2 { self.cfg.jitter_ns } else { 0 };
         out.push(DsrAction::Flood { msg, jitter_ns });
@@ -260,7 +295,7 @@ impl DsrNode {
         d.requests += 1;
         d.deadline = now + d.backoff_ns;
         self.pending.insert(dst, d);
-        self.send_rreq(dst, 255, out);
+        self.send_rreq(dst, 255, now, out);
         out.push(DsrAction::Timer { dst, at: d.deadline });
     }
 
@@ -271,7 +306,7 @@ impl DsrNode {
         d.ring_zero = true;
         d.deadline = now + if d.salvage { NS2_SALVAGE_WAIT_NS } else { NS2_ARP_TIMEOUT_NS };
         self.pending.insert(dst, d);
-        self.send_rreq(dst, 1, out);
+        self.send_rreq(dst, 1, now, out);
         out.push(DsrAction::Timer { dst, at: d.deadline });
     }
 
@@ -291,7 +326,7 @@ impl DsrNode {
             d.ring_zero = false;
             d.deadline = now - NS2_ARP_TIMEOUT_NS + d.backoff_ns;
             self.pending.insert(dst, d);
-            self.send_rreq(dst, 255, out);
+            self.send_rreq(dst, 255, now, out);
             out.push(DsrAction::Timer { dst, at: d.deadline });
         } else if now.saturating_sub(d.started_ns) < NS2_SEND_TIMEOUT_NS {
             d.backoff_ns = (4 * d.backoff_ns).min(self.cfg.max_backoff_ns);
@@ -328,7 +363,11 @@ impl DsrNode {
 
     /// A broadcast Route Request arrived.
     pub fn receive_request(&mut self, msg: DsrMsg, out: &mut Vec<DsrAction>) {
-        let DsrMsg::Rreq { id, target, record, ttl } = msg else { return };
+        let DsrMsg::Rreq { id, target, record, ttl, err } = msg else { return };
+        // ns-2 `recv` (`dsragent_snoop_forwarded_errors`): every copy's error is applied.
+        if let Some((a, b)) = err.filter(|_| self.cfg.ns2) {
+            self.remove_link(a, b);
+        }
         let orig = record.get(0).expect("record starts at the originator");
         // ns-2: the target answers every copy (dsragent_reply_only_to_first_rtreq false).
         let answer_all = self.cfg.ns2 && target == self.me;
@@ -371,7 +410,7 @@ impl DsrNode {
             }
         }
         if ttl > 1 {
-            let msg = DsrMsg::Rreq { id, target, record: with_me, ttl: ttl - 1 };
+            let msg = DsrMsg::Rreq { id, target, record: with_me, ttl: ttl - 1, err };
             out.push(DsrAction::Flood { msg, jitter_ns: self.cfg.jitter_ns });
         }
     }
@@ -401,6 +440,14 @@ impl DsrNode {
             }
             DsrMsg::Rerr { from, to } => self.remove_link(from, to),
             DsrMsg::Rreq { .. } => {}
+        }
+    }
+
+    /// ns2: a Route Error for the link `a -> b` reached this node, its destination
+    /// (dsragent.cc `processBrokenRouteError` sets `route_error_held`).
+    pub fn hold_error(&mut self, a: NodeId, b: NodeId, now: SimTime) {
+        if self.cfg.ns2 {
+            self.held_error = Some((a, b, now));
         }
     }
 

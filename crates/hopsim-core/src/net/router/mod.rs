@@ -210,19 +210,37 @@ impl Router {
         let arrival = match p.dsr {
             Some(msg) => {
                 d.node.receive_in_transit(msg, arrived, &mut d.scratch);
+                if let (true, DsrMsg::Rerr { from, to }) = (arrived, msg) {
+                    d.node.hold_error(from, to, cx.now);
+                }
                 if arrived {
                     Arrival::Consumed
                 } else {
                     Arrival::Continue { control: true }
                 }
             }
+            None if p.flow_only => Arrival::Continue { control: false }, // no route on the air
             None => {
                 d.node.learn_from(route); // routes seen in forwarded data
                 Arrival::Continue { control: false }
             }
         };
+        d.node.release_cached(&mut d.scratch);
         d.flush(cx.out);
         arrival
+    }
+
+    /// A packet with a source route sent by neighbour `from` to another node was overheard
+    /// (ns-2 DSR's promiscuous tap, dsragent.cc `tap`).
+    pub fn tap(&mut self, cx: &mut RouteCtx, p: &Packet, from: NodeId) {
+        let Router::Dsr(d) = self else { return };
+        // A flow-only packet carries no route (ns-2 `processFlowARS` then, which never
+        // shortens: a flow packet's route index is 0, dsragent.cc `handleFlowForwarding`).
+        let Some((route, _)) = p.route.as_ref().filter(|_| !p.flow_only) else { return };
+        let heard = super::dsr::Overheard { route, from, src: p.src, msg: p.dsr };
+        d.node.tap(heard, cx.now, &mut d.scratch);
+        d.node.release_cached(&mut d.scratch);
+        d.flush(cx.out);
     }
 
     /// A routing message from neighbour `from` (AODV's, or a flooded DSR Route Request).
@@ -234,6 +252,7 @@ impl Router {
             }
             (Router::Dsr(d), Control::Dsr(m)) => {
                 d.node.receive_request(m, &mut d.scratch);
+                d.node.release_cached(&mut d.scratch);
                 d.flush(cx.out);
             }
             _ => {} // another protocol's message: not understood here
@@ -404,9 +423,17 @@ impl DsrRouter {
                 _ => Decision::Drop(DropReason::BadSourceRoute),
             };
         }
-        if let Some(route) = self.node.route_to(p.dst) {
-            p.route = Some((route, 0));
+        if let Some(mut route) = self.node.route_to(p.dst) {
             p.option_bytes = route.option_bytes();
+            p.flow_only = false;
+            if self.ns2 && own {
+                // ns-2's flow state (net/dsr/flow.rs).
+                let send = self.node.flow_send(p.dst, route, now);
+                route = send.route;
+                p.option_bytes = send.header_bytes;
+                p.flow_only = !send.carried;
+            }
+            p.route = Some((route, 0));
             return match route.get(1) {
                 // ns-2 lets new packets overtake the ones its send buffer releases later.
                 Some(next_hop) => Decision::Forward { next_hop, release_older: !self.ns2 },

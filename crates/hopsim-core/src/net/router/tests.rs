@@ -218,3 +218,36 @@ fn dsr_link_failure_reports_to_the_source_and_ns2_salvages() {
     // ns-2 dsragent.cc xmitFailed: the packet is salvaged instead.
     assert_eq!(dsr(1, true).on_link_failure(cx, NodeId(2), &p), Failure::Salvage);
 }
+
+#[test]
+fn ns2_dsr_flow_only_packets_teach_neither_forwarders_nor_listeners() {
+    // dsragent.cc handleForwarding returns before noticeRouteUsed for a packet without
+    // addresses (flow state); tap only runs processFlowARS on it.
+    let (routes, mut out) = (chain_routes(), Vec::new());
+    let r0123 = SrcRoute::from_slice(&node_ids(&[0, 1, 2, 3])).unwrap();
+    let learned = |r: &Router, me: u32| {
+        let mut path = Vec::new();
+        let v = r.view(0, NodeId(me), NodeId(3), &routes, &mut path);
+        (v == RouteView::Whole).then_some(path)
+    };
+    for flow_only in [true, false] {
+        let mut p = data(0, 3);
+        p.route = Some((r0123, 0)); // sent by node 0
+        p.flow_only = flow_only;
+        let (mut r1, mut r9) = (dsr(1, true), dsr(9, true));
+        r9.tap(
+            &mut RouteCtx { now: 0, me: NodeId(9), routes: &routes, out: &mut out },
+            &p,
+            NodeId(0),
+        );
+        let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+        assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: false });
+        let (at_1, at_9) = (learned(&r1, 1), learned(&r9, 9));
+        if flow_only {
+            assert_eq!((at_1, at_9), (None, None));
+        } else {
+            assert_eq!(at_1, Some(node_ids(&[1, 2, 3])));
+            assert_eq!(at_9, Some(node_ids(&[9, 0, 1, 2, 3])), "a link to the transmitter");
+        }
+    }
+}
