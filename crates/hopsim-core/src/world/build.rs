@@ -348,12 +348,20 @@ fn tcp_flow(
             && matches!(spec.variant, TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack),
         ns2_vegas: ns2 && spec.variant == TcpVariant::Vegas,
     };
-    let rto = RtoEstimator::new(
-        secs_to_ns(spec.initial_rto_s),
-        secs_to_ns(spec.min_rto_s),
-        secs_to_ns(spec.max_rto_s),
-        secs_to_ns(spec.clock_granularity_s),
-    );
+    let (initial, min, max) =
+        (secs_to_ns(spec.initial_rto_s), secs_to_ns(spec.min_rto_s), secs_to_ns(spec.max_rto_s));
+    let rto = if cfg.ns2_vegas && !spec.timestamps {
+        // ns-2's timer (tcp.cc): tcpTick_ ticks (default 0.01 s) with a random boot_time_.
+        let tick = match secs_to_ns(spec.clock_granularity_s) {
+            0 => 10_000_000,
+            t => t,
+        };
+        let mut rng = Rng::derive(seed, Purpose::Transport, (1 << 32) | id.0 as u64);
+        let phase = (rng.uniform() * tick as f64) as u64;
+        RtoEstimator::ns2(initial, min, max, tick, phase)
+    } else {
+        RtoEstimator::new(initial, min, max, secs_to_ns(spec.clock_granularity_s))
+    };
     let timeout_ns = secs_to_ns(spec.delayed_ack_timeout_s);
     let policy = if spec.ack_thinning {
         AckPolicy::Thinning { thresholds: spec.ack_thinning_thresholds, timeout_ns }

@@ -32,6 +32,7 @@ pub mod rcv_window;
 pub mod receiver;
 mod recovery;
 pub mod rto;
+mod rto_ns2;
 mod scoreboard;
 pub mod sender;
 pub mod stats;
@@ -42,6 +43,8 @@ pub mod window;
 mod ecn_tests;
 #[cfg(test)]
 mod linux_tests;
+#[cfg(test)]
+mod ns2_vegas_tests;
 #[cfg(test)]
 mod script_tests;
 #[cfg(test)]

@@ -1,8 +1,11 @@
 //! Retransmission timeout per RFC 6298: SRTT/RTTVAR smoothing (alpha 1/8, beta 1/4),
 //! RTO = SRTT + max(G, 4 RTTVAR) clamped to [min, max], exponential backoff on expiry.
-//! Karn's rule (no samples from retransmitted segments) is applied by the caller.
+//! Karn's rule (no samples from retransmitted segments) is applied by the caller. The ns2
+//! profile's Vegas agent uses ns-2's own timer instead (`rto_ns2.rs`).
 
-use crate::engine::time::SimDuration;
+use super::rto_ns2::Ns2Rto;
+use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::SeqNo;
 
 #[derive(Debug, Clone)]
 pub struct RtoEstimator {
@@ -13,6 +16,8 @@ pub struct RtoEstimator {
     max_ns: f64,
     granularity_ns: f64,
     backoff: u32,
+    /// ns-2.35's timer (tcp.cc), which times its own segments.
+    ns2: Option<Ns2Rto>,
 }
 
 impl RtoEstimator {
@@ -30,6 +35,40 @@ impl RtoEstimator {
             max_ns: max_ns as f64,
             granularity_ns: granularity_ns as f64,
             backoff: 0,
+            ns2: None,
+        }
+    }
+
+    /// ns-2.35's timer (`rto_ns2.rs`): ticks of `tick_ns` with the phase `phase_ns`.
+    pub fn ns2(initial_ns: u64, min_ns: u64, max_ns: u64, tick_ns: u64, phase_ns: u64) -> Self {
+        let mut e = Self::new(initial_ns, min_ns, max_ns, tick_ns);
+        e.ns2 = Some(Ns2Rto::new(initial_ns, min_ns, max_ns, tick_ns, phase_ns));
+        e
+    }
+
+    /// Does the timer take its own samples (`on_send_new`, `on_ack`), ns-2's way?
+    pub fn times_itself(&self) -> bool {
+        self.ns2.is_some()
+    }
+
+    /// A segment never sent before leaves (ns-2: timed if none is).
+    pub fn on_send_new(&mut self, seg: SeqNo, now: SimTime) {
+        if let Some(n) = &mut self.ns2 {
+            n.on_send_new(seg, now);
+        }
+    }
+
+    /// A new cumulative ACK (ns-2: the sample, if it covers the timed segment).
+    pub fn on_ack(&mut self, ack: SeqNo, now: SimTime) {
+        if let Some(n) = &mut self.ns2 {
+            n.on_ack(ack, now);
+        }
+    }
+
+    /// A retransmission by fast retransmit or timeout (ns-2: the timing is abandoned).
+    pub fn cancel_timing(&mut self) {
+        if let Some(n) = &mut self.ns2 {
+            n.cancel_timing();
         }
     }
 
@@ -54,17 +93,26 @@ impl RtoEstimator {
 
     /// The timer expired: back off (section 5.5), up to the maximum.
     pub fn on_timeout(&mut self) {
+        if let Some(n) = &mut self.ns2 {
+            return n.back_off();
+        }
         self.backoff += 1;
     }
 
     /// Current RTO including backoff, in nanoseconds; never above the maximum, the
     /// initial RTO included (ns-2's rtt_timeout() clamps every timeout to maxrto_).
     pub fn rto_ns(&self) -> SimDuration {
+        if let Some(n) = &self.ns2 {
+            return n.timeout_ns();
+        }
         let backed_off = self.rto_ns * 2f64.powi(self.backoff.min(30) as i32);
         backed_off.min(self.max_ns) as SimDuration
     }
 
     pub fn srtt_ns(&self) -> Option<f64> {
+        if let Some(n) = &self.ns2 {
+            return n.srtt_ns();
+        }
         self.srtt_ns
     }
 }

@@ -22,6 +22,18 @@ impl TcpSender {
         }
     }
 
+    /// ns-2's Vegas RTT sample (tcp-vegas.cc `recv`): the time since the last send of the
+    /// segment this ACK names (the highest it covers), if that segment was sent only once;
+    /// earlier segments of the range, resent or not, do not matter.
+    pub(crate) fn ns2_vegas_sample(&self, ack: SeqNo, now: SimTime) -> Option<SimTime> {
+        if !self.cfg.ns2_vegas {
+            return None;
+        }
+        let una = self.board.una();
+        let last = self.board.get(una + (ack - una - 1));
+        (!last.retransmitted).then(|| now - last.sent_ns)
+    }
+
     /// Vegas' check on the first two new ACKs after a fast retransmit: if the next segment
     /// has been outstanding longer than the fine-grained timeout, resend it now.
     pub(super) fn check_worried(&mut self, cx: &mut TcpCtx) {
@@ -51,9 +63,15 @@ impl TcpSender {
         // Vegas: the first duplicate suffices when the segment outlived the fine-grained timeout.
         let expired = self.expired(una, cx.now);
         // RFC 6582 section 4 (and 6675 5): no new recovery for ACKs below `recover`, i.e.
-        // duplicates of data sent before the last recovery or timeout.
-        let guard = if self.cfg.ns2_vegas { self.recover_timeout } else { self.recover };
-        if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack || expired) && una >= guard {
+        // duplicates of data sent before the last recovery or timeout. ns-2's Vegas
+        // (tcp-vegas.cc `recv`, `bug_fix_`): after a timeout only, and only once the ACK has
+        // passed the highest segment sent before it (`highest_ack_ > recover_`, recover_ =
+        // maxseq_): snd_una > snd_max at the timeout.
+        let guard = match self.cfg.ns2_vegas {
+            true => !self.timeout_last || una > self.recover_timeout,
+            false => una >= self.recover,
+        };
+        if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack || expired) && guard {
             self.dupacks = self.dupacks.max(self.cfg.dupack_threshold);
             self.enter_recovery(cx);
         } else if self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold {
@@ -85,6 +103,7 @@ impl TcpSender {
             self.worried = 2.min(max - una);
         }
         self.in_recovery = true;
+        self.timeout_last = false;
         self.recover = max;
         self.stats.fast_retransmits += 1;
         self.board.new_recovery();
@@ -95,6 +114,7 @@ impl TcpSender {
         if self.cfg.ns2_vegas {
             self.rto.on_timeout(); // reset_rtx_timer(1): the coarse timer backs off
         }
+        self.rto.cancel_timing();
         self.arm_rto(cx);
     }
 
@@ -147,8 +167,10 @@ impl TcpSender {
         self.dupacks = 0;
         self.recover = self.board.max();
         self.recover_timeout = self.board.max();
+        self.timeout_last = true;
         self.board.forget_sacks();
         self.rto.on_timeout();
+        self.rto.cancel_timing();
         self.snd_nxt = self.board.una(); // go back N, as ns-2 does
         self.window_changed(cx.now);
         self.try_send(cx);

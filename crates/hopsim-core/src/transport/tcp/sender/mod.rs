@@ -92,6 +92,9 @@ pub struct TcpSender {
     recover: SeqNo,
     /// snd_max at the last timeout (ns-2 Vegas' only fast-retransmit guard).
     recover_timeout: SeqNo,
+    /// The last window action was a timeout, not a fast retransmit (ns-2 `last_cwnd_action_`
+    /// == CWND_ACTION_TIMEOUT): ns-2's Vegas guard applies only then.
+    timeout_last: bool,
     /// Vegas: new ACKs after a fast retransmit on which the next segment is checked against
     /// the fine-grained timeout (ns-2 v_worried_).
     worried: u32,
@@ -135,6 +138,7 @@ impl TcpSender {
             in_recovery: false,
             recover: SeqNo::ZERO,
             recover_timeout: SeqNo::ZERO,
+            timeout_last: false,
             worried: 0,
             rto,
             timer: Timer::default(),
@@ -177,6 +181,12 @@ impl TcpSender {
 
     pub fn cwnd(&self) -> f64 {
         self.w.cwnd()
+    }
+
+    /// Tests: the congestion control's fine-grained timeout (Vegas).
+    #[cfg(test)]
+    pub fn fine_grained_timeout_ns(&self) -> Option<crate::engine::time::SimDuration> {
+        self.cc.fine_grained_timeout_ns()
     }
 
     pub fn ssthresh(&self) -> f64 {
@@ -231,6 +241,8 @@ impl TcpSender {
         self.rate_on_send(seg, idle, cx.now);
         if retransmission {
             self.stats.retransmissions += 1;
+        } else {
+            self.rto.on_send_new(seg, cx.now);
         }
         self.stats.segments_sent += 1;
         cx.out.push(SendSegment { seg, retransmission });
@@ -371,24 +383,34 @@ impl TcpSender {
     /// `ts_rtt`: the sample of the echoed timestamp, which replaces Karn's rule.
     fn new_ack(&mut self, cx: &mut TcpCtx, ack: SeqNo, ts_rtt: Option<SimTime>) {
         let newly = ack - self.board.una();
+        let vegas_rtt = self.ns2_vegas_sample(ack, cx.now);
         let seq_rtt = self.ack_segments(ack, cx.now).map(|sent_ns| cx.now - sent_ns); // Karn
         let rtt = if self.cfg.timestamps { ts_rtt } else { seq_rtt };
         if let Some(r) = rtt {
-            self.rto.sample(r);
+            if !self.rto.times_itself() {
+                self.rto.sample(r);
+            }
             self.stats.rtt_ms.record(r as f64 / 1e6);
         }
+        self.rto.on_ack(ack, cx.now);
+        // ns-2's Vegas times the segment the ACK names, whatever came before it.
+        let cc_rtt = if self.cfg.ns2_vegas { vegas_rtt } else { rtt };
         if cx.now >= self.cfg.window_ns.0 && cx.now < self.cfg.window_ns.1 {
             self.stats.acked_in_window += newly as u64;
         }
         self.snd_nxt = self.snd_nxt.max(ack);
         let dupacks = std::mem::take(&mut self.dupacks);
-        if self.in_recovery {
+        let was_in_recovery = self.in_recovery;
+        if was_in_recovery {
             self.recovery_ack(cx, ack, newly, dupacks);
-        } else {
+        }
+        // ns-2's Vegas (tcp-vegas.cc `recv`) runs its per-ACK block on every new ACK, the
+        // one that ends recovery included (after the deflation).
+        if !was_in_recovery || (self.cfg.ns2_vegas && !self.in_recovery) {
             let sample = AckSample {
                 now: cx.now,
                 acked: newly,
-                rtt_ns: rtt,
+                rtt_ns: cc_rtt,
                 snd_max: self.board.max(),
                 snd_una: ack,
             };
