@@ -180,15 +180,7 @@ impl DsrNode {
         if route.len() < 2 || route.get(0) != Some(self.me) {
             return;
         }
-        let mut seen = Vec::with_capacity(route.len());
-        for n in route.nodes() {
-            if seen.contains(&n) {
-                return;
-            }
-            seen.push(n);
-        }
-        if self.cache.iter().any(|r| r.len() >= route.len() && r.slice(0, route.len() - 1) == route)
-        {
+        if route.has_loop() || self.cache.iter().any(|r| r.starts_with(&route)) {
             return;
         }
         if self.cache.len() >= self.cfg.cache_paths {

@@ -79,6 +79,18 @@ impl SrcRoute {
         self.nodes[..self.len as usize].iter().position(|&x| unpack(x) == n)
     }
 
+    /// Does a node appear twice? (Without allocating: a cache learns on every packet heard.)
+    pub fn has_loop(&self) -> bool {
+        let nodes = &self.nodes[..self.len as usize];
+        (1..nodes.len()).any(|i| nodes[..i].contains(&nodes[i]))
+    }
+
+    /// Is `prefix` this route's beginning (or the whole of it)?
+    pub fn starts_with(&self, prefix: &SrcRoute) -> bool {
+        let n = prefix.len as usize;
+        self.len >= prefix.len && self.nodes[..n] == prefix.nodes[..n]
+    }
+
     /// The route reversed.
     pub fn reversed(&self) -> SrcRoute {
         let mut r = *self;
