@@ -18,6 +18,9 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 30)? {
         m.insert("fading".into(), json!(pick(u, &["none", "rayleigh", "ricean", "nakagami"])?));
     }
+    if chance(u, 20)? {
+        m.insert("shadowing_symmetric".into(), json!(chance(u, 50)?));
+    }
     for (k, p) in [
         ("tx_power_w", (0.01, 1.0)),
         ("frequency_hz", (9e8, 5.8e9)),
@@ -192,6 +195,10 @@ pub fn tcp(u: &mut Unstructured) -> AResult<Value> {
         ("gamma", (0.0, 3.0), false),
         ("vegas_w_p", (0.0, 0.5), false),
         ("n_fw", (1.0, 4.0), true),
+        ("n_s", (1.0, 20.0), true),
+        ("n_ca", (1.0, 200.0), true),
+        ("ns_ca", (1.0, 200.0), true),
+        ("to_ss", (1.0, 5.0), true),
         ("few_alpha", (0.001, 0.5), false),
     ] {
         if chance(u, 12)? {
