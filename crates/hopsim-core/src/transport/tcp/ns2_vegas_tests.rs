@@ -155,3 +155,60 @@ fn ns2_vegas_backoff_outlives_acks_of_untimed_segments() {
     h.ack(400, s(5));
     assert_eq!(h.timeout().0, 1000 * MS, "400 ms + 2 x 300 ms");
 }
+
+// tcp-vegas.cc `recv`: the reduced window is inflated by the duplicates counted so far
+// (`cwnd_ = v_newcwnd_ + dupacks_`), 1 when the first duplicate finds snd_una expired; the
+// count then jumps to numdupacks_ (the segment had been sent once), so the next duplicate
+// inflates by one and the next new ACK deflates to v_newcwnd_ with ssthresh 2. The standard
+// profile inflates by the threshold.
+//   0 sent at 0; ACK 1 at 100 ms (sample 100 ms: fine timeout 150 ms; slow start: cwnd 2, 1
+//   and 2 sent); duplicate of 1 at 400 ms: 1 expired -> resent, v_newcwnd_ = 2 (a window of
+//   3 or less), cwnd 2 + 1, 3 sent; duplicate at 401 ms: cwnd 4, 4 sent; ACK 5 at 600 ms:
+//   cwnd 2, ssthresh 2 (then Vegas' own +1/2: the period's diff is 0).
+#[test]
+fn ns2_vegas_inflates_by_the_duplicates_seen_not_the_threshold() {
+    for (ns2, entered) in [(true, 3.0), (false, 5.0)] {
+        let mut h = Script::new(1.0, ns2);
+        h.sent();
+        assert_eq!(h.ack(100, s(1)), vec![(s(1), false), (s(2), false)]);
+        let out = h.ack(400, s(1));
+        assert_eq!(out[0], (s(1), true), "ns2 = {ns2}");
+        assert_eq!(h.tx.cwnd(), entered, "ns2 = {ns2}");
+        h.ack(401, s(1));
+        assert_eq!(h.tx.cwnd(), entered + 1.0, "ns2 = {ns2}");
+        if ns2 {
+            assert_eq!(out[1..], [(s(3), false)]);
+            h.ack(600, s(5));
+            assert_eq!((h.tx.cwnd(), h.tx.ssthresh()), (2.5, 2.0));
+        }
+    }
+}
+
+// tcp-vegas.cc `timeout` clears v_newcwnd_; duplicates the `bug_fix_` guard bars from a fast
+// retransmit still inflate past numdupacks_, and the next new ACK deflates to v_newcwnd_ = 0
+// (`recv`). A window of 0 sends nothing (tcp.cc `window()`), every new ACK restarts the timer
+// even with nothing outstanding (`newtimer`), and its expiry is a timeout like any other
+// (`slow_start_restart_`), which reopens the window at 2 (v_slowstart_).
+//   0..3 sent at 0; timeout at 1 s: cwnd 2, 0 and 1 resent; four duplicates of 0: the fourth
+//   inflates to 3 and 2 is resent; ACK 1: cwnd 0, nothing sent; ACK 2, ACK 3 (all acknowledged):
+//   nothing sent; the timer expires: 3 resent, 4 sent.
+#[test]
+fn ns2_vegas_window_of_zero_after_a_timeout_ends_with_the_next_timeout() {
+    let mut h = Script::new(4.0, true);
+    h.sent();
+    let (t, _) = h.timeout();
+    let t = t / MS;
+    let mut out = vec![];
+    for i in 1..=4 {
+        out.extend(h.ack(t + 10 + i, s(0)));
+    }
+    assert_eq!(h.tx.stats.fast_retransmits, 0, "barred by bug_fix_");
+    assert_eq!(out, vec![(s(2), true)], "the fourth duplicate inflates to 3");
+    assert_eq!(h.ack(t + 100, s(1)), vec![]);
+    assert_eq!((h.tx.cwnd(), h.tx.ssthresh()), (0.0, 2.0), "deflated to v_newcwnd_ = 0");
+    assert_eq!(h.ack(t + 150, s(2)), vec![]);
+    assert_eq!(h.ack(t + 200, s(3)), vec![]);
+    let (_, sent) = h.timeout();
+    assert_eq!(h.tx.stats.timeouts, 2);
+    assert_eq!(sent, vec![(s(3), true), (s(4), false)]);
+}

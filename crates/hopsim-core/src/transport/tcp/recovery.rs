@@ -138,6 +138,7 @@ mod tests {
             flight: 10.0,
             usable: 10.0,
             dupack_threshold: 3,
+            dupacks: 3,
             sent_ns: 0,
             retransmitted: false,
         }

@@ -57,6 +57,9 @@ pub struct Loss {
     /// The window in use: floor(min(cwnd, limits)).
     pub usable: f64,
     pub dupack_threshold: u32,
+    /// Duplicate ACKs counted when the loss was found (ns-2's Vegas inflates its reduced window
+    /// by this count, not by the threshold: tcp-vegas.cc `recv`, `cwnd_ = v_newcwnd_ + dupacks_`).
+    pub dupacks: u32,
     /// When the segment to retransmit was last sent, and whether it was sent before.
     pub sent_ns: SimTime,
     pub retransmitted: bool,

@@ -79,7 +79,15 @@ mod tests {
     }
 
     fn loss(flight: f64, usable: f64) -> Loss {
-        Loss { now: 0, flight, usable, dupack_threshold: 3, sent_ns: 0, retransmitted: false }
+        Loss {
+            now: 0,
+            flight,
+            usable,
+            dupack_threshold: 3,
+            dupacks: 3,
+            sent_ns: 0,
+            retransmitted: false,
+        }
     }
 
     #[test]

@@ -251,15 +251,24 @@ impl CongestionControl for Vegas {
         };
         if cut {
             self.new_cwnd = reduced_window(loss, MIN_WINDOW);
-            w.set_cwnd(self.new_cwnd + loss.dupack_threshold as f64);
+            // ns-2 inflates by the duplicates seen: 1 when an expired segment is resent on
+            // the first (tcp-vegas.cc `recv`, `cwnd_ = v_newcwnd_ + dupacks_`).
+            let inflation = if self.ns2 { loss.dupacks } else { loss.dupack_threshold };
+            w.set_cwnd(self.new_cwnd + inflation as f64);
             self.last_reduction_ns = loss.now;
         }
         self.clock.back_off(loss.retransmitted);
     }
 
     fn exit_recovery(&mut self, w: &mut Window, dupacks: u32) {
-        if self.ns2 && dupacks <= self.dupack_threshold {
-            return; // tcp-vegas.cc recv: deflates only if dupacks_ > numdupacks_
+        if self.ns2 {
+            // tcp-vegas.cc `recv`, on every new ACK: only after more than numdupacks_
+            // duplicates, and to v_newcwnd_ even when a timeout has cleared it to 0.
+            if dupacks > self.dupack_threshold && w.cwnd() > self.new_cwnd {
+                w.set_cwnd(self.new_cwnd);
+                w.set_ssthresh(MIN_WINDOW);
+            }
+            return;
         }
         if self.new_cwnd > 0.0 && w.cwnd() > self.new_cwnd {
             w.set_cwnd(self.new_cwnd);
@@ -268,6 +277,7 @@ impl CongestionControl for Vegas {
     }
 
     fn on_timeout(&mut self, w: &mut Window, loss: &Loss) {
+        self.dupack_threshold = loss.dupack_threshold;
         w.set_ssthresh((loss.usable / 2.0).floor().max(MIN_WINDOW));
         w.set_cwnd(MIN_WINDOW); // ns-2 v_slowstart_
         self.new_cwnd = 0.0;
@@ -386,6 +396,7 @@ mod tests {
             flight: 4.0,
             usable: 4.0,
             dupack_threshold: 3,
+            dupacks: 3,
             sent_ns: 5,
             retransmitted: false,
         };
@@ -412,6 +423,7 @@ mod tests {
             flight: 8.0,
             usable: 8.0,
             dupack_threshold: 3,
+            dupacks: 3,
             sent_ns: 5,
             retransmitted: false,
         };
@@ -437,6 +449,7 @@ mod tests {
             flight: 8.0,
             usable: 8.0,
             dupack_threshold: 3,
+            dupacks: 3,
             sent_ns: 5,
             retransmitted: false,
         };

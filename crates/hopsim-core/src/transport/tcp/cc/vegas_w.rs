@@ -230,6 +230,7 @@ mod tests {
             flight: 1.0,
             usable: 1.0,
             dupack_threshold: 3,
+            dupacks: 3,
             sent_ns: 0,
             retransmitted: false,
         }

@@ -22,18 +22,6 @@ impl TcpSender {
         }
     }
 
-    /// ns-2's Vegas RTT sample (tcp-vegas.cc `recv`): the time since the last send of the
-    /// segment this ACK names (the highest it covers), if that segment was sent only once;
-    /// earlier segments of the range, resent or not, do not matter.
-    pub(crate) fn ns2_vegas_sample(&self, ack: SeqNo, now: SimTime) -> Option<SimTime> {
-        if !self.cfg.ns2_vegas {
-            return None;
-        }
-        let una = self.board.una();
-        let last = self.board.get(una + (ack - una - 1));
-        (!last.retransmitted).then(|| now - last.sent_ns)
-    }
-
     /// Vegas' check on the first two new ACKs after a fast retransmit: if the next segment
     /// has been outstanding longer than the fine-grained timeout, resend it now.
     pub(super) fn check_worried(&mut self, cx: &mut TcpCtx) {
@@ -43,6 +31,9 @@ impl TcpSender {
         self.worried -= 1;
         let una = self.board.una();
         if una < self.board.max() && self.expired(una, cx.now) {
+            if self.cfg.ns2_vegas {
+                self.dupacks = self.cfg.dupack_threshold; // tcp-vegas.cc `recv`
+            }
             self.retransmit_una(cx);
         } else {
             self.worried = 0;
@@ -51,26 +42,20 @@ impl TcpSender {
 
     pub(super) fn dup_ack(&mut self, cx: &mut TcpCtx) {
         self.dupacks += 1;
+        if self.cfg.ns2_vegas {
+            return self.ns2_vegas_dup_ack(cx);
+        }
         let una = self.board.una();
         if self.in_recovery {
             self.recovery.on_dupack(&mut self.w);
-            if self.cfg.ns2_vegas && self.expired(una, cx.now) {
-                self.enter_recovery(cx); // tcp-vegas.cc: an expired segment is resent again
-            }
             return;
         }
         let lost_by_sack = self.recovery.uses_scoreboard() && self.board.is_lost(una);
         // Vegas: the first duplicate suffices when the segment outlived the fine-grained timeout.
         let expired = self.expired(una, cx.now);
         // RFC 6582 section 4 (and 6675 5): no new recovery for ACKs below `recover`, i.e.
-        // duplicates of data sent before the last recovery or timeout. ns-2's Vegas
-        // (tcp-vegas.cc `recv`, `bug_fix_`): after a timeout only, and only once the ACK has
-        // passed the highest segment sent before it (`highest_ack_ > recover_`, recover_ =
-        // maxseq_): snd_una > snd_max at the timeout.
-        let guard = match self.cfg.ns2_vegas {
-            true => !self.timeout_last || una > self.recover_timeout,
-            false => una >= self.recover,
-        };
+        // duplicates of data sent before the last recovery or timeout.
+        let guard = una >= self.recover;
         if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack || expired) && guard {
             self.dupacks = self.dupacks.max(self.cfg.dupack_threshold);
             self.enter_recovery(cx);
@@ -95,11 +80,13 @@ impl TcpSender {
     }
 
     /// Fast retransmit: the window per the recovery kind, then snd_una resent.
-    fn enter_recovery(&mut self, cx: &mut TcpCtx) {
+    pub(super) fn enter_recovery(&mut self, cx: &mut TcpCtx) {
         let loss = self.loss(cx.now);
         self.recovery.enter(&mut *self.cc, &mut self.w, &loss);
         let (una, max) = (self.board.una(), self.board.max());
-        if self.cc.fine_grained_timeout_ns().is_some() {
+        if self.cfg.ns2_vegas {
+            self.worried = self.ns2_vegas_worried();
+        } else if self.cc.fine_grained_timeout_ns().is_some() {
             self.worried = 2.min(max - una);
         }
         self.in_recovery = true;
@@ -119,7 +106,7 @@ impl TcpSender {
     }
 
     /// Has `seg` been outstanding longer than the congestion control's fine-grained timeout?
-    fn expired(&self, seg: SeqNo, now: SimTime) -> bool {
+    pub(super) fn expired(&self, seg: SeqNo, now: SimTime) -> bool {
         let sent = self.board.get(seg).sent_ns;
         self.cc.fine_grained_timeout_ns().is_some_and(|t| now.saturating_sub(sent) >= t)
     }
@@ -132,6 +119,7 @@ impl TcpSender {
             flight: (self.board.max() - self.board.una()) as f64,
             usable: self.send_window() as f64,
             dupack_threshold: self.cfg.dupack_threshold,
+            dupacks: self.dupacks,
             sent_ns: una.sent_ns,
             retransmitted: una.retransmitted,
         }
@@ -156,7 +144,8 @@ impl TcpSender {
             }
             Firing::Due => {}
         }
-        if self.board.una() == self.board.max() {
+        // ns-2's Vegas times out with nothing outstanding too (`slow_start_restart_`).
+        if self.board.una() == self.board.max() && !self.cfg.ns2_vegas {
             return;
         }
         self.stats.timeouts += 1;

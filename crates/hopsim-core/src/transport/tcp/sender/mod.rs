@@ -166,10 +166,11 @@ impl TcpSender {
         self.cfg.timestamps.then(|| (ts_clock(now), self.ts_recent.echo()))
     }
 
-    /// Segments allowed in flight: floor(min(cwnd, CWL, rwnd)), at least one.
+    /// Segments allowed in flight: floor(min(cwnd, CWL, rwnd)), at least one (ns-2's Vegas:
+    /// none below a window of one, `window()`; `ns2_vegas.rs`).
     fn send_window(&self) -> u32 {
         let limit = self.w.cwnd().min(self.cwnd_cap());
-        (limit.floor() as u32).max(1)
+        (limit.floor() as u32).max(u32::from(!self.cfg.ns2_vegas))
     }
 
     fn has_data(&self, seg: SeqNo, now: SimTime) -> bool {
@@ -401,7 +402,12 @@ impl TcpSender {
         self.snd_nxt = self.snd_nxt.max(ack);
         let dupacks = std::mem::take(&mut self.dupacks);
         let was_in_recovery = self.in_recovery;
-        if was_in_recovery {
+        if self.cfg.ns2_vegas {
+            // tcp-vegas.cc `recv`: every new ACK ends the recovery; the window is deflated
+            // after more than `numdupacks_` duplicates, in a recovery or not.
+            self.in_recovery = false;
+            self.cc.exit_recovery(&mut self.w, dupacks);
+        } else if was_in_recovery {
             self.recovery_ack(cx, ack, newly, dupacks);
         }
         // ns-2's Vegas (tcp-vegas.cc `recv`) runs its per-ACK block on every new ACK, the
@@ -411,14 +417,16 @@ impl TcpSender {
                 now: cx.now,
                 acked: newly,
                 rtt_ns: cc_rtt,
-                snd_max: self.board.max(),
+                // ns-2's Vegas counts from t_seqno_, which a timeout rewinds (tcp-vegas.cc).
+                snd_max: if self.cfg.ns2_vegas { self.snd_nxt } else { self.board.max() },
                 snd_una: ack,
             };
             self.cc.on_new_ack(&mut self.w, &sample);
         }
         self.check_worried(cx);
-        // RFC 6298 (5.2, 5.3): restart the timer while data is outstanding.
-        if ack < self.board.max() {
+        // RFC 6298 (5.2, 5.3): restart the timer while data is outstanding (ns-2's Vegas:
+        // on every new ACK, tcp.cc `newtimer`).
+        if ack < self.board.max() || self.cfg.ns2_vegas {
             if !self.in_recovery || self.recovery.restarts_timer() {
                 self.arm_rto(cx);
             }
@@ -429,6 +437,7 @@ impl TcpSender {
 }
 
 mod loss;
+mod ns2_vegas;
 
 pub mod ecn;
 mod rate;

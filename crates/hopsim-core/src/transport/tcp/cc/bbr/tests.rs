@@ -334,6 +334,7 @@ fn recovery_conserves_packets_for_a_round_and_restores_the_window() {
         flight: 40.0,
         usable: 40.0,
         dupack_threshold: 3,
+        dupacks: 3,
         sent_ns: 0,
         retransmitted: false,
     };

@@ -7,7 +7,15 @@ use crate::transport::tcp::cc::reno::ack;
 use crate::transport::tcp::test_support::s;
 
 fn loss(flight: f64) -> Loss {
-    Loss { now: 0, flight, usable: flight, dupack_threshold: 3, sent_ns: 0, retransmitted: false }
+    Loss {
+        now: 0,
+        flight,
+        usable: flight,
+        dupack_threshold: 3,
+        dupacks: 3,
+        sent_ns: 0,
+        retransmitted: false,
+    }
 }
 
 /// The paper's increase per RTT at window `cwnd` with W_max `max`: binary search (with

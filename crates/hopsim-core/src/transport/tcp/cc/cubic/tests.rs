@@ -8,7 +8,15 @@ use crate::transport::tcp::test_support::s;
 const MS: u64 = 1_000_000;
 
 fn loss(flight: f64) -> Loss {
-    Loss { now: 0, flight, usable: flight, dupack_threshold: 3, sent_ns: 0, retransmitted: false }
+    Loss {
+        now: 0,
+        flight,
+        usable: flight,
+        dupack_threshold: 3,
+        dupacks: 3,
+        sent_ns: 0,
+        retransmitted: false,
+    }
 }
 
 /// A loss at window `cwnd` (all of it in flight), and the end of its recovery: cwnd =
