@@ -24,6 +24,7 @@ from hopsim.studies.ns2ref import (
     import_reference,
     load_reference,
     reference_path,
+    write_reference,
 )
 from hopsim.studies.ns2side import ns2_sides
 from hopsim.sweeps import ResultStore, load_sweep
@@ -71,7 +72,7 @@ def test_the_reference_answers_the_sweeps_as_they_are(name):
                 f"results were made: {again}"
             )
             want = len(side.spec.points) * side.spec.replications
-            assert len(entry.runs) == want
+            assert len(entry.runs) + len(entry.failed) == want
 
 
 def test_a_changed_sweep_is_not_answered_by_the_old_reference(tmp_path):
@@ -87,6 +88,43 @@ def test_a_changed_sweep_is_not_answered_by_the_old_reference(tmp_path):
         notes = import_reference(ref, True, sides, store)
         assert store.count() == 0
     assert any("stale" in n for n in notes), notes
+
+
+def test_a_run_ns2_itself_cannot_finish_is_kept_as_such(tmp_path):
+    # ns-2.35's DSR stops one of Chen's MANET runs with "scheduler going backwards in time":
+    # the reference keeps that run as failed in ns-2.35 itself, and the claims use the rest.
+    name = "vegas-w"
+    if load_reference(name) is None:
+        pytest.skip("no reference")
+    sides = [s for s in ns2_sides(_specs(name, True)) if s.spec is not None][:1]
+    spec = sides[0].spec
+    with ResultStore(tmp_path / "full") as full:
+        import_reference(load_reference(name), True, sides, full)
+        runs = full.runs(spec.name)
+        docs = {r.run_key: json.dumps(full.result(r.run_key)) for r in runs}
+    lost, kept = runs[0], runs[1:]
+    err = "RuntimeError: ns-2 failed (exit 1):\nx\nns: scheduler going backwards in time."
+    path = tmp_path / "ref.json.gz"
+    with ResultStore(tmp_path / "live") as live:
+        live.record_sweep(spec.name, spec.digest(), spec.to_doc())
+        for r in kept:
+            live.add_run(r.run_key, r.seed, {}, r.metrics, docs[r.run_key], 0.0, "ns-2")
+        live.add_members(
+            spec.name, spec.digest(), [(r.run_key, r.point, r.replication, r.params) for r in kept]
+        )
+        with pytest.raises(Exception, match=rf"{len(kept)} of its {len(runs)} ns-2.35 runs"):
+            write_reference(name, True, sides, live, path)
+        live.add_failure(lost.run_key, spec.name, lost.params, lost.replication, lost.seed, err)
+        write_reference(name, True, sides, live, path)
+    entry = load_reference(name, path).modes["quick"][spec.name]
+    assert len(entry.runs) == len(kept)
+    assert [(f.point, f.replication, f.error) for f in entry.failed] == [
+        (lost.point, lost.replication, "ns: scheduler going backwards in time.")
+    ]
+    with ResultStore(tmp_path / "again") as again:
+        notes = import_reference(load_reference(name, path), True, sides, again)
+        assert again.count() == len(kept) and len(again.failures()) == 1
+    assert any("ns-2.35 itself stopped with an error on 1 of its" in n for n in notes), notes
 
 
 def test_a_reference_of_another_format_is_refused_by_name(tmp_path):

@@ -22,7 +22,7 @@ import hashlib
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +34,14 @@ from .ns2side import Ns2Side, resolved_tasks
 __all__ = [
     "FORMAT",
     "REF_DIR",
+    "RefFailure",
     "RefSweep",
     "Reference",
+    "failure_note",
     "fingerprint",
     "import_reference",
     "load_reference",
+    "ns2_failures",
     "reference_path",
     "write_reference",
 ]
@@ -77,10 +80,21 @@ class RefRun:
 
 
 @dataclass(frozen=True)
+class RefFailure:
+    """A run ns-2.35 itself could not finish (it stopped with an error of its own)."""
+
+    point: int
+    replication: int
+    seed: int
+    error: str  # ns-2's last line
+
+
+@dataclass(frozen=True)
 class RefSweep:
     fingerprint: str
     skipped: list[tuple[dict[str, Any], str]]
     runs: list[RefRun]
+    failed: list[RefFailure] = field(default_factory=list)
 
 
 @dataclass
@@ -144,6 +158,7 @@ def load_reference(study: str, path: Path | None = None) -> Reference | None:
                     s["fingerprint"],
                     [(dict(p), str(r)) for p, r in s["skipped"]],
                     [RefRun(*r) for r in s["runs"]],
+                    [RefFailure(*f) for f in s.get("failed", [])],
                 )
                 for name, s in sweeps.items()
             }
@@ -175,6 +190,11 @@ def _save(ref: Reference, path: Path) -> None:
                     "fingerprint": s.fingerprint,
                     "skipped": [[p, r] for p, r in s.skipped],
                     "runs": [[r.point, r.replication, r.seed, r.metrics, r.doc] for r in s.runs],
+                    **(
+                        {"failed": [[f.point, f.replication, f.seed, f.error] for f in s.failed]}
+                        if s.failed
+                        else {}
+                    ),
                 }
                 for name, s in sorted(sweeps.items())
             }
@@ -187,6 +207,34 @@ def _save(ref: Reference, path: Path) -> None:
     # mtime 0: the same runs give the same bytes.
     tmp.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
     tmp.replace(path)
+
+
+#: How a run ends when ns-2.35 itself stops with an error (crosscheck/ns2run.py `run_ns2`).
+NS2_FAILED = "RuntimeError: ns-2 failed"
+
+
+def ns2_failures(store: ResultStore, spec: SweepSpec) -> list[RefFailure]:
+    """The runs of ``spec`` that ns-2.35 itself could not finish (not timeouts or errors of
+    hopsim's), with ns-2's last line; every rerun fails the same way (same script, seed)."""
+    index = {json.dumps(p.params, sort_keys=True): p.index for p in spec.points}
+    out = []
+    for f in store.failures():
+        point = index.get(json.dumps(f["params"], sort_keys=True))
+        if f["sweep"] != spec.name or point is None or not f["error"].startswith(NS2_FAILED):
+            continue
+        last = f["error"].strip().splitlines()[-1].strip()
+        out.append(RefFailure(point, int(f["replication"]), int(f["seed"]), last))
+    return sorted(set(out), key=lambda x: (x.point, x.replication))
+
+
+def failure_note(name: str, failed: Sequence[RefFailure], want: int) -> str:
+    """What a study's notes say of the runs ns-2.35 could not finish."""
+    first = failed[0]
+    return (
+        f"{name}: ns-2.35 itself stopped with an error on {len(failed)} of its {want} runs "
+        f"(point {first.point}, replication {first.replication}: {first.error!r}); its "
+        "claims use the other replications"
+    )
 
 
 def write_reference(
@@ -209,11 +257,13 @@ def write_reference(
             continue
         spec = side.spec
         runs = store.runs(spec.name, spec.digest())
+        failed = ns2_failures(store, spec)
         want = len(spec.points) * spec.replications
-        if len(runs) != want:
+        if len(runs) + len(failed) != want:
             raise ScenarioError(
-                f"sweep {spec.name!r}: {len(runs)} of its {want} ns-2.35 runs are stored; "
-                "run `hopsim reproduce NAME --ns2` to the end first"
+                f"sweep {spec.name!r}: {len(runs)} of its {want} ns-2.35 runs are stored"
+                + (f" ({len(failed)} more failed in ns-2.35 itself)" if failed else "")
+                + "; run `hopsim reproduce NAME --ns2` to the end first"
             )
         sweeps[spec.name] = RefSweep(
             fingerprint(spec),
@@ -222,6 +272,7 @@ def write_reference(
                 RefRun(r.point, r.replication, r.seed, r.metrics, _trim(store.result(r.run_key)))
                 for r in runs
             ],
+            failed,
         )
     from .._core import __version__
 
@@ -278,4 +329,13 @@ def import_reference(
             )
             members.append((key.hexdigest(), r.point, r.replication, params[r.point]))
         store.add_members(spec.name, spec.digest(), members)
+        if entry.failed:
+            for f in entry.failed:
+                key = hashlib.sha256(f"{entry.fingerprint}/{f.point}/{f.replication}".encode())
+                err = f"{NS2_FAILED} (reference): {f.error}"
+                store.add_failure(
+                    key.hexdigest(), spec.name, params[f.point], f.replication, f.seed, err
+                )
+            want = len(spec.points) * spec.replications
+            notes.append(failure_note(spec.name, entry.failed, want))
     return notes

@@ -115,7 +115,7 @@ def ns2_column(
     data: hopsim's analysis is run again on only the points ns-2.35 runs, and each claim
     whose value or verdict then changes is marked as needing points ns-2.35 cannot run."""
     from ..sweeps import ResultStore
-    from .ns2ref import import_reference, load_reference
+    from .ns2ref import failure_note, import_reference, load_reference, ns2_failures
 
     sides = ns2_sides(specs)
     cannot = "; ".join(dict.fromkeys(s.cannot_express() for s in sides if s.skipped))
@@ -132,6 +132,11 @@ def ns2_column(
             if side.spec is not None:
                 done += run(side.spec, folder).done
         source = f"ns-2 {ns2_version()}, run here (its runs: {folder})"
+        with ResultStore(folder) as store:
+            for side in sides:
+                if side.spec is not None and (failed := ns2_failures(store, side.spec)):
+                    want = len(side.spec.points) * side.spec.replications
+                    notes.append(failure_note(side.spec.name, failed, want))
     else:
         ref = load_reference(study.name)
         if ref is None:
