@@ -38,6 +38,11 @@ impl RouteWait {
         self.packets.iter().any(|&id| packets.get(id).flow == flow)
     }
 
+    /// Does a packet for `dst` wait here?
+    pub fn holds_dst(&self, dst: NodeId, packets: &PacketArena) -> bool {
+        self.packets.iter().any(|&id| packets.get(id).dst == dst)
+    }
+
     /// Take out the packets that waited `WAITING_TIMEOUT_S` or more at `now` (all of them: a
     /// packet released and put back can sit behind younger ones), in order.
     fn take_expired(&mut self, now: SimTime, packets: &PacketArena) -> Vec<PacketId> {

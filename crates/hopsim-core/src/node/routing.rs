@@ -202,8 +202,9 @@ impl Node {
 
     /// A discovery timer for `dst`.
     fn on_discovery_timer(&mut self, cx: &mut NodeCtx, dst: NodeId) {
-        let ((), out) = self.routed(cx, |r, rcx, _| r.on_timer(rcx, dst));
         self.expire_waiting(cx);
+        let waiting = self.route_wait.holds_dst(dst, &cx.packets);
+        let ((), out) = self.routed(cx, |r, rcx, _| r.on_timer(rcx, dst, waiting));
         self.routing_done(cx, out);
     }
 

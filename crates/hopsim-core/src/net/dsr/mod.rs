@@ -10,8 +10,8 @@
 //! by or from data at its destination), a dead link is removed in one direction, the target
 //! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
 //! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
-//! min(0.5 s x 4^n, 10 s), no limit but the send buffer's 30 s; a salvaging forwarder sends the
-//! ring-zero request only. Salvaging itself and the queue purge are the node's (node/salvage.rs).
+//! min(0.5 s x 4^n, 10 s) while packets wait for the destination, the backoff kept until a
+//! reply for it (backoff.rs); a salvaging forwarder sends the ring-zero request only. Salvaging itself and the queue purge are the node's (node/salvage.rs).
 //! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
 //! node's own packets (flow.rs) and gratuitous Route Errors riding on requests.
 //!
@@ -21,6 +21,7 @@ use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
 use std::collections::{BTreeMap, VecDeque};
 
+mod backoff;
 mod flow;
 mod route;
 mod tap;
@@ -92,11 +93,6 @@ pub struct DsrConfig {
 /// ns-2 dsragent.cc `arp_timeout`: the wait after a ring-zero request (also the spacing of
 /// packets released from the send buffer).
 pub const NS2_ARP_TIMEOUT_NS: SimDuration = 30_000_000;
-/// ns-2 `BackOffTest`: a new request cycle after min(0.5 s x 4^n, 10 s), n the cycles so far
-/// (so the first gap is 2 s).
-const NS2_FIRST_BACKOFF_NS: SimDuration = 2_000_000_000;
-/// ns-2 send buffer timeout: nothing waits longer, so discovery stops then.
-const NS2_SEND_TIMEOUT_NS: SimDuration = 30_000_000_000;
 /// A salvaging forwarder waits this long for a ring-zero answer (the next BackOffTest cycle).
 const NS2_SALVAGE_WAIT_NS: SimDuration = 2_000_000_000;
 /// dsragent.cc `max_err_hold`: a held Route Error rides on requests for 1 s.
@@ -122,8 +118,9 @@ struct Discovery {
     deadline: SimTime,
     /// ns2: the cycle's ring-zero request is out; the propagating one follows at `deadline`.
     ring_zero: bool,
-    /// ns2: when the discovery began, and whether it salvages (ring zero only).
-    started_ns: SimTime,
+    /// ns2: no request out yet; the backoff lets the first cycle begin at `deadline`.
+    held: bool,
+    /// ns2: whether it salvages (ring zero only).
     salvage: bool,
 }
 
@@ -142,6 +139,8 @@ pub struct DsrNode {
     flows: flow::FlowTable,
     /// ns2: the last Route Error addressed here and when (dsragent.cc `route_error_held`).
     held_error: Option<(NodeId, NodeId, SimTime)>,
+    /// ns2: the request cycles per destination (backoff.rs).
+    backoff: backoff::RequestBackoff,
 }
 
 const SEEN_KEPT: usize = 256;
@@ -158,6 +157,7 @@ impl DsrNode {
             grat: Box::default(),
             flows: flow::FlowTable::default(),
             held_error: None,
+            backoff: backoff::RequestBackoff::default(),
         }
     }
 
@@ -244,19 +244,15 @@ impl DsrNode {
             return;
         }
         let d = Discovery {
-            backoff_ns: if self.cfg.ns2 {
-                NS2_FIRST_BACKOFF_NS
-            } else {
-                self.cfg.initial_backoff_ns
-            },
+            backoff_ns: self.cfg.initial_backoff_ns,
             requests: 0,
             deadline: 0,
             ring_zero: false,
-            started_ns: now,
+            held: false,
             salvage,
         };
         if self.cfg.ns2 {
-            self.ns2_cycle(dst, d, now, out);
+            self.ns2_begin_cycle(dst, d, now, out);
         } else {
             self.request(dst, d, now, out);
         }
@@ -291,10 +287,29 @@ impl DsrNode {
         out.push(DsrAction::Timer { dst, at: d.deadline });
     }
 
+    /// ns2: a request cycle begins if the backoff allows (`BackOffTest`), else the discovery
+    /// holds until it does (dsragent.cc `getRouteForPacket`, retried from the send buffer).
+    fn ns2_begin_cycle(
+        &mut self,
+        dst: NodeId,
+        d: Discovery,
+        now: SimTime,
+        out: &mut Vec<DsrAction>,
+    ) {
+        if self.backoff.try_begin(dst, now) {
+            self.ns2_cycle(dst, d, now, out);
+        } else {
+            let at = self.backoff.next_ns(dst);
+            self.pending.insert(dst, Discovery { held: true, deadline: at, ..d });
+            out.push(DsrAction::Timer { dst, at });
+        }
+    }
+
     /// ns2: a request cycle begins with a ring-zero request; the propagating one follows
     /// `arp_timeout` later unless a reply came (dsragent.cc `getRouteForPacket`).
     fn ns2_cycle(&mut self, dst: NodeId, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
         d.requests += 1;
+        d.held = false;
         d.ring_zero = true;
         d.deadline = now + if d.salvage { NS2_SALVAGE_WAIT_NS } else { NS2_ARP_TIMEOUT_NS };
         self.pending.insert(dst, d);
@@ -302,33 +317,34 @@ impl DsrNode {
         out.push(DsrAction::Timer { dst, at: d.deadline });
     }
 
+    /// ns2: requests go out only for packets in the send buffer (`sendBufferCheck` ->
+    /// `getRouteForPacket`): with none left waiting for `dst` the discovery ends quietly, its
+    /// backoff kept; the packets themselves time out after 30 s (route_wait.rs).
     fn ns2_on_timer(
         &mut self,
         dst: NodeId,
         mut d: Discovery,
         now: SimTime,
+        waiting: bool,
         out: &mut Vec<DsrAction>,
     ) {
-        if d.salvage {
+        if d.salvage && !d.held {
             out.push(DsrAction::Unreachable { dst });
-            return;
-        }
-        if d.ring_zero {
-            // The propagating request of this cycle; the next cycle after the backoff.
+        } else if !waiting {
+        } else if d.ring_zero {
+            // The propagating request of this cycle; the next cycle when the backoff allows.
             d.ring_zero = false;
-            d.deadline = now - NS2_ARP_TIMEOUT_NS + d.backoff_ns;
+            d.deadline = self.backoff.next_ns(dst).max(now + 1);
             self.pending.insert(dst, d);
             self.send_rreq(dst, 255, now, out);
             out.push(DsrAction::Timer { dst, at: d.deadline });
-        } else if now.saturating_sub(d.started_ns) < NS2_SEND_TIMEOUT_NS {
-            d.backoff_ns = (4 * d.backoff_ns).min(self.cfg.max_backoff_ns);
-            self.ns2_cycle(dst, d, now, out);
         } else {
-            out.push(DsrAction::Unreachable { dst });
+            self.ns2_begin_cycle(dst, d, now, out);
         }
     }
 
-    pub fn on_timer(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
+    /// A discovery timer for `dst` fired; `waiting`: packets still wait for it here.
+    pub fn on_timer(&mut self, dst: NodeId, now: SimTime, waiting: bool, out: &mut Vec<DsrAction>) {
         let Some(d) = self.pending.get(&dst).copied() else { return };
         if d.deadline != now {
             return;
@@ -337,7 +353,7 @@ impl DsrNode {
         if self.route_to(dst).is_some() {
             out.push(DsrAction::RouteFound { dst });
         } else if self.cfg.ns2 {
-            self.ns2_on_timer(dst, d, now, out);
+            self.ns2_on_timer(dst, d, now, waiting, out);
         } else if d.requests < self.cfg.max_requests {
             let backoff = (2 * d.backoff_ns).min(self.cfg.max_backoff_ns);
             self.request(dst, Discovery { backoff_ns: backoff, ..d }, now, out);
@@ -419,6 +435,7 @@ impl DsrNode {
                 }
                 if arrived && requester == self.me {
                     let target = route.last();
+                    self.backoff.reset(target); // acceptRouteReply
                     if self.pending.remove(&target).is_some() {
                         out.push(DsrAction::RouteFound { dst: target });
                     }

@@ -132,7 +132,7 @@ fn discovery_backs_off_then_gives_up() {
         let at = next.expect("timer");
         waits.push(at - last);
         last = at;
-        n.on_timer(NodeId(9), at, &mut out);
+        n.on_timer(NodeId(9), at, true, &mut out);
     }
 }
 
@@ -225,7 +225,7 @@ fn ns2_discovery_runs_ring_zero_then_propagating_in_backoff_cycles() {
         };
         out.clear();
         at = next;
-        n.on_timer(NodeId(9), at, &mut out);
+        n.on_timer(NodeId(9), at, true, &mut out);
     }
     assert_eq!(
         sent[..6],
@@ -250,7 +250,7 @@ fn ns2_a_salvaging_forwarder_asks_its_neighbours_only_then_gives_up() {
     let DsrAction::Timer { at, .. } = out[1] else { panic!("{out:?}") };
     assert_eq!(at, 2000 * MS);
     out.clear();
-    n.on_timer(NodeId(9), at, &mut out);
+    n.on_timer(NodeId(9), at, true, &mut out);
     assert_eq!(out, vec![DsrAction::Unreachable { dst: NodeId(9) }]);
 }
 
@@ -419,7 +419,7 @@ fn ns2_a_received_route_error_rides_on_the_next_requests_and_cleans_their_receiv
             .collect()
     };
     src.discover(NodeId(9), 10 * s + s / 2, &mut out); // ring zero: keeps it
-    src.on_timer(NodeId(9), 10 * s + s / 2 + NS2_ARP_TIMEOUT_NS, &mut out); // propagating
+    src.on_timer(NodeId(9), 10 * s + s / 2 + NS2_ARP_TIMEOUT_NS, true, &mut out); // propagating
     let link = Some((NodeId(4), NodeId(5)));
     assert_eq!(errs(&out), vec![(1, link), (255, link)]);
     assert_eq!(
@@ -460,7 +460,7 @@ fn ns2_waiting_packets_leave_once_any_route_is_cached() {
     n.release_cached(&mut out);
     assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3) }]);
     out.clear();
-    n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, &mut out);
+    n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, true, &mut out);
     assert!(out.is_empty(), "the discovery is over");
     // The standard profile waits for its reply or timer.
     let mut std = DsrNode::new(NodeId(9), DsrConfig::default());

@@ -318,15 +318,15 @@ impl Router {
         false
     }
 
-    /// A discovery timer for `dst` fired.
-    pub fn on_timer(&mut self, cx: &mut RouteCtx, dst: NodeId) {
+    /// A discovery timer for `dst` fired; `waiting`: packets wait for `dst` at this node.
+    pub fn on_timer(&mut self, cx: &mut RouteCtx, dst: NodeId, waiting: bool) {
         match self {
             Router::Aodv(a) => {
                 a.node.on_timer(dst, cx.now, &mut a.scratch);
                 a.flush(cx.out);
             }
             Router::Dsr(d) => {
-                d.node.on_timer(dst, cx.now, &mut d.scratch);
+                d.node.on_timer(dst, cx.now, waiting, &mut d.scratch);
                 d.flush(cx.out);
             }
             Router::Static | Router::Etx { .. } => {}

@@ -1,0 +1,144 @@
+//! ns-2's route-request backoff (dsragent.cc `BackOffTest`; requesttable.cc): per
+//! destination, the request cycles begun (`rt_reqs_outstanding`, at most 15) and when the
+//! last began (`last_rt_req`). A new cycle may begin min(`rt_rq_period` x 4^n,
+//! `rt_rq_max_period`) after the last one, n the cycles so far; the first at once. The
+//! counts outlive a discovery that ends without an answer (the request table keeps them:
+//! 128 entries, more than the nodes of any ns-2 study) and are cleared only by a Route Reply
+//! for that destination (`acceptRouteReply`).
+
+use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::NodeId;
+use std::collections::BTreeMap;
+
+/// dsragent.cc `rt_rq_period`, `rt_rq_max_period`.
+const PERIOD_NS: SimDuration = 500_000_000;
+const MAX_PERIOD_NS: SimDuration = 10_000_000_000;
+/// dsragent.cc `BackOffTest`: the count stops at 15 (the shift would overflow).
+const MAX_OUTSTANDING: u32 = 15;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    outstanding: u32,
+    last_ns: Option<SimTime>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct RequestBackoff {
+    table: BTreeMap<NodeId, Entry>,
+}
+
+impl RequestBackoff {
+    /// The gap after `n` cycles: 0.5 s x 4^n, at most 10 s.
+    fn gap_ns(n: u32) -> SimDuration {
+        PERIOD_NS.saturating_mul(1u64 << (2 * n.min(MAX_OUTSTANDING))).min(MAX_PERIOD_NS)
+    }
+
+    /// When the next cycle for `dst` may begin (`now` or earlier: at once).
+    pub fn next_ns(&self, dst: NodeId) -> SimTime {
+        match self.table.get(&dst) {
+            Some(&Entry { outstanding, last_ns: Some(t) }) => t + Self::gap_ns(outstanding),
+            _ => 0,
+        }
+    }
+
+    /// `BackOffTest`: true (and the cycle counted) if one may begin at `now`.
+    pub fn try_begin(&mut self, dst: NodeId, now: SimTime) -> bool {
+        if self.next_ns(dst) > now {
+            return false;
+        }
+        let e = self.table.entry(dst).or_default();
+        e.outstanding = (e.outstanding + 1).min(MAX_OUTSTANDING);
+        e.last_ns = Some(now);
+        true
+    }
+
+    /// `acceptRouteReply`: a reply for `dst` clears its counts.
+    pub fn reset(&mut self, dst: NodeId) {
+        self.table.remove(&dst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
+    use super::*;
+
+    const S: u64 = 1_000_000_000;
+
+    #[test]
+    fn cycles_are_spaced_half_a_second_times_four_to_the_n_up_to_ten() {
+        let mut b = RequestBackoff::default();
+        let d = NodeId(9);
+        assert!(b.try_begin(d, 0), "the first at once");
+        assert!(!b.try_begin(d, 2 * S - 1));
+        assert!(b.try_begin(d, 2 * S), "then 0.5 x 4 = 2 s");
+        assert_eq!(b.next_ns(d), 10 * S, "then 0.5 x 16 = 8 s");
+        assert!(b.try_begin(d, 10 * S));
+        assert_eq!(b.next_ns(d), 20 * S, "then the 10 s cap");
+        for k in 2..30 {
+            assert!(b.try_begin(d, 10 * k * S), "every 10 s");
+        }
+        b.reset(d);
+        assert!(b.try_begin(d, 300 * S + 1) && !b.try_begin(d, 301 * S), "a reply starts over");
+        assert!(b.try_begin(NodeId(3), 301 * S), "each destination its own");
+    }
+
+    // dsragent.cc `BackOffTest` and the request table: requests go out only for waiting packets,
+    // and the cycle count outlives a discovery that ended unanswered, until a reply.
+    //   0 ring zero, 30 ms propagating; 2 s: nothing waits: no request, the discovery ends
+    //   3 s a packet: cycle 2 at once (2 s had passed), 3.03 propagating; next 3 + 8 = 11 s
+    //   12 s a packet: cycle 3 at once; 12.03 s nothing waits: no propagating; next 12 + 10 s
+    //   15 s a packet: held until 22 s, then cycle 4; a reply clears the count: 23 s at once
+    #[test]
+    fn ns2_request_backoff_outlives_an_unanswered_discovery_until_a_reply() {
+        const MS: u64 = 1_000_000;
+        let d = NodeId(9);
+        let mut n = DsrNode::new(NodeId(0), DsrConfig { ns2: true, ..DsrConfig::default() });
+        let mut out = vec![];
+        let mut sent = vec![];
+        let mut step = |n: &mut DsrNode, out: &mut Vec<DsrAction>, at: u64| {
+            for a in out.drain(..) {
+                match a {
+                    DsrAction::Flood { msg: DsrMsg::Rreq { ttl, .. }, .. } => sent.push((at, ttl)),
+                    DsrAction::Timer { at: t, .. } => return Some(t),
+                    _ => {}
+                }
+            }
+            let _ = n;
+            None
+        };
+        n.discover(d, 0, &mut out);
+        assert_eq!(step(&mut n, &mut out, 0), Some(30 * MS));
+        n.on_timer(d, 30 * MS, true, &mut out);
+        assert_eq!(step(&mut n, &mut out, 30 * MS), Some(2000 * MS));
+        n.on_timer(d, 2000 * MS, false, &mut out);
+        assert_eq!(step(&mut n, &mut out, 2000 * MS), None, "nothing waits: the discovery ends");
+        n.discover(d, 3000 * MS, &mut out);
+        assert_eq!(step(&mut n, &mut out, 3000 * MS), Some(3030 * MS));
+        n.on_timer(d, 3030 * MS, true, &mut out);
+        assert_eq!(step(&mut n, &mut out, 3030 * MS), Some(11_000 * MS), "4^2 x 0.5 s after 3 s");
+        n.on_timer(d, 11_000 * MS, false, &mut out);
+        n.discover(d, 12_000 * MS, &mut out);
+        assert_eq!(step(&mut n, &mut out, 12_000 * MS), Some(12_030 * MS));
+        n.on_timer(d, 12_030 * MS, false, &mut out);
+        assert_eq!(step(&mut n, &mut out, 12_030 * MS), None);
+        n.discover(d, 15_000 * MS, &mut out);
+        assert_eq!(step(&mut n, &mut out, 15_000 * MS), Some(22_000 * MS), "held: 10 s after 12 s");
+        n.on_timer(d, 22_000 * MS, true, &mut out);
+        step(&mut n, &mut out, 22_000 * MS);
+        let reply = DsrMsg::Rrep {
+            route: SrcRoute::from_slice(&[NodeId(0), NodeId(5), NodeId(9)]).unwrap(),
+        };
+        n.receive_in_transit(reply, true, &mut out);
+        assert_eq!(out, vec![DsrAction::RouteFound { dst: d }]);
+        out.clear();
+        n.remove_link(NodeId(5), NodeId(9));
+        n.discover(d, 23_000 * MS, &mut out);
+        step(&mut n, &mut out, 23_000 * MS);
+        let secs: Vec<_> = sent.iter().map(|&(t, ttl)| (t / MS, ttl)).collect();
+        assert_eq!(
+            secs,
+            [(0, 1), (30, 255), (3000, 1), (3030, 255), (12_000, 1), (22_000, 1), (23_000, 1)]
+        );
+    }
+}
