@@ -330,7 +330,7 @@ fn tcp_flow(
     };
     let cfg = SenderConfig {
         flow: id,
-        recovery: recovery(&spec),
+        recovery: if ns2 { recovery(&spec).for_ns2() } else { recovery(&spec) },
         initial_window: spec.initial_window,
         limit_policy: limit_policy(&spec),
         receiver_window: spec.receiver_window,

@@ -68,9 +68,11 @@ pub const TCP_HEADER_BYTES: u32 = 20;
 pub fn congestion_control(spec: &TcpSpec, ns2: bool, rng: Rng) -> Box<dyn CongestionControl> {
     let rwnd = spec.receiver_window as f64;
     match spec.variant {
-        TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => {
-            Box::new(Aimd { window_basis: ns2, count_acked: spec.count_acked })
-        }
+        TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack => Box::new(Aimd {
+            window_basis: ns2,
+            count_acked: spec.count_acked,
+            initial_ssthresh: ns2.then_some(rwnd),
+        }),
         TcpVariant::Vegas => {
             let params = VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma };
             let mut vegas = Vegas::new(params, rwnd);

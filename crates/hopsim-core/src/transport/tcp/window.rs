@@ -6,7 +6,8 @@
 //!   [`Window::set_ssthresh`] for its cuts and resets (loss, timeout, Vegas' periods) and
 //!   BBR's window set from its path model on every ACK;
 //! - loss recovery (`recovery.rs`): [`Window::inflate`], [`Window::deflate_partial`],
-//!   [`Window::deflate_full`], [`Window::to_ssthresh`], each named after its RFC step;
+//!   [`Window::deflate_full`], [`Window::to_ssthresh`], each named after its RFC step, and
+//!   [`Window::deflate_to`] for ns-2's NewReno;
 //! - the sender (`sender.rs`): [`Window::cap`], the usable-window ceiling.
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -80,6 +81,12 @@ impl Window {
     pub fn deflate_full(&mut self, flight_segments: u32) {
         let flight = flight_segments as f64;
         self.cwnd = self.ssthresh.min(flight.max(1.0) + 1.0);
+    }
+
+    /// ns-2's NewReno (tcp-newreno.cc `partialnewack`, `recv`): the window in recovery is
+    /// cwnd_ + dupwnd_, and deflating it sets both parts.
+    pub fn deflate_to(&mut self, segments: f64) {
+        self.cwnd = segments;
     }
 
     /// cwnd = ssthresh: RFC 5681 3.2 step 6 (Reno's deflation when recovery ends) and

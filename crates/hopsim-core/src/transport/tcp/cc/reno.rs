@@ -13,11 +13,18 @@ pub struct Aimd {
     pub window_basis: bool,
     /// Count the segments an ACK covers (Linux `tcp_slow_start`, `tcp_cong_avoid_ai`).
     pub count_acked: bool,
+    /// ns-2: ssthresh starts at the advertised window (tcp.cc `reset`: `ssthresh_ = wnd_`),
+    /// so slow start ends there; None: arbitrarily high (RFC 5681 3.1).
+    pub initial_ssthresh: Option<f64>,
 }
 
 impl CongestionControl for Aimd {
     fn name(&self) -> &'static str {
         "aimd"
+    }
+
+    fn initial_ssthresh(&self) -> Option<f64> {
+        self.initial_ssthresh
     }
 
     fn on_new_ack(&mut self, w: &mut Window, ack: &AckSample) {
@@ -102,10 +109,25 @@ mod tests {
     fn ns2_halves_the_usable_window_not_the_flight() {
         // tcp.cc slowdown(CLOSE_SSTHRESH_HALF): ssthresh_ = int(window() / 2), at least 2.
         // After go-back-N the flight can be far above the window of 1 a timeout left.
-        let mut cc = Aimd { window_basis: true, count_acked: false };
+        let mut cc = Aimd { window_basis: true, ..Aimd::default() };
         let w = Window::new(7.6, 64.0);
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 7.0)), 3.0, "floor(7 / 2)");
         assert_eq!(cc.ssthresh_after_loss(&w, &loss(12.0, 1.0)), 2.0, "repeated timeouts: 2");
         assert_eq!(Aimd::default().ssthresh_after_loss(&w, &loss(12.0, 1.0)), 6.0);
+    }
+
+    // tcp.cc `reset`: ssthresh_ = wnd_ (window_ 20 by default), so ns-2's first slow start
+    // ends at the advertised window; RFC 5681 3.1 starts arbitrarily high.
+    #[test]
+    fn ns2_slow_start_ends_at_the_advertised_window() {
+        use crate::engine::rng::{Purpose, Rng};
+        use crate::transport::tcp::config::{TcpSpec, TcpVariant};
+        use crate::transport::tcp::congestion_control;
+        for variant in [TcpVariant::Reno, TcpVariant::NewReno, TcpVariant::Sack] {
+            let spec = TcpSpec { variant, receiver_window: 20, ..TcpSpec::default() };
+            let rng = || Rng::derive(1, Purpose::Transport, 0);
+            assert_eq!(congestion_control(&spec, true, rng()).initial_ssthresh(), Some(20.0));
+            assert_eq!(congestion_control(&spec, false, rng()).initial_ssthresh(), None);
+        }
     }
 }
