@@ -191,6 +191,23 @@ def test_api_rejects_bad_overrides(hopsim_mod, overrides, names):
     check_message(str(err.value), names, None)
 
 
+@pytest.mark.parametrize(
+    "given, error, says",
+    [
+        ("", "ScenarioError", "the path is empty"),
+        ("duration_s = 10\n", "FileNotFoundError", "looks like TOML text"),
+        ("duration_s = 10\n" * 30, "ScenarioError", "looks like TOML text"),
+        ("x" * 300, "ScenarioError", "cannot be read (File name too long)"),
+    ],
+)
+def test_api_rejects_a_path_that_is_no_file_by_name(hopsim_mod, given, error, says):
+    # A string is a path: TOML text, an empty string or a name too long for the filesystem
+    # is refused with the path shown, never an OSError from the filesystem.
+    with pytest.raises(Exception) as info:
+        hopsim_mod.validate(given)
+    assert type(info.value).__name__ == error and says in str(info.value), info.value
+
+
 def test_api_rejects_a_scenario_that_is_not_a_table(hopsim_mod):
     with pytest.raises((hopsim_mod.ScenarioError, TypeError)):
         hopsim_mod.run(["not", "a", "scenario"])

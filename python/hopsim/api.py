@@ -34,7 +34,7 @@ def prepare(
     scenario's ``seed`` key after the overrides.
     """
     if isinstance(scenario, (str, PathLike)):
-        doc = load(Path(scenario))
+        doc = load(scenario)
     elif isinstance(scenario, Mapping):
         doc = dict(scenario)
     else:

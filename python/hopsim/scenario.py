@@ -50,21 +50,44 @@ def read_toml(path: str | PathLike[str], what: str = "scenario file") -> dict[st
         FileNotFoundError: the file does not exist.
         ScenarioError: the file is not UTF-8 or not valid TOML (with file, line and column).
     """
+    if not str(path):
+        raise ScenarioError(f"{what}: the path is empty")
     p = Path(path)
-    if p.is_dir():
+    try:
+        is_dir = p.is_dir()
+    except OSError as exc:  # a name too long for the filesystem, a loop of links, ...
+        raise ScenarioError(_unreadable(what, str(path), exc)) from None
+    if is_dir:
         raise IsADirectoryError(f"{what} {str(p)!r} is a directory, not a TOML file")
     try:
         text = read_limited(p, what).decode()
         check_text_depth(text, str(p))  # before the parser, which recurses
         doc = tomllib.loads(text)
     except FileNotFoundError:
-        raise FileNotFoundError(f"{what} {str(p)!r} not found") from None
+        raise FileNotFoundError(f"{what} {str(p)!r} not found" + _toml_hint(str(p))) from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: TOML syntax error: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
+    except OSError as exc:
+        raise ScenarioError(_unreadable(what, str(path), exc)) from None
     check_depth(doc, str(p))  # dotted keys and [a.b.c] headers nest without brackets
     return doc
+
+
+def _unreadable(what: str, path: str, exc: OSError) -> str:
+    """The message for a path that cannot be read; TOML text given as a path is named."""
+    shown = path if len(path) <= 80 else path[:77] + "..."
+    return f"{what} {shown!r} cannot be read ({exc.strerror or exc})" + _toml_hint(path)
+
+
+def _toml_hint(path: str) -> str:
+    if "\n" not in path and "=" not in path:
+        return ""
+    return (
+        "; it looks like TOML text, not a path: give the path of a file, or the scenario as "
+        "a dict (tomllib.loads(text))"
+    )
 
 
 #: Top-level keys of a sweep file that no scenario has (the two formats told apart).
@@ -78,8 +101,8 @@ def load(path: str | PathLike[str]) -> dict[str, Any]:
         FileNotFoundError: the file does not exist.
         ScenarioError: the file is not valid TOML (the message gives the file, line and column).
     """
-    p = Path(path)
-    return scenario_from_doc(read_toml(p), p)
+    doc = read_toml(path)
+    return scenario_from_doc(doc, Path(path))
 
 
 def scenario_from_doc(doc: dict[str, Any], p: Path) -> dict[str, Any]:
