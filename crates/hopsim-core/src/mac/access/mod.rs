@@ -107,13 +107,22 @@ impl Access {
     }
 
     /// The current busy period is over and a new one begins: bank the slots counted before it.
+    /// A countdown that had ended before the period stays over, its end in the past: the
+    /// periods after it (an exchange spaced by SIFS, which never leaves DIFS idle) must not
+    /// make it a countdown of no slots still to come (9.2.5.2: a frame that then finds the
+    /// medium busy backs off).
     fn close_period(&mut self) {
         let ready = self.ready_after_period();
         let unsensed = self.unsensed_until(self.busy_from);
         if let Some(b) = self.backoff.as_mut() {
-            let counted = slots_between(b.reference, unsensed, self.slot);
-            b.slots -= counted.min(b.slots);
-            b.reference = b.reference.max(ready);
+            let done_at = b.reference + b.slots as u64 * self.slot;
+            if done_at <= unsensed {
+                *b = Backoff { slots: 0, reference: done_at };
+            } else {
+                let counted = slots_between(b.reference, unsensed, self.slot);
+                b.slots -= counted.min(b.slots);
+                b.reference = b.reference.max(ready);
+            }
         }
         self.prev_ready = ready;
     }

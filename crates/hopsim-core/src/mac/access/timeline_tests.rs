@@ -214,3 +214,16 @@ fn a_countdown_not_begun_when_a_frame_is_sensed_waits_for_its_end() {
     let s = Script::new().busy(0, 100).backoff(110, 0).busy(140, 400);
     assert_eq!(s.access_at(), Some(us(150)));
 }
+
+#[test]
+fn a_post_backoff_that_ran_out_stays_over_through_an_exchange_spaced_by_sifs() {
+    //   0      100     150  190                 5000 5300 5310 5610 5620        10000
+    //   |==rx==|--DIFS--|s s|----- idle ---------|=RTS=|=CTS=|=DATA==============|
+    //   post-backoff of 2 slots drawn at 100 us: over at 190; the exchange at 5000 is SIFS
+    //   spaced (never DIFS idle): the backoff must still read as over (at 190), so that a
+    //   frame queued at 10000 (busy medium: we owe an ACK) draws a new one.
+    let s = Script::new().busy(0, 100).backoff(100, 2);
+    assert_eq!(s.access_at(), Some(us(190)));
+    let s = s.busy(5000, 5300).busy(5310, 5610).busy(5620, 10_000);
+    assert_eq!(s.access_at(), Some(us(190)), "over before the exchange, and it stays over");
+}

@@ -427,3 +427,42 @@ fn the_bench_refuses_a_frame_that_started_before_time_zero() {
     let frame = data_from(PEER, 7, false, p, &t);
     b.hear((frame.airtime_ns - 1, frame, true));
 }
+
+// 802.11-2007 9.2.5.2 (and ns-2's `send`: a new backoff whenever none is running):
+//
+//   ME    |RTS|  |DATA|  post-backoff over long before          |CTS|          |ACK| TX?
+//   PEER      |CTS|   |ACK|              |RTS|                        |==DATA==|
+//                                                                              ^ frame queued
+// A frame queued while the medium is busy (we owe an ACK) backs off: it does not inherit a
+// post-backoff that ran out before the RTS/CTS/DATA exchange (spaced by SIFS) came to us.
+#[test]
+fn a_frame_queued_after_an_exchange_draws_a_new_backoff() {
+    for ns2 in [false, true] {
+        let mut b = Bench::with_profile(0, ns2);
+        b.answer_rts = true;
+        b.answer_data = true;
+        let t = b.timing;
+        let p = b.packet();
+        b.offer(us(1000), p);
+        b.run_until(us(29_000) - t.rts_ns);
+        let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+        b.hear((us(29_000), rts, true));
+        b.run_until(us(29_000) + 1);
+        let q0 = b.packet();
+        let data = data_from(PEER, 7, false, q0, &t);
+        let end = us(29_000) + t.sifs + t.cts_ns + t.sifs + data.airtime_ns;
+        b.hear((end, data, true));
+        b.run_until(end + 1);
+        let q = b.packet();
+        b.offer(end + 1, q);
+        let backoff = b.dcf.access.backoff().expect("a backoff");
+        assert!(backoff.reference > end, "ns2 = {ns2}: a new backoff, not {backoff:?}");
+        b.run_until(us(60_000));
+        let ack_end = end + t.sifs + t.ack_ns;
+        let (rts_at, frame) = b.sent[b.sent.len() - 2];
+        assert_eq!(frame.kind, FrameKind::Rts);
+        let slots = (rts_at - ack_end - t.difs) / t.slot;
+        assert_eq!(rts_at, ack_end + t.difs + slots * t.slot, "ns2 = {ns2}");
+        assert_eq!(slots, u64::from(backoff.slots), "ns2 = {ns2}: the slots drawn");
+    }
+}
