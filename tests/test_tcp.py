@@ -215,17 +215,26 @@ def test_b_small_window_limit_beats_unlimited_window_on_7_hops(run_scenario):
     unlimited window overshoots: its time average is far above h/4 segments, the optimal
     window of an h-hop chain the issue cites from Fu et al. (INFOCOM 2003; one segment in flight
     per four hops, the spatial-reuse factor 4 of TCP-AP)."""
+    # Over AODV, as the ns-2 studies ran it: a dropped frame also breaks the route. With
+    # static routes hopsim's unlimited window carries about as much as CWL 2 (238 against 224
+    # kbit/s; CWL 3: 243); ns-2.35 over AODV gives 108 unlimited, 216 and 230 at CWL 2 and 3
+    # (crosscheck, 6 x 100 s).
     hops = 7
-    unlimited = mean_over_seeds(run_scenario, "goodput_kbps", hops)
-    cwnd = mean_over_seeds(run_scenario, "avg_cwnd", hops)
-    limited = {
-        cwl: mean_over_seeds(run_scenario, "goodput_kbps", hops, tcp={"max_window": cwl})
-        for cwl in (2.0, 3.0)
-    }
+
+    def mean(key: str, **kw: dict) -> float:
+        runs = []
+        for s in SEEDS:
+            scenario = tcp_chain(hops, seed=s, **kw)
+            scenario["routing"] = {"protocol": "aodv"}
+            runs.append(flow0(run_scenario, scenario)[key])
+        return statistics.mean(runs)
+
+    unlimited = mean("goodput_kbps")
+    cwnd = mean("avg_cwnd")
+    limited = {cwl: mean("goodput_kbps", tcp={"max_window": cwl}) for cwl in (2.0, 3.0)}
     text = f"unlimited {unlimited:.1f} kbit/s (avg cwnd {cwnd:.2f}), " + ", ".join(
         f"CWL {c:g}: {g:.1f}" for c, g in limited.items()
     )
-    # Seed-to-seed spread is about 1 kbit/s (0.5%); the gains measured are 4.7% and 8.0%.
     for cwl, g in limited.items():
         assert g > 1.02 * unlimited, f"CWL {cwl:g} does not beat the unlimited window: {text}"
     assert cwnd > 2 * hops / 4, text
