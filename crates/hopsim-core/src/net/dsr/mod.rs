@@ -11,7 +11,8 @@
 //! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
 //! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
 //! min(0.5 s x 4^n, 10 s) while packets wait for the destination, the backoff kept until a
-//! reply for it (backoff.rs); a salvaging forwarder sends the ring-zero request only. Salvaging itself and the queue purge are the node's (node/salvage.rs).
+//! reply for it (backoff.rs); a salvaging forwarder sends the ring-zero request only.
+//! Salvaging itself and the queue purge are the node's (node/salvage.rs).
 //! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
 //! node's own packets (flow.rs) and gratuitous Route Errors riding on requests.
 //!
@@ -331,6 +332,7 @@ impl DsrNode {
         if d.salvage && !d.held {
             out.push(DsrAction::Unreachable { dst });
         } else if !waiting {
+            // Nothing waits for `dst`: the discovery ends here, its backoff kept.
         } else if d.ring_zero {
             // The propagating request of this cycle; the next cycle when the backoff allows.
             d.ring_zero = false;
