@@ -17,9 +17,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ROOT / "sweeps" / "crosscheck"
 
-#: (set, point label) -> why it is still off (docs/validation.md, "Points still off"). Empty:
-#: every point of every set meets the criterion today.
-KNOWN_OFF: dict[tuple[str, str], str] = {}
+#: (set, point label) -> why it is still off (docs/validation.md, "Points still off").
+KNOWN_OFF: dict[tuple[str, str], str] = {
+    ("aodv-chains", "tcp.variant=vegas, topology.hops=30, flows.0.dst=30"): (
+        "-28% over these 4 replications (10 replications: -14.5%, intervals overlap): hopsim's"
+        " Vegas holds 3 segments on 20-30-hop AODV chains 93% of the time where ns-2.35's"
+        " sits at 5 (47%) or 2 (39%); its mean window is 17-26% smaller. Cause not found yet."
+    ),
+}
 
 
 def _run(name: str, out: Path):

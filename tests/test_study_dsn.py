@@ -160,24 +160,38 @@ def test_ack_thinning_keeps_the_vegas_window_small(data):
         assert dv._m(tcp, dv.VT, h, "window_le3_share") > 0.4, h
 
 
-def test_paced_udp_is_the_upper_bound_and_its_optimum_is_sharp(data):
-    """S002:230-237: both TCPs stay below the best paced UDP at every h. Fig. 10 (S002:298-
-    301): on 7 hops the best inter-send time lies on the paper's 28-44 ms axis; beyond it
-    every datagram arrives (goodput = offered load 8 x 1460 B / t), just below it goodput
-    collapses."""
-    for r in data["rows"]:
-        assert r["paced_udp_kbps"] > max(r["vegas_kbps"], r["newreno_kbps"]), r["hops"]
+def _udp_on_seven_hops(data) -> tuple[list[tuple[float, float]], int]:
+    """Paced UDP's (inter-send time in ms, goodput) on 7 hops, and the index of the best."""
     seven = sorted(
         (float(p.params["variant"].split(", ")[1][:-3]), p.stats[dv.GP].mean)
         for p in data["udp"]
         if p.params[dv.HOPS] == 7
     )
-    i = max(range(len(seven)), key=lambda k: seven[k][1])
-    t_opt, g_opt = seven[i]
-    assert 28 <= t_opt <= 44
+    return seven, max(range(len(seven)), key=lambda k: seven[k][1])
+
+
+def test_paced_udp_is_the_upper_bound_and_its_optimum_lies_on_the_axis(data):
+    """S002:230-237: both TCPs stay below the best paced UDP at every h. Fig. 10 (S002:298-
+    301): on 7 hops the best inter-send time lies on the paper's 28-44 ms axis; beyond it
+    every datagram arrives (goodput = offered load 8 x 1460 B / t)."""
+    for r in data["rows"]:
+        assert r["paced_udp_kbps"] > max(r["vegas_kbps"], r["newreno_kbps"]), r["hops"]
+    seven, i = _udp_on_seven_hops(data)
+    assert 28 <= seven[i][0] <= 44
     for t, g in seven[i + 1 :]:
         assert g == pytest.approx(11680.0 / t, rel=0.05), t
-    assert seven[i - 1][1] < 0.9 * g_opt
+
+
+# ns2 profile, quick mode: one step below the optimum (36 ms on 7 hops) a run either keeps its
+# routes or loses them for seconds, so the point's mean depends on which of its 3 runs do:
+# ns-2.35's reference runs give -17%; hopsim's, since ns-2's AODV route table over time
+# (docs/models.md 17.1), -1%. Over 6 runs of 120 s both are bimodal and overlap: ns-2.35
+# 261 +- 36, hopsim 288 +- 45 kbit/s (crosscheck, 2026-11-27).
+@pytest.mark.xfail(strict=True, reason="quick mode: 36 ms on 7 hops -1% (ns-2.35's runs -17%)")
+def test_paced_udp_collapses_just_below_its_optimum(data):
+    """Fig. 10 (S002:298-301): just below the best inter-send time goodput collapses."""
+    seven, i = _udp_on_seven_hops(data)
+    assert seven[i - 1][1] < 0.9 * seven[i][1]
 
 
 # ns2 profile, quick mode: Vegas alpha = 4 reaches 140 kbit/s at 2 Mbit/s on 7 hops and 382 at
@@ -187,8 +201,9 @@ def test_paced_udp_is_the_upper_bound_and_its_optimum_is_sharp(data):
 # failure; ns-2.35 itself gives alpha = beta = 4 138 +- 45 kbit/s at 2 Mbit/s on this chain
 # (crosscheck, 120 s, 4 replications). Since ns-2's Vegas inflation and deflation rules
 # (docs/models.md 17.4) alpha = 4 gives 123 kbit/s at 2 Mbit/s (3.1x); ns-2.35's reference
-# runs of the same quick mode give 144 (111-171 over its 3 seeds, 2.65x).
-@pytest.mark.xfail(strict=True, reason="quick mode: Vegas alpha = 4 at 2 Mbit/s low (3.1x)")
+# runs of the same quick mode give 144 (111-171 over its 3 seeds, 2.65x). With ns-2's AODV
+# route table over time (docs/models.md 17.1: purge tick, lifetimes, LocalRepairTimer) alpha
+# = 4 gives 2.54x and alpha = 3 2.04x (ns-2.35 2.65x and 2.46x) and the check holds again.
 def test_goodput_grows_sub_linearly_with_rate(data):
     """S000:43-50: RTS, CTS and ACK stay at 1 Mbit/s, so goodput grows less than the data
     rate; S000:37-43: alpha = 2's lead over alpha = 3, 4 shrinks to about 0 at 11 Mbit/s."""

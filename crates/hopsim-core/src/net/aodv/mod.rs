@@ -2,8 +2,9 @@
 //! flooded RREQ with broadcast jitter and expanding ring search, sequence numbers, RREP along
 //! the reverse path (from the destination or from a node with a fresh enough route), route
 //! lifetimes refreshed by use, RERR on link-layer failure propagated to precursors. Link
-//! breaks come from the MAC (link-layer feedback), so no HELLO messages are sent. No local
-//! repair (documented in docs/models.md).
+//! breaks come from the MAC (link-layer feedback); HELLO messages are optional. With the ns2
+//! profile, ns-2.35's departures from the RFC (local repair, its discovery cycle and its
+//! route table over time: ns2.rs, ns2_table.rs; docs/models.md 17.1).
 //!
 //! Pure protocol logic: the world feeds it messages, timers and link failures and carries out
 //! the actions it returns.
@@ -142,10 +143,8 @@ struct Discovery {
     ttl: u8,
     retries: u32,
     deadline: SimTime,
-    /// ns2: requests are held back after a failed discovery (MAX_RREQ_TIMEOUT); `wanted`:
-    /// packets asked for the destination meanwhile.
+    /// ns2: requests are held back after a failed discovery (MAX_RREQ_TIMEOUT).
     held: bool,
-    wanted: bool,
 }
 
 /// Is sequence number `a` newer than `b` (RFC 3561 6.1, rollover-safe)?
@@ -170,6 +169,8 @@ pub struct AodvNode {
     heard: FxHashMap<NodeId, SimTime>,
     /// ns2: per destination, the request state ns-2 keeps in its route entry.
     ns2_dst: FxHashMap<NodeId, ns2::Ns2Dst>,
+    /// ns2: the next `rt_purge` tick not yet applied to the table (ns2_table.rs).
+    ns2_next_purge_ns: SimTime,
     /// Reused lists of node ids (no allocation per call): destinations (`link_failed`),
     /// next hops (`hello`).
     scratch_dsts: Vec<NodeId>,
@@ -188,6 +189,7 @@ impl AodvNode {
             pending: FxHashMap::default(),
             heard: FxHashMap::default(),
             ns2_dst: FxHashMap::default(),
+            ns2_next_purge_ns: 0,
             scratch_dsts: Vec::new(),
             scratch_hops: Vec::new(),
         }
@@ -240,11 +242,14 @@ impl AodvNode {
 
     /// Next hop of a valid, unexpired route to `dst`; using it extends its lifetime (6.2).
     pub fn next_hop(&mut self, dst: NodeId, now: SimTime) -> Option<NodeId> {
+        if self.cfg.ns2 {
+            return self.ns2_next_hop(dst, now);
+        }
         let timeout = self.cfg.active_route_timeout_ns;
         let r = self.routes.get_mut(&dst)?;
         if !r.valid || r.expires_ns <= now {
             r.valid = false;
-            r.last_hop_count = r.hops; // ns-2 rt_down
+            r.last_hop_count = r.hops;
             return None;
         }
         r.expires_ns = r.expires_ns.max(now + timeout);
@@ -254,7 +259,10 @@ impl AodvNode {
     /// The next hop of a valid, unexpired route to `dst`, without using it (no lifetime
     /// refresh): what an observer of the table sees.
     pub fn route(&self, dst: NodeId, now: SimTime) -> Option<NodeId> {
-        self.routes.get(&dst).filter(|r| r.valid && r.expires_ns > now).map(|r| r.next_hop)
+        let r = self.routes.get(&dst).filter(|r| r.valid)?;
+        let alive =
+            if self.cfg.ns2 { ns2_table::up_at(r.expires_ns, now) } else { r.expires_ns > now };
+        alive.then_some(r.next_hop)
     }
 
     /// Hop count of the current route to `dst`.
@@ -316,10 +324,16 @@ impl AodvNode {
         }
     }
 
-    /// The discovery timer of `dst` fired.
-    pub fn on_timer(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
+    /// The discovery timer of `dst` fired; `waiting`: packets for `dst` wait at this node.
+    pub fn on_timer(
+        &mut self,
+        dst: NodeId,
+        now: SimTime,
+        waiting: bool,
+        out: &mut Vec<AodvAction>,
+    ) {
         if self.cfg.ns2 {
-            self.ns2_on_timer(dst, now, out);
+            self.ns2_on_timer(dst, now, waiting, out);
             return;
         }
         let Some(d) = self.pending.get(&dst).copied() else { return };
@@ -387,8 +401,11 @@ impl AodvNode {
                     }
                     r.valid = true;
                     r.repairing = false;
+                    if self.cfg.ns2 {
+                        r.expires_ns = expires; // ns-2 rt_update sets the expiry
+                    }
                 }
-                if r.valid && r.next_hop == next_hop {
+                if !self.cfg.ns2 && r.valid && r.next_hop == next_hop {
                     r.expires_ns = r.expires_ns.max(expires);
                 }
                 fresher
@@ -420,57 +437,15 @@ impl AodvNode {
             }
         }
     }
-
-    /// The MAC gave up on `next_hop` (6.11 case i): every route through it breaks; RERRs go to
-    /// the precursors. Returns nothing when no valid route used that neighbour.
-    pub fn link_failed(&mut self, next_hop: NodeId, out: &mut Vec<AodvAction>) {
-        let ns2 = self.cfg.ns2;
-        // Walk in any order: it only edits each route's own precursors and lists the broken
-        // routes, which are then sorted so that the RERRs go in destination order.
-        let mut broken = std::mem::take(&mut self.scratch_dsts);
-        broken.clear();
-        for (&dst, r) in self.routes.iter_mut() {
-            if r.valid && r.next_hop == next_hop {
-                broken.push(dst);
-            }
-            if ns2 {
-                // ns-2 pc_delete(id). Before the RERR below is decided: with ns2 the RERR
-                // does not depend on the precursors.
-                r.precursors.retain(|&p| p != next_hop);
-            }
-        }
-        broken.sort_unstable();
-        for &dst in &broken {
-            let r = self.routes.get_mut(&dst).expect("listed above");
-            r.valid = false;
-            r.last_hop_count = r.hops; // ns-2 rt_down
-            r.seq = r.seq.wrapping_add(1);
-            // ns-2 handle_link_failure sends its RERR whether or not anyone used the route.
-            if ns2 || !r.precursors.is_empty() {
-                out.push(AodvAction::Send {
-                    msg: AodvMsg::Rerr { dst, dst_seq: r.seq },
-                    to: NodeId::BROADCAST,
-                    delay_ns: 0,
-                });
-            }
-        }
-        self.scratch_dsts = broken;
-    }
-
-    /// A data packet for `dst` cannot be forwarded here (6.11 case ii): report it upstream.
-    pub fn no_route_for_forwarding(&mut self, dst: NodeId, out: &mut Vec<AodvAction>) {
-        let seq = self.routes.get(&dst).map_or(0, |r| r.seq);
-        out.push(AodvAction::Send {
-            msg: AodvMsg::Rerr { dst, dst_seq: seq },
-            to: NodeId::BROADCAST,
-            delay_ns: 0,
-        });
-    }
 }
+
+mod link_break;
 
 mod receive;
 
 mod ns2;
+
+mod ns2_table;
 
 mod seen;
 
@@ -479,6 +454,9 @@ mod tests;
 
 #[cfg(test)]
 mod ns2_tests;
+
+#[cfg(test)]
+mod ns2_table_tests;
 
 #[cfg(test)]
 mod table_tests;

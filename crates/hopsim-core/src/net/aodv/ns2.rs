@@ -2,6 +2,7 @@
 //! link-layer failures as `AODV::rt_ll_failed` handles them, and route discovery as
 //! `AODV::sendRequest` paces it. Sources: ns-2.35 aodv/aodv.cc, aodv.h.
 
+use super::ns2_table::NS2_PURGE_TICK_NS;
 use super::*;
 use crate::ids::NodeId;
 
@@ -9,23 +10,22 @@ use crate::ids::NodeId;
 const NS2_RREQ_RETRIES: u32 = 3;
 /// ns-2 aodv.h MAX_RREQ_TIMEOUT: the longest wait for a reply, and the hold after giving up.
 const NS2_MAX_RREQ_TIMEOUT_NS: SimDuration = 10_000_000_000;
-/// ns-2 aodv.cc RouteCacheTimer: `rt_purge` (which re-sends requests for buffered packets)
-/// runs every 0.5 s.
-const NS2_PURGE_TICK_NS: SimDuration = 500_000_000;
 
 /// ns-2 aodv_rtable.h MAX_HISTORY: discovery latencies kept per destination.
 const NS2_MAX_HISTORY: usize = 3;
 
 /// What ns-2 keeps in a route entry about requesting it (aodv_rtable.h).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Ns2Dst {
     /// rt_req_last_ttl.
-    last_ttl: u8,
+    pub(super) last_ttl: u8,
     /// rt_disc_latency: per-hop latency of the last discoveries (0: none), and hist_indx.
     latency_ns: [u64; NS2_MAX_HISTORY],
     next: usize,
     /// When this node last sent a request for the destination (the RREP's rp_timestamp).
     sent_ns: SimTime,
+    /// When the LocalRepairTimers scheduled for the destination fire (ns2_table.rs).
+    pub(super) repair_timers: Vec<SimTime>,
 }
 
 impl Ns2Dst {
@@ -68,18 +68,18 @@ impl AodvNode {
         if !data || dst == NodeId::BROADCAST {
             return FailedPacket::Drop;
         }
+        self.ns2_purge(now);
         let Some(r) = self.routes.get_mut(&dst) else { return FailedPacket::Drop };
         // ns-2 compares with the hop count of any route that is not down (a route already in
         // repair keeps its count: the packet joins the ones waiting for the repair).
         if (r.valid || r.repairing) && forwards > r.hops as u32 {
-            // ns-2 local_rt_repair: the route goes RTF_IN_REPAIR and a RREQ leaves from here
-            // (none while one is under way: sendRequest's rate limit).
-            let already = r.repairing;
+            // ns-2 local_rt_repair, for every such packet: the route goes RTF_IN_REPAIR, a
+            // RREQ leaves from here (sendRequest's rate limit holds it while one is under
+            // way), and a LocalRepairTimer is set.
             r.valid = false;
             r.repairing = true;
-            if !already {
-                self.discover(dst, now, out);
-            }
+            self.discover(dst, now, out);
+            self.ns2_arm_repair_timer(dst, now, out);
             return FailedPacket::Wait;
         }
         out.push(AodvAction::PurgeQueue { next_hop });
@@ -98,18 +98,15 @@ impl AodvNode {
     /// times the count, at most 10 s; after RREQ_RETRIES network-wide requests the waiting
     /// packets are dropped and requests held back for MAX_RREQ_TIMEOUT.
     pub(super) fn ns2_discover(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
-        if let Some(d) = self.pending.get_mut(&dst) {
-            if now < d.deadline {
-                d.wanted = true;
-                return;
-            }
+        self.ns2_purge(now);
+        if self.pending.get(&dst).is_some_and(|d| now < d.deadline) {
+            return;
         }
         self.ns2_request(dst, now, out);
     }
 
     fn ns2_request(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         let mut d = self.pending.get(&dst).copied().unwrap_or_default();
-        d.wanted = false;
         if d.retries > NS2_RREQ_RETRIES {
             d = Discovery { held: true, deadline: now + NS2_MAX_RREQ_TIMEOUT_NS, ..d };
             d.retries = 0;
@@ -169,9 +166,20 @@ impl AodvNode {
         out.push(AodvAction::RouteFound { dst });
     }
 
-    /// The purge tick after a request timeout: a reply may have come meanwhile; otherwise
-    /// the next request, or the end of the hold.
-    pub(super) fn ns2_on_timer(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
+    /// A timer of `dst`: a LocalRepairTimer (ns2_table.rs), or the purge tick after a
+    /// request timeout, where `rt_purge` asks again only while packets for `dst` wait here
+    /// (`waiting`); a reply may have come meanwhile. After a hold nothing is left pending.
+    pub(super) fn ns2_on_timer(
+        &mut self,
+        dst: NodeId,
+        now: SimTime,
+        waiting: bool,
+        out: &mut Vec<AodvAction>,
+    ) {
+        self.ns2_purge(now);
+        if self.ns2_repair_timer_fired(dst, now) {
+            return; // a discovery timer due at the same time is an event of its own
+        }
         let Some(d) = self.pending.get(&dst).copied() else { return };
         if now != purge_tick(d.deadline) {
             return; // superseded
@@ -181,10 +189,9 @@ impl AodvNode {
             out.push(AodvAction::RouteFound { dst });
             return;
         }
-        if d.held && !d.wanted {
-            self.pending.remove(&dst);
-            if let Some(r) = self.routes.get_mut(&dst) {
-                r.repairing = false;
+        if !waiting {
+            if d.held {
+                self.pending.remove(&dst);
             }
             return;
         }

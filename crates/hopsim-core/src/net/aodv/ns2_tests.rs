@@ -79,25 +79,37 @@ fn near_the_destination_a_failure_starts_a_local_repair_and_the_packet_waits() {
 }
 
 #[test]
-fn a_failed_repair_ends_with_the_waiting_packets_dropped() {
+fn a_failed_repair_drops_the_waiting_packets_and_stays_in_repair_until_its_timer() {
+    // Every timer asked for runs, in time order. The request cycle gives up (the waiting
+    // packets are dropped); the route stays in repair until the LocalRepairTimer.
     let mut n = ns2_node(4);
-    n.update(NodeId(5), NodeId(5), 1, Some(2), 1000 * MS, 0);
+    n.update(NodeId(5), NodeId(5), 1, Some(2), 1_000_000 * MS, 0);
     let mut out = vec![];
-    n.packet_failed(NodeId(5), NodeId(5), true, 4, 0, &mut out);
-    let mut unreachable = false;
-    for _ in 0..16 {
-        let Some(at) = out.iter().find_map(|a| match a {
+    n.packet_failed(NodeId(5), NodeId(5), true, 4, 50_000 * MS, &mut out);
+    let mut timers = std::collections::BTreeSet::new();
+    let (mut gave_up_at, mut up_to) = (None, 0);
+    loop {
+        timers.extend(out.iter().filter_map(|a| match a {
             AodvAction::Timer { at, .. } => Some(*at),
             _ => None,
-        }) else {
-            break;
-        };
+        }));
+        let Some(at) = timers.pop_first() else { break };
+        if gave_up_at.is_some() && n.repairing(NodeId(5)) {
+            up_to = at;
+        }
         out.clear();
-        n.on_timer(NodeId(5), at, &mut out);
-        unreachable |= out.contains(&AodvAction::Unreachable { dst: NodeId(5) });
+        n.on_timer(NodeId(5), at, true, &mut out);
+        if out.contains(&AodvAction::Unreachable { dst: NodeId(5) }) && gave_up_at.is_none() {
+            gave_up_at = Some(at);
+            assert!(n.repairing(NodeId(5)), "giving up does not end the repair");
+        }
+        if at > 110_000 * MS {
+            break;
+        }
     }
-    assert!(unreachable);
-    assert!(!n.repairing(NodeId(5)));
+    assert!(gave_up_at.is_some());
+    assert!(up_to >= gave_up_at.unwrap(), "in repair after the give-up");
+    assert!(!n.repairing(NodeId(5)), "the LocalRepairTimer ended it");
 }
 
 #[test]
@@ -206,7 +218,7 @@ fn ns2_discovery_paces_requests_on_purge_ticks_then_gives_up_and_holds() {
     let mut times = vec![0];
     loop {
         let mut out = vec![];
-        n.on_timer(NodeId(9), at, &mut out);
+        n.on_timer(NodeId(9), at, true, &mut out);
         if out.contains(&AodvAction::Unreachable { dst: NodeId(9) }) {
             assert_eq!(at, 19_000 * MS);
             let hold = timer_of(&out);
@@ -215,7 +227,7 @@ fn ns2_discovery_paces_requests_on_purge_ticks_then_gives_up_and_holds() {
             n.discover(NodeId(9), at + MS, &mut during);
             assert!(during.is_empty(), "no request during the hold");
             let mut after = vec![];
-            n.on_timer(NodeId(9), hold, &mut after);
+            n.on_timer(NodeId(9), hold, true, &mut after);
             assert_eq!(ttl_of(&after), Some(30), "a packet asked during the hold: new cycle");
             break;
         }

@@ -8,21 +8,30 @@ impl AodvNode {
     /// A control message arrived from neighbour `from`.
     pub fn receive(&mut self, msg: AodvMsg, from: NodeId, now: SimTime, out: &mut Vec<AodvAction>) {
         let timeout = self.cfg.active_route_timeout_ns;
+        let ns2 = self.cfg.ns2;
+        self.ns2_purge(now);
         match msg {
             AodvMsg::Rreq { id, dst, dst_seq, unknown_seq, orig, orig_seq, hops, ttl } => {
                 if orig == self.me {
                     return;
                 }
-                self.update(from, from, 1, None, timeout, now);
+                if !ns2 {
+                    // ns-2 keeps no route to the neighbour a request came from.
+                    self.update(from, from, 1, None, timeout, now);
+                }
                 if self.seen_before(orig, id, now) {
                     return; // 6.5: a RREQ is processed once
                 }
                 self.remember(orig, id, now);
                 let hops = hops.saturating_add(1);
                 // Reverse route (6.5), lifetime at least 2 NET_TRAVERSAL - 2 hops NODE_TRAVERSAL.
-                let reverse = (2 * self.cfg.net_traversal_ns())
-                    .saturating_sub(2 * hops as u64 * self.cfg.node_traversal_ns);
-                self.update(orig, from, hops, Some(orig_seq), reverse.max(timeout), now);
+                if ns2 {
+                    self.ns2_reverse_route(orig, from, hops, orig_seq, now, out);
+                } else {
+                    let reverse = (2 * self.cfg.net_traversal_ns())
+                        .saturating_sub(2 * hops as u64 * self.cfg.node_traversal_ns);
+                    self.update(orig, from, hops, Some(orig_seq), reverse.max(timeout), now);
+                }
                 if dst == self.me {
                     if self.cfg.ns2 {
                         // ns-2 recvRequest: max(own, requested) + 1, rounded up to even.
@@ -38,32 +47,46 @@ impl AodvNode {
                         dst_seq: self.seq,
                         orig,
                         hops: 0,
-                        lifetime_ns: 2 * timeout,
+                        // ns-2 MY_ROUTE_TIMEOUT 10 s; RFC 3561 10: 2 ACTIVE_ROUTE_TIMEOUT.
+                        lifetime_ns: if ns2 { timeout } else { 2 * timeout },
                     };
                     out.push(AodvAction::Send { msg, to: from, delay_ns: 0 });
                     return;
                 }
                 let fresh = self.routes.get(&dst).is_some_and(|r| {
-                    r.valid
-                        && r.valid_seq
-                        && r.expires_ns > now
-                        && (unknown_seq || !newer(dst_seq, r.seq))
+                    let usable = if ns2 {
+                        r.valid || r.repairing // ns-2: any route whose hop count is not infinite
+                    } else {
+                        r.valid && r.valid_seq && r.expires_ns > now
+                    };
+                    usable && (unknown_seq || !newer(dst_seq, r.seq))
                 });
                 if fresh {
                     // 6.6.2: an intermediate node with a fresh enough route replies.
                     let r = &self.routes[&dst];
+                    let left_ns = r.expires_ns.saturating_sub(now);
                     let msg = AodvMsg::Rrep {
                         dst,
                         dst_seq: r.seq,
                         orig,
                         hops: r.hops,
-                        lifetime_ns: r.expires_ns - now,
+                        // ns-2 sends (u_int32_t)(rt_expire - now): whole seconds.
+                        lifetime_ns: if ns2 {
+                            left_ns / ns2_table::SECOND_NS * ns2_table::SECOND_NS
+                        } else {
+                            left_ns
+                        },
                     };
                     let next = r.next_hop;
                     self.add_precursor(dst, from);
                     self.add_precursor(orig, next);
                     out.push(AodvAction::Send { msg, to: from, delay_ns: 0 });
                 } else if ttl > 1 {
+                    // ns-2 recvRequest: the highest sequence number seen on the way goes on.
+                    let (dst_seq, unknown_seq) = match self.routes.get(&dst) {
+                        Some(r) if ns2 && (unknown_seq || newer(r.seq, dst_seq)) => (r.seq, false),
+                        _ => (dst_seq, unknown_seq),
+                    };
                     let msg = AodvMsg::Rreq {
                         id,
                         dst,
@@ -88,7 +111,9 @@ impl AodvNode {
                 self.update(from, from, 1, Some(dst_seq), lifetime_ns.max(1), now);
             }
             AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns } => {
-                self.update(from, from, 1, None, timeout, now);
+                if !ns2 {
+                    self.update(from, from, 1, None, timeout, now);
+                }
                 let hops = hops.saturating_add(1);
                 let fresher = self.update(dst, from, hops, Some(dst_seq), lifetime_ns.max(1), now);
                 if self.cfg.ns2 {
@@ -109,7 +134,11 @@ impl AodvNode {
                 // 6.7: forward along the reverse route, recording precursors.
                 if let Some(next) = self.next_hop(orig, now) {
                     self.add_precursor(dst, next);
-                    self.add_precursor(orig, from);
+                    if !ns2 {
+                        // ns-2 recvReply records only the forward route's precursor: a
+                        // route known only as a reverse route (a TCP ACK path) has none.
+                        self.add_precursor(orig, from);
+                    }
                     let msg = AodvMsg::Rrep { dst, dst_seq, orig, hops, lifetime_ns };
                     out.push(AodvAction::Send { msg, to: next, delay_ns: 0 });
                 }

@@ -17,9 +17,25 @@ struct Reference {
     routes: BTreeMap<NodeId, Route>,
     heard: BTreeMap<NodeId, SimTime>,
     ns2: bool,
+    /// ns2: the next 0.5 s purge tick not yet applied.
+    next_purge: u64,
 }
 
 impl Reference {
+    /// ns-2 `rt_purge` on every tick up to `now`: expired up routes go down, number + 1.
+    fn purge(&mut self, now: u64) {
+        if !self.ns2 || now < self.next_purge {
+            return;
+        }
+        let tick = now / (500 * MS) * (500 * MS);
+        for r in self.routes.values_mut() {
+            if r.valid && r.expires_ns < tick {
+                (r.valid, r.seq, r.last_hop_count) = (false, r.seq.wrapping_add(1), r.hops);
+            }
+        }
+        self.next_purge = tick + 500 * MS;
+    }
+
     fn update(
         &mut self,
         dst: NodeId,
@@ -54,14 +70,23 @@ impl Reference {
             if let Some(s) = seq {
                 (r.seq, r.valid_seq) = (s, true);
             }
+            if self.ns2 {
+                r.expires_ns = now + life;
+            }
         }
-        if r.valid && r.next_hop == hop {
+        if !self.ns2 && r.valid && r.next_hop == hop {
             r.expires_ns = r.expires_ns.max(now + life);
         }
         take
     }
 
     fn next_hop(&mut self, dst: NodeId, now: u64) -> Option<NodeId> {
+        if self.ns2 {
+            self.purge(now);
+            let r = self.routes.get_mut(&dst).filter(|r| r.valid)?;
+            r.expires_ns = now + TIMEOUT_NS;
+            return Some(r.next_hop);
+        }
         let r = self.routes.get_mut(&dst)?;
         if r.valid && r.expires_ns > now {
             r.expires_ns = r.expires_ns.max(now + TIMEOUT_NS);
@@ -172,6 +197,7 @@ fn run(seed: u64, ns2: bool, steps: usize) -> usize {
             7 => {
                 let seq = rng.up_to(8);
                 node.receive(AodvMsg::Rerr { dst, dst_seq: seq }, hop, now, &mut out);
+                reference.purge(now);
                 reference.receive_rerr(dst, seq, hop, &mut expected);
             }
             8 => {

@@ -153,7 +153,7 @@ fn expanding_ring_then_retries_then_unreachable() {
             }
         }
         let now = next.expect("a timer");
-        n.on_timer(NodeId(9), now, &mut out);
+        n.on_timer(NodeId(9), now, true, &mut out);
     }
 }
 
@@ -226,6 +226,6 @@ fn a_route_learned_during_a_discovery_releases_the_waiting_packets() {
     // Node 5's own RREQ passes by: a reverse route to 5 appears.
     n.receive(rreq(1, 5, 3, 8, 2, 5), NodeId(1), MS, &mut out);
     out.clear();
-    n.on_timer(NodeId(5), deadline.unwrap(), &mut out);
+    n.on_timer(NodeId(5), deadline.unwrap(), true, &mut out);
     assert_eq!(out, vec![AodvAction::RouteFound { dst: NodeId(5) }]);
 }

@@ -322,7 +322,7 @@ impl Router {
     pub fn on_timer(&mut self, cx: &mut RouteCtx, dst: NodeId, waiting: bool) {
         match self {
             Router::Aodv(a) => {
-                a.node.on_timer(dst, cx.now, &mut a.scratch);
+                a.node.on_timer(dst, cx.now, waiting, &mut a.scratch);
                 a.flush(cx.out);
             }
             Router::Dsr(d) => {
