@@ -2,7 +2,7 @@
 //! link-layer failures as `AODV::rt_ll_failed` handles them, and route discovery as
 //! `AODV::sendRequest` paces it. Sources: ns-2.35 aodv/aodv.cc, aodv.h.
 
-use super::ns2_table::NS2_PURGE_TICK_NS;
+use super::ns2_table::purge_tick;
 use super::*;
 use crate::ids::NodeId;
 
@@ -38,11 +38,6 @@ impl Ns2Dst {
             known.iter().sum::<u64>() / known.len() as u64
         }
     }
-}
-
-/// The first `rt_purge` tick at or after `t`.
-fn purge_tick(t: SimTime) -> SimTime {
-    t.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS
 }
 
 impl AodvNode {

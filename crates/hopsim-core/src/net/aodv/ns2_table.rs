@@ -11,13 +11,18 @@ pub(super) const SECOND_NS: SimDuration = 1_000_000_000;
 const NS2_REV_ROUTE_LIFE_NS: SimDuration = 6 * SECOND_NS;
 /// ns-2 aodv.cc RouteCacheTimer (FREQUENCY): `rt_purge`, which also re-sends requests for
 /// buffered packets, runs every 0.5 s.
-pub(super) const NS2_PURGE_TICK_NS: SimDuration = 500_000_000;
+const NS2_PURGE_TICK_NS: SimDuration = 500_000_000;
 /// ns-2 aodv.h INFINITY2: the hop count of a route that is down.
 const NS2_INFINITY2: u8 = u8::MAX;
 
 /// The last `rt_purge` tick at or before `t` (the timer runs from time 0).
 fn last_tick(t: SimTime) -> SimTime {
     t / NS2_PURGE_TICK_NS * NS2_PURGE_TICK_NS
+}
+
+/// The first `rt_purge` tick at or after `t`.
+pub(super) fn purge_tick(t: SimTime) -> SimTime {
+    t.div_ceil(NS2_PURGE_TICK_NS) * NS2_PURGE_TICK_NS
 }
 
 /// Is a route that is up and expires at `expires_ns` still up at `now`? ns-2 takes an up

@@ -3,14 +3,11 @@
 //! the request's highest sequence number, precursors, and the `LocalRepairTimer`.
 //!
 //! Chain used below: 0 - 1 - 2 - 3 - 4 - 5.
+use super::ns2_tests::{ns2_node, timers};
 use super::*;
 
 const MS: u64 = 1_000_000;
 const S: u64 = 1_000 * MS;
-
-fn ns2_node(me: u32) -> AodvNode {
-    AodvNode::new(NodeId(me), AodvConfig { ns2: true, ..AodvConfig::default() })
-}
 
 fn sent(out: &[AodvAction]) -> Vec<AodvMsg> {
     out.iter()
@@ -151,14 +148,11 @@ fn the_local_repair_timer_fires_at_now_plus_an_absolute_time_and_takes_the_route
     let mut out = vec![];
     let fate = n.packet_failed(NodeId(5), NodeId(5), true, 4, 50 * S, &mut out);
     assert_eq!(fate, FailedPacket::Wait);
-    let timers: Vec<SimTime> = out
-        .iter()
-        .filter_map(|a| match a {
-            AodvAction::Timer { at, .. } => Some(*at),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(timers, vec![52 * S, 101_800 * MS], "the request's tick, then the repair timer");
+    assert_eq!(
+        timers(&out),
+        vec![52 * S, 101_800 * MS],
+        "the request's tick, then the repair timer"
+    );
     // In repair a neighbour's stale answer (same number, same hops) is ignored...
     let stale =
         AodvMsg::Rrep { dst: NodeId(5), dst_seq: 2, orig: NodeId(4), hops: 0, lifetime_ns: 10 * S };

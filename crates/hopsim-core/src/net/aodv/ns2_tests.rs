@@ -6,7 +6,7 @@ use super::*;
 
 const MS: u64 = 1_000_000;
 
-fn ns2_node(me: u32) -> AodvNode {
+pub(super) fn ns2_node(me: u32) -> AodvNode {
     AodvNode::new(NodeId(me), AodvConfig { ns2: true, ..AodvConfig::default() })
 }
 
@@ -14,6 +14,16 @@ fn rreq_sent(out: &[AodvAction], dst: u32) -> bool {
     out.iter().any(|a| {
         matches!(a, AodvAction::Send { to: NodeId::BROADCAST, msg: AodvMsg::Rreq { dst: d, .. }, .. } if *d == NodeId(dst))
     })
+}
+
+/// The times of the timers `out` asks for, in order.
+pub(super) fn timers(out: &[AodvAction]) -> Vec<SimTime> {
+    out.iter()
+        .filter_map(|a| match a {
+            AodvAction::Timer { at, .. } => Some(*at),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -86,14 +96,11 @@ fn a_failed_repair_drops_the_waiting_packets_and_stays_in_repair_until_its_timer
     n.update(NodeId(5), NodeId(5), 1, Some(2), 1_000_000 * MS, 0);
     let mut out = vec![];
     n.packet_failed(NodeId(5), NodeId(5), true, 4, 50_000 * MS, &mut out);
-    let mut timers = std::collections::BTreeSet::new();
+    let mut due = std::collections::BTreeSet::new();
     let (mut gave_up_at, mut up_to) = (None, 0);
     loop {
-        timers.extend(out.iter().filter_map(|a| match a {
-            AodvAction::Timer { at, .. } => Some(*at),
-            _ => None,
-        }));
-        let Some(at) = timers.pop_first() else { break };
+        due.extend(timers(&out));
+        let Some(at) = due.pop_first() else { break };
         if gave_up_at.is_some() && n.repairing(NodeId(5)) {
             up_to = at;
         }

@@ -3,6 +3,7 @@
 //! standard profile's agent). Each test file overrides the fields it is about. Segment
 //! numbers are written `s(3)`.
 
+use super::cc::Loss;
 use super::config::TcpSpec;
 use super::limits::LimitPolicy;
 use super::recovery;
@@ -11,6 +12,20 @@ use super::sender::SenderConfig;
 use crate::ids::{FlowId, SeqNo};
 
 pub const MS: u64 = 1_000_000;
+
+/// A loss found by DupThresh (3) duplicates at time 0, with `flight` segments in flight and
+/// all of them usable: what a window-based controller's `ssthresh_after_loss` sees.
+pub fn dupack_loss(flight: f64) -> Loss {
+    Loss {
+        now: 0,
+        flight,
+        usable: flight,
+        dupack_threshold: 3,
+        dupacks: 3,
+        sent_ns: 0,
+        retransmitted: false,
+    }
+}
 
 /// Segment number `n`.
 pub fn s(n: u32) -> SeqNo {

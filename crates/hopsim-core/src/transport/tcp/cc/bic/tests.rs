@@ -4,19 +4,7 @@
 
 use super::*;
 use crate::transport::tcp::cc::reno::ack;
-use crate::transport::tcp::test_support::s;
-
-fn loss(flight: f64) -> Loss {
-    Loss {
-        now: 0,
-        flight,
-        usable: flight,
-        dupack_threshold: 3,
-        dupacks: 3,
-        sent_ns: 0,
-        retransmitted: false,
-    }
-}
+use crate::transport::tcp::test_support::{dupack_loss, s};
 
 /// The paper's increase per RTT at window `cwnd` with W_max `max`: binary search (with
 /// B = 4, a quarter of the distance) clamped to [Smin, Smax] below W_max, max probing (the
@@ -73,7 +61,7 @@ fn follows_the_paper(cc: &mut Bic, w: &mut Window, rtts: usize, slack: f64) -> V
 #[test]
 fn after_a_loss_the_window_searches_towards_w_max_then_probes_beyond() {
     let mut cc = Bic::default();
-    let cut = cc.ssthresh_after_loss(&Window::new(400.0, 1e9), &loss(400.0));
+    let cut = cc.ssthresh_after_loss(&Window::new(400.0, 1e9), &dupack_loss(400.0));
     assert_eq!(cut, 350.0, "cwnd - cwnd / 8 (beta 7/8)");
     assert_eq!(cc.w_max(), 400);
     let mut w = Window::new(cut, cut); // SACK recovery ends at ssthresh
@@ -92,7 +80,7 @@ fn after_a_loss_the_window_searches_towards_w_max_then_probes_beyond() {
 #[test]
 fn far_below_w_max_the_increase_is_smax_and_low_windows_grow_as_reno() {
     let mut cc = Bic::default();
-    cc.ssthresh_after_loss(&Window::new(1000.0, 1e9), &loss(1000.0));
+    cc.ssthresh_after_loss(&Window::new(1000.0, 1e9), &dupack_loss(1000.0));
     let mut w = Window::new(500.0, 500.0); // e.g. after a timeout's slow start
     let trace = follows_the_paper(&mut cc, &mut w, 3, 1.0);
     assert!((trace[3] - 596.0).abs() < 3.0, "32 per RTT: {trace:?}");
@@ -100,17 +88,21 @@ fn far_below_w_max_the_increase_is_smax_and_low_windows_grow_as_reno() {
     let mut w = Window::new(10.0, 10.0);
     follows_the_paper(&mut cc, &mut w, 4, 0.0);
     assert_eq!(w.cwnd(), 14.0);
-    assert_eq!(cc.ssthresh_after_loss(&Window::new(12.0, 1e9), &loss(12.0)), 6.0, "Reno's half");
+    assert_eq!(
+        cc.ssthresh_after_loss(&Window::new(12.0, 1e9), &dupack_loss(12.0)),
+        6.0,
+        "Reno's half"
+    );
 }
 
 #[test]
 fn fast_convergence_lowers_w_max_when_the_window_shrinks() {
     let mut cc = Bic::default();
-    cc.ssthresh_after_loss(&Window::new(400.0, 1e9), &loss(400.0));
-    cc.ssthresh_after_loss(&Window::new(320.0, 1e9), &loss(320.0));
+    cc.ssthresh_after_loss(&Window::new(400.0, 1e9), &dupack_loss(400.0));
+    cc.ssthresh_after_loss(&Window::new(320.0, 1e9), &dupack_loss(320.0));
     assert_eq!(cc.w_max(), 300, "320 (1 + 7/8) / 2: releases bandwidth for a new flow");
     let mut cc = Bic { fast_convergence: false, ..Bic::default() };
-    cc.ssthresh_after_loss(&Window::new(400.0, 1e9), &loss(400.0));
-    cc.ssthresh_after_loss(&Window::new(320.0, 1e9), &loss(320.0));
+    cc.ssthresh_after_loss(&Window::new(400.0, 1e9), &dupack_loss(400.0));
+    cc.ssthresh_after_loss(&Window::new(320.0, 1e9), &dupack_loss(320.0));
     assert_eq!(cc.w_max(), 320);
 }

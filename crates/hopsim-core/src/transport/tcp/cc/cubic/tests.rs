@@ -3,27 +3,15 @@
 
 use super::*;
 use crate::transport::tcp::cc::reno::ack;
-use crate::transport::tcp::test_support::s;
+use crate::transport::tcp::test_support::{dupack_loss, s};
 
 const MS: u64 = 1_000_000;
-
-fn loss(flight: f64) -> Loss {
-    Loss {
-        now: 0,
-        flight,
-        usable: flight,
-        dupack_threshold: 3,
-        dupacks: 3,
-        sent_ns: 0,
-        retransmitted: false,
-    }
-}
 
 /// A loss at window `cwnd` (all of it in flight), and the end of its recovery: cwnd =
 /// ssthresh (RFC 6675 section 5).
 fn after_loss(cc: &mut Cubic, cwnd: f64) -> Window {
     let w = Window::new(cwnd, 1e9);
-    let ssthresh = cc.ssthresh_after_loss(&w, &loss(cwnd));
+    let ssthresh = cc.ssthresh_after_loss(&w, &dupack_loss(cwnd));
     Window::new(ssthresh, ssthresh)
 }
 
@@ -103,10 +91,14 @@ fn fast_convergence_releases_bandwidth_on_a_second_loss_below_w_max() {
     after_loss(&mut cc, 100.0);
     assert_eq!(cc.w_max(), 100.0);
     let w = Window::new(80.0, 1e9);
-    let ssthresh = cc.ssthresh_after_loss(&w, &loss(60.0));
+    let ssthresh = cc.ssthresh_after_loss(&w, &dupack_loss(60.0));
     assert!((cc.w_max() - 80.0 * 0.85).abs() < 1e-12);
     assert!((ssthresh - 42.0).abs() < 1e-12, "4.6: from the flight, 60 x 0.7");
-    assert_eq!(cc.ssthresh_after_loss(&Window::new(2.0, 1e9), &loss(1.0)), 2.0, "at least 2");
+    assert_eq!(
+        cc.ssthresh_after_loss(&Window::new(2.0, 1e9), &dupack_loss(1.0)),
+        2.0,
+        "at least 2"
+    );
 }
 
 #[test]
