@@ -36,7 +36,7 @@ use crate::transport::tcp::config::{TcpHost, TcpSpec};
 use crate::transport::tcp::quick_ack::QuickAckConfig;
 use crate::transport::tcp::receiver::{AckPolicy, ReceiverExtras, TcpReceiver};
 use crate::transport::tcp::rto::RtoEstimator;
-use crate::transport::tcp::sender::{SenderConfig, TcpSender};
+use crate::transport::tcp::sender::{RetransmitGuard, SenderConfig, TcpSender};
 use crate::transport::tcp::{congestion_control, limit_policy, recovery};
 use crate::transport::udp::{UdpSink, UdpSource};
 
@@ -347,6 +347,11 @@ fn tcp_flow(
         limited_transmit: ns2
             && matches!(spec.variant, TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack),
         ns2_vegas: ns2 && spec.variant == TcpVariant::Vegas,
+        guard: match (ns2, spec.variant) {
+            (true, TcpVariant::Reno | TcpVariant::NewReno) => RetransmitGuard::Ns2,
+            (true, TcpVariant::Sack) => RetransmitGuard::Ns2Sack1,
+            _ => RetransmitGuard::Rfc6582,
+        },
     };
     let (initial, min, max) =
         (secs_to_ns(spec.initial_rto_s), secs_to_ns(spec.min_rto_s), secs_to_ns(spec.max_rto_s));

@@ -3,7 +3,7 @@
 
 use super::config::{TcpSpec, TcpVariant};
 use super::limits::LimitPolicy;
-use super::sender::{SendSegment, SenderConfig, TcpCtx, TcpSender};
+use super::sender::{RetransmitGuard, SendSegment, SenderConfig, TcpCtx, TcpSender};
 use super::test_support::{self, s};
 use super::TcpTimer;
 use super::{congestion_control, sack_option_bytes};
@@ -49,6 +49,11 @@ impl Harness {
             pacing,
             limited_transmit: ns2 && variant != TcpVariant::Vegas,
             ns2_vegas: ns2 && variant == TcpVariant::Vegas,
+            guard: match (ns2, variant) {
+                (true, TcpVariant::Reno | TcpVariant::NewReno) => RetransmitGuard::Ns2,
+                (true, TcpVariant::Sack) => RetransmitGuard::Ns2Sack1,
+                _ => RetransmitGuard::Rfc6582,
+            },
             ..test_support::sender_config(&TcpSpec { variant, ..TcpSpec::default() })
         };
         let rto = test_support::rto();
@@ -350,5 +355,58 @@ fn ns2_vegas_may_fast_retransmit_twice_in_one_window() {
             resent.extend(h.ack(s(2), &[]).into_iter().filter(|s| s.1));
         }
         assert_eq!(resent.contains(&(s(2), true)), ns2, "ns2 = {ns2}: {resent:?}");
+    }
+}
+
+// ns-2's guard (tcp-newreno.cc `dupack_action`, `highest_ack_ > recover_`) is one segment
+// stricter than RFC 6582's (snd_una >= recover): the ACK must pass the highest segment sent
+// at the timeout. A spurious timeout, its originals' ACKs late:
+//   0..9 sent; RTO -> 0 resent (recover_ = 9); ACK 10 (the originals) -> 10, 11 sent;
+//   3 dups of 10 (the receiver's copies of the go-back-N) -> RFC 6582: 10 resent; ns-2: no
+//   ACK 11 -> 3 dups of 11 -> both resend 11
+#[test]
+fn ns2_newreno_bars_fast_retransmit_until_the_ack_passes_the_timeouts_highest() {
+    for ns2 in [false, true] {
+        let mut h = Harness::with_options(TcpVariant::NewReno, 10.0, None, false, ns2);
+        assert_eq!(h.sent(), new_segs(s(0)..s(10)));
+        assert_eq!(h.timeout(), vec![(s(0), true)]);
+        assert_eq!(h.ack(s(10), &[]), new_segs(s(10)..s(12)));
+        for _ in 0..3 {
+            h.ack(s(10), &[]);
+        }
+        assert_eq!(h.tx.stats.fast_retransmits, u64::from(!ns2), "ns2 = {ns2}");
+        // RFC 6582: ACK 11 is partial and resends 11 at once; ns-2 waits for three dups.
+        let mut resent: Vec<_> = h.ack(s(11), &[]).into_iter().filter(|s| s.1).collect();
+        for _ in 0..3 {
+            resent.extend(h.ack(s(11), &[]).into_iter().filter(|s| s.1));
+        }
+        assert!(resent.contains(&(s(11), true)), "ns2 = {ns2}: {resent:?}");
+    }
+}
+
+// After a fast recovery that ended, duplicates of its last segment: ns-2's Reno and NewReno
+// wait (highest_ack_ = recover_), its Sack1 has cleared recover_ at the end of the recovery
+// (tcp-sack1.cc `recv`) and resends.
+//   0..9 sent, 0 lost: dups 1, 2 -> 10, 11 (limited transmit); dup 3 -> 0 resent
+//   (recover_ = 11); ACK 12 ends it; 3 dups of 12
+#[test]
+fn ns2_guard_after_a_completed_recovery_per_agent() {
+    for (variant, ns2, resends) in [
+        (TcpVariant::NewReno, true, false),
+        (TcpVariant::Reno, true, false),
+        (TcpVariant::Sack, true, true),
+    ] {
+        let mut h = Harness::with_options(variant, 10.0, None, false, ns2);
+        assert_eq!(h.sent(), new_segs(s(0)..s(10)));
+        for _ in 0..3 {
+            h.ack(s(0), &[]);
+        }
+        assert_eq!(h.tx.stats.fast_retransmits, 1, "{variant:?}");
+        h.ack(s(12), &[]);
+        for _ in 0..3 {
+            h.ack(s(12), &[]);
+        }
+        let label = format!("{variant:?} ns2 = {ns2}");
+        assert_eq!(h.tx.stats.fast_retransmits, 1 + u64::from(resends), "{label}");
     }
 }

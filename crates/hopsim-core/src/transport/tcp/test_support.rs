@@ -8,7 +8,7 @@ use super::config::TcpSpec;
 use super::limits::LimitPolicy;
 use super::recovery;
 use super::rto::RtoEstimator;
-use super::sender::SenderConfig;
+use super::sender::{RetransmitGuard, SenderConfig};
 use crate::ids::{FlowId, SeqNo};
 
 pub const MS: u64 = 1_000_000;
@@ -49,6 +49,7 @@ pub fn sender_config(spec: &TcpSpec) -> SenderConfig {
         window_ns: (0, u64::MAX),
         limited_transmit: false,
         ns2_vegas: false,
+        guard: RetransmitGuard::Rfc6582,
     }
 }
 

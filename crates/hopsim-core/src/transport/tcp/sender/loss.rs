@@ -53,14 +53,24 @@ impl TcpSender {
         let lost_by_sack = self.recovery.uses_scoreboard() && self.board.is_lost(una);
         // Vegas: the first duplicate suffices when the segment outlived the fine-grained timeout.
         let expired = self.expired(una, cx.now);
-        // RFC 6582 section 4 (and 6675 5): no new recovery for ACKs below `recover`, i.e.
-        // duplicates of data sent before the last recovery or timeout.
-        let guard = una >= self.recover;
+        let guard = self.may_fast_retransmit(una);
         if (self.dupacks == self.cfg.dupack_threshold || lost_by_sack || expired) && guard {
             self.dupacks = self.dupacks.max(self.cfg.dupack_threshold);
             self.enter_recovery(cx);
         } else if self.cfg.limited_transmit && self.dupacks < self.cfg.dupack_threshold {
             self.send_one(cx);
+        }
+    }
+
+    /// Whether duplicates of `una` may start a recovery (`RetransmitGuard`): none for data
+    /// sent before the last recovery or timeout (RFC 6582 section 4, RFC 6675 section 5).
+    fn may_fast_retransmit(&self, una: SeqNo) -> bool {
+        match self.cfg.guard {
+            RetransmitGuard::Rfc6582 => una >= self.recover,
+            RetransmitGuard::Ns2 => una > self.recover || una == SeqNo::ZERO,
+            RetransmitGuard::Ns2Sack1 => {
+                !self.timeout_last || una > self.recover || una == SeqNo::ZERO
+            }
         }
     }
 

@@ -53,8 +53,30 @@ pub struct SenderConfig {
     /// recovery point of a timeout, a duplicate finding the next segment expired resends it
     /// during recovery too, and each such retransmission backs the coarse timer off.
     pub ns2_vegas: bool,
+    /// Which duplicate ACKs may start a fast retransmit after a recovery or a timeout.
+    pub guard: RetransmitGuard,
     /// Measurement window for the time averages.
     pub window_ns: (SimTime, SimTime),
+}
+
+/// The guard against a second fast retransmit for data sent before the last recovery or
+/// timeout (RFC 6582 section 4; ns-2's `bug_fix_`). `recover` is snd_max when that recovery
+/// or timeout began.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetransmitGuard {
+    /// RFC 6582 section 4: the duplicates must acknowledge `recover`, i.e. snd_una >= recover.
+    Rfc6582,
+    /// ns-2's Reno and NewReno agents (tcp-reno.cc, tcp-newreno.cc `dupack_action`, "careful"
+    /// with `lessCareful_` false): `highest_ack_ > recover_`, the highest segment sent back
+    /// then acknowledged and one more (snd_una > recover); or `highest_ack_ == 0`
+    /// (`bugfix_ss_`: only ns-2's SYN acknowledged, i.e. the first data segment missing;
+    /// hopsim has no SYN, so its segment k is ns-2's k + 1). Reno's `allow_fast_retransmit` (the
+    /// last action a fast retransmit) never applies: its first new ACK ends that state and
+    /// resets the duplicate count.
+    Ns2,
+    /// ns-2's Sack1 agent (tcp-sack1.cc `dupack_action`, `recv`): as `Ns2`, but the end of a
+    /// fast recovery clears `recover_`, so only a timeout's recovery point bars.
+    Ns2Sack1,
 }
 
 /// What an ACK carries beyond the cumulative ACK and SACK blocks.
