@@ -158,7 +158,13 @@ impl Access {
 
     /// Start a backoff of `slots` slots now.
     pub fn start_backoff(&mut self, now: SimTime, slots: u32) {
-        let reference = now.max(self.ready_time(now));
+        self.start_backoff_not_before(now, slots, now);
+    }
+
+    /// Start a backoff of `slots` slots now whose countdown begins no earlier than
+    /// `not_before` (and, as always, only once the medium has been idle for DIFS or EIFS).
+    pub fn start_backoff_not_before(&mut self, now: SimTime, slots: u32, not_before: SimTime) {
+        let reference = now.max(not_before).max(self.ready_time(now));
         self.backoff = Some(Backoff { slots, reference });
     }
 

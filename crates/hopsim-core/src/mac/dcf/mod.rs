@@ -146,6 +146,8 @@ pub struct Dcf {
     nav_until: SimTime,
     /// ns2 profile: EIFS as a NAV (dcf/ns2.rs).
     eifs_nav_until: SimTime,
+    /// ns2 profile: end of the wait for the DATA after a CTS this node sent (`MAC_CTS`).
+    ns2_cts_until: SimTime,
     next_seq: u16,
     /// Last sequence number received from each transmitter (sorted by transmitter).
     seen: Vec<(NodeId, u16)>,
@@ -174,6 +176,7 @@ impl Dcf {
             sifs_frame: None,
             nav_until: 0,
             eifs_nav_until: 0,
+            ns2_cts_until: 0,
             next_seq: 0,
             seen: Vec::new(),
             rng,
@@ -272,9 +275,14 @@ impl Dcf {
     }
 
     fn draw_backoff(&mut self, cx: &mut MacCtx) {
+        self.draw_backoff_not_before(cx, cx.now);
+    }
+
+    /// A backoff whose countdown begins no earlier than `not_before` (after DIFS/EIFS).
+    fn draw_backoff_not_before(&mut self, cx: &mut MacCtx, not_before: SimTime) {
         let slots = self.backoff_slots();
         self.note(cx, MacNote::Backoff { slots, cw: self.cw });
-        self.access.start_backoff(cx.now, slots);
+        self.access.start_backoff_not_before(cx.now, slots, not_before);
         self.arm_access(cx);
     }
 
@@ -338,7 +346,7 @@ impl Dcf {
         match (frame.kind, self.phase) {
             (FrameKind::Rts, Phase::TxRts) => {
                 self.phase = Phase::WaitCts;
-                let at = cx.now + t.response_timeout(t.cts_ns);
+                let at = cx.now + self.response_timeout(t.cts_ns);
                 let generation = self.timeout_timer.arm(at);
                 cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
@@ -348,7 +356,7 @@ impl Dcf {
             }
             (FrameKind::Data, Phase::TxData) => {
                 self.phase = Phase::WaitAck;
-                let at = cx.now + t.response_timeout(t.ack_ns);
+                let at = cx.now + self.response_timeout(t.ack_ns);
                 let generation = self.timeout_timer.arm(at);
                 cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
@@ -410,7 +418,8 @@ impl Dcf {
             self.job = Some(job);
             self.cw = (2 * self.cw + 1).min(self.cfg.cw_max);
             self.phase = Phase::Contend;
-            self.draw_backoff(cx);
+            let not_before = cx.now + self.retry_countdown_delay();
+            self.draw_backoff_not_before(cx, not_before);
         }
     }
 
@@ -424,8 +433,14 @@ impl Dcf {
         if frame.kind == FrameKind::Cts && !self.ns2_may_answer(cx.now) {
             return; // ns-2 check_pktCTRL: no CTS unless is_idle()
         }
+        if frame.kind == FrameKind::Data && !self.ns2_may_answer(cx.now) {
+            return self.ns2_data_deferred(cx); // ns-2 check_pktTx: no DATA unless is_idle()
+        }
         match frame.kind {
-            FrameKind::Cts => self.counters.cts_sent += 1,
+            FrameKind::Cts => {
+                self.counters.cts_sent += 1;
+                self.ns2_await_data(cx.now, &frame);
+            }
             FrameKind::Ack => self.counters.ack_sent += 1,
             FrameKind::Data => {
                 self.counters.data_sent += 1;
@@ -460,5 +475,7 @@ mod ns2;
 mod access_timer;
 pub use access_timer::AccessCheck;
 
+#[cfg(test)]
+mod ns2_tests;
 #[cfg(test)]
 mod tests;

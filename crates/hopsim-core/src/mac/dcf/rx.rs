@@ -60,7 +60,8 @@ impl Dcf {
             FrameKind::Rts => {
                 // Answer only if NAV is idle and no exchange of our own is under way.
                 let free = matches!(self.phase, Phase::Idle | Phase::Contend);
-                if free && self.nav_until <= at && self.sifs_frame.is_none() {
+                let awaiting_data = self.ns2_cts_until > at; // ns-2 recvRTS: tx_state_ MAC_CTS
+                if free && !awaiting_data && self.nav_until <= at && self.sifs_frame.is_none() {
                     let nav_ns = t.cts_nav(frame.nav_ns);
                     let cts = Frame::control(FrameKind::Cts, self.node, frame.src, nav_ns, &t);
                     self.respond_after_sifs(cx, at, cts);
@@ -87,6 +88,7 @@ impl Dcf {
                     });
                     return;
                 }
+                self.ns2_cts_until = 0; // ns-2 recvDATA: "our CTS got through"
                 let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t);
                 self.respond_after_sifs(cx, at, ack);
                 if self.is_duplicate(frame) {

@@ -10,7 +10,7 @@ use crate::mac::timing::{Rate, Timing};
 
 /// The bench's events: the MAC's own timers, and the end of its transmission.
 #[derive(Debug, Clone, Copy)]
-enum Event {
+pub(super) enum Event {
     Mac(MacTimer, u32),
     TxEnd,
 }
@@ -21,36 +21,36 @@ impl TimerSink<MacTimer, NodeId> for Scheduler<Event> {
     }
 }
 
-const ME: NodeId = NodeId(0);
-const PEER: NodeId = NodeId(1);
-const OTHER: NodeId = NodeId(2);
+pub(super) const ME: NodeId = NodeId(0);
+pub(super) const PEER: NodeId = NodeId(1);
+pub(super) const OTHER: NodeId = NodeId(2);
 
-struct Bench {
-    dcf: Dcf,
-    sched: Scheduler<Event>,
-    out: Vec<Tagged>,
+pub(super) struct Bench {
+    pub(super) dcf: Dcf,
+    pub(super) sched: Scheduler<Event>,
+    pub(super) out: Vec<Tagged>,
     /// Receptions to inject: (end time at this node, frame, decoded).
-    inject: Vec<(SimTime, Frame, bool)>,
-    on_air: Option<Frame>,
-    sent: Vec<(SimTime, Frame)>,
-    done: Vec<(SimTime, bool)>,
-    received: Vec<PacketId>,
-    overheard: Vec<PacketId>,
+    pub(super) inject: Vec<(SimTime, Frame, bool)>,
+    pub(super) on_air: Option<Frame>,
+    pub(super) sent: Vec<(SimTime, Frame)>,
+    pub(super) done: Vec<(SimTime, bool)>,
+    pub(super) received: Vec<PacketId>,
+    pub(super) overheard: Vec<PacketId>,
     /// Answer our RTS with a CTS (the peer's side of the exchange).
-    answer_rts: bool,
-    answer_data: bool,
-    timing: Timing,
+    pub(super) answer_rts: bool,
+    pub(super) answer_data: bool,
+    pub(super) timing: Timing,
     /// Packets offered so far (the MAC holds them by id only).
-    packets: u32,
+    pub(super) packets: u32,
 }
 
 impl Bench {
-    fn new(rts_threshold_bytes: u32) -> Bench {
+    pub(super) fn new(rts_threshold_bytes: u32) -> Bench {
         Bench::with_profile(rts_threshold_bytes, false)
     }
 
     /// `ns2`: the ns2 profile's MAC (dcf/ns2.rs).
-    fn with_profile(rts_threshold_bytes: u32, ns2: bool) -> Bench {
+    pub(super) fn with_profile(rts_threshold_bytes: u32, ns2: bool) -> Bench {
         let timing = Timing::new(Rate(10), Rate(20), 1000);
         let cfg = DcfConfig {
             ns2,
@@ -86,7 +86,7 @@ impl Bench {
 
     /// A frame to be heard, ending at `end`: refused if it would have started before time 0
     /// (its airtime is longer than `end`), which no channel can deliver.
-    fn hear(&mut self, (end, frame, decoded): (SimTime, Frame, bool)) {
+    pub(super) fn hear(&mut self, (end, frame, decoded): (SimTime, Frame, bool)) {
         assert!(
             end >= frame.airtime_ns,
             "impossible frame: ends at {end} ns after {} ns on the air",
@@ -95,12 +95,12 @@ impl Bench {
         self.inject.push((end, frame, decoded));
     }
 
-    fn packet(&mut self) -> PacketId {
+    pub(super) fn packet(&mut self) -> PacketId {
         self.packets += 1;
         PacketId::from_index(self.packets - 1)
     }
 
-    fn offer(&mut self, now: SimTime, packet: PacketId) {
+    pub(super) fn offer(&mut self, now: SimTime, packet: PacketId) {
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         self.dcf.offer(&mut cx, packet, PEER, 1036);
         self.handle_outputs(now);
@@ -124,7 +124,7 @@ impl Bench {
         }
     }
 
-    fn run_until(&mut self, end: SimTime) {
+    pub(super) fn run_until(&mut self, end: SimTime) {
         loop {
             self.inject.sort_by_key(|i| i.0);
             let next_inject = self.inject.first().map(|i| i.0);
@@ -191,7 +191,7 @@ impl Bench {
         }
     }
 
-    fn sent_kinds(&self) -> Vec<FrameKind> {
+    pub(super) fn sent_kinds(&self) -> Vec<FrameKind> {
         self.sent.iter().map(|(_, f)| f.kind).collect()
     }
 }
@@ -215,7 +215,7 @@ fn the_tap_reports_decoded_data_for_other_nodes_only_when_on() {
     assert_eq!(b.sent_kinds(), vec![FrameKind::Ack], "an overheard frame is not answered");
 }
 
-fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> Frame {
+pub(super) fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t: &Timing) -> Frame {
     Frame {
         kind: FrameKind::Data,
         src,
