@@ -86,9 +86,8 @@ def view_cmd(
 
     target = out_file if out_file is not None else Path(Path(file).stem + ".html")
     if target.suffix.lower() != ".html":
-        _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
-    if target.is_dir() or not target.absolute().parent.is_dir():
-        _fail(f"-o {str(target)!r}: not a file in an existing folder")
+        _fail(f"--out {str(target)!r}: not allowed, the page's name must end in .html")
+    _check_page_path(target)
     span = _parse_window(window)
     data = _guarded(write_view, file, target, set_ or [], _parse_seed(seed), span)
     frames = len(data["frames"][0])
@@ -103,6 +102,28 @@ def view_cmd(
     )
 
 
+def _check_page_path(target: Path) -> None:
+    """The page of one scenario goes in an existing folder (checked before the run)."""
+    from ..output import file_in_the_way
+
+    shown = f"--out {str(target)!r}"
+    try:
+        if target.is_dir():
+            _fail(f"{shown}: not allowed, it is a folder; give the page's file name (FILE.html)")
+        folder = target.absolute().parent
+        if folder.is_dir():
+            return
+    except OSError as exc:
+        _fail(f"{shown}: cannot be used ({exc.strerror or exc}); give another path")
+    blocker = file_in_the_way(target.parent)
+    why = (
+        f"{str(blocker)!r} is a file, not a folder"
+        if blocker is not None
+        else f"its folder {str(target.parent)!r} does not exist"
+    )
+    _fail(f"{shown}: not allowed, {why}; the page goes in an existing folder")
+
+
 def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_pages: int) -> None:
     from ..output import make_folder
     from ..view import write_index
@@ -113,11 +134,11 @@ def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_page
         _fail(f"--max-pages {max_pages}: not allowed, give 0 or more")
     target = out_file if out_file is not None else folder / "view" / "index.html"
     if target.suffix.lower() != ".html":
-        _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
+        _fail(f"--out {str(target)!r}: not allowed, the page's name must end in .html")
     shown = (
-        f"-o {str(target)!r}"
+        f"--out {str(target)!r}"
         if out_file is not None
-        else f"the page {str(target)!r} (the default of -o)"
+        else f"the page {str(target)!r} (the default of --out)"
     )
     _guarded(make_folder, target.parent, f"the folder of {shown}")
     done = _guarded(write_index, folder, target, sweep, max_pages)
