@@ -219,3 +219,11 @@ def test_numeric_crosscheck_options(tmp_path: Path, args: list[str], needles: li
     for needle in needles:
         assert needle in proc.stderr, proc.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("agg", ["flow\u00b2", "flow\u0663", "flow00", "flow01"])
+def test_flow_metric_number_in_ascii_digits(agg: str) -> None:
+    """``flow²`` ended in a ValueError traceback (``"²".isdigit()`` but ``int("²")`` fails);
+    ``flow٣`` and ``flow01`` were second names, and columns, for flow 3 and flow 1."""
+    with pytest.raises(ScenarioError, match=rf"metrics: .*{agg}.* has the aggregate .*flowN"):
+        load_sweep({"scenario": SCENARIO, "metrics": [f"{agg}:goodput_kbps"]})
