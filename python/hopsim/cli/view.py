@@ -12,6 +12,25 @@ from .common import Commands, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
 commands = Commands()
 
 
+#: Run pages ``hopsim view DIR`` writes at most (``--max-pages``).
+DEFAULT_MAX_PAGES = 40
+
+
+def _check_applies(is_dir: bool, file_only: dict[str, object], dir_only: dict[str, object]) -> None:
+    """An option of the other form (``--window`` with DIR, ``--max-pages`` with FILE) is
+    refused: it would be silently ignored."""
+    given = dir_only if not is_dir else file_only
+    for option, value in given.items():
+        if value is not None:
+            shown = " ".join(value) if isinstance(value, list) else value
+            what = "a scenario FILE" if not is_dir else "a sweep's output folder DIR"
+            other = "a sweep's output folder DIR" if not is_dir else "a scenario FILE"
+            _fail(
+                f"{option} {shown}: not allowed with {what}; it applies to {other} only "
+                "(see hopsim view --help)"
+            )
+
+
 def _parse_window(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None
@@ -75,12 +94,23 @@ def view_cmd(
         str | None, typer.Option("--sweep", metavar="NAME", help="DIR: only this sweep.")
     ] = None,
     max_pages: Annotated[
-        int,
-        typer.Option("--max-pages", metavar="N", help="DIR: write at most N run pages."),
-    ] = 40,
+        int | None,
+        typer.Option(
+            "--max-pages",
+            metavar="N",
+            help=f"DIR: write at most N run pages ({DEFAULT_MAX_PAGES}).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    if file.is_dir():
-        _view_store(file, out_file, sweep, max_pages)
+    is_dir = file.is_dir()
+    _check_applies(
+        is_dir,
+        {"--set": set_ or None, "--seed": seed, "--window": window},
+        {"--sweep": sweep, "--max-pages": max_pages},
+    )
+    if is_dir:
+        _view_store(file, out_file, sweep, DEFAULT_MAX_PAGES if max_pages is None else max_pages)
         return
     from ..view import write_view
 
