@@ -156,3 +156,57 @@ def test_section_as_a_list_in_the_api(change: dict[str, Any], key: str) -> None:
         hopsim.validate({**SCENARIO, **change})
     with pytest.raises(ScenarioError, match=rf"`{key}`: .*must be a table"):
         load_sweep({"scenario": {**SCENARIO, **change}})
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "says"),
+    [
+        ({"mac": "fast"}, "mac", "must be a table ([mac] in TOML)"),
+        ({"radio": 1}, "radio", "must be a table ([radio] in TOML)"),
+        ({"tcp": True}, "tcp", "must be a table ([tcp] in TOML)"),
+        ({"flows": [{"src": 0, "dst": 2, "tcp": "vegas"}]}, "flows.0.tcp", "[flows.tcp] in"),
+        ({"flows": [1]}, "flows.0", "must be a table ([[flows]] in TOML)"),
+        ({"flows": {"src": 0, "dst": 2}}, "flows", "must be an array of tables"),
+        ({"flows": "udp"}, "flows", "must be an array of tables"),
+    ],
+)
+def test_section_as_a_single_value_in_the_api(change: dict[str, Any], key: str, says: str) -> None:
+    """Not only a list: a section given as any other value, or ``flows`` given as one table,
+    is refused naming it and saying a table is expected (it was "expected struct Mac",
+    "invalid type: map, expected a list")."""
+    with pytest.raises(ScenarioError, match=rf"`{key}`: not allowed, it is ") as caught:
+        hopsim.validate({**SCENARIO, **change})
+    assert says in str(caught.value)
+
+
+def test_flows_as_one_table_in_a_file(tmp_path: Path) -> None:
+    """``[flows]`` instead of ``[[flows]]``: the commonest way to write it."""
+    path = tmp_path / "s.toml"
+    path.write_text('[topology]\nkind = "chain"\nhops = 2\n[flows]\nsrc = 0\ndst = 2\n')
+    proc = _hopsim("validate", str(path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "`flows`: not allowed, it is a table" in proc.stderr, proc.stderr
+    assert "[[flows]] in TOML" in proc.stderr
+
+
+def test_a_parser_that_recurses_out_is_refused_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the TOML parser recurse out on a document the depth checks let through, the
+    file is refused by name (as too deep), not a RecursionError."""
+    import hopsim.scenario as scenario
+
+    class Recursing:
+        TOMLDecodeError = scenario.tomllib.TOMLDecodeError
+
+        @staticmethod
+        def loads(text: str) -> Any:
+            raise RecursionError("maximum recursion depth exceeded")
+
+    path = tmp_path / "s.toml"
+    path.write_text("x = [[1]]\n")
+    monkeypatch.setattr(scenario, "tomllib", Recursing)
+    with pytest.raises(ScenarioError, match=rf"^{path}: not allowed, it is nested deeper"):
+        scenario.load(path)
+    with pytest.raises(ScenarioError, match=r"^value '\[\[1\]\]': not allowed, it is nested"):
+        scenario.parse_value("[[1]]")

@@ -99,12 +99,22 @@ def test_view_store_out_folder_cannot_be_made(
     proc = _hopsim("view", str(store), "--out", str(out))
     _refused(proc, str(out), "cannot create the folder")
     if where == "under-a-file":
-        assert "a part of the path is a file" in proc.stderr
+        assert f"{str(scenario_file)!r} is a file, not a folder" in proc.stderr
+
+
+@pytest.mark.parametrize("under", ["", "x"])
+def test_view_out_under_a_file_names_the_file(store: Path, scenario_file: Path, under: str) -> None:
+    """The file in the way is named (it was "File exists", or "not a file in an existing
+    folder" naming -o, which the user did not type)."""
+    out = scenario_file / under / "index.html"
+    for target in (store, scenario_file):
+        proc = _hopsim("view", str(target), "--out", str(out))
+        _refused(proc, f"--out '{out}'", f"'{scenario_file}' is a file, not a folder")
 
 
 def test_view_store_on_a_read_only_file_system(read_only: Path) -> None:
     proc = _hopsim("view", str(read_only / "store"))  # the default page is inside the store
-    _refused(proc, str(read_only / "store" / "view" / "index.html"), "default of -o")
+    _refused(proc, str(read_only / "store" / "view" / "index.html"), "default of --out")
     proc = _hopsim("view", str(read_only / "store"), "--out", str(read_only / "v" / "i.html"))
     _refused(proc, str(read_only / "v" / "i.html"))
 
@@ -160,5 +170,23 @@ def test_standard_output_on_a_full_disk(args: list[str], scenario_file: Path, st
     args = [a.format(s=scenario_file, store=store) for a in args]
     with open("/dev/full", "w") as full:
         proc = _hopsim(*args, stdout=full)
-    assert proc.returncode == 2, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # as coreutils: 2 is bad input
     assert proc.stderr == "hopsim: write error: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", [["validate", "{s}"], ["--help"], ["results", "{store}"]])
+def test_standard_output_closed(args: list[str], scenario_file: Path, store: Path) -> None:
+    """``hopsim validate s.toml >&-``: Python starts with sys.stdout None, and the first
+    print was an AttributeError traceback."""
+    args = [a.format(s=scenario_file, store=store) for a in args]
+    cmd = [sys.executable, "-m", "hopsim", *args]
+    proc = subprocess.run(
+        cmd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: os.close(1),  # the child alone: no threads to upset
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == "hopsim: write error: Bad file descriptor\n"

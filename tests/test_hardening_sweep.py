@@ -195,3 +195,35 @@ def test_ci_metric_of_a_flow_that_does_not_exist(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert '--ci-metric "flow5:goodput_kbps" names flow 5' in proc.stderr, proc.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["-r", "-5"], ["--replications -5", "1..100000"]),
+        (["-r", "0"], ["--replications 0", "1..100000"]),
+        (["-r", "100000000"], ["--replications 100000000", "1..100000"]),  # hung building tasks
+        (["--seed", "-1"], ["--seed -1", "0..2^64-1"]),
+        (["--seed", str(2**64)], [f"--seed {2**64}", "0..2^64-1"]),
+    ],
+)
+def test_numeric_crosscheck_options(tmp_path: Path, args: list[str], needles: list[str]) -> None:
+    """crosscheck's counterparts of --max-replications: a negative seed ran, a huge
+    replication count built its task list for minutes, before anything was checked."""
+    path = tmp_path / "s.toml"
+    path.write_text(dumps_toml(SCENARIO))
+    out = tmp_path / "out"
+    proc = _hopsim("crosscheck", str(path), "-o", str(out), "--progress", "off", *args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    for needle in needles:
+        assert needle in proc.stderr, proc.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("agg", ["flow\u00b2", "flow\u0663", "flow00", "flow01"])
+def test_flow_metric_number_in_ascii_digits(agg: str) -> None:
+    """``flow²`` ended in a ValueError traceback (``"²".isdigit()`` but ``int("²")`` fails);
+    ``flow٣`` and ``flow01`` were second names, and columns, for flow 3 and flow 1."""
+    with pytest.raises(ScenarioError, match=rf"metrics: .*{agg}.* has the aggregate .*flowN"):
+        load_sweep({"scenario": SCENARIO, "metrics": [f"{agg}:goodput_kbps"]})

@@ -15,7 +15,14 @@ from typing import Any
 
 from ._core import ScenarioError
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "check_depth", "check_text_depth", "read_limited"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "check_depth",
+    "check_text_depth",
+    "read_limited",
+    "too_deep",
+]
 
 #: Tables and arrays inside one another, below the document itself.
 MAX_DEPTH = 64
@@ -33,6 +40,15 @@ def read_limited(path: Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
             f"the most hopsim reads in one (is it the right file?)"
         )
     return data
+
+
+def too_deep(where: str, limit: int = MAX_DEPTH) -> str:
+    """The refusal of a document a parser recursed out of (RecursionError) although the
+    depth checks let it through: the same words, without the key (the parser gave none)."""
+    return (
+        f"{where}: not allowed, it is nested deeper than the parser can read (tables and "
+        f"arrays inside one another: at most {limit} levels, a scenario needs 4)"
+    )
 
 
 def _shown(path: list[str]) -> str:

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
 
-__all__ = ["OutputUnwritable", "make_folder", "reason", "writing"]
+__all__ = ["OutputUnwritable", "file_in_the_way", "make_folder", "reason", "writing"]
 
 
 class OutputUnwritable(OSError):
@@ -60,7 +60,25 @@ def make_folder(path: str | PathLike[str], what: str) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
+        why = reason(exc)
+        if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+            blocker = file_in_the_way(folder)
+            if blocker is not None:
+                why = f"{str(blocker)!r} is a file, not a folder"
         raise OutputUnwritable(
-            exc.errno, f"cannot create {what}: {reason(exc)}; give another path"
+            exc.errno, f"cannot create {what}: {why}; give another path"
         ) from exc
     return folder
+
+
+def file_in_the_way(path: str | PathLike[str]) -> Path | None:
+    """The first of ``path`` and its parents that exists and is not a folder (a file where
+    a folder is needed), or None."""
+    p = Path(path)
+    for part in reversed([p, *p.parents]):
+        try:
+            if part.exists() and not part.is_dir():
+                return part
+        except OSError:
+            return None
+    return None

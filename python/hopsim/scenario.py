@@ -24,7 +24,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from ._core import ScenarioError
-from .limits import check_depth, check_text_depth, read_limited
+from .limits import check_depth, check_text_depth, read_limited, too_deep
 
 __all__ = [
     "Overrides",
@@ -67,6 +67,8 @@ def read_toml(path: str | PathLike[str], what: str = "scenario file") -> dict[st
         raise FileNotFoundError(f"{what} {str(p)!r} not found" + _toml_hint(str(p))) from None
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{p}: TOML syntax error: {exc}") from None
+    except RecursionError:  # the parser recursed out before the depth check could tell
+        raise ScenarioError(too_deep(str(p))) from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{p}: not a UTF-8 text file ({exc.reason})") from None
     except OSError as exc:
@@ -138,6 +140,8 @@ def parse_value(text: str) -> Any:
         doc = tomllib.loads(f"v = {text}")
     except tomllib.TOMLDecodeError:
         return text
+    except RecursionError:
+        raise ScenarioError(too_deep(f"value {text[:40]!r}")) from None
     if set(doc) != {"v"}:  # e.g. "1\nw = 2": not a single literal
         return text
     return doc["v"]

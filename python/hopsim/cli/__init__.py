@@ -15,6 +15,9 @@ experiment commands import more), which keeps a short run's start quick.
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import sys
 from collections.abc import Collection
 from importlib import import_module
@@ -65,6 +68,7 @@ def __getattr__(name: str) -> Any:
 
 def main() -> None:
     """Entry point of the ``hopsim`` console script."""
+    _closed_streams_fail()
     args = sys.argv[1:]
     # A command named first: the group parses no option of its own before it, so an app
     # with that command alone parses and reports exactly as the full one does.
@@ -78,25 +82,61 @@ def main() -> None:
         _write_error(exc)
 
 
-#: Exit code of a failed write to standard output (as coreutils' ls: "serious trouble").
-EXIT_WRITE_ERROR = 2
+#: Exit code of a failed write to standard output or error (as coreutils' cat, echo, printf:
+#: 1, not 2, which is bad input).
+EXIT_WRITE_ERROR = 1
+
+#: Errors of a write that no other path can fix: reported as coreutils do, exit 1.
+_WRITE_ERRNOS = ("ENOSPC", "EDQUOT", "EIO", "EFBIG", "EROFS", "EBADF")
+
+
+class _ClosedStream(io.TextIOBase):
+    """Standard output or error started closed (``hopsim validate s.toml >&-``): Python
+    sets ``sys.stdout`` to None, and the first print would end in an AttributeError
+    traceback. A write fails as on a closed descriptor instead (EBADF)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _closed_streams_fail() -> None:
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    if sys.stderr is None:
+        sys.stderr = _Discard()
+
+
+class _Discard(io.TextIOBase):
+    """A closed standard error: nothing can be said, so messages go nowhere."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def isatty(self) -> bool:
+        return False
 
 
 def _write_error(exc: OSError) -> NoReturn:
-    """Standard output could not be written (a full disk, a closed pipe): one line on
-    stderr, as coreutils say it, instead of a traceback. Other errors reach here only
-    through a bug: re-raised."""
-    import errno
-    import os
-
+    """Standard output (or error) could not be written (a full disk, a closed descriptor,
+    a closed pipe): one line on stderr, as coreutils say it, and exit 1, instead of a
+    traceback. Other errors reach here only through a bug: re-raised."""
     if exc.errno == errno.EPIPE:  # the reader left (`hopsim ... | head`): nothing to say
         code = 1
-    elif exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS):
+    elif exc.errno in {getattr(errno, name, -1) for name in _WRITE_ERRNOS}:
         code = EXIT_WRITE_ERROR
         try:
-            sys.stderr.write(f"hopsim: write error: {os.strerror(exc.errno)}\n")
+            sys.stderr.write(f"hopsim: write error: {os.strerror(exc.errno or 0)}\n")
             sys.stderr.flush()
-        except OSError:
+        except (OSError, ValueError):
             pass
     else:
         raise exc

@@ -4,8 +4,9 @@ options.
 
 Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad ``--set``, a
 scenario rejected by the core, an unusable or busy output folder), with one message on
-stderr and no traceback; 1 failed runs or an internal error of the simulator (set
-``HOPSIM_DEBUG=1`` to see the traceback); 130 interrupted.
+stderr and no traceback; 1 failed runs, standard output that cannot be written or an
+internal error of the simulator (set ``HOPSIM_DEBUG=1`` to see the traceback); 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ APP_HELP = (
     "and its default.\n\n"
     "Exit codes: 0 success; 2 bad input (missing file, TOML syntax error, bad --set, a "
     "rejected key or value, an unusable output folder or one another hopsim is writing), "
-    "reported in one message on stderr; 1 failed runs or an internal error; 130 "
-    "interrupted (finished runs are kept)."
+    "reported in one message on stderr; 1 failed runs, an internal error or standard "
+    "output that cannot be written; 130 interrupted (finished runs are kept)."
 )
 
 

@@ -279,12 +279,12 @@ def results_cmd(
     from ..sweeps.export import write_flows, write_runs
 
     with _open_store(folder) as store:
-        names = list(store.sweeps())
+        names = list(_guarded(store.sweeps))  # a damaged store: refused, exit 2
         if sweep is not None and sweep not in names:
             _fail(f"--sweep {sweep!r}: not in this store; sweeps: {', '.join(names) or 'none'}")
         for name in [sweep] if sweep else names:
-            print_points(summarize(store, name), name)
-        failures = [f for f in store.failures() if sweep is None or f["sweep"] == sweep]
+            print_points(_guarded(summarize, store, name), name)
+        failures = [f for f in _guarded(store.failures) if sweep is None or f["sweep"] == sweep]
         if failures:
             out.print(f"[bold red]{len(failures)} failed run(s)[/] (rerun the sweep to retry):")
             for f in failures[:20]:
@@ -345,7 +345,7 @@ def plot_cmd(
             f"--out {out_stem!r}: not allowed, give a file path without suffix (e.g. fig/goodput)"
         )
     with _open_store(folder) as store:
-        names = list(store.sweeps())
+        names = list(_guarded(store.sweeps))  # a damaged store: refused, exit 2
         if sweep is None and len(names) != 1:
             _fail(f"the store holds {len(names)} sweeps; name one with --sweep: {', '.join(names)}")
         name = sweep or names[0]

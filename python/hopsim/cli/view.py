@@ -12,6 +12,25 @@ from .common import Commands, SeedOpt, SetOpt, _fail, _guarded, _parse_seed, out
 commands = Commands()
 
 
+#: Run pages ``hopsim view DIR`` writes at most (``--max-pages``).
+DEFAULT_MAX_PAGES = 40
+
+
+def _check_applies(is_dir: bool, file_only: dict[str, object], dir_only: dict[str, object]) -> None:
+    """An option of the other form (``--window`` with DIR, ``--max-pages`` with FILE) is
+    refused: it would be silently ignored."""
+    given = dir_only if not is_dir else file_only
+    for option, value in given.items():
+        if value is not None:
+            shown = " ".join(value) if isinstance(value, list) else value
+            what = "a scenario FILE" if not is_dir else "a sweep's output folder DIR"
+            other = "a sweep's output folder DIR" if not is_dir else "a scenario FILE"
+            _fail(
+                f"{option} {shown}: not allowed with {what}; it applies to {other} only "
+                "(see hopsim view --help)"
+            )
+
+
 def _parse_window(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None
@@ -75,20 +94,30 @@ def view_cmd(
         str | None, typer.Option("--sweep", metavar="NAME", help="DIR: only this sweep.")
     ] = None,
     max_pages: Annotated[
-        int,
-        typer.Option("--max-pages", metavar="N", help="DIR: write at most N run pages."),
-    ] = 40,
+        int | None,
+        typer.Option(
+            "--max-pages",
+            metavar="N",
+            help=f"DIR: write at most N run pages ({DEFAULT_MAX_PAGES}).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    if file.is_dir():
-        _view_store(file, out_file, sweep, max_pages)
+    is_dir = file.is_dir()
+    _check_applies(
+        is_dir,
+        {"--set": set_ or None, "--seed": seed, "--window": window},
+        {"--sweep": sweep, "--max-pages": max_pages},
+    )
+    if is_dir:
+        _view_store(file, out_file, sweep, DEFAULT_MAX_PAGES if max_pages is None else max_pages)
         return
     from ..view import write_view
 
     target = out_file if out_file is not None else Path(Path(file).stem + ".html")
     if target.suffix.lower() != ".html":
-        _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
-    if target.is_dir() or not target.absolute().parent.is_dir():
-        _fail(f"-o {str(target)!r}: not a file in an existing folder")
+        _fail(f"--out {str(target)!r}: not allowed, the page's name must end in .html")
+    _check_page_path(target)
     span = _parse_window(window)
     data = _guarded(write_view, file, target, set_ or [], _parse_seed(seed), span)
     frames = len(data["frames"][0])
@@ -103,6 +132,28 @@ def view_cmd(
     )
 
 
+def _check_page_path(target: Path) -> None:
+    """The page of one scenario goes in an existing folder (checked before the run)."""
+    from ..output import file_in_the_way
+
+    shown = f"--out {str(target)!r}"
+    try:
+        if target.is_dir():
+            _fail(f"{shown}: not allowed, it is a folder; give the page's file name (FILE.html)")
+        folder = target.absolute().parent
+        if folder.is_dir():
+            return
+    except OSError as exc:
+        _fail(f"{shown}: cannot be used ({exc.strerror or exc}); give another path")
+    blocker = file_in_the_way(target.parent)
+    why = (
+        f"{str(blocker)!r} is a file, not a folder"
+        if blocker is not None
+        else f"its folder {str(target.parent)!r} does not exist"
+    )
+    _fail(f"{shown}: not allowed, {why}; the page goes in an existing folder")
+
+
 def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_pages: int) -> None:
     from ..output import make_folder
     from ..view import write_index
@@ -113,11 +164,11 @@ def _view_store(folder: Path, out_file: Path | None, sweep: str | None, max_page
         _fail(f"--max-pages {max_pages}: not allowed, give 0 or more")
     target = out_file if out_file is not None else folder / "view" / "index.html"
     if target.suffix.lower() != ".html":
-        _fail(f"-o {str(target)!r}: not allowed, the page's name must end in .html")
+        _fail(f"--out {str(target)!r}: not allowed, the page's name must end in .html")
     shown = (
-        f"-o {str(target)!r}"
+        f"--out {str(target)!r}"
         if out_file is not None
-        else f"the page {str(target)!r} (the default of -o)"
+        else f"the page {str(target)!r} (the default of --out)"
     )
     _guarded(make_folder, target.parent, f"the folder of {shown}")
     done = _guarded(write_index, folder, target, sweep, max_pages)

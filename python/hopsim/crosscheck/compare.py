@@ -22,7 +22,7 @@ from .._core import ScenarioError
 from ..scenario import apply_overrides, load, read_toml
 from ..sweeps import folder_lock, run_sweep, summarize
 from ..sweeps.simulators import HOPSIM
-from ..sweeps.spec import SweepSpec, load_sweep, name_from_file
+from ..sweeps.spec import MAX_REPLICATIONS, SweepSpec, load_sweep, name_from_file
 from ..sweeps.stats import Summary
 from .ns2run import NS2, find_ns, layout_of
 from .translate import translate
@@ -104,6 +104,7 @@ def load_crosscheck(
 ) -> SweepSpec:
     """A scenario file (one point) or a sweep file, as the sweep a crosscheck runs;
     ``budget``: each hopsim run's budget (``max_events``, ``max_memory_mb``)."""
+    _check_options(replications, seed)
     path = Path(source)
     doc = read_toml(path, "scenario or sweep file")
     if _is_sweep(doc):
@@ -129,11 +130,27 @@ def load_crosscheck(
             budget=dict(budget or {}),
         )
     if replications is not None:
-        if isinstance(replications, bool) or replications < 1:
-            raise ScenarioError(f"--replications {replications}: give a number >= 1")
         spec.replications = replications
     spec.metrics = tuple(dict.fromkeys(CROSSCHECK_METRICS + tuple(spec.metrics)))
     return spec
+
+
+def _check_options(replications: int | None, seed: int | None) -> None:
+    """--replications 1..MAX_REPLICATIONS (a huge number built its tasks for minutes before
+    anything ran), --seed 0..2^64-1 as a sweep file's ``seed``."""
+    if replications is not None and (
+        isinstance(replications, bool)
+        or not isinstance(replications, int)
+        or not 1 <= replications <= MAX_REPLICATIONS
+    ):
+        raise ScenarioError(
+            f"--replications {replications!r}: not allowed, give a number of runs per point "
+            f"and simulator 1..{MAX_REPLICATIONS}"
+        )
+    if seed is not None and (
+        isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64
+    ):
+        raise ScenarioError(f"--seed {seed!r}: not allowed, give an integer 0..2^64-1")
 
 
 def _variant(spec: SweepSpec, simulator: str, profile: str | None) -> SweepSpec:

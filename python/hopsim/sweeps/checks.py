@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._core import ScenarioError
+from .metrics import FLOW_AGG
 
 __all__ = ["check_flow_metrics", "check_key", "check_repeats", "check_same_runs", "flow_count"]
 
@@ -92,7 +93,7 @@ def check_flow_metrics(
     names the key or option that gives it."""
     for name in metrics:
         agg = name.partition(":")[0] if ":" in name else ""
-        if agg.startswith("flow") and agg[4:].isdigit() and int(agg[4:]) >= flows:
+        if FLOW_AGG.fullmatch(agg) and int(agg[4:]) >= flows:
             allowed = {0: "none", 1: "flow0"}.get(flows, f"flow0..flow{flows - 1}")
             at = f"at sweep point {label}" if label != "(base)" else "in the base scenario"
             raise ScenarioError(

@@ -19,6 +19,7 @@ a null value are left out; a metric with no value at all is ``None``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,6 +37,9 @@ FLOW_FIELDS = SUM_FIELDS | MEAN_FIELDS
 #: Network totals (``totals.NAME``).
 TOTAL_FIELDS = set(names("totals", metric="total"))
 AGGREGATES = ("sum", "mean", "min", "max", "jain")
+#: ``flowN``: one flow, by its number (ASCII digits, no leading zero: ``flow01`` would be a
+#: second name, and a second column, for ``flow1``).
+FLOW_AGG = re.compile(r"flow(0|[1-9][0-9]*)", re.ASCII)
 
 
 def _split(name: str) -> tuple[str, str]:
@@ -58,10 +62,11 @@ def check_metric_name(name: Any) -> None:
             )
         return
     agg, field = _split(name)
-    if agg and agg not in AGGREGATES and not (agg.startswith("flow") and agg[4:].isdigit()):
+    if agg and agg not in AGGREGATES and not FLOW_AGG.fullmatch(agg):
         raise ScenarioError(
             f"metrics: {name!r} has the aggregate {agg!r}; allowed: "
-            f"{', '.join(AGGREGATES)}, flowN (e.g. flow0)"
+            f"{', '.join(AGGREGATES)}, flowN (N a flow's number from 0 in ASCII digits, no "
+            "leading zero: flow0, flow1, ...)"
         )
     if field not in FLOW_FIELDS:
         raise ScenarioError(

@@ -256,6 +256,26 @@ class ResultStore:
 
     # ------------------------------------------------------------------ reading
 
+    def _decode(self, text: Any, what: str) -> dict[str, Any]:
+        """A JSON table of the store (a definition, parameters, metrics, a result), or
+        StoreUnreadable naming the store and the row: a store changed by something other
+        than hopsim (malformed, not a table, nested too deep for the parser) is refused, not
+        a traceback."""
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            why = str(exc)
+        except RecursionError:
+            why = "nested too deep"
+        else:
+            if isinstance(value, dict):
+                return value
+            why = f"a JSON {type(value).__name__}, not a table"
+        raise StoreUnreadable(
+            f"{str(self.path)!r}: {what} cannot be read ({why}): the store was changed by "
+            "something other than hopsim; move it away or choose another output folder"
+        )
+
     def finished_keys(self) -> set[str]:
         return {row[0] for row in self._db.execute("SELECT run_key FROM runs")}
 
@@ -266,7 +286,10 @@ class ResultStore:
     def sweeps(self) -> dict[str, dict[str, Any]]:
         """Each sweep's current definition: ``{name: {"digest": ..., "spec": {...}}}``."""
         rows = self._db.execute("SELECT name, digest, spec FROM sweeps ORDER BY name")
-        return {name: {"digest": digest, "spec": json.loads(spec)} for name, digest, spec in rows}
+        return {
+            name: {"digest": digest, "spec": self._decode(spec, f"sweep {name!r}: its definition")}
+            for name, digest, spec in rows
+        }
 
     def runs(self, sweep: str | None = None, digest: str | None = None) -> list[StoredRun]:
         """The finished runs of a sweep's current definition (of every sweep if None),
@@ -289,9 +312,9 @@ class ResultStore:
             args = (digest, *args)
         latest: dict[tuple[str, int, int], StoredRun] = {}
         for r in self._db.execute(sql, args):
-            run = StoredRun(
-                r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), json.loads(r[6]), *r[7:]
-            )
+            params = self._decode(r[5], f"run {r[0]!r}: its parameters")
+            metrics = self._decode(r[6], f"run {r[0]!r}: its metrics")
+            run = StoredRun(r[0], r[1], r[2], r[3], r[4], params, metrics, *r[7:])
             latest[(run.sweep, run.point, run.replication)] = run
         return list(latest.values())
 
@@ -300,7 +323,7 @@ class ResultStore:
         row = self._db.execute("SELECT result FROM runs WHERE run_key = ?", (key,)).fetchone()
         if row is None:
             raise KeyError(key)
-        return json.loads(row[0])
+        return self._decode(row[0], f"run {key!r}: its result")
 
     def iter_results(self, sweep: str | None = None) -> Iterator[tuple[StoredRun, dict[str, Any]]]:
         for run in self.runs(sweep):
@@ -316,7 +339,7 @@ class ResultStore:
         out = []
         for row in rows:
             item = dict(zip(cols, row, strict=False))
-            item["params"] = json.loads(item["params"])
+            item["params"] = self._decode(item["params"], f"failed run {item['run_key']!r}")
             out.append(item)
         return out
 

@@ -23,13 +23,27 @@ pub(super) const TABLES: &[&str] = &[
     "traffic.tcp",
 ];
 
-/// Refuse a document (or one of its [`TABLES`]) written as a list.
+/// Refuse a document, or one of its [`TABLES`], written as a list or a single value, and a
+/// `flows` that is not a list (of tables): serde would read a list by position, and name a
+/// single value's expected type in Rust's words ("expected struct Mac").
 pub(super) fn check_tables(doc: &Value) -> Result<(), ScenarioError> {
     if !doc.is_object() {
         return Err(ScenarioError::from_serde(
             String::new(),
             &format!("the document is {}, not a table of keys", kind(doc)),
         ));
+    }
+    if let Some(flows) = doc.get("flows") {
+        if !matches!(flows, Value::Array(_) | Value::Null) {
+            return Err(ScenarioError::from_serde(
+                "flows".to_string(),
+                &format!(
+                    "not allowed, it is {}; it must be an array of tables, one per flow \
+                     ([[flows]] in TOML)",
+                    kind(flows)
+                ),
+            ));
+        }
     }
     for path in TABLES {
         let parts: Vec<&str> = path.split('.').collect();
@@ -50,7 +64,15 @@ fn check_at(node: &Value, parts: &[&str], here: String) -> Result<(), ScenarioEr
                     how_written(&here)
                 ),
             )),
-            _ => Ok(()), // other types: the typed parse names what is expected
+            Value::Bool(_) | Value::Number(_) | Value::String(_) => Err(ScenarioError::from_serde(
+                here.clone(),
+                &format!(
+                    "not allowed, it is {}; it must be a table ({})",
+                    kind(node),
+                    how_written(&here)
+                ),
+            )),
+            _ => Ok(()), // a table; null: absent, as the typed parse reads it
         };
     };
     let join = |k: &str| if here.is_empty() { k.to_string() } else { format!("{here}.{k}") };
@@ -117,6 +139,26 @@ mod tests {
         assert!(e.message.contains("`traffic`") && e.message.contains("[traffic]"), "{e}");
         let e = parse_json("[1, 2]").unwrap_err();
         assert!(e.message.contains("not a table of keys"), "{e}");
+    }
+
+    #[test]
+    fn sections_written_as_values_and_flows_as_a_table_are_refused() {
+        let flow = "[[flows]]\nsrc = 0\ndst = 1";
+        for (doc, key, says) in [
+            (format!("mac = \"fast\"\n{flow}"), "mac", "[mac] in TOML"),
+            (format!("radio = 1\n{flow}"), "radio", "[radio] in TOML"),
+            (format!("tcp = true\n{flow}"), "tcp", "[tcp] in TOML"),
+            (format!("{flow}\ntcp = 3"), "flows.0.tcp", "[flows.tcp] in TOML"),
+            ("flows = [1]".to_string(), "flows.0", "[[flows]] in TOML"),
+            ("[flows]\nsrc = 0\ndst = 1".to_string(), "flows", "an array of tables"),
+            ("flows = \"tcp\"".to_string(), "flows", "an array of tables"),
+        ] {
+            let doc = format!("{doc}\n[topology]\nkind = \"chain\"\nhops = 1\n");
+            let e = parse_toml(&doc).unwrap_err();
+            assert_eq!(e.key, key, "{doc}: {}", e.message);
+            assert!(e.message.contains("not allowed"), "{}", e.message);
+            assert!(e.message.contains(says), "{}", e.message);
+        }
     }
 
     #[test]
