@@ -99,6 +99,12 @@ pub struct Packet {
     /// DSR (ns2 profile): the packet travels on an established flow (ns-2's flow state): its
     /// source route is not on the air, so forwarders and listeners cannot learn from it.
     pub flow_only: bool,
+    /// DSR (ns2 profile): a TCP packet its source's DSR agent sent: ns-2's agent adds an IP
+    /// header to every packet it originates (dsragent.cc `recv`, `cmh->size() +=
+    /// IP_HDR_LEN`), TCP's too, whose agents count theirs already (tcp.cc `headersize()`;
+    /// Vegas' none): 20 more bytes on the air. AODV does not (aodv.cc `recv` skips PT_TCP
+    /// and PT_ACK).
+    pub ns2_dsr_ip: bool,
 }
 
 impl Packet {
@@ -138,6 +144,7 @@ impl Packet {
             salvaged: 0,
             headerless: false,
             flow_only: false,
+            ns2_dsr_ip: false,
             aodv: None,
             dsr: None,
             route: None,
@@ -149,10 +156,15 @@ impl Packet {
 
     /// IP datagram length.
     pub fn ip_bytes(&self) -> u32 {
+        let ns2_dsr_ip = if self.ns2_dsr_ip { IP_HEADER_BYTES } else { 0 };
         if self.headerless {
-            return self.option_bytes + self.payload_bytes;
+            return ns2_dsr_ip + self.option_bytes + self.payload_bytes;
         }
-        IP_HEADER_BYTES + self.option_bytes + self.transport_header_bytes + self.payload_bytes
+        ns2_dsr_ip
+            + IP_HEADER_BYTES
+            + self.option_bytes
+            + self.transport_header_bytes
+            + self.payload_bytes
     }
 }
 
@@ -256,6 +268,17 @@ mod tests {
         assert_eq!(seg.ip_bytes(), 1460);
         assert_eq!(Packet { option_bytes: 12, ..seg }.ip_bytes(), 1472);
         assert_eq!(Packet { headerless: false, ..seg }.ip_bytes(), 1500);
+    }
+
+    #[test]
+    fn ns2_dsr_adds_an_ip_header_to_what_the_tcp_agent_sent() {
+        // dsragent.cc `recv`: `cmh->size() += IP_HDR_LEN` on every packet it originates.
+        let seg = Packet::new(FlowId(0), 1, NodeId(0), NodeId(1), 1460, 20, 0);
+        assert_eq!(Packet { ns2_dsr_ip: true, ..seg }.ip_bytes(), 1520, "Reno: 40 + 20");
+        let vegas = Packet { headerless: true, ns2_dsr_ip: true, ..seg };
+        assert_eq!(vegas.ip_bytes(), 1480, "Vegas: 0 + 20");
+        let ack = Packet::new(FlowId(0), 0, NodeId(1), NodeId(0), 0, 20, 0);
+        assert_eq!(Packet { ns2_dsr_ip: true, ..ack }.ip_bytes(), 60, "TCPSink's 40 + 20");
     }
 
     #[test]

@@ -427,7 +427,8 @@ impl DsrRouter {
             p.option_bytes = route.option_bytes();
             p.flow_only = false;
             if self.ns2 && own {
-                // ns-2's flow state (net/dsr/flow.rs).
+                p.ns2_dsr_ip = p.tcp.is_some(); // dsragent.cc `recv`: + IP_HDR_LEN
+                                                // ns-2's flow state (net/dsr/flow.rs).
                 let send = self.node.flow_send(p.dst, route, now);
                 route = send.route;
                 p.option_bytes = send.header_bytes;
