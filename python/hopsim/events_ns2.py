@@ -20,6 +20,7 @@ NS2_DROP = {
     ("phy", "collision"): ("MAC", "COL"),
     ("phy", "frame_error"): ("MAC", "ERR"),
     ("mac", "retry_limit"): ("MAC", "RET"),
+    ("mac", "duplicate"): ("MAC", "DUP"),
     ("ifq", "queue_full"): ("IFQ", "IFQ"),
     ("ifq", "queue_purge"): ("RTR", "CBK"),
     # ns-2's RED drops at its queue too (trace "d ... IFQ"); CoDel has no ns-2.35 counterpart.

@@ -153,7 +153,17 @@ impl Node {
         if acked {
             // Chen et al.'s per-hop delay: head of the queue to the MAC ACK (successes only).
             self.note_link_delay(next_hop, service_ns);
-            cx.packets.free(packet);
+            let p = cx.packets.get(packet);
+            if !p.handed_over && !p.flow.is_none() && next_hop != NodeId::BROADCAST {
+                // Acknowledged but never accepted: the next hop's MAC took the frame for a
+                // retransmission of one it had (802.11-2007 9.2.9: Retry bit and the same
+                // sequence number, which wraps at 4096) after the first attempt was lost.
+                let what = (Layer::Mac, EventKind::Drop);
+                cx.trace_id(self.id, what, packet, Some(Reason::Duplicate));
+                cx.drop_packet(packet);
+            } else {
+                cx.packets.free(packet);
+            }
         } else {
             self.link_failed(cx, packet, next_hop, in_range);
         }

@@ -84,7 +84,8 @@ pub enum Reason {
     RouteTimeout,
     /// ns-2 DSR: salvaged too often.
     SalvageLimit,
-    /// A TCP segment that had already arrived.
+    /// A TCP segment that had already arrived; at the MAC, a frame its receiver took for a
+    /// retransmission of one it had (node/forward.rs `on_mac_done`).
     Duplicate,
     /// The AQM's drop or mark: RED (at enqueue), CoDel or FQ-CoDel (at dequeue).
     Red,
