@@ -75,9 +75,7 @@ pub fn congestion_control(spec: &TcpSpec, ns2: bool, rng: Rng) -> Box<dyn Conges
         }),
         TcpVariant::Vegas => {
             let params = VegasParams { alpha: spec.alpha, beta: spec.beta, gamma: spec.gamma };
-            let mut vegas = Vegas::new(params, rwnd);
-            vegas.ns2 = ns2;
-            Box::new(vegas)
+            Box::new(Vegas::new(params, rwnd).with_ns2(ns2))
         }
         TcpVariant::VegasW => Box::new(VegasW::new(
             VegasWParams {

@@ -175,6 +175,15 @@ pub struct Vegas {
 const MIN_WINDOW: f64 = 2.0;
 
 impl Vegas {
+    /// ns-2.35's tcp-vegas.cc (ns2 profile): its readings (the `ns2` field) and its start:
+    /// `reset()` sets `v_inc_flag_` to 1, so the first period of slow start, which toggles
+    /// it, does not grow: the window grows every other RTT from the second.
+    pub fn with_ns2(mut self, ns2: bool) -> Vegas {
+        self.ns2 = ns2;
+        self.grow_this_rtt = ns2;
+        self
+    }
+
     pub fn new(p: VegasParams, receiver_window: f64) -> Vegas {
         Vegas {
             p,
@@ -383,6 +392,21 @@ mod tests {
             assert_eq!(w.cwnd(), before, "no growth in the period between");
         }
         panic!("slow start did not end: {w:?}");
+    }
+
+    // tcp-vegas.cc `reset` (v_inc_flag_ = 1) and `recv` (toggled at each period's end in slow
+    // start): ns-2's first period does not grow; the standard reading grows in it.
+    #[test]
+    fn ns2_slow_start_grows_from_the_second_period() {
+        for ns2 in [false, true] {
+            let mut cc = vegas().with_ns2(ns2);
+            let mut w = Window::new(2.0, 64.0);
+            let mut f = Feed { t: 0, una: s(0) };
+            let ends = f.periods(&mut cc, &mut w, 100, 2);
+            let first_grew = ends[0] > 2.0;
+            assert_eq!(first_grew, !ns2, "ns2 = {ns2}: {ends:?}");
+            assert!(ends[1] > 2.0, "ns2 = {ns2}: grows in one of the first two: {ends:?}");
+        }
     }
 
     // ns-2.35 tcp-vegas.cc `recv` (ns2 profile): the next new ACK deflates the window to
