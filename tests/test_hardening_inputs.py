@@ -5,25 +5,19 @@ DIR). Each is refused, exit 2, naming the option, its value and the form it appl
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hopsim.scenario import dumps_toml
+from simhelpers import run_cli
 
 SCENARIO: dict[str, Any] = {
     "duration_s": 1.0,
     "topology": {"kind": "chain", "hops": 1, "spacing_m": 200.0},
     "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.1}],
 }
-
-
-def _hopsim(*args: str) -> subprocess.CompletedProcess[str]:
-    cmd = [sys.executable, "-m", "hopsim", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize(
@@ -37,7 +31,7 @@ def test_view_file_refuses_the_folder_options(tmp_path: Path, args: list[str], n
     path = tmp_path / "s.toml"
     path.write_text(dumps_toml(SCENARIO))
     page = tmp_path / "s.html"
-    proc = _hopsim("view", str(path), "-o", str(page), *args)
+    proc = run_cli("view", str(path), "-o", str(page), *args)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     assert needle in proc.stderr and "sweep's output folder DIR only" in proc.stderr
@@ -56,6 +50,6 @@ def test_view_folder_refuses_the_file_options(tmp_path: Path, args: list[str], n
     folder = tmp_path / "store"
     folder.mkdir()
     (folder / "results.sqlite").write_bytes(b"")  # refused before the store is opened
-    proc = _hopsim("view", str(folder), *args)
+    proc = run_cli("view", str(folder), *args)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert needle in proc.stderr and "a scenario FILE only" in proc.stderr, proc.stderr

@@ -22,7 +22,7 @@ from .._core import ScenarioError
 from ..scenario import apply_overrides, load, read_toml
 from ..sweeps import folder_lock, run_sweep, summarize
 from ..sweeps.simulators import HOPSIM
-from ..sweeps.spec import MAX_REPLICATIONS, SweepSpec, load_sweep, name_from_file
+from ..sweeps.spec import SweepSpec, check_count_option, load_sweep, name_from_file
 from ..sweeps.stats import Summary
 from .ns2run import NS2, find_ns, layout_of
 from .translate import translate
@@ -138,15 +138,8 @@ def load_crosscheck(
 def _check_options(replications: int | None, seed: int | None) -> None:
     """--replications 1..MAX_REPLICATIONS (a huge number built its tasks for minutes before
     anything ran), --seed 0..2^64-1 as a sweep file's ``seed``."""
-    if replications is not None and (
-        isinstance(replications, bool)
-        or not isinstance(replications, int)
-        or not 1 <= replications <= MAX_REPLICATIONS
-    ):
-        raise ScenarioError(
-            f"--replications {replications!r}: not allowed, give a number of runs per point "
-            f"and simulator 1..{MAX_REPLICATIONS}"
-        )
+    if replications is not None:
+        check_count_option("--replications", replications, "runs per point and simulator")
     if seed is not None and (
         isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64
     ):

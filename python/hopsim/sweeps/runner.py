@@ -24,7 +24,7 @@ from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
 from .progress import SweepProgress
 from .simulators import HOPSIM, get_simulator
-from .spec import MAX_REPLICATIONS, RunTask, SweepSpec
+from .spec import RunTask, SweepSpec, check_count_option
 from .stats import Summary, summarize_values
 from .store import ResultStore, StoredRun, run_key
 
@@ -157,15 +157,7 @@ def run_sweep(
         raise ScenarioError(
             f"--until-ci {until_ci!r}: not allowed, give a relative half-width in (0, 1), e.g. 0.05"
         )
-    if (
-        isinstance(max_replications, bool)
-        or not isinstance(max_replications, int)
-        or not 1 <= max_replications <= MAX_REPLICATIONS
-    ):
-        raise ScenarioError(
-            f"--max-replications {max_replications!r}: not allowed, give a number of "
-            f"replications 1..{MAX_REPLICATIONS}"
-        )
+    check_count_option("--max-replications", max_replications, "replications")
     metric = ci_metric or spec.metrics[0]
     check_metric_name(metric)
     for point, flows in zip(spec.points, spec.flow_counts, strict=False):

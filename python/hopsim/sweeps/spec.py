@@ -247,6 +247,15 @@ def _parse_sweep_table(table: Any, where: str) -> tuple[list[list[str]], dict[st
     return axes, values
 
 
+def check_count_option(option: str, value: Any, what: str) -> None:
+    """A command-line count of runs (``--max-replications``, crosscheck's ``--replications``):
+    an integer 1..MAX_REPLICATIONS (a huge one built its task list for minutes)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_REPLICATIONS:
+        raise ScenarioError(
+            f"{option} {value!r}: not allowed, give a number of {what} 1..{MAX_REPLICATIONS}"
+        )
+
+
 def _positive_int(where: str, value: Any, upper: int = MAX_REPLICATIONS) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:
         raise ScenarioError(f"{where} = {value!r}: not allowed, it must be an integer 1..{upper}")

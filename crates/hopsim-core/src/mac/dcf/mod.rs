@@ -274,6 +274,11 @@ impl Dcf {
         self.notes = on;
     }
 
+    /// CW after a failed attempt: 2 CW + 1, at most CWmax (9.2.4; ns-2 `inc_cw`).
+    fn double_cw(&mut self) {
+        self.cw = (2 * self.cw + 1).min(self.cfg.cw_max);
+    }
+
     fn draw_backoff(&mut self, cx: &mut MacCtx) {
         self.draw_backoff_not_before(cx, cx.now);
     }
@@ -416,7 +421,7 @@ impl Dcf {
         } else {
             self.counters.mac_retries += 1;
             self.job = Some(job);
-            self.cw = (2 * self.cw + 1).min(self.cfg.cw_max);
+            self.double_cw();
             self.phase = Phase::Contend;
             let not_before = cx.now + self.retry_countdown_delay();
             self.draw_backoff_not_before(cx, not_before);

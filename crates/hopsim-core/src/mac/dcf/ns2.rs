@@ -94,7 +94,7 @@ impl Dcf {
     /// with an RTS after a doubled window (`sendRTS`, `inc_cw`, a backoff resumed DIFS after
     /// the medium is idle), no retry counted (the CTS reset the short count).
     pub(super) fn ns2_data_deferred(&mut self, cx: &mut MacCtx) {
-        self.cw = (2 * self.cw + 1).min(self.cfg.cw_max);
+        self.double_cw();
         self.phase = Phase::Contend;
         self.draw_backoff(cx);
     }
