@@ -136,8 +136,16 @@ def check_tcp_flow(f: dict, spec: dict, raw: dict) -> None:
         f"flow {fid}: packets_sent {f['packets_sent']} != segments_sent {f['segments_sent']} "
         f"+ acks_sent {f['acks_sent']}"
     )
-    # Each fast retransmit and each timeout resends at least one segment.
-    assert f["retransmissions"] >= f["fast_retransmits"] + f["timeouts"], f
+    # Each fast retransmit and each timeout resends at least one segment; but ns-2's Vegas
+    # agent keeps its timer running with nothing outstanding and counts its expiry as a
+    # timeout (tcp-vegas.cc `timeout`; docs/models.md 17.4), after a finished transfer too.
+    ns2_vegas = (
+        raw.get("scenario", {}).get("profile") == "ns2"
+        and f["variant"] == "vegas"
+        and spec.get("tcp", {}).get("host", "ns2") == "ns2"
+    )
+    resent_by_timeouts = 0 if ns2_vegas else f["timeouts"]
+    assert f["retransmissions"] >= f["fast_retransmits"] + resent_by_timeouts, f
     assert f["retransmissions"] <= f["segments_sent"], f
     # Nothing is delivered that was not sent as new data.
     mss = f["payload_bytes"]

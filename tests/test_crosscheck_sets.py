@@ -19,15 +19,7 @@ SETS = ROOT / "sweeps" / "crosscheck"
 
 #: (set, point label) -> why it is still off by more than 15% with disjoint intervals
 #: (docs/validation.md, "Points still off").
-KNOWN_OFF: dict[tuple[str, str], str] = {
-    ("aodv-chains", "tcp.variant=vegas, topology.hops=30, flows.0.dst=30"): (
-        "-27% over these 4 replications (10 replications: about -15%, intervals overlap):"
-        " hopsim's Vegas holds 3 segments on 20-30-hop AODV chains where ns-2.35's sits at 5"
-        " or 2; its BaseRTT ends lower. Vegas' rules and coarse timer agree with tcp-vegas.cc"
-        " and tcp.cc step by step; the point agreed with ns-2's MAC waits alone and is off"
-        " again with ns-2's slow start from the second period: a knife edge of the closed loop."
-    ),
-}
+KNOWN_OFF: dict[tuple[str, str], str] = {}
 
 
 def _run(name: str, out: Path):

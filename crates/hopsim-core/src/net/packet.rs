@@ -51,6 +51,8 @@ pub struct TcpHeader {
     /// RFC 3168 section 6.1: ECN-Echo (on ACKs) and Congestion Window Reduced (on data).
     pub ece: bool,
     pub cwr: bool,
+    /// ns-2's one-way SYN (data segment 0 when the agent models it; no payload).
+    pub syn: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

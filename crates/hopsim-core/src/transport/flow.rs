@@ -13,6 +13,9 @@ pub struct TcpFlow {
     pub spec: TcpSpec,
     /// ns2 profile, Vegas: segments carry no TCP/IP header bytes on the air (`Packet`).
     pub headerless: bool,
+    /// ns-2's one-way SYN (`syn_`, `tcp/sender/syn.rs`): segment 0 is a 40-byte SYN and the
+    /// data are segments 1 to `total_segments`.
+    pub syn: bool,
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
     pub mss: u32,
@@ -37,9 +40,17 @@ pub struct TcpFlow {
 }
 
 impl TcpFlow {
+    /// The first data segment: 1 after ns-2's SYN, else 0.
+    pub fn first_data(&self) -> SeqNo {
+        SeqNo::ZERO + u32::from(self.syn)
+    }
+
+    /// Application bytes in segment `seg` (none in the SYN).
     pub fn segment_bytes(&self, seg: SeqNo) -> u32 {
+        let first = self.first_data();
         match self.total_segments {
-            Some(n) if seg + 1 == SeqNo::ZERO + n => self.last_segment_bytes,
+            _ if seg < first => 0,
+            Some(n) if seg + 1 == first + n => self.last_segment_bytes,
             _ => self.mss,
         }
     }

@@ -328,6 +328,11 @@ fn tcp_flow(
         0 => mss,
         r => r as u32,
     };
+    // ns-2.35's one-way agents start at a window of one, and all but Vegas open with a
+    // data-less SYN (`syn_`, `delay_growth_`; `tcp/sender/syn.rs`).
+    let syn =
+        ns2 && matches!(spec.variant, TcpVariant::Reno | TcpVariant::NewReno | TcpVariant::Sack);
+    let delay_growth = syn || (ns2 && spec.variant == TcpVariant::Vegas);
     let cfg = SenderConfig {
         flow: id,
         recovery: if ns2 { recovery(&spec).for_ns2() } else { recovery(&spec) },
@@ -340,7 +345,7 @@ fn tcp_flow(
         },
         timestamps: spec.timestamps,
         dupack_threshold: spec.dupack_threshold,
-        total_segments,
+        total_segments: total_segments.map(|n| n + u32::from(syn)),
         stop_ns,
         window_ns,
         pacing: spec.pacing,
@@ -352,6 +357,8 @@ fn tcp_flow(
             (true, TcpVariant::Sack) => RetransmitGuard::Ns2Sack1,
             _ => RetransmitGuard::Rfc6582,
         },
+        delay_growth,
+        syn,
     };
     let (initial, min, max) =
         (secs_to_ns(spec.initial_rto_s), secs_to_ns(spec.min_rto_s), secs_to_ns(spec.max_rto_s));
@@ -382,6 +389,7 @@ fn tcp_flow(
     }
     TcpFlow {
         headerless: ns2 && spec.variant == TcpVariant::Vegas,
+        syn,
         ecn_echo: crate::transport::tcp::ecn::EcnReceiver::new(spec.ecn),
         sender,
         receiver: TcpReceiver::new(

@@ -15,6 +15,7 @@ use crate::transport::flow::{FlowApp, FlowState};
 const RECEIVER_PORT: u16 = 5001;
 const TCP_ACK: u8 = 0x10;
 const TCP_PSH: u8 = 0x08;
+const TCP_SYN: u8 = 0x02;
 /// RFC 3168 section 6.1: ECN-Echo and Congestion Window Reduced.
 const TCP_ECE: u8 = 0x40;
 const TCP_CWR: u8 = 0x80;
@@ -92,9 +93,14 @@ pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
         if forward { (sender_port, RECEIVER_PORT) } else { (RECEIVER_PORT, sender_port) };
     let transport = match (&flow.app, p.tcp) {
         (FlowApp::Tcp(t), Some(h)) => {
-            // Byte offset of the start of segment `s` (the last one may be short).
+            // Byte offset of the start of segment `s` (the last one may be short), ISN 0: the
+            // SYN, when the agent sends one, is sequence number 0 and data start at 1.
+            let first = t.first_data();
             let byte = |s: SeqNo| -> u32 {
-                let s = s.get();
+                if s < first {
+                    return 0;
+                }
+                let s = s - first;
                 let full = s.min(t.total_segments.unwrap_or(u32::MAX));
                 let mut b = full as u64 * t.mss as u64;
                 if t.total_segments.is_some_and(|n| s >= n) {
@@ -120,6 +126,9 @@ pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
                 tcp.seq = byte(h.seg);
                 tcp.ack = 1;
                 tcp.flags = TCP_ACK | TCP_PSH;
+            }
+            if h.syn {
+                (tcp.ack, tcp.flags) = (0, TCP_SYN);
             }
             if h.ece {
                 tcp.flags |= TCP_ECE;

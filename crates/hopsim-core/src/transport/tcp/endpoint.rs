@@ -99,7 +99,8 @@ impl TcpFlow {
         let window = self.spec.rwnd_autotuning.then_some(hdr.window);
         let opts = AckOptions { window, ts: hdr.ts, ece: hdr.ece };
         self.sender.on_ack_with(&mut cx, hdr.ack, sack, path, opts);
-        let done = self.total_segments.is_some_and(|n| self.sender.snd_una() >= SeqNo::ZERO + n);
+        let end = self.total_segments.map(|n| self.first_data() + n);
+        let done = end.is_some_and(|end| self.sender.snd_una() >= end);
         if self.completed_ns.is_none() && done {
             self.completed_ns = Some(io.now);
         }
@@ -112,7 +113,7 @@ impl TcpFlow {
         self.mark_arrived(hdr.seg);
         // Remember the forward path as this segment saw it, for the next ACK to echo.
         self.forward_path = (INITIAL_TTL - p.ttl, p.delay_total_ns, p.delay_max_ns);
-        if in_window {
+        if in_window && hdr.seg >= self.first_data() {
             self.delay_sum_ns += (io.now - p.created_ns) as u128;
             self.delay_count += 1;
         }
@@ -151,10 +152,13 @@ impl TcpFlow {
             let cwr = !rtx && self.sender.take_cwr();
             let payload_bytes = self.segment_bytes(seg);
             let (flow, src, dst, now) = (ends.flow, ends.src, ends.dst, io.now);
+            // ns-2's SYN is `tcpip_base_hdr_size_` (40 B) on the air, headers and all, even
+            // for the agents whose data carry none (tcp.cc `output`).
+            let syn = seg < self.first_data();
             let packet = Packet {
-                tcp: Some(TcpHeader { seg, ts, cwr, ..TcpHeader::default() }),
+                tcp: Some(TcpHeader { seg, ts, cwr, syn, ..TcpHeader::default() }),
                 ecn,
-                headerless: self.headerless,
+                headerless: self.headerless && !syn,
                 ..Packet::new(flow, seg.get(), src, dst, payload_bytes, header_bytes, now)
             };
             let kind = if rtx { Sent::Retransmission } else { Sent::Data };
@@ -182,6 +186,7 @@ impl TcpFlow {
                 ts: ack.ts,
                 ece,
                 cwr: false,
+                syn: false,
             };
             let (flow, seq, now) = (ends.flow, ack.next_expected.get(), io.now);
             let header_bytes = TCP_HEADER_BYTES + options;

@@ -50,6 +50,8 @@ mod script_tests;
 #[cfg(test)]
 mod sender_tests;
 #[cfg(test)]
+mod syn_tests;
+#[cfg(test)]
 mod test_support;
 
 use crate::engine::rng::Rng;

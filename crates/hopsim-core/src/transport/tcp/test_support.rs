@@ -50,6 +50,8 @@ pub fn sender_config(spec: &TcpSpec) -> SenderConfig {
         limited_transmit: false,
         ns2_vegas: false,
         guard: RetransmitGuard::Rfc6582,
+        delay_growth: false,
+        syn: false,
     }
 }
 

@@ -67,9 +67,9 @@ impl TcpSender {
     fn may_fast_retransmit(&self, una: SeqNo) -> bool {
         match self.cfg.guard {
             RetransmitGuard::Rfc6582 => una >= self.recover,
-            RetransmitGuard::Ns2 => una > self.recover || una == SeqNo::ZERO,
+            RetransmitGuard::Ns2 => una > self.recover || una == self.first_data(),
             RetransmitGuard::Ns2Sack1 => {
-                !self.timeout_last || una > self.recover || una == SeqNo::ZERO
+                !self.timeout_last || una > self.recover || una == self.first_data()
             }
         }
     }

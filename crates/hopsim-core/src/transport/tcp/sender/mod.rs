@@ -55,6 +55,11 @@ pub struct SenderConfig {
     pub ns2_vegas: bool,
     /// Which duplicate ACKs may start a fast retransmit after a recovery or a timeout.
     pub guard: RetransmitGuard,
+    /// ns-2's `syn_` with `delay_growth_` (`syn.rs`): a window of one until segment 0 is
+    /// acknowledged, `initial_window` from then on.
+    pub delay_growth: bool,
+    /// Segment 0 is ns-2's SYN, without data (tcp.cc `output`; not the Vegas agent's).
+    pub syn: bool,
     /// Measurement window for the time averages.
     pub window_ns: (SimTime, SimTime),
 }
@@ -69,8 +74,8 @@ pub enum RetransmitGuard {
     /// ns-2's Reno and NewReno agents (tcp-reno.cc, tcp-newreno.cc `dupack_action`, "careful"
     /// with `lessCareful_` false): `highest_ack_ > recover_`, the highest segment sent back
     /// then acknowledged and one more (snd_una > recover); or `highest_ack_ == 0`
-    /// (`bugfix_ss_`: only ns-2's SYN acknowledged, i.e. the first data segment missing;
-    /// hopsim has no SYN, so its segment k is ns-2's k + 1). Reno's `allow_fast_retransmit` (the
+    /// (`bugfix_ss_`: only the SYN acknowledged, the first data segment missing, `syn.rs`;
+    /// without a SYN, no segment acknowledged). Reno's `allow_fast_retransmit` (the
     /// last action a fast retransmit) never applies: its first new ACK ends that state and
     /// resets the duplicate count.
     Ns2,
@@ -141,7 +146,7 @@ impl TcpSender {
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>, rto: RtoEstimator) -> TcpSender {
         let board = Scoreboard::new(cfg.receiver_window as usize + 1, cfg.dupack_threshold);
         let ssthresh = cc.initial_ssthresh().unwrap_or(f64::INFINITY);
-        let mut w = Window::new(cfg.initial_window, ssthresh);
+        let mut w = Window::new(Self::opening_window(&cfg), ssthresh);
         let limit = cfg.limit_policy.limit(None);
         let peer_window = cfg.initial_receiver_window.min(cfg.receiver_window);
         let cap = Self::cap_of(limit, peer_window);
@@ -405,6 +410,9 @@ impl TcpSender {
 
     /// `ts_rtt`: the sample of the echoed timestamp, which replaces Karn's rule.
     fn new_ack(&mut self, cx: &mut TcpCtx, ack: SeqNo, ts_rtt: Option<SimTime>) {
+        if self.cfg.ns2_vegas {
+            self.syn_growth(self.board.una()); // tcp-vegas.cc: before the ACK is taken in
+        }
         let newly = ack - self.board.una();
         let vegas_rtt = self.ns2_vegas_sample(ack, cx.now);
         let seq_rtt = self.ack_segments(ack, cx.now).map(|sent_ns| cx.now - sent_ns); // Karn
@@ -445,6 +453,9 @@ impl TcpSender {
             };
             self.cc.on_new_ack(&mut self.w, &sample);
         }
+        if !self.cfg.ns2_vegas {
+            self.syn_growth(ack); // tcp-reno.cc, tcp-newreno.cc, tcp-sack1.cc: after
+        }
         self.check_worried(cx);
         // RFC 6298 (5.2, 5.3): restart the timer while data is outstanding (ns-2's Vegas:
         // on every new ACK, tcp.cc `newtimer`).
@@ -460,6 +471,7 @@ impl TcpSender {
 
 mod loss;
 mod ns2_vegas;
+mod syn;
 
 pub mod ecn;
 mod rate;

@@ -26,6 +26,11 @@ impl TcpSender {
             return None;
         }
         let una = self.board.una();
+        if self.cfg.delay_growth && una == SeqNo::ZERO {
+            // The first ACK: `firstrecv_` seeds the estimator with the time since segment 0
+            // last left (`vegastime()` counts from `firstsent_`, set at each send of it).
+            return Some(now - self.board.get(una).sent_ns);
+        }
         let last = self.board.get(una + (ack - una - 1));
         (!last.retransmitted).then(|| now - last.sent_ns)
     }
