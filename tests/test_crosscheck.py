@@ -207,6 +207,26 @@ def test_the_trace_reader_counts_in_order_payload_and_each_failure_once():
     assert doc["ns2"]["drops"]["RTR:CBK"] == 1
 
 
+def test_drops_for_want_of_a_route_are_counted_as_hopsim_counts_them():
+    # aodv_rqueue.cc `enque` drops its oldest packet as RTR IFQ when full (DROP_RTR_QFULL),
+    # TOUT when it expired; DSR's send buffer TOUT; a forwarder without a route NRTE; DSR's
+    # salvage limit SAL: all are hopsim's no_route_drops. IFQ IFQ is the interface queue's.
+    from hopsim.crosscheck.ns2trace import parse_run
+
+    lines = [
+        "D 1.0 _0_ RTR  IFQ 3 cbr 1500 [0 0 0 0] ------- [0:0 2:0 32 0] [3] 0 0",
+        "D 1.1 _0_ RTR  TOUT 4 cbr 1500 [0 0 0 0] ------- [0:0 2:0 32 0] [4] 0 0",
+        "D 1.2 _1_ RTR  NRTE 5 cbr 1500 [0 0 0 0] ------- [0:0 2:0 31 0] [5] 0 0",
+        "D 1.3 _1_ RTR  SAL 6 cbr 1500 [0 0 0 0] ------- [0:0 2:0 31 0] [6] 0 0",
+        "D 1.4 _0_ IFQ  IFQ 7 cbr 1500 [0 0 0 0] ------- [0:0 2:0 32 0] [7] 0 0",
+        "D 1.5 _1_ RTR  CBK 8 cbr 1500 [0 0 0 0] ------- [0:0 2:0 31 0] [8] 0 0",
+    ]
+    flows = [{"src": 0, "dst": 2, "transport": "udp", "payload_bytes": 1460}]
+    doc = parse_run(lines, "HOPSIM end 10.0\n", flows, warmup_s=2.0, duration_s=10.0)
+    assert doc["totals"]["no_route_drops"] == 4
+    assert doc["totals"]["queue_drops"] == 1
+
+
 def test_the_window_distribution_and_throughput_are_read_back():
     # The script samples min(cwnd_, window_) every 10 ms and prints the count of samples at
     # each whole number of segments; the share of samples is hopsim's window_distribution.

@@ -18,7 +18,11 @@ Definitions follow hopsim's result document (docs/models.md section 4 and 8.6):
 - ``routing_packets``: routing-agent send and forward lines of AODV or DSR packets (each
   hop counted once, MAC retries not);
 - ``queue_drops``: interface-queue overflows (``IFQ``/``IFQ``, ``ARP`` full);
-  ``no_route_drops``: ``NRTE``; ``drops``: every drop line counted by layer and reason.
+  ``no_route_drops``: the routing agent's drops for want of a route, as hopsim counts them
+  (no route at a forwarder, the route-wait buffer full or timed out, DSR's salvage limit):
+  ``NRTE``, ``RTR``/``IFQ`` (aodv_rqueue.cc ``enque`` full: DROP_RTR_QFULL), ``TOUT``
+  (DROP_RTR_QTIMEOUT: AODV's queue timeout, DSR's send buffer), ``SAL``; ``drops``: every
+  drop line counted by layer and reason.
 """
 
 from __future__ import annotations
@@ -206,7 +210,7 @@ def parse_run(
         "link_failures": retry_drops,
         "routing_packets": routing_packets,
         "queue_drops": drops.get("IFQ:IFQ", 0) + drops.get("IFQ:ARP", 0),
-        "no_route_drops": drops.get("RTR:NRTE", 0),
+        "no_route_drops": sum(drops.get(f"RTR:{r}", 0) for r in ("NRTE", "IFQ", "TOUT", "SAL")),
         "collisions": drops.get("MAC:COL", 0),
         "ttl_drops": drops.get("RTR:TTL", 0),
     }

@@ -16,6 +16,11 @@ impl Node {
     /// Route `packet` here: deliver it, or queue it for its next hop.
     pub fn route_and_enqueue(&mut self, cx: &mut NodeCtx, packet: PacketId) {
         let Some(next_hop) = self.next_hop_for(cx, packet) else { return };
+        self.enqueue_for(cx, packet, next_hop);
+    }
+
+    /// Queue `packet` for `next_hop`, chosen by routing now or earlier.
+    pub(super) fn enqueue_for(&mut self, cx: &mut NodeCtx, packet: PacketId, next_hop: NodeId) {
         // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
         let est = self.link_delay_ns(next_hop);
         let p = cx.packets.get_mut(packet);

@@ -78,15 +78,26 @@ impl RouteWait {
 }
 
 impl Node {
-    /// Keep a packet of this node's until a route is found.
+    /// Keep a packet of this node's until a route is found. A full buffer drops the newcomer;
+    /// ns-2's drop the packet that has waited longest and keep the newcomer (aodv_rqueue.cc
+    /// `enque`: `remove_head`, DROP_RTR_QFULL; dsragent.cc `stickPacketInSendBuffer`: "kill
+    /// somebody", the oldest).
     pub(super) fn wait_for_route(&mut self, cx: &mut NodeCtx, packet: PacketId) {
         self.expire_waiting(cx);
+        let mut dropped = None;
         if self.route_wait.len() >= WAITING_MAX {
+            dropped = match cx.cfg.ns2 {
+                true => self.route_wait.packets.pop_front(),
+                false => Some(packet),
+            };
+        }
+        if let Some(old) = dropped {
             self.counters.no_route_drops += 1;
             let what = (Layer::Net, EventKind::Drop);
-            cx.trace_id(self.id, what, packet, Some(Reason::NoRoute));
-            cx.drop_packet(packet);
-        } else {
+            cx.trace_id(self.id, what, old, Some(Reason::NoRoute));
+            cx.drop_packet(old);
+        }
+        if dropped != Some(packet) {
             self.route_wait.packets.push_back(packet);
             cx.trace_id(self.id, (Layer::Net, EventKind::Hold), packet, None);
         }
@@ -121,8 +132,12 @@ impl Node {
         let spacing_ns = cx.cfg.release_spacing_ns;
         for (k, id) in go.into_iter().enumerate() {
             if found && k > 0 && spacing_ns > 0 {
+                // ns-2 routes them all now and hands each to the link layer later, whatever
+                // becomes of the route meanwhile (aodv.cc `recvReply` -> `forward(rt, p,
+                // delay)`; dsragent.cc `acceptRouteReply` -> `sendOutPacketWithRoute`).
+                let Some(next_hop) = self.next_hop_for(cx, id) else { continue };
                 let at = cx.now + k as u64 * spacing_ns;
-                self.arm_route(cx, at, RouteTimer::RouteRelease { packet: id });
+                self.arm_route(cx, at, RouteTimer::RouteRelease { packet: id, next_hop });
             } else if found {
                 cx.trace_id(self.id, (Layer::Net, EventKind::Release), id, None);
                 self.route_and_enqueue(cx, id);

@@ -154,7 +154,10 @@ impl Node {
             RouteTimer::Discovery { dst } => self.on_discovery_timer(cx, dst),
             RouteTimer::Hello => self.on_hello_timer(cx),
             RouteTimer::ControlRelease { packet } => self.release_control(cx, packet),
-            RouteTimer::RouteRelease { packet } => self.route_and_enqueue(cx, packet),
+            RouteTimer::RouteRelease { packet, next_hop } => {
+                cx.trace_id(self.id, (Layer::Net, EventKind::Release), packet, None);
+                self.enqueue_for(cx, packet, next_hop);
+            }
             RouteTimer::EtxProbe => unreachable!("ETX probes are sent through send_probe"),
         }
     }

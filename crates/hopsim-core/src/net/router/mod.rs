@@ -115,8 +115,9 @@ pub enum RouteTimer {
     EtxProbe,
     /// A jittered routing control packet goes to the interface queue.
     ControlRelease { packet: PacketId },
-    /// A packet that waited for a route goes on (ns-2 AODV releases them ARP_DELAY apart).
-    RouteRelease { packet: PacketId },
+    /// A packet that waited for a route goes to `next_hop`, routed when the route was found
+    /// (ns-2 releases them ARP_DELAY or arp_timeout apart).
+    RouteRelease { packet: PacketId, next_hop: NodeId },
 }
 
 /// What an observer sees of the route from a node, without using it.
