@@ -121,15 +121,17 @@ impl Node {
     pub(super) fn release_older(&mut self, cx: &mut NodeCtx, dst: NodeId) {
         let waiting = &self.route_wait.packets;
         if !waiting.is_empty() && waiting.iter().any(|&id| cx.packets.get(id).dst == dst) {
-            self.release_waiting(cx, dst, true);
+            self.release_waiting(cx, dst, Some(true));
         }
     }
 
-    /// Packets waiting for `dst` go on (route found) or are dropped (discovery failed).
-    pub(super) fn release_waiting(&mut self, cx: &mut NodeCtx, dst: NodeId, found: bool) {
+    /// Packets waiting for `dst` go on (route found: `Some(paced)`, spaced by the release
+    /// spacing or not) or are dropped (discovery failed: `None`).
+    pub(super) fn release_waiting(&mut self, cx: &mut NodeCtx, dst: NodeId, paced: Option<bool>) {
         self.expire_waiting(cx);
         let go = self.route_wait.take_for(dst, &cx.packets);
-        let spacing_ns = cx.cfg.release_spacing_ns;
+        let found = paced.is_some();
+        let spacing_ns = if paced == Some(true) { cx.cfg.release_spacing_ns } else { 0 };
         for (k, id) in go.into_iter().enumerate() {
             if found && k > 0 && spacing_ns > 0 {
                 // ns-2 routes them all now and hands each to the link layer later, whatever

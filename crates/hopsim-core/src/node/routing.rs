@@ -251,8 +251,10 @@ impl Node {
                 RouteAction::Timer { dst, at } => {
                     self.arm_route(cx, at, RouteTimer::Discovery { dst })
                 }
-                RouteAction::RouteFound { dst } => self.release_waiting(cx, dst, true),
-                RouteAction::Unreachable { dst } => self.release_waiting(cx, dst, false),
+                RouteAction::RouteFound { dst, paced } => {
+                    self.release_waiting(cx, dst, Some(paced))
+                }
+                RouteAction::Unreachable { dst } => self.release_waiting(cx, dst, None),
                 RouteAction::PurgeQueue { next_hop } => self.purge_queue(cx, next_hop),
             }
         }

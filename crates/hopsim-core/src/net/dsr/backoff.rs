@@ -130,7 +130,7 @@ mod tests {
             route: SrcRoute::from_slice(&[NodeId(0), NodeId(5), NodeId(9)]).unwrap(),
         };
         n.receive_in_transit(reply, true, &mut out);
-        assert_eq!(out, vec![DsrAction::RouteFound { dst: d }]);
+        assert_eq!(out, vec![DsrAction::RouteFound { dst: d, reply: true }]);
         out.clear();
         n.remove_link(NodeId(5), NodeId(9));
         n.discover(d, 23_000 * MS, &mut out);

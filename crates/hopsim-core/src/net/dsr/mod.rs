@@ -67,8 +67,12 @@ pub enum DsrAction {
         msg: DsrMsg,
         route: SrcRoute,
     },
+    /// A route to `dst` is cached: release the packets waiting for it. `reply`: a reply to
+    /// this node's own request brought it (ns-2 `acceptRouteReply` sends them spaced, each
+    /// with its route at once); else they go as ns-2's `sendBufferCheck` sends them.
     RouteFound {
         dst: NodeId,
+        reply: bool,
     },
     Unreachable {
         dst: NodeId,
@@ -353,7 +357,7 @@ impl DsrNode {
         }
         self.pending.remove(&dst);
         if self.route_to(dst).is_some() {
-            out.push(DsrAction::RouteFound { dst });
+            out.push(DsrAction::RouteFound { dst, reply: false });
         } else if self.cfg.ns2 {
             self.ns2_on_timer(dst, d, now, waiting, out);
         } else if d.requests < self.cfg.max_requests {
@@ -439,12 +443,12 @@ impl DsrNode {
                     let target = route.last();
                     self.backoff.reset(target); // acceptRouteReply
                     if self.pending.remove(&target).is_some() {
-                        out.push(DsrAction::RouteFound { dst: target });
+                        out.push(DsrAction::RouteFound { dst: target, reply: true });
                     }
                     // Any other destination on the route is reachable now as well.
                     for n in route.nodes().skip(1) {
                         if n != target && self.pending.remove(&n).is_some() {
-                            out.push(DsrAction::RouteFound { dst: n });
+                            out.push(DsrAction::RouteFound { dst: n, reply: true });
                         }
                     }
                 }

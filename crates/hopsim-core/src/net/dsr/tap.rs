@@ -145,7 +145,7 @@ impl DsrNode {
         }
         while let Some(dst) = self.pending.keys().copied().find(|&d| self.route_to(d).is_some()) {
             self.pending.remove(&dst);
-            out.push(DsrAction::RouteFound { dst });
+            out.push(DsrAction::RouteFound { dst, reply: false });
         }
     }
 }

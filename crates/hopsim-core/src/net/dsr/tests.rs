@@ -60,7 +60,7 @@ fn a_cached_route_answers_without_a_new_discovery() {
     src.discover(NodeId(3), 0, &mut out);
     out.clear();
     src.receive_in_transit(DsrMsg::Rrep { route: route(&[0, 1, 2, 3]) }, true, &mut out);
-    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3) }]);
+    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3), reply: true }]);
     assert_eq!(src.route_to(NodeId(3)), Some(route(&[0, 1, 2, 3])));
     assert_eq!(src.route_to(NodeId(2)), Some(route(&[0, 1, 2])), "prefixes serve too");
     // An intermediate node with a cached route replies for others:
@@ -458,7 +458,7 @@ fn ns2_waiting_packets_leave_once_any_route_is_cached() {
     let r = route(&[0, 1, 2, 3]);
     n.tap(overheard(&r, 1, None), 1_000_000, &mut out);
     n.release_cached(&mut out);
-    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3) }]);
+    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3), reply: false }]);
     out.clear();
     n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, true, &mut out);
     assert!(out.is_empty(), "the discovery is over");

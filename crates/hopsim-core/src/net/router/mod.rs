@@ -96,8 +96,10 @@ pub enum RouteAction {
     SendRouted { msg: DsrMsg, route: SrcRoute },
     /// Call `on_timer(dst)` at `at`.
     Timer { dst: NodeId, at: SimTime },
-    /// A route to `dst` exists: release the packets waiting for it.
-    RouteFound { dst: NodeId },
+    /// A route to `dst` exists: release the packets waiting for it; `paced`: spaced by the
+    /// glue's release spacing, each routed at once (ns-2 AODV `recvReply`, DSR
+    /// `acceptRouteReply`), else all at once (ns-2 DSR `sendBufferCheck`).
+    RouteFound { dst: NodeId, paced: bool },
     /// Discovery of `dst` failed: drop the packets waiting for it.
     Unreachable { dst: NodeId },
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
@@ -404,7 +406,7 @@ impl AodvRouter {
             AodvAction::Send { msg, to, delay_ns } => {
                 RouteAction::Send { msg: Control::Aodv(msg), to, jitter_ns: delay_ns }
             }
-            AodvAction::RouteFound { dst } => RouteAction::RouteFound { dst },
+            AodvAction::RouteFound { dst } => RouteAction::RouteFound { dst, paced: true },
             AodvAction::Unreachable { dst } => RouteAction::Unreachable { dst },
             AodvAction::Timer { dst, at } => RouteAction::Timer { dst, at },
             AodvAction::PurgeQueue { next_hop } => RouteAction::PurgeQueue { next_hop },
@@ -456,7 +458,7 @@ impl DsrRouter {
                 RouteAction::Send { msg: Control::Dsr(msg), to: NodeId::BROADCAST, jitter_ns }
             }
             DsrAction::Unicast { msg, route } => RouteAction::SendRouted { msg, route },
-            DsrAction::RouteFound { dst } => RouteAction::RouteFound { dst },
+            DsrAction::RouteFound { dst, reply } => RouteAction::RouteFound { dst, paced: reply },
             DsrAction::Unreachable { dst } => RouteAction::Unreachable { dst },
             DsrAction::Timer { dst, at } => RouteAction::Timer { dst, at },
         }));

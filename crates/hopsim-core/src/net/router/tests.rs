@@ -115,7 +115,11 @@ fn aodv_reply_makes_a_route_that_packets_then_follow_behind_the_waiting_ones() {
     };
     cx.now = MS;
     r.on_control(cx, Control::Aodv(rrep), NodeId(1));
-    assert!(cx.out.contains(&RouteAction::RouteFound { dst: NodeId(3) }), "{:?}", cx.out);
+    assert!(
+        cx.out.contains(&RouteAction::RouteFound { dst: NodeId(3), paced: true }),
+        "{:?}",
+        cx.out
+    );
     cx.out.clear();
     let d = r.route(cx, &mut data(0, 3));
     // Waiting packets for 3 go first, so none is overtaken.
