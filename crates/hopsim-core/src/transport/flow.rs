@@ -13,9 +13,6 @@ pub struct TcpFlow {
     pub spec: TcpSpec,
     /// ns2 profile, Vegas: segments carry no TCP/IP header bytes on the air (`Packet`).
     pub headerless: bool,
-    /// ns-2's one-way SYN (`syn_`, `tcp/sender/syn.rs`): segment 0 is a 40-byte SYN and the
-    /// data are segments 1 to `total_segments`.
-    pub syn: bool,
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
     pub mss: u32,
@@ -40,9 +37,10 @@ pub struct TcpFlow {
 }
 
 impl TcpFlow {
-    /// The first data segment: 1 after ns-2's SYN, else 0.
+    /// The first data segment: 1 after ns-2's SYN (`tcp/sender/syn.rs`), else 0; the data
+    /// are segments `first_data()` to `first_data() + total_segments - 1`.
     pub fn first_data(&self) -> SeqNo {
-        SeqNo::ZERO + u32::from(self.syn)
+        self.sender.first_data()
     }
 
     /// Application bytes in segment `seg` (none in the SYN).

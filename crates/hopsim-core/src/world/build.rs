@@ -389,7 +389,6 @@ fn tcp_flow(
     }
     TcpFlow {
         headerless: ns2 && spec.variant == TcpVariant::Vegas,
-        syn,
         ecn_echo: crate::transport::tcp::ecn::EcnReceiver::new(spec.ecn),
         sender,
         receiver: TcpReceiver::new(
