@@ -20,6 +20,8 @@ pub enum Purpose {
     Queue = 11,
     /// Transport protocols' own draws (BBR's PROBE_BW phase), per flow.
     Transport = 12,
+    /// ns-2 DSR's send-buffer check phase, per node.
+    DsrBufferCheck = 13,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

@@ -71,6 +71,20 @@ impl RouteWait {
         go
     }
 
+    /// Take out the packet for `dst` from another source that has waited longest.
+    fn take_oldest_forwarded(
+        &mut self,
+        dst: NodeId,
+        me: NodeId,
+        packets: &PacketArena,
+    ) -> Option<PacketId> {
+        let i = self.packets.iter().position(|&id| {
+            let p = packets.get(id);
+            p.dst == dst && p.src != me
+        })?;
+        self.packets.remove(i)
+    }
+
     /// Every waiting packet, taken out in order.
     pub fn take_all(&mut self) -> VecDeque<PacketId> {
         std::mem::take(&mut self.packets)
@@ -117,6 +131,17 @@ impl Node {
         }
     }
 
+    /// ns-2 DSR's salvaging forwarder gives up one packet for `dst`: the one of another source
+    /// that has waited longest (its send buffer's slot order, taken as arrival order).
+    pub(super) fn drop_oldest_waiting(&mut self, cx: &mut NodeCtx, dst: NodeId) {
+        self.expire_waiting(cx);
+        if let Some(id) = self.route_wait.take_oldest_forwarded(dst, self.id, &cx.packets) {
+            self.counters.no_route_drops += 1;
+            cx.trace_id(self.id, (Layer::Net, EventKind::Drop), id, Some(Reason::NoRoute));
+            cx.drop_packet(id);
+        }
+    }
+
     /// A route to `dst` exists: packets that waited for it go first, so none is overtaken.
     pub(super) fn release_older(&mut self, cx: &mut NodeCtx, dst: NodeId) {
         let waiting = &self.route_wait.packets;
@@ -150,5 +175,31 @@ impl Node {
                 cx.drop_packet(id);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::Packet;
+
+    /// ns-2 DSR drops only a forwarded packet this way (`getRouteForPacket` drops when
+    /// `p.src != net_id`); a node's own packets keep waiting for their discovery.
+    #[test]
+    fn the_oldest_forwarded_packet_for_the_destination_is_the_one_given_up() {
+        let mut arena = PacketArena::with_capacity(4);
+        let mut wait = RouteWait::default();
+        let me = NodeId(2);
+        let mut add = |src: u32, dst: u32| {
+            let p = Packet::new(FlowId(0), 0, NodeId(src), NodeId(dst), 1000, 20, 0);
+            let id = arena.alloc(p);
+            wait.packets.push_back(id);
+            id
+        };
+        let (own, other_dst, first, second) = (add(2, 9), add(0, 5), add(0, 9), add(1, 9));
+        assert_eq!(wait.take_oldest_forwarded(NodeId(9), me, &arena), Some(first));
+        assert_eq!(wait.take_oldest_forwarded(NodeId(9), me, &arena), Some(second));
+        assert_eq!(wait.take_oldest_forwarded(NodeId(9), me, &arena), None, "own packet stays");
+        assert_eq!(wait.packets, [own, other_dst]);
     }
 }

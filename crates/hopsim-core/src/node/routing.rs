@@ -255,6 +255,7 @@ impl Node {
                     self.release_waiting(cx, dst, Some(paced))
                 }
                 RouteAction::Unreachable { dst } => self.release_waiting(cx, dst, None),
+                RouteAction::DropOldestWaiting { dst } => self.drop_oldest_waiting(cx, dst),
                 RouteAction::PurgeQueue { next_hop } => self.purge_queue(cx, next_hop),
             }
         }

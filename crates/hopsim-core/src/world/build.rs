@@ -263,7 +263,9 @@ fn router(s: &Scenario, id: NodeId) -> Router {
             let hello = r.hello.then(|| (secs_to_ns(r.hello_interval_s), r.allowed_hello_loss));
             Router::aodv(id, cfg, hello)
         }
-        RoutingProtocol::Dsr => Router::dsr(id, DsrConfig { ns2, ..DsrConfig::default() }),
+        RoutingProtocol::Dsr => {
+            Router::dsr(id, DsrConfig { ns2, seed: s.seed, ..DsrConfig::default() })
+        }
     }
 }
 

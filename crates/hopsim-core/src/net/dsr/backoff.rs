@@ -52,6 +52,11 @@ impl RequestBackoff {
         true
     }
 
+    /// The cycles begun for `dst` since its last reply (`rt_reqs_outstanding`).
+    pub fn outstanding(&self, dst: NodeId) -> u32 {
+        self.table.get(&dst).map_or(0, |e| e.outstanding)
+    }
+
     /// `acceptRouteReply`: a reply for `dst` clears its counts.
     pub fn reset(&mut self, dst: NodeId) {
         self.table.remove(&dst);

@@ -11,20 +11,24 @@
 //! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
 //! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
 //! min(0.5 s x 4^n, 10 s) while packets wait for the destination, the backoff kept until a
-//! reply for it (backoff.rs); a salvaging forwarder sends the ring-zero request only.
-//! Salvaging itself and the queue purge are the node's (node/salvage.rs).
+//! reply for it (backoff.rs); a forwarder keeping packets it could not salvage asks its
+//! neighbours once, then drops one packet per backoff period (salvage.rs). The path cache is
+//! cache.rs. Salvaging itself and the queue purge are the node's (node/salvage.rs).
 //! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
 //! node's own packets (flow.rs) and gratuitous Route Errors riding on requests.
 //!
 //! Pure protocol logic, like `aodv`: the world carries out the actions.
 
+use crate::engine::rng::{Purpose, Rng};
 use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
 use std::collections::{BTreeMap, VecDeque};
 
 mod backoff;
+mod cache;
 mod flow;
 mod route;
+mod salvage;
 mod tap;
 pub use flow::FlowSend;
 pub use route::{SrcRoute, MAX_HOPS};
@@ -77,6 +81,11 @@ pub enum DsrAction {
     Unreachable {
         dst: NodeId,
     },
+    /// ns2: drop the packet for `dst` this node forwards that has waited longest
+    /// (salvage.rs).
+    DropOldest {
+        dst: NodeId,
+    },
     Timer {
         dst: NodeId,
         at: SimTime,
@@ -93,13 +102,13 @@ pub struct DsrConfig {
     pub jitter_ns: SimDuration,
     /// Follow ns-2.35's dsragent.cc (see the module docs).
     pub ns2: bool,
+    /// The run's master seed (ns2: the phase of the send-buffer check, salvage.rs).
+    pub seed: u64,
 }
 
 /// ns-2 dsragent.cc `arp_timeout`: the wait after a ring-zero request (also the spacing of
 /// packets released from the send buffer).
 pub const NS2_ARP_TIMEOUT_NS: SimDuration = 30_000_000;
-/// A salvaging forwarder waits this long for a ring-zero answer (the next BackOffTest cycle).
-const NS2_SALVAGE_WAIT_NS: SimDuration = 2_000_000_000;
 /// dsragent.cc `max_err_hold`: a held Route Error rides on requests for 1 s.
 const NS2_MAX_ERR_HOLD_NS: SimDuration = 1_000_000_000;
 
@@ -112,6 +121,7 @@ impl Default for DsrConfig {
             cache_paths: 64,
             jitter_ns: 10_000_000,
             ns2: false,
+            seed: 0,
         }
     }
 }
@@ -146,6 +156,8 @@ pub struct DsrNode {
     held_error: Option<(NodeId, NodeId, SimTime)>,
     /// ns2: the request cycles per destination (backoff.rs).
     backoff: backoff::RequestBackoff,
+    /// ns2: draws the send-buffer check's phase (salvage.rs).
+    check_rng: Rng,
 }
 
 const SEEN_KEPT: usize = 256;
@@ -163,88 +175,16 @@ impl DsrNode {
             flows: flow::FlowTable::default(),
             held_error: None,
             backoff: backoff::RequestBackoff::default(),
+            check_rng: Rng::derive(cfg.seed, Purpose::DsrBufferCheck, u64::from(me.0)),
         }
-    }
-
-    /// Shortest cached route from this node to `dst`: the first of the shortest in cache
-    /// order (the prefix is copied once, for the route chosen).
-    pub fn route_to(&self, dst: NodeId) -> Option<SrcRoute> {
-        let mut best: Option<(usize, &SrcRoute)> = None;
-        for r in &self.cache {
-            if let Some(i) = r.position(dst) {
-                if i >= 1 && best.is_none_or(|(b, _)| i < b) {
-                    best = Some((i, r));
-                }
-            }
-        }
-        best.map(|(i, r)| r.slice(0, i))
-    }
-
-    /// Remember a route that starts at this node (and loop-free).
-    pub fn learn(&mut self, route: SrcRoute) {
-        if route.len() < 2 || route.get(0) != Some(self.me) {
-            return;
-        }
-        if route.has_loop() || self.cache.iter().any(|r| r.starts_with(&route)) {
-            return;
-        }
-        if self.cache.len() >= self.cfg.cache_paths {
-            self.cache.pop_front();
-        }
-        self.cache.push_back(route);
-    }
-
-    /// Learn what a route passing through this node says: the part ahead and, reversed, the
-    /// part behind (links are symmetric here). ns2: the part ahead only (routecache.cc
-    /// `pre_noticeRouteUsed`), nothing at the route's end.
-    pub fn learn_from(&mut self, route: &SrcRoute) {
-        if let Some(i) = route.position(self.me) {
-            if i + 1 < route.len() {
-                self.learn(route.slice(i, route.len() - 1));
-            }
-            if !self.cfg.ns2 {
-                self.learn(route.slice(0, i).reversed());
-            }
-        }
-    }
-
-    /// Forget every cached route over the link a-b: keep what precedes it.
-    /// (ns2: only the direction a -> b, mobicache.cc `noticeDeadLink`.)
-    pub fn remove_link(&mut self, a: NodeId, b: NodeId) {
-        let ns2 = self.cfg.ns2;
-        if ns2 {
-            self.flows_dead_link(a, b);
-        }
-        let mut kept = VecDeque::with_capacity(self.cache.len());
-        for r in self.cache.drain(..) {
-            let hit = if ns2 { r.has_directed_link(a, b) } else { r.has_link(a, b) };
-            match hit {
-                Some(i) if i >= 2 => kept.push_back(r.slice(0, i - 1)),
-                Some(_) => {}
-                None => kept.push_back(r),
-            }
-        }
-        self.cache = kept;
     }
 
     /// Start a discovery for `dst` unless one is under way.
     pub fn discover(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
-        self.start_discovery(dst, false, now, out);
+        self.start_discovery(dst, now, out);
     }
 
-    /// ns2: a forwarder salvaging a packet asks its neighbours only (ring zero), once
-    /// (dsragent.cc `dsr_salvage_allow_propagating` 0); `Unreachable` after ~2 s.
-    pub fn discover_for_salvage(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
-        self.start_discovery(dst, true, now, out);
-    }
-
-    fn start_discovery(
-        &mut self,
-        dst: NodeId,
-        salvage: bool,
-        now: SimTime,
-        out: &mut Vec<DsrAction>,
-    ) {
+    fn start_discovery(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
         if self.pending.contains_key(&dst) {
             return;
         }
@@ -254,7 +194,7 @@ impl DsrNode {
             deadline: 0,
             ring_zero: false,
             held: false,
-            salvage,
+            salvage: false,
         };
         if self.cfg.ns2 {
             self.ns2_begin_cycle(dst, d, now, out);
@@ -316,7 +256,7 @@ impl DsrNode {
         d.requests += 1;
         d.held = false;
         d.ring_zero = true;
-        d.deadline = now + if d.salvage { NS2_SALVAGE_WAIT_NS } else { NS2_ARP_TIMEOUT_NS };
+        d.deadline = now + NS2_ARP_TIMEOUT_NS;
         self.pending.insert(dst, d);
         self.send_rreq(dst, 1, now, out);
         out.push(DsrAction::Timer { dst, at: d.deadline });
@@ -333,8 +273,8 @@ impl DsrNode {
         waiting: bool,
         out: &mut Vec<DsrAction>,
     ) {
-        if d.salvage && !d.held {
-            out.push(DsrAction::Unreachable { dst });
+        if d.salvage {
+            self.salvage_check(dst, now, waiting, out);
         } else if !waiting {
             // Nothing waits for `dst`: the discovery ends here, its backoff kept.
         } else if d.ring_zero {
@@ -436,7 +376,9 @@ impl DsrNode {
                 let requester = route.get(0).expect("route");
                 if self.cfg.ns2 && arrived && requester == self.me {
                     self.learn(route); // acceptRouteReply
-                } else {
+                } else if !self.cfg.ns2 || arrived {
+                    // ns2: a forwarder learns the packet's source route instead, not the
+                    // reply it carries (`handleForwarding`; Router::on_arrival).
                     self.learn_from(&route);
                 }
                 if arrived && requester == self.me {

@@ -240,20 +240,6 @@ fn ns2_discovery_runs_ring_zero_then_propagating_in_backoff_cycles() {
     );
 }
 
-#[test]
-fn ns2_a_salvaging_forwarder_asks_its_neighbours_only_then_gives_up() {
-    const MS: u64 = 1_000_000;
-    let mut n = ns2(2);
-    let mut out = vec![];
-    n.discover_for_salvage(NodeId(9), 0, &mut out);
-    assert!(matches!(out[0], DsrAction::Flood { msg: DsrMsg::Rreq { ttl: 1, .. }, .. }));
-    let DsrAction::Timer { at, .. } = out[1] else { panic!("{out:?}") };
-    assert_eq!(at, 2000 * MS);
-    out.clear();
-    n.on_timer(NodeId(9), at, true, &mut out);
-    assert_eq!(out, vec![DsrAction::Unreachable { dst: NodeId(9) }]);
-}
-
 /// `route_to` is RFC 4728's shortest cached route, the first of the shortest in cache order:
 /// checked against the plain definition over random caches with ties.
 #[test]

@@ -102,6 +102,9 @@ pub enum RouteAction {
     RouteFound { dst: NodeId, paced: bool },
     /// Discovery of `dst` failed: drop the packets waiting for it.
     Unreachable { dst: NodeId },
+    /// Drop the packet for `dst` this node forwards (not its own) that has waited longest
+    /// (ns-2 DSR's salvaging forwarder, net/dsr/salvage.rs).
+    DropOldestWaiting { dst: NodeId },
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
     PurgeQueue { next_hop: NodeId },
 }
@@ -219,6 +222,7 @@ impl Router {
                 if arrived {
                     Arrival::Consumed
                 } else {
+                    d.node.snoop_forwarded_control(route);
                     Arrival::Continue { control: true }
                 }
             }
@@ -460,6 +464,7 @@ impl DsrRouter {
             DsrAction::Unicast { msg, route } => RouteAction::SendRouted { msg, route },
             DsrAction::RouteFound { dst, reply } => RouteAction::RouteFound { dst, paced: reply },
             DsrAction::Unreachable { dst } => RouteAction::Unreachable { dst },
+            DsrAction::DropOldest { dst } => RouteAction::DropOldestWaiting { dst },
             DsrAction::Timer { dst, at } => RouteAction::Timer { dst, at },
         }));
     }

@@ -255,3 +255,35 @@ fn ns2_dsr_flow_only_packets_teach_neither_forwarders_nor_listeners() {
         }
     }
 }
+
+#[test]
+fn ns2_dsr_forwarders_of_replies_and_errors_learn_the_packets_route_not_the_reply() {
+    // dsragent.cc recv -> handleForwarding -> noticeRouteUsed(p.route): a forwarder caches
+    // the part of the packet's own source route ahead of it, a reply's or an error's too; the
+    // reply it carries is entered only by its requester (acceptRouteReply), and the tap
+    // skips the packet's next hop ("packets I'm about to receive anyway").
+    let routes = chain_routes();
+    let cached = |r: &Router, dst: u32| {
+        let mut path = Vec::new();
+        let v = r.view(0, NodeId(1), NodeId(dst), &routes, &mut path);
+        (v == RouteView::Whole).then_some(path)
+    };
+    let back = SrcRoute::from_slice(&node_ids(&[2, 1, 0])).unwrap();
+    let reply = DsrMsg::Rrep { route: SrcRoute::from_slice(&node_ids(&[0, 1, 2, 3])).unwrap() };
+    let error = DsrMsg::Rerr { from: NodeId(2), to: NodeId(3) };
+    for (msg, ns2, to_0, to_3) in [
+        (reply, true, Some(node_ids(&[1, 0])), None),
+        (reply, false, Some(node_ids(&[1, 0])), Some(node_ids(&[1, 2, 3]))),
+        (error, true, Some(node_ids(&[1, 0])), None),
+        (error, false, None, None),
+    ] {
+        let mut p = data(2, 0);
+        p.dsr = Some(msg);
+        p.route = Some((back, 0)); // sent by node 2, arriving at node 1
+        let mut out = Vec::new();
+        let mut r1 = dsr(1, ns2);
+        let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+        assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
+        assert_eq!((cached(&r1, 0), cached(&r1, 3)), (to_0, to_3), "{msg:?} ns2 {ns2}");
+    }
+}

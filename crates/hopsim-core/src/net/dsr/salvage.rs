@@ -1,0 +1,170 @@
+//! ns2: what a forwarder asks for the packets it kept in its send buffer, having no cached
+//! route to salvage them with (dsragent.cc `undeliverablePkt` under NEW_SALVAGE_LOGIC,
+//! `dsr_salvage_max_requests` 1, `dsr_salvage_allow_propagating` 0).
+//!
+//! Nothing is asked when a packet goes into the buffer. ns-2's send-buffer check
+//! (`sendBufferCheck`, every `BUFFER_CHECK` x (1 + U(0, 1)) = 30-60 ms) runs each waiting
+//! packet through `getRouteForPacket`, whose `BackOffTest` lets one request cycle for the
+//! destination begin per backoff period (backoff.rs). The cycle that brings the count to 1
+//! sends a ring-zero request; a later one (the count above `dsr_salvage_max_requests`) drops
+//! that packet instead (`DROP_RTR_NO_ROUTE`) and asks nothing. The count is cleared only by a
+//! reply to this node (`acceptRouteReply`): a forwarder whose ring-zero went unanswered drops
+//! one waiting packet at the first check of each later period (2 s, 8 s, then every 10 s),
+//! at once when that period has long passed; the others wait for a cached route (from a
+//! passing source route, a snooped reply) or the 30 s timeout.
+
+use super::{Discovery, DsrAction, DsrNode};
+use crate::engine::rng::Rng;
+use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::NodeId;
+
+/// dsragent.h `BUFFER_CHECK`: the send buffer is checked every BUFFER_CHECK x (1 + U(0, 1)).
+const NS2_BUFFER_CHECK_NS: SimDuration = 30_000_000;
+/// dsragent.cc `dsr_salvage_max_requests`: request cycles a forwarder may begin for a
+/// destination before it drops instead.
+const NS2_SALVAGE_MAX_REQUESTS: u32 = 1;
+
+/// From an arbitrary instant to the next send-buffer check: the residual of a renewal
+/// process whose gaps are U(c, 2c), c = `BUFFER_CHECK` (density P(gap > r) / E[gap]:
+/// uniform below c with probability 2/3, falling linearly to 0 at 2c). ns-2's timer runs
+/// from the start of the run; its phase at any later instant has this law.
+pub(super) fn check_residual_ns(rng: &mut Rng) -> SimDuration {
+    let (c, pick, u) = (NS2_BUFFER_CHECK_NS as f64, rng.uniform(), rng.uniform());
+    let r = if pick < 2.0 / 3.0 { u * c } else { 2.0 * c - c * u.sqrt() };
+    r as SimDuration
+}
+
+impl DsrNode {
+    /// ns2: a forwarder keeps a packet for `dst` in its send buffer (no cached route).
+    pub fn discover_for_salvage(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
+        if !self.pending.contains_key(&dst) {
+            self.arm_salvage_check(dst, now, out);
+        }
+    }
+
+    /// The first send-buffer check at which the backoff lets a cycle for `dst` begin.
+    fn arm_salvage_check(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
+        let at = self.backoff.next_ns(dst).max(now) + check_residual_ns(&mut self.check_rng);
+        let d = Discovery {
+            backoff_ns: 0,
+            requests: 0,
+            deadline: at,
+            ring_zero: false,
+            held: true,
+            salvage: true,
+        };
+        self.pending.insert(dst, d);
+        out.push(DsrAction::Timer { dst, at });
+    }
+
+    /// ns2: that check came (no route cached meanwhile); `waiting`: packets for `dst` still
+    /// wait here. With none, nothing more is asked (the count is kept).
+    pub(super) fn salvage_check(
+        &mut self,
+        dst: NodeId,
+        now: SimTime,
+        waiting: bool,
+        out: &mut Vec<DsrAction>,
+    ) {
+        if !waiting {
+            return;
+        }
+        if self.backoff.try_begin(dst, now) {
+            if self.backoff.outstanding(dst) > NS2_SALVAGE_MAX_REQUESTS {
+                out.push(DsrAction::DropOldest { dst });
+            } else {
+                self.send_rreq(dst, 1, now, out); // ring zero
+            }
+        }
+        self.arm_salvage_check(dst, now, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DsrConfig, DsrMsg, SrcRoute};
+    use super::*;
+    use crate::engine::rng::Purpose;
+
+    const MS: u64 = 1_000_000;
+
+    fn forwarder() -> DsrNode {
+        DsrNode::new(NodeId(2), DsrConfig { ns2: true, seed: 5, ..DsrConfig::default() })
+    }
+
+    /// What a check asks (ring zero or a drop) and when the next check comes.
+    fn check(n: &mut DsrNode, at: u64, waiting: bool) -> (Vec<DsrAction>, Option<u64>) {
+        let mut out = vec![];
+        n.on_timer(NodeId(9), at, waiting, &mut out);
+        let next = out.iter().find_map(|a| match a {
+            DsrAction::Timer { at, .. } => Some(*at),
+            _ => None,
+        });
+        out.retain(|a| !matches!(a, DsrAction::Timer { .. }));
+        (out, next)
+    }
+
+    fn is_ring_zero(out: &[DsrAction]) -> bool {
+        matches!(out, [DsrAction::Flood { msg: DsrMsg::Rreq { ttl: 1, .. }, .. }])
+    }
+
+    // dsragent.cc undeliverablePkt -> stickPacketInSendBuffer; sendBufferCheck ->
+    // getRouteForPacket -> BackOffTest (0.5 s x 4^n, at most 10 s); dsr_salvage_max_requests 1.
+    //   0          a packet for 9 is kept: nothing asked; the first check within 60 ms
+    //   c1         cycle 1: a ring-zero request; the next cycle 2 s after c1
+    //   c2 >= c1+2 s, the packet still waits: cycle 2 drops it and asks nothing; next 8 s on
+    //   c3 >= c2+8 s, nothing waits: nothing; the discovery ends, the count kept
+    //   40 s       a packet is kept: its period long over, the first check drops it
+    //   a reply for 9 clears the count: the next packet gets a ring-zero request again
+    #[test]
+    fn ns2_a_forwarder_asks_its_neighbours_once_then_drops_one_packet_per_period() {
+        let mut n = forwarder();
+        let mut out = vec![];
+        n.discover_for_salvage(NodeId(9), 0, &mut out);
+        let [DsrAction::Timer { at: c1, .. }] = out[..] else { panic!("{out:?}") };
+        assert!(c1 < 60 * MS, "the first check comes within 2 x BUFFER_CHECK: {c1}");
+        let (asked, c2) = check(&mut n, c1, true);
+        assert!(is_ring_zero(&asked), "{asked:?}");
+        let c2 = c2.unwrap();
+        assert!((c1 + 2000 * MS..c1 + 2060 * MS).contains(&c2), "{c2}");
+        let (asked, c3) = check(&mut n, c2, true);
+        assert_eq!(asked, vec![DsrAction::DropOldest { dst: NodeId(9) }]);
+        let c3 = c3.unwrap();
+        assert!((c2 + 8000 * MS..c2 + 8060 * MS).contains(&c3), "{c3}");
+        assert_eq!(check(&mut n, c3, false), (vec![], None), "nothing waits: the end");
+        out.clear();
+        n.discover_for_salvage(NodeId(9), 40_000 * MS, &mut out);
+        let [DsrAction::Timer { at: c4, .. }] = out[..] else { panic!("{out:?}") };
+        assert!((40_000 * MS..40_060 * MS).contains(&c4));
+        let (asked, _) = check(&mut n, c4, true);
+        assert_eq!(asked, vec![DsrAction::DropOldest { dst: NodeId(9) }], "no request");
+        // acceptRouteReply: the count is cleared (and the waiting packets go).
+        let reply = DsrMsg::Rrep { route: SrcRoute::from_slice(&[NodeId(2), NodeId(9)]).unwrap() };
+        out.clear();
+        n.receive_in_transit(reply, true, &mut out);
+        assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(9), reply: true }]);
+        n.remove_link(NodeId(2), NodeId(9));
+        out.clear();
+        n.discover_for_salvage(NodeId(9), 50_000 * MS, &mut out);
+        let [DsrAction::Timer { at: c5, .. }] = out[..] else { panic!("{out:?}") };
+        assert!(is_ring_zero(&check(&mut n, c5, true).0), "a fresh cycle asks again");
+    }
+
+    /// The check's phase has the residual law of U(30, 60) ms gaps: within [0, 60) ms, below
+    /// 30 ms with probability 2/3, mean E[gap^2] / (2 E[gap]) = 2100 / 90 = 23.33 ms.
+    #[test]
+    fn the_check_phase_is_the_residual_of_uniform_30_to_60_ms_gaps() {
+        let mut rng = Rng::derive(1, Purpose::DsrBufferCheck, 0);
+        let n = 200_000;
+        let (mut sum, mut below) = (0.0, 0u32);
+        for _ in 0..n {
+            let r = check_residual_ns(&mut rng);
+            assert!(r < 60 * MS);
+            sum += r as f64 / MS as f64;
+            below += (r < 30 * MS) as u32;
+        }
+        let (mean, share) = (sum / n as f64, below as f64 / n as f64);
+        assert!((mean - 2100.0 / 90.0).abs() < 0.1, "mean {mean} ms");
+        assert!((share - 2.0 / 3.0).abs() < 0.005, "below 30 ms {share}");
+    }
+}
