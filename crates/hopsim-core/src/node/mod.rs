@@ -18,7 +18,7 @@ pub use route_wait::{RouteWait, WAITING_MAX, WAITING_TIMEOUT_S};
 
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
-use crate::ids::{FlowId, NodeId};
+use crate::ids::{FlowId, NodeId, PacketId};
 use crate::mac::dcf::Dcf;
 use crate::mac::frame::Frame;
 use crate::net::router::Router;
@@ -54,6 +54,11 @@ pub struct Node {
     /// Smoothed per-packet MAC transmission delay to each next hop used (ns), Chen et al.'s
     /// per-hop delay estimate.
     pub link_delay: Vec<(NodeId, f64)>,
+    /// ns2: while a MAC failure is handled, the packets that handling sends wait here (with
+    /// their next hop; true: routing control) and reach the queue only after the MAC has
+    /// taken its next packet (forward.rs `on_mac_done`).
+    pub deferring: bool,
+    pub deferred: Vec<(PacketId, NodeId, bool)>,
 }
 
 impl Node {

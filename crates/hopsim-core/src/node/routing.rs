@@ -122,6 +122,10 @@ impl Node {
 
     /// A control packet enters the interface queue, ahead of data.
     pub fn release_control(&mut self, cx: &mut NodeCtx, packet: PacketId) {
+        if self.deferring {
+            self.deferred.push((packet, NodeId::BROADCAST, true)); // forward.rs `on_mac_done`
+            return;
+        }
         let to = cx.packets.get(packet).dst;
         let next_hop = if to == NodeId::BROADCAST { NodeId::BROADCAST } else { to };
         let arrival = super::queue::arrival(cx, packet);

@@ -154,6 +154,8 @@ impl World {
                 next_ident: 0,
                 routing_rng: Rng::derive(s.seed, Purpose::Routing, u64::from(id.0)),
                 link_delay: Vec::new(),
+                deferring: false,
+                deferred: Vec::new(),
                 fading_rng: Rng::derive(s.seed, Purpose::Fading, u64::from(id.0)),
             })
             .collect();

@@ -105,6 +105,10 @@ pub enum AodvAction {
     Send { msg: AodvMsg, to: NodeId, delay_ns: SimDuration },
     /// A route to `dst` exists now: release the packets waiting for it.
     RouteFound { dst: NodeId },
+    /// ns2: a request made or bettered the route back to its originator `dst`: the packets
+    /// waiting for it go at once, not spaced (aodv.cc `recvRequest`: `forward(rt0,
+    /// buffered_pkt, NO_DELAY)`; `recvReply` and `rt_purge` add ARP_DELAY per packet).
+    ReverseRoute { dst: NodeId },
     /// Discovery of `dst` failed: drop the packets waiting for it.
     Unreachable { dst: NodeId },
     /// Call `on_timer(dst)` at `at`.

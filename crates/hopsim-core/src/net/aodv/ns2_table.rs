@@ -115,7 +115,7 @@ impl AodvNode {
             r.expires_ns = now + self.cfg.active_route_timeout_ns;
             self.ns2_dst.entry(orig).or_default().last_ttl = hops;
         }
-        out.push(AodvAction::RouteFound { dst: orig });
+        out.push(AodvAction::ReverseRoute { dst: orig });
     }
 
     /// ns-2 `local_rt_repair` schedules its LocalRepairTimer with `rt_req_timeout`, which

@@ -73,7 +73,7 @@ fn a_reverse_route_lives_six_seconds_or_ten_when_it_ends_a_discovery() {
     m.discover(NodeId(0), 0, &mut vec![]);
     let mut out = vec![];
     m.receive(rreq(5, 0, 0, 3, 1), NodeId(1), S, &mut out);
-    assert!(out.contains(&AodvAction::RouteFound { dst: NodeId(0) }));
+    assert!(out.contains(&AodvAction::ReverseRoute { dst: NodeId(0) }), "sent at once");
     assert_eq!(m.routes[&NodeId(0)].expires_ns, 11 * S);
     assert!(!m.pending.contains_key(&NodeId(0)));
 }

@@ -411,6 +411,7 @@ impl AodvRouter {
                 RouteAction::Send { msg: Control::Aodv(msg), to, jitter_ns: delay_ns }
             }
             AodvAction::RouteFound { dst } => RouteAction::RouteFound { dst, paced: true },
+            AodvAction::ReverseRoute { dst } => RouteAction::RouteFound { dst, paced: false },
             AodvAction::Unreachable { dst } => RouteAction::Unreachable { dst },
             AodvAction::Timer { dst, at } => RouteAction::Timer { dst, at },
             AodvAction::PurgeQueue { next_hop } => RouteAction::PurgeQueue { next_hop },
