@@ -137,6 +137,10 @@ struct Discovery {
     held: bool,
     /// ns2: whether it salvages (ring zero only).
     salvage: bool,
+    /// ns2: `deadline` is the send-buffer check that releases the packets on a route the
+    /// cache learned (tap.rs `release_cached`); `resume_ns`: the discovery's own time.
+    release_check: bool,
+    resume_ns: SimTime,
 }
 
 #[derive(Debug, Clone)]
@@ -195,6 +199,8 @@ impl DsrNode {
             ring_zero: false,
             held: false,
             salvage: false,
+            release_check: false,
+            resume_ns: 0,
         };
         if self.cfg.ns2 {
             self.ns2_begin_cycle(dst, d, now, out);
@@ -298,6 +304,15 @@ impl DsrNode {
         self.pending.remove(&dst);
         if self.route_to(dst).is_some() {
             out.push(DsrAction::RouteFound { dst, reply: false });
+        } else if d.release_check {
+            // The route went again before the check: the discovery goes on at its own time.
+            let d = Discovery { release_check: false, deadline: d.resume_ns, ..d };
+            if d.resume_ns > now {
+                self.pending.insert(dst, d);
+                out.push(DsrAction::Timer { dst, at: d.resume_ns });
+            } else {
+                self.ns2_on_timer(dst, d, now, waiting, out);
+            }
         } else if self.cfg.ns2 {
             self.ns2_on_timer(dst, d, now, waiting, out);
         } else if d.requests < self.cfg.max_requests {

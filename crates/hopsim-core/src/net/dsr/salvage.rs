@@ -52,6 +52,8 @@ impl DsrNode {
             ring_zero: false,
             held: true,
             salvage: true,
+            release_check: false,
+            resume_ns: 0,
         };
         self.pending.insert(dst, d);
         out.push(DsrAction::Timer { dst, at });

@@ -4,9 +4,10 @@
 //! with the shorter route (`sendRouteShortening`, `dsragent_send_grat_replies`). ns2 profile
 //! only.
 
-use super::{DsrAction, DsrMsg, DsrNode, SrcRoute};
+use super::{salvage, Discovery, DsrAction, DsrMsg, DsrNode, SrcRoute};
 use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
+use std::ops::Bound;
 
 /// dsragent.h `RTREP_HOLDOFF_SIZE`: routes remembered for the hold-down.
 const GRAT_HOLD_SIZE: usize = 10;
@@ -135,17 +136,34 @@ impl DsrNode {
         out.push(DsrAction::Unicast { msg: DsrMsg::Rrep { route: short }, route: back });
     }
 
-    /// ns2: packets waiting for a route leave as soon as the cache holds one, whoever taught
-    /// it (a tapped route, a reply passing by): ns-2 retries its send buffer every
-    /// `BUFFER_CHECK` (30 to 60 ms, dsragent.cc `sendBufferCheck` → `handlePktWithoutSR`);
-    /// here at once.
-    pub fn release_cached(&mut self, out: &mut Vec<DsrAction>) {
+    /// ns2: packets waiting for a route leave at the next send-buffer check after the cache
+    /// holds one, whoever taught it (a tapped route, a reply passing by): ns-2 retries its
+    /// send buffer from the cache every `BUFFER_CHECK` x (1 + U(0, 1)) (dsragent.cc
+    /// `sendBufferCheck` -> `handlePktWithoutSR`; salvage.rs draws the check's phase).
+    pub fn release_cached(&mut self, now: SimTime, out: &mut Vec<DsrAction>) {
         if !self.cfg.ns2 {
             return;
         }
-        while let Some(dst) = self.pending.keys().copied().find(|&d| self.route_to(d).is_some()) {
-            self.pending.remove(&dst);
-            out.push(DsrAction::RouteFound { dst, reply: false });
+        let mut after: Option<NodeId> = None;
+        loop {
+            let lower = after.map_or(Bound::Unbounded, Bound::Excluded);
+            let Some((dst, d)) = self
+                .pending
+                .range((lower, Bound::Unbounded))
+                .find(|(&k, p)| !p.release_check && self.route_to(k).is_some())
+                .map(|(&k, &p)| (k, p))
+            else {
+                return;
+            };
+            after = Some(dst);
+            let at = now + salvage::check_residual_ns(&mut self.check_rng);
+            if at < d.deadline {
+                // Its own timer would come later: the check comes first.
+                let check =
+                    Discovery { release_check: true, resume_ns: d.deadline, deadline: at, ..d };
+                self.pending.insert(dst, check);
+                out.push(DsrAction::Timer { dst, at });
+            }
         }
     }
 }

@@ -432,27 +432,65 @@ fn ns2_a_received_route_error_rides_on_the_next_requests_and_cleans_their_receiv
 }
 
 #[test]
-fn ns2_waiting_packets_leave_once_any_route_is_cached() {
-    // dsragent.cc sendBufferCheck retries the send buffer from the cache (BUFFER_CHECK): a
-    // route overheard while a discovery runs releases the packets without a reply.
-    let mut n = ns2(9);
-    let mut out = vec![];
-    n.discover(NodeId(3), 0, &mut out);
-    out.clear();
-    n.release_cached(&mut out);
-    assert!(out.is_empty(), "nothing cached yet");
-    let r = route(&[0, 1, 2, 3]);
-    n.tap(overheard(&r, 1, None), 1_000_000, &mut out);
-    n.release_cached(&mut out);
-    assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3), reply: false }]);
-    out.clear();
-    n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, true, &mut out);
-    assert!(out.is_empty(), "the discovery is over");
+fn ns2_waiting_packets_leave_at_the_next_check_once_any_route_is_cached() {
+    // dsragent.cc sendBufferCheck retries the send buffer from the cache every BUFFER_CHECK x
+    // (1 + U(0, 1)): a route overheard while a discovery runs releases the packets without a
+    // reply, at the next check (within 60 ms), if the route is still cached then.
+    //   0       discovery (ring zero; the propagating request due at 30 ms)
+    //   1 ms    a route to 3 is overheard: the check comes at 1 ms + r, r < 60 ms
+    //   check   released if still cached; if gone, the discovery goes on at its own time
+    const MS: u64 = 1_000_000;
+    for gone in [false, true] {
+        let mut n = ns2(9);
+        let mut out = vec![];
+        n.discover(NodeId(3), 0, &mut out);
+        out.clear();
+        n.release_cached(0, &mut out);
+        assert!(out.is_empty(), "nothing cached yet");
+        let r = route(&[0, 1, 2, 3]);
+        n.tap(overheard(&r, 1, None), MS, &mut out);
+        n.release_cached(MS, &mut out);
+        let checks: Vec<u64> = out
+            .iter()
+            .filter_map(|a| match a {
+                DsrAction::Timer { at, .. } => Some(*at),
+                _ => None,
+            })
+            .collect();
+        out.clear();
+        // This node's first check phase (seed 0) falls before the discovery's own 30 ms.
+        let &[check] = &checks[..] else { panic!("one check armed: {checks:?}") };
+        assert!(
+            check > MS
+                && check < 61 * MS
+                && !out.contains(&DsrAction::RouteFound { dst: NodeId(3), reply: false })
+        );
+        if gone {
+            n.remove_link(NodeId(1), NodeId(2));
+        }
+        n.on_timer(NodeId(3), check, true, &mut out);
+        if gone {
+            let resumed = DsrAction::Timer { dst: NodeId(3), at: NS2_ARP_TIMEOUT_NS };
+            assert_eq!(out, vec![resumed], "no route: its own timer again");
+            out.clear();
+            n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, true, &mut out);
+            assert!(
+                out.iter().any(|a| matches!(
+                    a,
+                    DsrAction::Flood { msg: DsrMsg::Rreq { ttl: 255, .. }, .. }
+                )),
+                "the propagating request at its own time: {out:?}"
+            );
+        } else {
+            assert_eq!(out, vec![DsrAction::RouteFound { dst: NodeId(3), reply: false }]);
+        }
+    }
     // The standard profile waits for its reply or timer.
+    let mut out = vec![];
     let mut std = DsrNode::new(NodeId(9), DsrConfig::default());
     std.discover(NodeId(3), 0, &mut out);
     std.learn(route(&[9, 1, 2, 3]));
     out.clear();
-    std.release_cached(&mut out);
+    std.release_cached(0, &mut out);
     assert!(out.is_empty());
 }

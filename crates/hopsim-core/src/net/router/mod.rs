@@ -232,7 +232,7 @@ impl Router {
                 Arrival::Continue { control: false }
             }
         };
-        d.node.release_cached(&mut d.scratch);
+        d.node.release_cached(cx.now, &mut d.scratch);
         d.flush(cx.out);
         arrival
     }
@@ -246,7 +246,7 @@ impl Router {
         let Some((route, _)) = p.route.as_ref().filter(|_| !p.flow_only) else { return };
         let heard = super::dsr::Overheard { route, from, src: p.src, msg: p.dsr };
         d.node.tap(heard, cx.now, &mut d.scratch);
-        d.node.release_cached(&mut d.scratch);
+        d.node.release_cached(cx.now, &mut d.scratch);
         d.flush(cx.out);
     }
 
@@ -259,7 +259,7 @@ impl Router {
             }
             (Router::Dsr(d), Control::Dsr(m)) => {
                 d.node.receive_request(m, &mut d.scratch);
-                d.node.release_cached(&mut d.scratch);
+                d.node.release_cached(cx.now, &mut d.scratch);
                 d.flush(cx.out);
             }
             _ => {} // another protocol's message: not understood here
