@@ -22,7 +22,7 @@ impl Node {
     /// Queue `packet` for `next_hop`, chosen by routing now or earlier.
     pub(super) fn enqueue_for(&mut self, cx: &mut NodeCtx, packet: PacketId, next_hop: NodeId) {
         if self.deferring {
-            self.deferred.push((packet, next_hop, false));
+            self.deferred.push((packet, Some(next_hop)));
             return;
         }
         // Chen et al. section 4.2: each node adds its delay estimate to the next hop.
@@ -173,30 +173,32 @@ impl Node {
             } else {
                 cx.packets.free(packet);
             }
-        } else if cx.cfg.ns2 {
+        } else {
             // ns-2: the MAC's failure callback runs (the packet dropped or salvaged, the queue
             // filtered), then the MAC takes its next packet from the queue (`tx_resume` ->
             // the queue's `resume`), and only then does what the callback sent reach the queue:
             // it was scheduled 0 s ahead (aodv.cc `sendError`, `sendRequest`: `schedule(target_,
             // p, 0.)`; dsragent.cc `sendOutPacketWithRoute`: `schedule(ll, p, 0)`).
-            self.deferring = true;
+            self.deferring = cx.cfg.ns2;
             self.link_failed(cx, packet, next_hop, in_range);
             self.deferring = false;
-            self.pump(cx);
-            let mut sent = std::mem::take(&mut self.deferred);
-            for (p, hop, control) in sent.drain(..) {
-                if control {
-                    self.release_control(cx, p);
-                } else {
-                    self.enqueue_for(cx, p, hop);
-                }
-            }
-            self.deferred = sent;
-            return;
-        } else {
-            self.link_failed(cx, packet, next_hop, in_range);
         }
         self.pump(cx);
+        if !self.deferred.is_empty() {
+            self.send_deferred(cx);
+        }
+    }
+
+    /// What a MAC failure's handling sent, now that the MAC has taken its next packet.
+    fn send_deferred(&mut self, cx: &mut NodeCtx) {
+        let mut sent = std::mem::take(&mut self.deferred);
+        for (p, hop) in sent.drain(..) {
+            match hop {
+                Some(hop) => self.enqueue_for(cx, p, hop),
+                None => self.release_control(cx, p),
+            }
+        }
+        self.deferred = sent; // its capacity kept
     }
 
     /// The link to `next_hop` failed with `packet` (see `on_mac_done`).

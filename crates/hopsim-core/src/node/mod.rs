@@ -55,10 +55,10 @@ pub struct Node {
     /// per-hop delay estimate.
     pub link_delay: Vec<(NodeId, f64)>,
     /// ns2: while a MAC failure is handled, the packets that handling sends wait here (with
-    /// their next hop; true: routing control) and reach the queue only after the MAC has
+    /// their next hop; None: routing control) and reach the queue only after the MAC has
     /// taken its next packet (forward.rs `on_mac_done`).
     pub deferring: bool,
-    pub deferred: Vec<(PacketId, NodeId, bool)>,
+    pub deferred: Vec<(PacketId, Option<NodeId>)>,
 }
 
 impl Node {

@@ -123,7 +123,7 @@ impl Node {
     /// A control packet enters the interface queue, ahead of data.
     pub fn release_control(&mut self, cx: &mut NodeCtx, packet: PacketId) {
         if self.deferring {
-            self.deferred.push((packet, NodeId::BROADCAST, true)); // forward.rs `on_mac_done`
+            self.deferred.push((packet, None)); // routing control (forward.rs `on_mac_done`)
             return;
         }
         let to = cx.packets.get(packet).dst;
