@@ -89,48 +89,54 @@ mod tests {
     }
 
     // dsragent.cc `BackOffTest` and the request table: requests go out only for waiting packets,
-    // and the cycle count outlives a discovery that ended unanswered, until a reply.
-    //   0 ring zero, 30 ms propagating; 2 s: nothing waits: no request, the discovery ends
-    //   3 s a packet: cycle 2 at once (2 s had passed), 3.03 propagating; next 3 + 8 = 11 s
-    //   12 s a packet: cycle 3 at once; 12.03 s nothing waits: no propagating; next 12 + 10 s
-    //   15 s a packet: held until 22 s, then cycle 4; a reply clears the count: 23 s at once
+    // and the cycle count outlives a discovery that ended unanswered, until a reply
+    // (c(t): the node's first send-buffer check after t, check.rs).
+    //   0 ring zero, c(30 ms) propagating; c(2 s): nothing waits: no request, the end
+    //   3 s a packet: cycle 2 at once (2 s had passed), c(3.03 s) propagating; next 3 + 8 s
+    //   12 s a packet: cycle 3 at once; c(12.03 s) nothing waits: no propagating; next 22 s
+    //   15 s a packet: held until c(22 s), then cycle 4; a reply clears the count: 23 s at once
     #[test]
     fn ns2_request_backoff_outlives_an_unanswered_discovery_until_a_reply() {
+        use super::super::check::{after, checks_of};
         const MS: u64 = 1_000_000;
+        let c = checks_of(0, 0, 30_000 * MS);
+        let c = |t: u64| after(&c, t);
         let d = NodeId(9);
         let mut n = DsrNode::new(NodeId(0), DsrConfig { ns2: true, ..DsrConfig::default() });
         let mut out = vec![];
         let mut sent = vec![];
-        let mut step = |n: &mut DsrNode, out: &mut Vec<DsrAction>, at: u64| {
+        let mut step = |out: &mut Vec<DsrAction>, at: u64| {
+            let mut timer = None;
             for a in out.drain(..) {
                 match a {
                     DsrAction::Flood { msg: DsrMsg::Rreq { ttl, .. }, .. } => sent.push((at, ttl)),
-                    DsrAction::Timer { at: t, .. } => return Some(t),
+                    DsrAction::Timer { at: t, .. } => timer = Some(t),
                     _ => {}
                 }
             }
-            let _ = n;
-            None
+            timer
         };
         n.discover(d, 0, &mut out);
-        assert_eq!(step(&mut n, &mut out, 0), Some(30 * MS));
-        n.on_timer(d, 30 * MS, true, &mut out);
-        assert_eq!(step(&mut n, &mut out, 30 * MS), Some(2000 * MS));
-        n.on_timer(d, 2000 * MS, false, &mut out);
-        assert_eq!(step(&mut n, &mut out, 2000 * MS), None, "nothing waits: the discovery ends");
+        assert_eq!(step(&mut out, 0), Some(c(30 * MS)));
+        n.on_timer(d, c(30 * MS), true, &mut out);
+        assert_eq!(step(&mut out, c(30 * MS)), Some(c(2000 * MS - 1)));
+        n.on_timer(d, c(2000 * MS - 1), false, &mut out);
+        assert_eq!(step(&mut out, c(2000 * MS)), None, "nothing waits: the discovery ends");
         n.discover(d, 3000 * MS, &mut out);
-        assert_eq!(step(&mut n, &mut out, 3000 * MS), Some(3030 * MS));
-        n.on_timer(d, 3030 * MS, true, &mut out);
-        assert_eq!(step(&mut n, &mut out, 3030 * MS), Some(11_000 * MS), "4^2 x 0.5 s after 3 s");
-        n.on_timer(d, 11_000 * MS, false, &mut out);
+        assert_eq!(step(&mut out, 3000 * MS), Some(c(3030 * MS)));
+        n.on_timer(d, c(3030 * MS), true, &mut out);
+        let next = step(&mut out, c(3030 * MS));
+        assert_eq!(next, Some(c(11_000 * MS - 1)), "4^2 x 0.5 s after 3 s");
+        n.on_timer(d, c(11_000 * MS - 1), false, &mut out);
         n.discover(d, 12_000 * MS, &mut out);
-        assert_eq!(step(&mut n, &mut out, 12_000 * MS), Some(12_030 * MS));
-        n.on_timer(d, 12_030 * MS, false, &mut out);
-        assert_eq!(step(&mut n, &mut out, 12_030 * MS), None);
+        assert_eq!(step(&mut out, 12_000 * MS), Some(c(12_030 * MS)));
+        n.on_timer(d, c(12_030 * MS), false, &mut out);
+        assert_eq!(step(&mut out, c(12_030 * MS)), None);
         n.discover(d, 15_000 * MS, &mut out);
-        assert_eq!(step(&mut n, &mut out, 15_000 * MS), Some(22_000 * MS), "held: 10 s after 12 s");
-        n.on_timer(d, 22_000 * MS, true, &mut out);
-        step(&mut n, &mut out, 22_000 * MS);
+        let held = c(22_000 * MS - 1);
+        assert_eq!(step(&mut out, 15_000 * MS), Some(held), "held: 10 s after 12 s");
+        n.on_timer(d, held, true, &mut out);
+        step(&mut out, held);
         let reply = DsrMsg::Rrep {
             route: SrcRoute::from_slice(&[NodeId(0), NodeId(5), NodeId(9)]).unwrap(),
         };
@@ -139,11 +145,18 @@ mod tests {
         out.clear();
         n.remove_link(NodeId(5), NodeId(9));
         n.discover(d, 23_000 * MS, &mut out);
-        step(&mut n, &mut out, 23_000 * MS);
-        let secs: Vec<_> = sent.iter().map(|&(t, ttl)| (t / MS, ttl)).collect();
+        step(&mut out, 23_000 * MS);
         assert_eq!(
-            secs,
-            [(0, 1), (30, 255), (3000, 1), (3030, 255), (12_000, 1), (22_000, 1), (23_000, 1)]
+            sent,
+            [
+                (0, 1),
+                (c(30 * MS), 255),
+                (3000 * MS, 1),
+                (c(3030 * MS), 255),
+                (12_000 * MS, 1),
+                (held, 1),
+                (23_000 * MS, 1)
+            ]
         );
     }
 }

@@ -9,9 +9,9 @@
 //! target the reversed request record, the requester the reply; nothing from requests passing
 //! by or from data at its destination), a dead link is removed in one direction, the target
 //! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
-//! ("ring zero") request, a propagating one `arp_timeout` later, new cycles after
-//! min(0.5 s x 4^n, 10 s) while packets wait for the destination, the backoff kept until a
-//! reply for it (backoff.rs); a forwarder keeping packets it could not salvage asks its
+//! ("ring zero") request, a propagating one at the first send-buffer check `arp_timeout`
+//! on, new cycles after min(0.5 s x 4^n, 10 s) while packets wait for the destination, the
+//! backoff kept until a reply for it (cycle.rs, check.rs, backoff.rs); a forwarder keeping packets it could not salvage asks its
 //! neighbours once, then drops one packet per backoff period (salvage.rs). The path cache is
 //! cache.rs. Salvaging itself and the queue purge are the node's (node/salvage.rs).
 //! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
@@ -26,6 +26,8 @@ use std::collections::{BTreeMap, VecDeque};
 
 mod backoff;
 mod cache;
+mod check;
+mod cycle;
 mod flow;
 mod route;
 mod salvage;
@@ -131,10 +133,10 @@ struct Discovery {
     backoff_ns: SimDuration,
     requests: u32,
     deadline: SimTime,
-    /// ns2: the cycle's ring-zero request is out; the propagating one follows at `deadline`.
+    /// ns2: the cycle's ring-zero request went out at `arp_ns`; the propagating one follows
+    /// at the first check more than `arp_timeout` later (cycle.rs).
     ring_zero: bool,
-    /// ns2: no request out yet; the backoff lets the first cycle begin at `deadline`.
-    held: bool,
+    arp_ns: SimTime,
     /// ns2: whether it salvages (ring zero only).
     salvage: bool,
     /// ns2: `deadline` is the send-buffer check that releases the packets on a route the
@@ -160,8 +162,8 @@ pub struct DsrNode {
     held_error: Option<(NodeId, NodeId, SimTime)>,
     /// ns2: the request cycles per destination (backoff.rs).
     backoff: backoff::RequestBackoff,
-    /// ns2: draws the send-buffer check's phase (salvage.rs).
-    check_rng: Rng,
+    /// ns2: the instants of the send-buffer check (check.rs).
+    checks: check::CheckClock,
 }
 
 const SEEN_KEPT: usize = 256;
@@ -179,17 +181,21 @@ impl DsrNode {
             flows: flow::FlowTable::default(),
             held_error: None,
             backoff: backoff::RequestBackoff::default(),
-            check_rng: Rng::derive(cfg.seed, Purpose::DsrBufferCheck, u64::from(me.0)),
+            checks: check::CheckClock::new(Rng::derive(
+                cfg.seed,
+                Purpose::DsrBufferCheck,
+                u64::from(me.0),
+            )),
         }
     }
 
-    /// Start a discovery for `dst` unless one is under way.
+    /// A packet of this node's own for `dst` found no route: start a discovery unless one is
+    /// under way (ns2: the packet runs `getRouteForPacket` either way, cycle.rs).
     pub fn discover(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
-        self.start_discovery(dst, now, out);
-    }
-
-    fn start_discovery(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
-        if self.pending.contains_key(&dst) {
+        if let Some(&d) = self.pending.get(&dst) {
+            if self.cfg.ns2 && !d.salvage && !d.release_check {
+                self.ns2_get_route(dst, d, now, out);
+            }
             return;
         }
         let d = Discovery {
@@ -197,13 +203,13 @@ impl DsrNode {
             requests: 0,
             deadline: 0,
             ring_zero: false,
-            held: false,
+            arp_ns: 0,
             salvage: false,
             release_check: false,
             resume_ns: 0,
         };
         if self.cfg.ns2 {
-            self.ns2_begin_cycle(dst, d, now, out);
+            self.ns2_get_route(dst, d, now, out);
         } else {
             self.request(dst, d, now, out);
         }
@@ -236,63 +242,6 @@ impl DsrNode {
         self.pending.insert(dst, d);
         self.send_rreq(dst, 255, now, out);
         out.push(DsrAction::Timer { dst, at: d.deadline });
-    }
-
-    /// ns2: a request cycle begins if the backoff allows (`BackOffTest`), else the discovery
-    /// holds until it does (dsragent.cc `getRouteForPacket`, retried from the send buffer).
-    fn ns2_begin_cycle(
-        &mut self,
-        dst: NodeId,
-        d: Discovery,
-        now: SimTime,
-        out: &mut Vec<DsrAction>,
-    ) {
-        if self.backoff.try_begin(dst, now) {
-            self.ns2_cycle(dst, d, now, out);
-        } else {
-            let at = self.backoff.next_ns(dst);
-            self.pending.insert(dst, Discovery { held: true, deadline: at, ..d });
-            out.push(DsrAction::Timer { dst, at });
-        }
-    }
-
-    /// ns2: a request cycle begins with a ring-zero request; the propagating one follows
-    /// `arp_timeout` later unless a reply came (dsragent.cc `getRouteForPacket`).
-    fn ns2_cycle(&mut self, dst: NodeId, mut d: Discovery, now: SimTime, out: &mut Vec<DsrAction>) {
-        d.requests += 1;
-        d.held = false;
-        d.ring_zero = true;
-        d.deadline = now + NS2_ARP_TIMEOUT_NS;
-        self.pending.insert(dst, d);
-        self.send_rreq(dst, 1, now, out);
-        out.push(DsrAction::Timer { dst, at: d.deadline });
-    }
-
-    /// ns2: requests go out only for packets in the send buffer (`sendBufferCheck` ->
-    /// `getRouteForPacket`): with none left waiting for `dst` the discovery ends quietly, its
-    /// backoff kept; the packets themselves time out after 30 s (route_wait.rs).
-    fn ns2_on_timer(
-        &mut self,
-        dst: NodeId,
-        mut d: Discovery,
-        now: SimTime,
-        waiting: bool,
-        out: &mut Vec<DsrAction>,
-    ) {
-        if d.salvage {
-            self.salvage_check(dst, now, waiting, out);
-        } else if !waiting {
-            // Nothing waits for `dst`: the discovery ends here, its backoff kept.
-        } else if d.ring_zero {
-            // The propagating request of this cycle; the next cycle when the backoff allows.
-            d.ring_zero = false;
-            d.deadline = self.backoff.next_ns(dst).max(now + 1);
-            self.pending.insert(dst, d);
-            self.send_rreq(dst, 255, now, out);
-            out.push(DsrAction::Timer { dst, at: d.deadline });
-        } else {
-            self.ns2_begin_cycle(dst, d, now, out);
-        }
     }
 
     /// A discovery timer for `dst` fired; `waiting`: packets still wait for it here.

@@ -3,7 +3,7 @@
 //! `dsr_salvage_max_requests` 1, `dsr_salvage_allow_propagating` 0).
 //!
 //! Nothing is asked when a packet goes into the buffer. ns-2's send-buffer check
-//! (`sendBufferCheck`, every `BUFFER_CHECK` x (1 + U(0, 1)) = 30-60 ms) runs each waiting
+//! (`sendBufferCheck`, every 30-60 ms, check.rs) runs each waiting
 //! packet through `getRouteForPacket`, whose `BackOffTest` lets one request cycle for the
 //! destination begin per backoff period (backoff.rs). The cycle that brings the count to 1
 //! sends a ring-zero request; a later one (the count above `dsr_salvage_max_requests`) drops
@@ -14,25 +14,12 @@
 //! passing source route, a snooped reply) or the 30 s timeout.
 
 use super::{Discovery, DsrAction, DsrNode};
-use crate::engine::rng::Rng;
-use crate::engine::time::{SimDuration, SimTime};
+use crate::engine::time::SimTime;
 use crate::ids::NodeId;
 
-/// dsragent.h `BUFFER_CHECK`: the send buffer is checked every BUFFER_CHECK x (1 + U(0, 1)).
-const NS2_BUFFER_CHECK_NS: SimDuration = 30_000_000;
 /// dsragent.cc `dsr_salvage_max_requests`: request cycles a forwarder may begin for a
 /// destination before it drops instead.
 const NS2_SALVAGE_MAX_REQUESTS: u32 = 1;
-
-/// From an arbitrary instant to the next send-buffer check: the residual of a renewal
-/// process whose gaps are U(c, 2c), c = `BUFFER_CHECK` (density P(gap > r) / E[gap]:
-/// uniform below c with probability 2/3, falling linearly to 0 at 2c). ns-2's timer runs
-/// from the start of the run; its phase at any later instant has this law.
-pub(super) fn check_residual_ns(rng: &mut Rng) -> SimDuration {
-    let (c, pick, u) = (NS2_BUFFER_CHECK_NS as f64, rng.uniform(), rng.uniform());
-    let r = if pick < 2.0 / 3.0 { u * c } else { 2.0 * c - c * u.sqrt() };
-    r as SimDuration
-}
 
 impl DsrNode {
     /// ns2: a forwarder keeps a packet for `dst` in its send buffer (no cached route).
@@ -44,13 +31,15 @@ impl DsrNode {
 
     /// The first send-buffer check at which the backoff lets a cycle for `dst` begin.
     fn arm_salvage_check(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<DsrAction>) {
-        let at = self.backoff.next_ns(dst).max(now) + check_residual_ns(&mut self.check_rng);
+        // BackOffTest lets a cycle begin from `next_ns` on (check.rs: the checks).
+        let from = self.backoff.next_ns(dst).saturating_sub(1).max(now);
+        let at = self.checks.first_after(from, now);
         let d = Discovery {
             backoff_ns: 0,
             requests: 0,
             deadline: at,
             ring_zero: false,
-            held: true,
+            arp_ns: 0,
             salvage: true,
             release_check: false,
             resume_ns: 0,
@@ -86,7 +75,6 @@ impl DsrNode {
 mod tests {
     use super::super::{DsrConfig, DsrMsg, SrcRoute};
     use super::*;
-    use crate::engine::rng::Purpose;
 
     const MS: u64 = 1_000_000;
 
@@ -150,23 +138,5 @@ mod tests {
         n.discover_for_salvage(NodeId(9), 50_000 * MS, &mut out);
         let [DsrAction::Timer { at: c5, .. }] = out[..] else { panic!("{out:?}") };
         assert!(is_ring_zero(&check(&mut n, c5, true).0), "a fresh cycle asks again");
-    }
-
-    /// The check's phase has the residual law of U(30, 60) ms gaps: within [0, 60) ms, below
-    /// 30 ms with probability 2/3, mean E[gap^2] / (2 E[gap]) = 2100 / 90 = 23.33 ms.
-    #[test]
-    fn the_check_phase_is_the_residual_of_uniform_30_to_60_ms_gaps() {
-        let mut rng = Rng::derive(1, Purpose::DsrBufferCheck, 0);
-        let n = 200_000;
-        let (mut sum, mut below) = (0.0, 0u32);
-        for _ in 0..n {
-            let r = check_residual_ns(&mut rng);
-            assert!(r < 60 * MS);
-            sum += r as f64 / MS as f64;
-            below += (r < 30 * MS) as u32;
-        }
-        let (mean, share) = (sum / n as f64, below as f64 / n as f64);
-        assert!((mean - 2100.0 / 90.0).abs() < 0.1, "mean {mean} ms");
-        assert!((share - 2.0 / 3.0).abs() < 0.005, "below 30 ms {share}");
     }
 }

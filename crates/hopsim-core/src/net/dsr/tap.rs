@@ -4,7 +4,7 @@
 //! with the shorter route (`sendRouteShortening`, `dsragent_send_grat_replies`). ns2 profile
 //! only.
 
-use super::{salvage, Discovery, DsrAction, DsrMsg, DsrNode, SrcRoute};
+use super::{Discovery, DsrAction, DsrMsg, DsrNode, SrcRoute};
 use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
 use std::ops::Bound;
@@ -139,7 +139,7 @@ impl DsrNode {
     /// ns2: packets waiting for a route leave at the next send-buffer check after the cache
     /// holds one, whoever taught it (a tapped route, a reply passing by): ns-2 retries its
     /// send buffer from the cache every `BUFFER_CHECK` x (1 + U(0, 1)) (dsragent.cc
-    /// `sendBufferCheck` -> `handlePktWithoutSR`; salvage.rs draws the check's phase).
+    /// `sendBufferCheck` -> `handlePktWithoutSR`; check.rs).
     pub fn release_cached(&mut self, now: SimTime, out: &mut Vec<DsrAction>) {
         if !self.cfg.ns2 {
             return;
@@ -156,7 +156,7 @@ impl DsrNode {
                 return;
             };
             after = Some(dst);
-            let at = now + salvage::check_residual_ns(&mut self.check_rng);
+            let at = self.checks.first_after(now, now);
             if at < d.deadline {
                 // Its own timer would come later: the check comes first.
                 let check =

@@ -199,47 +199,6 @@ fn ns2_dead_links_are_removed_in_one_direction() {
     assert_eq!(n.route_to(NodeId(5)), Some(route(&[0, 4, 2, 1, 5])), "2 -> 1 still usable");
 }
 
-//   t = 0       ring-zero request (TTL 1)
-//   t = 30 ms   no answer: the propagating request; next cycle 0.5 s x 4 = 2 s after the start
-//   t = 2 s     ring zero, 2.03 s propagating; next cycle 8 s later (10 s), then every 10 s
-#[test]
-fn ns2_discovery_runs_ring_zero_then_propagating_in_backoff_cycles() {
-    const MS: u64 = 1_000_000;
-    let mut n = ns2(0);
-    let mut out = vec![];
-    n.discover(NodeId(9), 0, &mut out);
-    let mut sent = vec![];
-    let mut at = 0;
-    for _ in 0..8 {
-        for a in &out {
-            if let DsrAction::Flood { msg: DsrMsg::Rreq { ttl, .. }, jitter_ns } = a {
-                assert_eq!(*jitter_ns, 10 * MS, "every request jittered (RREQ_JITTER)");
-                sent.push((at, *ttl));
-            }
-        }
-        let Some(next) = out.iter().find_map(|a| match a {
-            DsrAction::Timer { at, .. } => Some(*at),
-            _ => None,
-        }) else {
-            break;
-        };
-        out.clear();
-        at = next;
-        n.on_timer(NodeId(9), at, true, &mut out);
-    }
-    assert_eq!(
-        sent[..6],
-        [
-            (0, 1),
-            (30 * MS, 255),
-            (2000 * MS, 1),
-            (2030 * MS, 255),
-            (10_000 * MS, 1),
-            (10_030 * MS, 255)
-        ]
-    );
-}
-
 /// `route_to` is RFC 4728's shortest cached route, the first of the shortest in cache order:
 /// checked against the plain definition over random caches with ties.
 #[test]
@@ -405,7 +364,11 @@ fn ns2_a_received_route_error_rides_on_the_next_requests_and_cleans_their_receiv
             .collect()
     };
     src.discover(NodeId(9), 10 * s + s / 2, &mut out); // ring zero: keeps it
-    src.on_timer(NodeId(9), 10 * s + s / 2 + NS2_ARP_TIMEOUT_NS, true, &mut out); // propagating
+    let check = out.iter().find_map(|a| match a {
+        DsrAction::Timer { at, .. } => Some(*at),
+        _ => None,
+    });
+    src.on_timer(NodeId(9), check.unwrap(), true, &mut out); // propagating
     let link = Some((NodeId(4), NodeId(5)));
     assert_eq!(errs(&out), vec![(1, link), (255, link)]);
     assert_eq!(
@@ -435,45 +398,37 @@ fn ns2_a_received_route_error_rides_on_the_next_requests_and_cleans_their_receiv
 fn ns2_waiting_packets_leave_at_the_next_check_once_any_route_is_cached() {
     // dsragent.cc sendBufferCheck retries the send buffer from the cache every BUFFER_CHECK x
     // (1 + U(0, 1)): a route overheard while a discovery runs releases the packets without a
-    // reply, at the next check (within 60 ms), if the route is still cached then.
-    //   0       discovery (ring zero; the propagating request due at 30 ms)
-    //   1 ms    a route to 3 is overheard: the check comes at 1 ms + r, r < 60 ms
-    //   check   released if still cached; if gone, the discovery goes on at its own time
+    // reply, at the next check, if the route is still cached then (c_k: a check, check.rs).
+    //   c_k - 20 ms   discovery (ring zero; the propagating request due at c_k+1)
+    //   c_k - 19 ms   a route to 3 is overheard: the next check is c_k
+    //   c_k           released if still cached; if gone, the discovery goes on at c_k+1
+    use super::check::checks_of;
     const MS: u64 = 1_000_000;
+    let checks = checks_of(0, 9, 1000 * MS);
+    let k = checks.iter().position(|&c| c > 200 * MS).unwrap();
+    let (ck, next) = (checks[k], checks[k + 1]);
     for gone in [false, true] {
         let mut n = ns2(9);
         let mut out = vec![];
-        n.discover(NodeId(3), 0, &mut out);
+        n.discover(NodeId(3), ck - 20 * MS, &mut out);
+        assert!(out.contains(&DsrAction::Timer { dst: NodeId(3), at: next }), "{out:?}");
         out.clear();
-        n.release_cached(0, &mut out);
+        n.release_cached(ck - 20 * MS, &mut out);
         assert!(out.is_empty(), "nothing cached yet");
         let r = route(&[0, 1, 2, 3]);
-        n.tap(overheard(&r, 1, None), MS, &mut out);
-        n.release_cached(MS, &mut out);
-        let checks: Vec<u64> = out
-            .iter()
-            .filter_map(|a| match a {
-                DsrAction::Timer { at, .. } => Some(*at),
-                _ => None,
-            })
-            .collect();
+        n.tap(overheard(&r, 1, None), ck - 19 * MS, &mut out);
+        n.release_cached(ck - 19 * MS, &mut out);
+        assert_eq!(out, vec![DsrAction::Timer { dst: NodeId(3), at: ck }], "the next check");
         out.clear();
-        // This node's first check phase (seed 0) falls before the discovery's own 30 ms.
-        let &[check] = &checks[..] else { panic!("one check armed: {checks:?}") };
-        assert!(
-            check > MS
-                && check < 61 * MS
-                && !out.contains(&DsrAction::RouteFound { dst: NodeId(3), reply: false })
-        );
         if gone {
             n.remove_link(NodeId(1), NodeId(2));
         }
-        n.on_timer(NodeId(3), check, true, &mut out);
+        n.on_timer(NodeId(3), ck, true, &mut out);
         if gone {
-            let resumed = DsrAction::Timer { dst: NodeId(3), at: NS2_ARP_TIMEOUT_NS };
+            let resumed = DsrAction::Timer { dst: NodeId(3), at: next };
             assert_eq!(out, vec![resumed], "no route: its own timer again");
             out.clear();
-            n.on_timer(NodeId(3), NS2_ARP_TIMEOUT_NS, true, &mut out);
+            n.on_timer(NodeId(3), next, true, &mut out);
             assert!(
                 out.iter().any(|a| matches!(
                     a,
