@@ -154,6 +154,27 @@ def test_what_ns2_cannot_express_is_refused_naming_the_key(over, key):
     assert key in str(exc.value) and "ns-2" in str(exc.value)
 
 
+def test_dsr_routes_longer_than_ns2s_sixteen_addresses_are_refused():
+    # dsr/hdr_sr.h MAX_SR_LEN 16: a 16-hop DSR chain finds no route in ns-2.35 (its 16-hop
+    # runs of the Vegas-W study carry 0 kbit/s), so it is refused rather than run.
+    from hopsim.crosscheck.translate import Untranslatable
+
+    radio = {"rx_range_m": 250.0, "cs_range_m": 550.0}
+    with pytest.raises(Untranslatable) as exc:
+        _script(_chain(16, routing={"protocol": "dsr"}, radio=radio))
+    assert exc.value.key == "flows.0.dst" and "MAX_SR_LEN" in str(exc.value)
+    assert "needs 16" in str(exc.value)
+    assert "DSR" in _script(_chain(15, routing={"protocol": "dsr"}, radio=radio))
+    assert "AODV" in _script(_chain(16, routing={"protocol": "aodv"}, radio=radio))
+    # A shorter flow on the long chain, and a chain whose range skips nodes, are fine.
+    short = _chain(16, routing={"protocol": "dsr"}, radio=radio)
+    short["flows"][0]["dst"] = 15
+    assert "DSR" in _script(short)
+    dense = _chain(16, routing={"protocol": "dsr"}, radio=radio)
+    dense["topology"]["spacing_m"] = 100.0
+    assert "DSR" in _script(dense)
+
+
 def test_static_routing_translates_for_neighbours_only():
     text = _script(_chain(1, routing={"protocol": "static"}))
     assert "-adhocRouting DumbAgent" in text

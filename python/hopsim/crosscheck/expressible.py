@@ -9,6 +9,7 @@ never be dropped silently.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -232,6 +233,35 @@ def _check_flow(prefix: str, flow: Mapping[str, Any], known: set[str]) -> None:
         _check_tcp(f"{prefix}.tcp", flow.get("tcp") or {})
 
 
+#: dsr/hdr_sr.h ``MAX_SR_LEN``: ns-2.35's DSR source routes hold at most 16 addresses, and
+#: ``returnSrcRouteToRequestor`` answers no request whose route would be longer.
+NS2_DSR_MAX_HOPS = 15
+
+
+def _check_dsr_route_length(
+    prefix: str, flow: Mapping[str, Any], topo: Mapping[str, Any], radio: Mapping[str, Any]
+) -> None:
+    """A DSR flow along a chain whose shortest route is longer than ns-2.35's source routes
+    can hold finds no route there and carries nothing: refused, not run."""
+    reach_m = radio.get("rx_range_m")
+    if topo["kind"] != "chain" or not isinstance(reach_m, (int, float)) or reach_m <= 0:
+        return
+    src, dst = flow.get("src"), flow.get("dst")
+    if not isinstance(src, int) or not isinstance(dst, int):
+        return
+    # The fewest hops any route over the chain can take: a hop reaches at most the nodes
+    # within range (at least the next one, or the chain carries nothing anyway).
+    per_hop = max(1, math.floor(float(reach_m) / float(topo["spacing_m"]) + 1e-9))
+    fewest = math.ceil(abs(dst - src) / per_hop)
+    if fewest > NS2_DSR_MAX_HOPS:
+        raise Untranslatable(
+            f"{prefix}.dst",
+            dst,
+            f"ns-2.35's DSR source routes hold at most {NS2_DSR_MAX_HOPS + 1} addresses "
+            f"({NS2_DSR_MAX_HOPS} hops; dsr/hdr_sr.h MAX_SR_LEN), this flow needs {fewest}",
+        )
+
+
 def check_translatable(s: Mapping[str, Any]) -> None:
     """Raise :class:`Untranslatable` for the first key of the resolved scenario ``s`` that
     ns-2.35 cannot express (or this translator does not know)."""
@@ -314,6 +344,8 @@ def check_translatable(s: Mapping[str, Any]) -> None:
         )
     for i, flow in enumerate(s.get("flows", [])):
         _check_flow(f"flows.{i}", flow, _FLOW)
+        if proto == "dsr":
+            _check_dsr_route_length(f"flows.{i}", flow, topo, radio)
     if "traffic" in s:
         _check_flow("traffic", s["traffic"], _TRAFFIC)
     # The top-level [tcp] is merged into every flow's table; its own keys are checked there.
