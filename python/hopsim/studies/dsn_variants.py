@@ -488,7 +488,7 @@ STUDY = Study(
         "of noisy means is slightly optimistic). NewReno's optimal window (value lost): its "
         "best fixed window limit of 1..6 segments. Retransmissions per segment sent (Fig. 7's "
         "0-0.16 axis); link-layer drop probability: mean over the relays 1..h-1 (S002:311). "
-        "Run length and runs are not in the extract: 300 s (10 s warm-up) x 5 replications; "
+        "Run length and runs are not in the extract: 300 s (10 s warm-up) x 10 replications; "
         "quick mode: 120 s x 3, fewer hop counts and intervals, no 40/64 hops. Gaps in % "
         "hold within 10 points."
     ),
