@@ -8,6 +8,7 @@ pub mod dsss;
 pub mod error_rate;
 pub mod links;
 pub mod noise;
+pub mod ofdm;
 pub mod propagation;
 pub mod radio;
 pub mod receiver;

@@ -81,7 +81,7 @@ pub fn q_function(x: f64) -> f64 {
 
 /// Complementary error function (W. J. Cody's rational Chebyshev fits are overkill here:
 /// Numerical Recipes' erfc with fractional error < 1.2e-7 everywhere).
-fn erfc(x: f64) -> f64 {
+pub(super) fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
     let poly = -z * z - 1.265_512_23
@@ -336,6 +336,8 @@ pub fn chunk_success(m: Modulation, sinr: f64, bits: f64) -> f64 {
         ((-p).ln_1p() * bits / m.bits_per_unit()).exp()
     }
 }
+
+pub mod ofdm;
 
 #[cfg(test)]
 mod tests;
