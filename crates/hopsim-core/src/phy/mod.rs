@@ -6,6 +6,7 @@ pub mod channel;
 pub mod config;
 pub mod dsss;
 pub mod error_rate;
+pub mod ht;
 pub mod links;
 pub mod noise;
 pub mod ofdm;
