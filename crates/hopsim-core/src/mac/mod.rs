@@ -1,6 +1,7 @@
 //! IEEE 802.11 DCF MAC.
 
 pub mod access;
+pub mod ampdu;
 pub mod dcf;
 pub mod frame;
 pub mod rate;
