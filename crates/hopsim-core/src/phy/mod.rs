@@ -14,3 +14,4 @@ pub mod propagation;
 pub mod radio;
 pub mod receiver;
 pub mod sinr;
+pub mod vht;

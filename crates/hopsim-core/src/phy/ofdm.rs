@@ -30,6 +30,8 @@ pub enum Constellation {
     Qpsk,
     Qam16,
     Qam64,
+    /// VHT MCS 8-9 only.
+    Qam256,
 }
 
 impl Constellation {
@@ -40,6 +42,7 @@ impl Constellation {
             Constellation::Qpsk => 2,
             Constellation::Qam16 => 4,
             Constellation::Qam64 => 6,
+            Constellation::Qam256 => 8,
         }
     }
 }

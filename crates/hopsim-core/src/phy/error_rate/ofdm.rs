@@ -90,7 +90,7 @@ pub fn uncoded_ber(c: Constellation, snr: f64) -> f64 {
     match c {
         Constellation::Bpsk => 0.5 * erfc(snr.sqrt()),
         Constellation::Qpsk => 0.5 * erfc((snr / 2.0).sqrt()),
-        Constellation::Qam16 | Constellation::Qam64 => {
+        Constellation::Qam16 | Constellation::Qam64 | Constellation::Qam256 => {
             let side = m.sqrt(); // points per axis
             (side - 1.0) / (side * side.log2()) * erfc((3.0 * snr / (2.0 * (m - 1.0))).sqrt())
         }
@@ -137,6 +137,9 @@ mod tests {
         // 64-QAM: 7/24 erfc(sqrt(s / 42)); at s = 42: 7/24 erfc(1).
         let want = 7.0 / 24.0 * 0.157_299_207;
         assert!((uncoded_ber(Constellation::Qam64, 42.0) - want).abs() < 1e-6);
+        // 256-QAM: 15/64 erfc(sqrt(s / 170)); at s = 170: 15/64 erfc(1).
+        let want = 15.0 / 64.0 * 0.157_299_207;
+        assert!((uncoded_ber(Constellation::Qam256, 170.0) - want).abs() < 1e-6);
     }
 
     #[test]

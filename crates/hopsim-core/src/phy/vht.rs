@@ -1,0 +1,202 @@
+//! The VHT PHY of 802.11ac (IEEE 802.11-2016 clause 21), single user, BCC, no STBC: MCS 0-9
+//! on 20/40/80/160 MHz with 1-4 spatial streams and the long or short guard interval, the
+//! combinations the standard leaves out, data rates and the PPDU duration.
+//!
+//! A VHT PPDU is the legacy preamble and L-SIG (20 us), VHT-SIG-A (8 us), VHT-STF (4 us),
+//! one 4 us VHT-LTF per stream (four for three streams, Table 21-13), VHT-SIG-B (4 us), then
+//! the DATA field padded to whole symbols, 4 us (3.6 us short GI, the PPDU ending on the next
+//! 4 us boundary), eq. 21-105. (ns-3.44's VhtPhy counts VHT-SIG-B in MU PPDUs only, so its
+//! SU PPDUs are 4 us shorter than these.)
+
+use super::ofdm::{CodeRate, Constellation, SERVICE_BITS};
+use crate::engine::time::{us, SimDuration};
+
+/// L-STF + L-LTF + L-SIG + VHT-SIG-A + VHT-STF, and VHT-SIG-B after the training fields.
+const FIXED_PREAMBLE_NS: SimDuration = us(16 + 4 + 8 + 4 + 4);
+const VHT_LTF_NS: SimDuration = us(4);
+const SYMBOL_LONG_GI_NS: SimDuration = 4_000;
+const SYMBOL_SHORT_GI_NS: SimDuration = 3_600;
+
+/// Channel width of a VHT transmission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VhtWidth {
+    Mhz20,
+    Mhz40,
+    Mhz80,
+    Mhz160,
+}
+
+impl VhtWidth {
+    /// N_SD: data subcarriers (Table 21-5).
+    fn data_subcarriers(self) -> u32 {
+        match self {
+            VhtWidth::Mhz20 => 52,
+            VhtWidth::Mhz40 => 108,
+            VhtWidth::Mhz80 => 234,
+            VhtWidth::Mhz160 => 468,
+        }
+    }
+}
+
+/// The TXVECTOR of a VHT SU transmission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VhtMode {
+    pub mcs: u8,
+    pub streams: u8,
+    pub width: VhtWidth,
+    pub short_gi: bool,
+}
+
+impl VhtMode {
+    /// None for MCS above 9, streams outside 1-4, or a combination the standard leaves out
+    /// (Tables 21-30 to 21-61, up to four streams: MCS 9 at 20 MHz but with three streams,
+    /// and MCS 6 at 80 MHz with three; N_DBPS or its share per encoder would not be whole).
+    pub fn new(mcs: u8, streams: u8, width: VhtWidth, short_gi: bool) -> Option<VhtMode> {
+        let excluded = (mcs == 9 && width == VhtWidth::Mhz20 && streams != 3)
+            || (mcs == 6 && width == VhtWidth::Mhz80 && streams == 3);
+        (mcs <= 9 && (1..=4).contains(&streams) && !excluded).then_some(VhtMode {
+            mcs,
+            streams,
+            width,
+            short_gi,
+        })
+    }
+
+    /// Modulation and coding (Table 21-30): HT's MCS 0-7, then 256-QAM 3/4 and 5/6.
+    pub fn modulation(self) -> (Constellation, CodeRate) {
+        use Constellation::*;
+        match self.mcs {
+            0 => (Bpsk, CodeRate(1, 2)),
+            1 => (Qpsk, CodeRate(1, 2)),
+            2 => (Qpsk, CodeRate(3, 4)),
+            3 => (Qam16, CodeRate(1, 2)),
+            4 => (Qam16, CodeRate(3, 4)),
+            5 => (Qam64, CodeRate(2, 3)),
+            6 => (Qam64, CodeRate(3, 4)),
+            7 => (Qam64, CodeRate(5, 6)),
+            8 => (Qam256, CodeRate(3, 4)),
+            _ => (Qam256, CodeRate(5, 6)),
+        }
+    }
+
+    /// N_DBPS over all streams.
+    pub fn data_bits_per_symbol(self) -> u32 {
+        let (c, CodeRate(num, den)) = self.modulation();
+        self.width.data_subcarriers() * c.bits() * u32::from(self.streams) * num / den
+    }
+
+    fn symbol_ns(self) -> SimDuration {
+        if self.short_gi {
+            SYMBOL_SHORT_GI_NS
+        } else {
+            SYMBOL_LONG_GI_NS
+        }
+    }
+
+    /// The data rate in kbit/s.
+    pub fn kbps(self) -> u32 {
+        (u64::from(self.data_bits_per_symbol()) * 1_000_000 / self.symbol_ns()) as u32
+    }
+
+    /// N_ES, the BCC encoders (the N_ES column of Tables 21-30 to 21-61): one per 540 Mbit/s
+    /// of the long-GI rate, except 160 MHz with four streams at MCS 7, which takes six so
+    /// that each encoder's share of a symbol is whole (the rule as ns-3's VhtPhy reads the
+    /// tables).
+    pub fn encoders(self) -> u32 {
+        if self.width == VhtWidth::Mhz160 && self.streams == 4 && self.mcs == 7 {
+            return 6;
+        }
+        let long = VhtMode { short_gi: false, ..self };
+        long.kbps().div_ceil(540_000)
+    }
+
+    /// N_VHTLTF (Table 21-13): 1, 2, 4, 4 for 1-4 streams.
+    pub fn training_fields(self) -> u32 {
+        match self.streams {
+            1 => 1,
+            2 => 2,
+            _ => 4,
+        }
+    }
+
+    /// N_SYM of a `bytes`-octet PSDU (eq. 21-107 with BCC, m_STBC = 1).
+    pub fn data_symbols(self, bytes: u32) -> u32 {
+        (SERVICE_BITS + 8 * bytes + 6 * self.encoders()).div_ceil(self.data_bits_per_symbol())
+    }
+
+    /// TXTIME of a VHT SU PPDU (eq. 21-105; 5 GHz, no signal extension).
+    pub fn txtime_ns(self, bytes: u32) -> SimDuration {
+        let preamble = FIXED_PREAMBLE_NS + VHT_LTF_NS * u64::from(self.training_fields());
+        let data = self.symbol_ns() * u64::from(self.data_symbols(bytes));
+        preamble + data.div_ceil(SYMBOL_LONG_GI_NS) * SYMBOL_LONG_GI_NS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use VhtWidth::*;
+
+    fn mode(mcs: u8, streams: u8, width: VhtWidth, short_gi: bool) -> VhtMode {
+        VhtMode::new(mcs, streams, width, short_gi).unwrap()
+    }
+
+    #[test]
+    fn the_standards_exclusions_are_refused() {
+        for n in [1, 2, 4] {
+            assert!(VhtMode::new(9, n, Mhz20, false).is_none(), "MCS 9, 20 MHz, {n} streams");
+        }
+        assert!(VhtMode::new(9, 3, Mhz20, false).is_some());
+        assert!(VhtMode::new(6, 3, Mhz80, false).is_none());
+        assert!(VhtMode::new(6, 2, Mhz80, false).is_some());
+        assert!(VhtMode::new(10, 1, Mhz80, false).is_none());
+        assert!(VhtMode::new(0, 5, Mhz80, false).is_none());
+        // Every combination allowed has a whole N_DBPS, and a whole share per encoder.
+        for w in [Mhz20, Mhz40, Mhz80, Mhz160] {
+            for n in 1..=4 {
+                for m in 0..=9 {
+                    if let Some(v) = VhtMode::new(m, n, w, false) {
+                        let (c, CodeRate(num, den)) = v.modulation();
+                        let coded = v.width.data_subcarriers() * c.bits() * u32::from(n);
+                        assert_eq!(coded * num % den, 0, "{v:?}");
+                        assert_eq!(v.data_bits_per_symbol() % v.encoders(), 0, "{v:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn data_rates_match_the_standards_tables() {
+        let mbps = |v: VhtMode| f64::from(v.kbps()) / 1000.0;
+        let close = |v: VhtMode, want: f64| (mbps(v) - want).abs() < 0.06;
+        // Well-known points of Tables 21-30..21-61 (Mbit/s).
+        assert!(close(mode(0, 1, Mhz20, false), 6.5));
+        assert!(close(mode(8, 1, Mhz20, false), 78.0));
+        assert!(close(mode(9, 3, Mhz20, true), 288.9));
+        assert!(close(mode(9, 1, Mhz40, true), 200.0));
+        assert!(close(mode(9, 1, Mhz80, false), 390.0));
+        assert!(close(mode(9, 1, Mhz80, true), 433.3));
+        assert!(close(mode(8, 1, Mhz80, false), 351.0));
+        assert!(close(mode(9, 1, Mhz160, true), 866.7));
+        assert!(close(mode(9, 4, Mhz160, true), 3466.7));
+        assert!(close(mode(7, 4, Mhz160, false), 2340.0));
+    }
+
+    #[test]
+    fn ppdu_durations() {
+        // 1500 octets at MCS 9, 80 MHz, one stream: N_DBPS 1560, one encoder (390 Mbit/s):
+        // (16 + 12000 + 6) / 1560 -> 8 symbols. Preamble 36 + 4 = 40 us: 40 + 32 = 72 us;
+        // short GI 8 x 3.6 = 28.8 -> 32 us: 72 us too.
+        let v = mode(9, 1, Mhz80, false);
+        assert_eq!((v.data_bits_per_symbol(), v.encoders(), v.data_symbols(1500)), (1560, 1, 8));
+        assert_eq!(v.txtime_ns(1500), us(72));
+        assert_eq!(mode(9, 1, Mhz80, true).txtime_ns(1500), us(72));
+        // Two encoders above 540 Mbit/s: MCS 9, 80 MHz, two streams (780 Mbit/s).
+        assert_eq!(mode(9, 2, Mhz80, false).encoders(), 2);
+        assert_eq!(mode(7, 4, Mhz160, false).encoders(), 6);
+        // An 8 kB aggregate at MCS 7, 20 MHz, one stream: (16 + 65536 + 6) / 260 -> 253.
+        let small = mode(7, 1, Mhz20, false);
+        assert_eq!(small.txtime_ns(8192), us(40) + us(4) * 253);
+    }
+}
