@@ -22,6 +22,66 @@ const SYMBOL_SHORT_GI_NS: SimDuration = 3_600;
 /// 2 for the MCSs above 300 Mbit/s, 1 below).
 const MAX_RATE_PER_ENCODER_KBPS: u32 = 300_000;
 
+/// Modulation and coding of MCS `i` of one stream, shared by HT (i = 0-7, Tables 19-27 to
+/// 19-30) and VHT (i = 0-9, Table 21-30: 8 and 9 are 256-QAM).
+pub(super) fn mcs_modulation(i: u8) -> (Constellation, CodeRate) {
+    use Constellation::*;
+    match i {
+        0 => (Bpsk, CodeRate(1, 2)),
+        1 => (Qpsk, CodeRate(1, 2)),
+        2 => (Qpsk, CodeRate(3, 4)),
+        3 => (Qam16, CodeRate(1, 2)),
+        4 => (Qam16, CodeRate(3, 4)),
+        5 => (Qam64, CodeRate(2, 3)),
+        6 => (Qam64, CodeRate(3, 4)),
+        7 => (Qam64, CodeRate(5, 6)),
+        8 => (Qam256, CodeRate(3, 4)),
+        _ => (Qam256, CodeRate(5, 6)),
+    }
+}
+
+/// N_DBPS of `subcarriers` data subcarriers, `streams` streams at MCS `i`.
+pub(super) fn data_bits_per_symbol(i: u8, subcarriers: u32, streams: u32) -> u32 {
+    let (c, CodeRate(num, den)) = mcs_modulation(i);
+    subcarriers * c.bits() * streams * num / den
+}
+
+/// T_SYM or T_SYMS.
+pub(super) fn symbol_ns(short_gi: bool) -> SimDuration {
+    if short_gi {
+        SYMBOL_SHORT_GI_NS
+    } else {
+        SYMBOL_LONG_GI_NS
+    }
+}
+
+/// The data rate in kbit/s of N_DBPS bits per symbol.
+pub(super) fn kbps(data_bits_per_symbol: u32, short_gi: bool) -> u32 {
+    (u64::from(data_bits_per_symbol) * 1_000_000 / symbol_ns(short_gi)) as u32
+}
+
+/// HT-LTFs or VHT-LTFs for 1-4 streams (Tables 19-13, 21-13): 1, 2, 4, 4.
+pub(super) fn training_fields(streams: u32) -> u32 {
+    match streams {
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    }
+}
+
+/// N_SYM with BCC and no STBC (eqs. 19-32, 21-107): SERVICE, PSDU and 6 tail bits per
+/// encoder.
+pub(super) fn data_symbols(bytes: u32, encoders: u32, data_bits_per_symbol: u32) -> u32 {
+    (SERVICE_BITS + 8 * bytes + 6 * encoders).div_ceil(data_bits_per_symbol)
+}
+
+/// The DATA field's duration: the short-GI symbols end on the next 4 us boundary (eqs.
+/// 19-136, 21-105).
+pub(super) fn data_field_ns(symbols: u32, short_gi: bool) -> SimDuration {
+    let t = symbol_ns(short_gi) * u64::from(symbols);
+    t.div_ceil(SYMBOL_LONG_GI_NS) * SYMBOL_LONG_GI_NS
+}
+
 /// Channel width of an HT transmission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HtWidth {
@@ -60,36 +120,17 @@ impl HtMode {
 
     /// Modulation and coding rate of each stream (Tables 19-27 to 19-30).
     pub fn modulation(self) -> (Constellation, CodeRate) {
-        use Constellation::*;
-        match self.mcs % 8 {
-            0 => (Bpsk, CodeRate(1, 2)),
-            1 => (Qpsk, CodeRate(1, 2)),
-            2 => (Qpsk, CodeRate(3, 4)),
-            3 => (Qam16, CodeRate(1, 2)),
-            4 => (Qam16, CodeRate(3, 4)),
-            5 => (Qam64, CodeRate(2, 3)),
-            6 => (Qam64, CodeRate(3, 4)),
-            _ => (Qam64, CodeRate(5, 6)),
-        }
+        mcs_modulation(self.mcs % 8)
     }
 
     /// N_DBPS: data bits per OFDM symbol over all streams.
     pub fn data_bits_per_symbol(self) -> u32 {
-        let (c, CodeRate(num, den)) = self.modulation();
-        self.width.data_subcarriers() * c.bits() * self.streams() * num / den
-    }
-
-    fn symbol_ns(self) -> SimDuration {
-        if self.short_gi {
-            SYMBOL_SHORT_GI_NS
-        } else {
-            SYMBOL_LONG_GI_NS
-        }
+        data_bits_per_symbol(self.mcs % 8, self.width.data_subcarriers(), self.streams())
     }
 
     /// The data rate in kbit/s (N_DBPS per symbol time; 72.2 Mbit/s is 72,222).
     pub fn kbps(self) -> u32 {
-        (u64::from(self.data_bits_per_symbol()) * 1_000_000 / self.symbol_ns()) as u32
+        kbps(self.data_bits_per_symbol(), self.short_gi)
     }
 
     /// N_ES: BCC encoders, one per 300 Mbit/s.
@@ -100,27 +141,21 @@ impl HtMode {
         long.kbps().div_ceil(MAX_RATE_PER_ENCODER_KBPS)
     }
 
-    /// N_HTDLTF (Table 19-13): 1, 2, 4, 4 for 1-4 streams.
+    /// N_HTDLTF (Table 19-13).
     pub fn training_fields(self) -> u32 {
-        match self.streams() {
-            1 => 1,
-            2 => 2,
-            _ => 4,
-        }
+        training_fields(self.streams())
     }
 
     /// N_SYM of a `bytes`-octet PSDU (eq. 19-32, m_STBC = 1).
     pub fn data_symbols(self, bytes: u32) -> u32 {
-        (SERVICE_BITS + 8 * bytes + 6 * self.encoders()).div_ceil(self.data_bits_per_symbol())
+        data_symbols(bytes, self.encoders(), self.data_bits_per_symbol())
     }
 
     /// TXTIME of an HT-mixed PPDU (eqs. 19-135, 19-136); `signal_extension`: 6 us in the
     /// 2.4 GHz band.
     pub fn txtime_ns(self, bytes: u32, signal_extension: bool) -> SimDuration {
         let preamble = FIXED_PREAMBLE_NS + HT_LTF_NS * u64::from(self.training_fields());
-        let data = self.symbol_ns() * u64::from(self.data_symbols(bytes));
-        // The short-GI symbols end on the next 4 us boundary.
-        let data = data.div_ceil(SYMBOL_LONG_GI_NS) * SYMBOL_LONG_GI_NS;
+        let data = data_field_ns(self.data_symbols(bytes), self.short_gi);
         let ext = if signal_extension { super::ofdm::SIGNAL_EXTENSION_NS } else { 0 };
         preamble + data + ext
     }

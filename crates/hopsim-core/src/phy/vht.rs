@@ -8,14 +8,13 @@
 //! 4 us boundary), eq. 21-105. (ns-3.44's VhtPhy counts VHT-SIG-B in MU PPDUs only, so its
 //! SU PPDUs are 4 us shorter than these.)
 
-use super::ofdm::{CodeRate, Constellation, SERVICE_BITS};
+use super::ht;
+use super::ofdm::{CodeRate, Constellation};
 use crate::engine::time::{us, SimDuration};
 
 /// L-STF + L-LTF + L-SIG + VHT-SIG-A + VHT-STF, and VHT-SIG-B after the training fields.
 const FIXED_PREAMBLE_NS: SimDuration = us(16 + 4 + 8 + 4 + 4);
 const VHT_LTF_NS: SimDuration = us(4);
-const SYMBOL_LONG_GI_NS: SimDuration = 4_000;
-const SYMBOL_SHORT_GI_NS: SimDuration = 3_600;
 
 /// Channel width of a VHT transmission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,38 +63,18 @@ impl VhtMode {
 
     /// Modulation and coding (Table 21-30): HT's MCS 0-7, then 256-QAM 3/4 and 5/6.
     pub fn modulation(self) -> (Constellation, CodeRate) {
-        use Constellation::*;
-        match self.mcs {
-            0 => (Bpsk, CodeRate(1, 2)),
-            1 => (Qpsk, CodeRate(1, 2)),
-            2 => (Qpsk, CodeRate(3, 4)),
-            3 => (Qam16, CodeRate(1, 2)),
-            4 => (Qam16, CodeRate(3, 4)),
-            5 => (Qam64, CodeRate(2, 3)),
-            6 => (Qam64, CodeRate(3, 4)),
-            7 => (Qam64, CodeRate(5, 6)),
-            8 => (Qam256, CodeRate(3, 4)),
-            _ => (Qam256, CodeRate(5, 6)),
-        }
+        ht::mcs_modulation(self.mcs)
     }
 
     /// N_DBPS over all streams.
     pub fn data_bits_per_symbol(self) -> u32 {
-        let (c, CodeRate(num, den)) = self.modulation();
-        self.width.data_subcarriers() * c.bits() * u32::from(self.streams) * num / den
-    }
-
-    fn symbol_ns(self) -> SimDuration {
-        if self.short_gi {
-            SYMBOL_SHORT_GI_NS
-        } else {
-            SYMBOL_LONG_GI_NS
-        }
+        let streams = u32::from(self.streams);
+        ht::data_bits_per_symbol(self.mcs, self.width.data_subcarriers(), streams)
     }
 
     /// The data rate in kbit/s.
     pub fn kbps(self) -> u32 {
-        (u64::from(self.data_bits_per_symbol()) * 1_000_000 / self.symbol_ns()) as u32
+        ht::kbps(self.data_bits_per_symbol(), self.short_gi)
     }
 
     /// N_ES, the BCC encoders (the N_ES column of Tables 21-30 to 21-61): one per 540 Mbit/s
@@ -110,25 +89,20 @@ impl VhtMode {
         long.kbps().div_ceil(540_000)
     }
 
-    /// N_VHTLTF (Table 21-13): 1, 2, 4, 4 for 1-4 streams.
+    /// N_VHTLTF (Table 21-13).
     pub fn training_fields(self) -> u32 {
-        match self.streams {
-            1 => 1,
-            2 => 2,
-            _ => 4,
-        }
+        ht::training_fields(u32::from(self.streams))
     }
 
     /// N_SYM of a `bytes`-octet PSDU (eq. 21-107 with BCC, m_STBC = 1).
     pub fn data_symbols(self, bytes: u32) -> u32 {
-        (SERVICE_BITS + 8 * bytes + 6 * self.encoders()).div_ceil(self.data_bits_per_symbol())
+        ht::data_symbols(bytes, self.encoders(), self.data_bits_per_symbol())
     }
 
     /// TXTIME of a VHT SU PPDU (eq. 21-105; 5 GHz, no signal extension).
     pub fn txtime_ns(self, bytes: u32) -> SimDuration {
         let preamble = FIXED_PREAMBLE_NS + VHT_LTF_NS * u64::from(self.training_fields());
-        let data = self.symbol_ns() * u64::from(self.data_symbols(bytes));
-        preamble + data.div_ceil(SYMBOL_LONG_GI_NS) * SYMBOL_LONG_GI_NS
+        preamble + ht::data_field_ns(self.data_symbols(bytes), self.short_gi)
     }
 }
 

@@ -14,7 +14,7 @@ use crate::engine::rng::Rng;
 use crate::engine::time::{SimDuration, SimTime};
 
 /// dsragent.h `BUFFER_CHECK`.
-pub(super) const NS2_BUFFER_CHECK_NS: SimDuration = 30_000_000;
+const NS2_BUFFER_CHECK_NS: SimDuration = 30_000_000;
 
 #[derive(Debug, Clone)]
 pub(super) struct CheckClock {

@@ -9,14 +9,9 @@
 //! after the ring-zero one, not 30 ms after it, and a cycle the backoff held back begins at
 //! the first check (or new packet) once the backoff allows.
 
-use super::check::NS2_BUFFER_CHECK_NS;
 use super::{Discovery, DsrAction, DsrNode, NS2_ARP_TIMEOUT_NS};
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
-
-// arp_timeout and BUFFER_CHECK are both 30 ms in dsragent.cc; the wording above relies on
-// neither being tuned apart silently.
-const _: () = assert!(NS2_ARP_TIMEOUT_NS == NS2_BUFFER_CHECK_NS);
 
 impl DsrNode {
     /// `getRouteForPacket` for a packet of this node's own for `dst`, at `now`; the
