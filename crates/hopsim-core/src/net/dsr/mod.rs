@@ -11,9 +11,9 @@
 //! answers every copy of a request, and discovery runs in ns-2's cycles: a non-propagating
 //! ("ring zero") request, a propagating one at the first send-buffer check `arp_timeout`
 //! on, new cycles after min(0.5 s x 4^n, 10 s) while packets wait for the destination, the
-//! backoff kept until a reply for it (cycle.rs, check.rs, backoff.rs); a forwarder keeping packets it could not salvage asks its
-//! neighbours once, then drops one packet per backoff period (salvage.rs). The path cache is
-//! cache.rs. Salvaging itself and the queue purge are the node's (node/salvage.rs).
+//! backoff kept until a reply for it (cycle.rs, check.rs, backoff.rs); a forwarder keeping
+//! packets it could not salvage asks its neighbours once, then drops one packet per backoff
+//! period (salvage.rs). The path cache is cache.rs. Salvaging itself and the queue purge are the node's (node/salvage.rs).
 //! Also ns-2's: the promiscuous tap and gratuitous replies (tap.rs), the flow state of a
 //! node's own packets (flow.rs) and gratuitous Route Errors riding on requests.
 //!
@@ -104,7 +104,7 @@ pub struct DsrConfig {
     pub jitter_ns: SimDuration,
     /// Follow ns-2.35's dsragent.cc (see the module docs).
     pub ns2: bool,
-    /// The run's master seed (ns2: the phase of the send-buffer check, salvage.rs).
+    /// The run's master seed (ns2: each node's send-buffer checks, check.rs).
     pub seed: u64,
 }
 
