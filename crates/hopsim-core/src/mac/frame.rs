@@ -32,18 +32,20 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// An RTS, CTS or ACK from `src` to `dst`, sent at the basic rate.
+    /// An RTS (at the basic rate), or the CTS or ACK that answers a frame sent at `answering`
+    /// (ignored for an RTS).
     pub fn control(
         kind: FrameKind,
         src: NodeId,
         dst: NodeId,
         nav_ns: SimDuration,
         t: &Timing,
+        answering: Rate,
     ) -> Frame {
-        let (bytes, airtime_ns) = match kind {
-            FrameKind::Rts => (RTS_BYTES, t.rts_ns),
-            FrameKind::Cts => (CTS_BYTES, t.cts_ns),
-            FrameKind::Ack => (ACK_BYTES, t.ack_ns),
+        let (bytes, airtime_ns, rate) = match kind {
+            FrameKind::Rts => (RTS_BYTES, t.rts_ns, t.basic_rate),
+            FrameKind::Cts => (CTS_BYTES, t.cts_ns, t.response_rate(t.basic_rate)),
+            FrameKind::Ack => (ACK_BYTES, t.ack_after_ns(answering), t.response_rate(answering)),
             FrameKind::Data => panic!("data frames are not control frames"),
         };
         Frame {
@@ -52,7 +54,7 @@ impl Frame {
             dst,
             nav_ns,
             bytes,
-            rate: t.basic_rate,
+            rate,
             airtime_ns,
             seq: 0,
             retry: false,

@@ -1,14 +1,12 @@
-//! 802.11b DSSS timing (IEEE 802.11-2007 clause 18; ns-2.35 Mac/802_11 defaults) and frame
-//! sizes. Every duration is integer nanoseconds.
+//! DCF timing per PHY standard (802.11b DSSS: IEEE 802.11-2007 clause 18 and ns-2.35's
+//! Mac/802_11 defaults; 802.11a/g OFDM: 802.11-2016 clauses 17-18) and frame sizes. Every
+//! duration is integer nanoseconds.
 
 use crate::engine::time::{us, SimDuration};
 
 /// Long PLCP preamble and header, always at 1 Mbit/s (phy/dsss.rs): 192 us.
 pub use crate::phy::dsss::PLCP_NS;
-pub const SLOT_NS: SimDuration = us(20);
-pub const SIFS_NS: SimDuration = us(10);
-/// DIFS = SIFS + 2 slots (802.11-2007 9.2.10).
-pub const DIFS_NS: SimDuration = SIFS_NS + 2 * SLOT_NS;
+pub use crate::phy::standard::Standard;
 /// Clear channel assessment time of the DSSS PHY, aCCATime <= 15 us (802.11-2007 15.3.3,
 /// Table 15-2; the same for HR/DSSS in 18.3.3). The slot is built around it (9.2.10:
 /// aSlotTime = aCCATime + aRxTxTurnaroundTime + aAirPropagationTime + aMACProcessingDelay):
@@ -19,6 +17,8 @@ pub const DIFS_NS: SimDuration = SIFS_NS + 2 * SLOT_NS;
 /// every propagation delay between stations in range (aAirPropagationTime 1 us; 1.8 us at
 /// the 550 m carrier-sense range) and is less than a slot, as the composition requires.
 pub const CCA_NS: SimDuration = us(15);
+/// aCCATime of the OFDM PHY (Table 17-21) and of ERP with the short slot (Table 18-5): < 4 us.
+pub const OFDM_CCA_NS: SimDuration = us(4);
 
 /// MAC frame sizes in bytes (802.11-2007 7.2): RTS 20, CTS 14, ACK 14.
 pub const RTS_BYTES: u32 = 20;
@@ -29,7 +29,9 @@ pub const MAC_HEADER_BYTES: u32 = 24;
 pub const FCS_BYTES: u32 = 4;
 pub const LLC_SNAP_BYTES: u32 = 8;
 
-/// A data rate of 802.11b, stored in units of 100 kbit/s (10, 20, 55, 110).
+/// A non-HT data rate (DSSS/CCK or OFDM), in units of 100 kbit/s: 10, 20, 55, 110 for
+/// 802.11b; 60, 90, 120, 180, 240, 360, 480, 540 for OFDM. The two sets do not overlap, so
+/// the rate alone says which PPDU format carries the frame (phy/standard.rs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rate(pub u32);
 
@@ -43,43 +45,88 @@ impl Rate {
     }
 }
 
-/// TXTIME = preamble + PLCP header + ceil(8 * bytes / rate) microseconds (802.11-2007 18.3.4).
+/// TXTIME of an 802.11b frame: preamble + PLCP header + ceil(8 * bytes / rate) microseconds
+/// (802.11-2007 18.3.4). [`Timing::airtime_ns`] gives it for any standard.
 pub fn airtime_ns(bytes: u32, rate: Rate) -> SimDuration {
-    // 8 * bytes / (rate/10 Mbit/s) us = 80 * bytes / rate_100k us, rounded up to whole us.
-    let payload_us = (80 * bytes as u64).div_ceil(rate.0 as u64);
-    PLCP_NS + us(payload_us)
+    Standard::B.txtime_ns(bytes, rate.0)
 }
 
 /// The DCF timing of one MAC, derived from the scenario.
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
+    pub standard: Standard,
     pub slot: SimDuration,
     pub sifs: SimDuration,
+    /// DIFS = SIFS + 2 slots (802.11-2016 10.3.2.3.5).
     pub difs: SimDuration,
-    /// EIFS = SIFS + ACK time at the lowest rate (1 Mbit/s) + DIFS (802.11-2007 9.2.10).
+    /// EIFS = SIFS + ACK time at the lowest mandatory rate + DIFS (10.3.2.3.7).
     pub eifs: SimDuration,
+    /// Rate of RTS frames and of broadcast DATA.
     pub basic_rate: Rate,
     pub data_rate: Rate,
     pub rts_ns: SimDuration,
+    /// The CTS that answers an RTS (sent at the basic rate).
     pub cts_ns: SimDuration,
+    /// An ACK at the basic rate: 802.11b's every ACK; see [`Timing::ack_after_ns`].
     pub ack_ns: SimDuration,
     /// Largest propagation delay in the network: margin of the CTS/ACK timeouts.
     pub max_prop_ns: SimDuration,
 }
 
 impl Timing {
+    /// 802.11b timing (the default standard).
     pub fn new(basic_rate: Rate, data_rate: Rate, max_prop_ns: SimDuration) -> Timing {
+        Timing::for_standard(Standard::B, basic_rate, data_rate, max_prop_ns)
+    }
+
+    pub fn for_standard(
+        standard: Standard,
+        basic_rate: Rate,
+        data_rate: Rate,
+        max_prop_ns: SimDuration,
+    ) -> Timing {
+        let phy = standard.timing();
+        let difs = phy.sifs_ns + 2 * phy.slot_ns;
+        let lowest = Rate(standard.lowest_mandatory_100kbps());
+        let cts_rate = Rate(standard.response_rate(basic_rate.0, basic_rate.0));
         Timing {
-            slot: SLOT_NS,
-            sifs: SIFS_NS,
-            difs: DIFS_NS,
-            eifs: SIFS_NS + airtime_ns(ACK_BYTES, Rate(10)) + DIFS_NS,
+            standard,
+            slot: phy.slot_ns,
+            sifs: phy.sifs_ns,
+            difs,
+            eifs: phy.sifs_ns + standard.txtime_ns(ACK_BYTES, lowest.0) + difs,
             basic_rate,
             data_rate,
-            rts_ns: airtime_ns(RTS_BYTES, basic_rate),
-            cts_ns: airtime_ns(CTS_BYTES, basic_rate),
-            ack_ns: airtime_ns(ACK_BYTES, basic_rate),
+            rts_ns: standard.txtime_ns(RTS_BYTES, basic_rate.0),
+            cts_ns: standard.txtime_ns(CTS_BYTES, cts_rate.0),
+            ack_ns: standard.txtime_ns(ACK_BYTES, basic_rate.0),
             max_prop_ns,
+        }
+    }
+
+    /// TXTIME of a `bytes`-octet MPDU at `rate` on this standard's PHY.
+    pub fn airtime_ns(&self, bytes: u32, rate: Rate) -> SimDuration {
+        self.standard.txtime_ns(bytes, rate.0)
+    }
+
+    /// The rate of the CTS or ACK answering a frame sent at `eliciting`.
+    pub fn response_rate(&self, eliciting: Rate) -> Rate {
+        Rate(self.standard.response_rate(eliciting.0, self.basic_rate.0))
+    }
+
+    /// The ACK that answers a DATA frame sent at `data_rate`.
+    pub fn ack_after_ns(&self, data_rate: Rate) -> SimDuration {
+        match self.standard {
+            Standard::B => self.ack_ns,
+            _ => self.airtime_ns(ACK_BYTES, self.response_rate(data_rate)),
+        }
+    }
+
+    /// aCCATime: how late before a slot boundary a busy medium may go unreported.
+    pub fn cca_ns(&self) -> SimDuration {
+        match self.standard {
+            Standard::B => CCA_NS,
+            Standard::A | Standard::G => OFDM_CCA_NS,
         }
     }
 
@@ -89,9 +136,10 @@ impl Timing {
         self.sifs + response_ns + self.slot + 2 * self.max_prop_ns
     }
 
-    /// Duration field of an RTS (802.11-2007 7.2.1.1): 3 SIFS + CTS + DATA + ACK.
-    pub fn rts_nav(&self, data_ns: SimDuration) -> SimDuration {
-        3 * self.sifs + self.cts_ns + data_ns + self.ack_ns
+    /// Duration field of an RTS (802.11-2007 7.2.1.1): 3 SIFS + CTS + DATA + ACK, the ACK
+    /// at the rate that answers DATA at `data_rate`.
+    pub fn rts_nav(&self, data_ns: SimDuration, data_rate: Rate) -> SimDuration {
+        3 * self.sifs + self.cts_ns + data_ns + self.ack_after_ns(data_rate)
     }
 
     /// Duration field of a CTS (7.2.1.2): RTS duration - SIFS - CTS time.
@@ -100,8 +148,8 @@ impl Timing {
     }
 
     /// Duration field of a unicast DATA frame (7.2.2): SIFS + ACK.
-    pub fn data_nav(&self) -> SimDuration {
-        self.sifs + self.ack_ns
+    pub fn data_nav(&self, data_rate: Rate) -> SimDuration {
+        self.sifs + self.ack_after_ns(data_rate)
     }
 }
 
@@ -124,5 +172,22 @@ mod tests {
         let t = Timing::new(Rate(10), Rate(20), 0);
         assert_eq!(t.eifs, us(364));
         assert_eq!(t.difs, us(50));
+    }
+
+    #[test]
+    fn ofdm_timing_of_80211a_and_g() {
+        // 802.11a: DIFS 16 + 2 x 9 = 34 us; EIFS = 16 + ACK at 6 Mbit/s (16 + 4 + 6 x 4 = 44)
+        // + 34 = 94 us.
+        let a = Timing::for_standard(Standard::A, Rate(60), Rate(540), 0);
+        assert_eq!((a.slot, a.sifs, a.difs, a.eifs), (us(9), us(16), us(34), us(94)));
+        // RTS 20 B at 6: ceil(182 / 24) = 8 symbols -> 52 us; CTS 14 B -> 44 us.
+        assert_eq!((a.rts_ns, a.cts_ns), (us(52), us(44)));
+        // DATA at 54 is acknowledged at 24: 28 us; at 9, at 6: 44 us.
+        assert_eq!(a.ack_after_ns(Rate(540)), us(28));
+        assert_eq!(a.ack_after_ns(Rate(90)), us(44));
+        // 802.11g (ERP only): slot 9, SIFS 10, DIFS 28; EIFS with a 1 Mbit/s ACK: 10 + 304 + 28.
+        let g = Timing::for_standard(Standard::G, Rate(60), Rate(540), 0);
+        assert_eq!((g.slot, g.sifs, g.difs, g.eifs), (us(9), us(10), us(28), us(342)));
+        assert_eq!(g.ack_after_ns(Rate(540)), us(34), "28 us + 6 us signal extension");
     }
 }

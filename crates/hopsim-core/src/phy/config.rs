@@ -2,6 +2,7 @@
 //! reception, fading, thresholds (defaults and sources: docs/models.md 1.2). The PHY reads
 //! only this, never the rest of the scenario.
 
+use super::standard::Standard;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +36,10 @@ pub enum Fading {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Radio {
+    /// 802.11b (default), a or g (phy/standard.rs); not written out when 802.11b, so that
+    /// every 802.11b scenario resolves to what it did before the key existed.
+    #[serde(skip_serializing_if = "Standard::is_b")]
+    pub standard: Standard,
     pub propagation: Propagation,
     pub reception: Reception,
     pub tx_power_w: f64,
@@ -76,6 +81,7 @@ pub struct Radio {
 impl Default for Radio {
     fn default() -> Self {
         Radio {
+            standard: Standard::B,
             propagation: Propagation::TwoRayGround,
             reception: Reception::Capture,
             tx_power_w: 0.281_838_15,

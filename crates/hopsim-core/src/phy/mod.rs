@@ -1,5 +1,5 @@
 //! Physical layer: path loss and shadowing, who hears whom, receiver noise, and per-node
-//! reception (ns-2 capture, or SINR with the 802.11b error-rate curves).
+//! reception (ns-2 capture, or SINR with the DSSS/CCK and OFDM error-rate curves).
 
 pub mod busy;
 pub mod channel;
@@ -14,4 +14,5 @@ pub mod propagation;
 pub mod radio;
 pub mod receiver;
 pub mod sinr;
+pub mod standard;
 pub mod vht;

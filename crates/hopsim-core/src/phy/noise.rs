@@ -1,5 +1,6 @@
-//! Receiver noise: thermal noise kTB over the 22 MHz 802.11b channel, raised by the noise
-//! figure (ns-3 YansWifiPhy: RxNoiseFigure 7 dB; -174 dBm/Hz at 290 K).
+//! Receiver noise: thermal noise kTB over the channel (22 MHz for 802.11b, 20 MHz for OFDM:
+//! phy/standard.rs), raised by the noise figure (ns-3 YansWifiPhy: RxNoiseFigure 7 dB;
+//! -174 dBm/Hz at 290 K).
 
 use super::config::Radio;
 
@@ -7,18 +8,19 @@ use super::config::Radio;
 const BOLTZMANN_J_PER_K: f64 = 1.380_649e-23;
 /// Reference temperature of noise figures (IEEE definition), kelvin.
 const T0_K: f64 = 290.0;
-/// 802.11b DSSS channel bandwidth (IEEE 802.11-2007 18.4.5.5: 22 MHz).
-pub const DSSS_BANDWIDTH_HZ: f64 = 22e6;
-
 /// Noise power at the receiver input, watts.
 pub fn noise_floor_w(radio: &Radio) -> f64 {
-    BOLTZMANN_J_PER_K * T0_K * DSSS_BANDWIDTH_HZ * 10f64.powf(radio.noise_figure_db / 10.0)
+    BOLTZMANN_J_PER_K
+        * T0_K
+        * radio.standard.noise_bandwidth_hz()
+        * 10f64.powf(radio.noise_figure_db / 10.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::phy::propagation::w_to_dbm;
+    use crate::phy::standard::Standard;
 
     #[test]
     fn thermal_noise_over_22_mhz_is_minus_100_6_dbm() {
@@ -27,5 +29,8 @@ mod tests {
         assert!((w_to_dbm(noise_floor_w(&radio)) - -100.552).abs() < 0.002);
         let nf7 = Radio { noise_figure_db: 7.0, ..Radio::default() };
         assert!((w_to_dbm(noise_floor_w(&nf7)) - -93.552).abs() < 0.002);
+        // 20 MHz OFDM: -173.98 + 73.01 = -100.97 dBm (ns-3: -100.97 for 20 MHz).
+        let a = Radio { noise_figure_db: 0.0, standard: Standard::A, ..Radio::default() };
+        assert!((w_to_dbm(noise_floor_w(&a)) - -100.966).abs() < 0.002);
     }
 }

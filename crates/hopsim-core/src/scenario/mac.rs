@@ -1,12 +1,14 @@
 //! The `[mac]` table: the 802.11 MAC with its data rate (fixed or adapted), and its checks.
-//! Defaults and sources: docs/models.md 1.4.
+//! Defaults and sources: docs/models.md 1.4. The defaults here are 802.11b's; another
+//! `radio.standard` fills the keys a scenario leaves out with its own (scenario/standard.rs).
 
 use super::ranges;
 use super::validate::Check;
 use super::KeyPath;
+use crate::phy::standard::Standard;
 use serde::{Deserialize, Serialize};
 
-/// 802.11b DCF parameters (IEEE 802.11-2007 clause 18 DSSS; ns-2.35 Mac/802_11 defaults).
+/// DCF parameters; defaults of 802.11b (IEEE 802.11-2007 clause 18 DSSS; ns-2.35 Mac/802_11).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Mac {
@@ -39,22 +41,45 @@ impl Default for Mac {
     }
 }
 
-/// The 802.11b (DSSS/CCK) rates.
-const RATES_MBPS: [f64; 4] = [1.0, 2.0, 5.5, 11.0];
+/// "1, 2, 5.5, 11": a list of rates in 100 kbit/s as Mbit/s.
+fn list_mbps(rates: &[u32]) -> String {
+    let names: Vec<String> =
+        rates.iter().map(|&r| crate::error::fmt_num(r as f64 / 10.0)).collect();
+    names.join(", ")
+}
+
+/// The rates a station may send RTS and broadcast frames at: the mandatory rates
+/// (802.11-2016 15.4.4.2 / 16.2.3.4: 1, 2; 17.3.2.1: 6, 12, 24; 18.1.1: ERP both).
+pub fn basic_rates(standard: Standard) -> &'static [u32] {
+    match standard {
+        Standard::B => &[10, 20],
+        Standard::A => &[60, 120, 240],
+        Standard::G => &[10, 20, 60, 120, 240],
+    }
+}
 
 impl Mac {
-    pub(super) fn check(&self, at: &KeyPath) -> Check {
+    pub(super) fn check(&self, at: &KeyPath, standard: Standard) -> Check {
+        let name = standard.name();
         if let Some(rate) = self.data_rate_mbps.fixed() {
-            if !RATES_MBPS.contains(&rate) {
+            // Rates are written in Mbit/s with at most one decimal (5.5).
+            let r100 = (rate * 10.0).round();
+            if (rate * 10.0 - r100).abs() > 1e-9 || !standard.supports(r100 as u32) {
+                let rates = list_mbps(standard.rate_ladder());
                 return Err(at
                     .field("data_rate_mbps")
-                    .invalid(rate, "must be one of 1, 2, 5.5, 11 (802.11b) or \"auto\""));
+                    .invalid(rate, &format!("must be one of {rates} ({name}) or \"auto\"")));
             }
         }
-        if ![1.0, 2.0].contains(&self.basic_rate_mbps) {
+        let basic = basic_rates(standard);
+        let b100 = (self.basic_rate_mbps * 10.0).round();
+        if (self.basic_rate_mbps * 10.0 - b100).abs() > 1e-9 || !basic.contains(&(b100 as u32)) {
             return Err(at.field("basic_rate_mbps").invalid(
                 self.basic_rate_mbps,
-                "must be 1 or 2 (the 802.11b basic rate set, used for control frames)",
+                &format!(
+                    "must be one of {} (the {name} mandatory rates, used for RTS and broadcast)",
+                    list_mbps(basic)
+                ),
             ));
         }
         for (name, v) in [
@@ -71,9 +96,10 @@ impl Mac {
         let power_of_two_less_one = |v: u32| (v + 1).is_power_of_two();
         let cw_min = at.field("cw_min");
         if !power_of_two_less_one(self.cw_min) {
-            return Err(
-                cw_min.invalid(self.cw_min, "must be 2^k - 1 between 1 and 65535 (802.11b: 31)")
-            );
+            return Err(cw_min.invalid(
+                self.cw_min,
+                "must be 2^k - 1 between 1 and 65535 (802.11b: 31, a/g: 15)",
+            ));
         }
         if !power_of_two_less_one(self.cw_max) || self.cw_max < self.cw_min {
             return Err(at.field("cw_max").invalid(
@@ -120,7 +146,7 @@ impl<'de> Deserialize<'de> for DataRate {
         impl serde::de::Visitor<'_> for V {
             type Value = DataRate;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a rate in Mbit/s (1, 2, 5.5, 11) or \"auto\"")
+                f.write_str("a rate in Mbit/s (802.11b: 1, 2, 5.5, 11; a/g: 6 to 54) or \"auto\"")
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<DataRate, E> {
                 Ok(DataRate::Mbps(v))

@@ -19,6 +19,7 @@ mod queue;
 mod radio;
 pub mod ranges;
 mod routing;
+mod standard;
 mod tables;
 mod tcp;
 mod testbed;
@@ -27,6 +28,7 @@ mod validate;
 mod work;
 
 pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
+pub use crate::phy::standard::Standard;
 pub use crate::transport::tcp::config::{TcpSpec, TcpVariant, WindowLimit};
 pub use flows::{Flow, Traffic, Transport};
 pub use key_path::KeyPath;

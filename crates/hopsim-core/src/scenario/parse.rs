@@ -69,6 +69,7 @@ fn host_defaults(table: &mut Value) {
 /// table is checked on its own first, so that its errors name `tcp.<key>`.
 fn from_value(mut value: Value) -> Result<Scenario, ScenarioError> {
     check_tables(&value)?;
+    super::standard::fill_defaults(&mut value);
     if let Some(base) = value.get("tcp").cloned() {
         typed::<TcpSpec>(base.clone(), "tcp")?;
         if let Value::Object(base) = base {

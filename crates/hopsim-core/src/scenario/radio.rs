@@ -5,6 +5,7 @@
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
+use crate::phy::config::Reception;
 
 impl Radio {
     pub(super) fn check(&self, at: &KeyPath) -> Check {
@@ -51,7 +52,12 @@ impl Radio {
             (Some(rx), Some(cs)) if cs < rx => Err(at
                 .field("cs_range_m")
                 .invalid(cs, &format!("must be at least {} = {rx}", at.field("rx_range_m")))),
-            (None, None) if self.cs_threshold_w > self.rx_threshold_w => {
+            // With `sinr` reception the two are independent: preamble detection (rx) and
+            // energy detection (cs, e.g. 802.11a's -62 dBm above its -82 dBm sensitivity).
+            (None, None)
+                if self.reception == Reception::Capture
+                    && self.cs_threshold_w > self.rx_threshold_w =>
+            {
                 Err(at.field("cs_threshold_w").invalid(
                     self.cs_threshold_w,
                     &format!(

@@ -29,7 +29,14 @@ pub fn validate(s: &Scenario) -> Check {
     s.topology.check(&root.field("topology"))?;
     let run = Context { duration_s: s.duration_s, nodes: node_count(&s.topology) };
     s.radio.check(&root.field("radio"))?;
-    s.mac.check(&root.field("mac"))?;
+    if s.profile == super::Profile::Ns2 && !s.radio.standard.is_b() {
+        return Err(root.field("radio").field("standard").invalid(
+            format!("\"{}\"", s.radio.standard.name()),
+            "must be \"80211b\" with profile = \"ns2\" (ns-2.35's Mac/802_11 is timed as \
+             802.11b DSSS); use profile = \"standard\" for 802.11a/g",
+        ));
+    }
+    s.mac.check(&root.field("mac"), s.radio.standard)?;
     s.routing.check(&root.field("routing"), &run)?;
     if let Some(q) = &s.queue {
         let cmu = s.profile == super::Profile::Ns2 && s.routing.protocol == RoutingProtocol::Dsr;

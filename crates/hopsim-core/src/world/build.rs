@@ -91,10 +91,15 @@ impl World {
         }
 
         let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
-        let timing = Timing::new(
+        let standard = s.radio.standard;
+        // With auto rate DATA frames take the rate control's choice; the standard's top rate
+        // stands in for it where one rate is asked for (RED's packet time).
+        let top = Rate(*standard.rate_ladder().last().expect("a standard has rates"));
+        let data_rate = s.mac.data_rate_mbps.fixed().map_or(top, Rate::from_mbps);
+        let timing = Timing::for_standard(
+            standard,
             Rate::from_mbps(s.mac.basic_rate_mbps),
-            // With auto rate DATA frames take the rate control's choice; 11 is a placeholder.
-            Rate::from_mbps(s.mac.data_rate_mbps.fixed().unwrap_or(11.0)),
+            data_rate,
             max_delay_ns,
         );
         let cfg = DcfConfig {
@@ -117,7 +122,8 @@ impl World {
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
         let receiver = |id: NodeId| match s.radio.reception {
             Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
-            Reception::Sinr => Receiver::Sinr(SinrRadio::new(
+            Reception::Sinr => Receiver::Sinr(SinrRadio::for_standard(
+                standard,
                 noise_w,
                 model.cs_w,
                 model.rx_w,

@@ -91,7 +91,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
             let [x_m, y_m] = world.positions[i];
             let mut rate_stats = Vec::new();
             for (dst, attempts, acked) in n.mac.rates.stats() {
-                for (k, rate) in crate::mac::rate::RATES.iter().enumerate() {
+                for (k, rate) in n.mac.rates.ladder().enumerate() {
                     if attempts[k] > 0 {
                         rate_stats.push(LinkRateResult {
                             dst: dst.0,

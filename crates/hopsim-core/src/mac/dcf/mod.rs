@@ -8,7 +8,7 @@
 use super::access::Access;
 use super::frame::{Frame, FrameKind};
 use super::rate::{RateAlgo, RateControl};
-use super::timing::{airtime_ns, Rate, Timing, CCA_NS};
+use super::timing::{Rate, Timing};
 use crate::engine::rng::Rng;
 use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
@@ -187,7 +187,7 @@ impl Dcf {
         }
     }
 
-    /// How long a signal goes unsensed (timing.rs CCA_NS; ns-2 has no such delay, dcf/ns2.rs).
+    /// How long a signal goes unsensed (timing.rs aCCATime; ns-2 has no such delay, dcf/ns2.rs).
     pub fn cca_ns(&self) -> SimTime {
         Self::cca_of(&self.cfg)
     }
@@ -196,7 +196,7 @@ impl Dcf {
         if cfg.ns2 {
             ns2::NS2_CCA_NS
         } else {
-            CCA_NS
+            cfg.timing.cca_ns()
         }
     }
 
@@ -307,8 +307,9 @@ impl Dcf {
 
     fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
         let t = &self.cfg.timing;
-        let data_ns = airtime_ns(job.mpdu_bytes, job.rate);
-        let frame = Frame::control(FrameKind::Rts, self.node, job.dst, t.rts_nav(data_ns), t);
+        let data_ns = t.airtime_ns(job.mpdu_bytes, job.rate);
+        let nav_ns = t.rts_nav(data_ns, job.rate);
+        let frame = Frame::control(FrameKind::Rts, self.node, job.dst, nav_ns, t, t.basic_rate);
         self.counters.rts_sent += 1;
         self.counters.mac_attempts += 1;
         self.phase = Phase::TxRts;
@@ -324,10 +325,10 @@ impl Dcf {
             kind: FrameKind::Data,
             src: self.node,
             dst: job.dst,
-            nav_ns: if broadcast { 0 } else { t.data_nav() },
+            nav_ns: if broadcast { 0 } else { t.data_nav(rate) },
             bytes: job.mpdu_bytes,
             rate,
-            airtime_ns: airtime_ns(job.mpdu_bytes, rate),
+            airtime_ns: t.airtime_ns(job.mpdu_bytes, rate),
             seq: job.seq,
             retry: job.data_sent,
             packet: Some(job.packet),
@@ -361,7 +362,7 @@ impl Dcf {
             }
             (FrameKind::Data, Phase::TxData) => {
                 self.phase = Phase::WaitAck;
-                let at = cx.now + self.response_timeout(t.ack_ns);
+                let at = cx.now + self.response_timeout(t.ack_after_ns(frame.rate));
                 let generation = self.timeout_timer.arm(at);
                 cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }

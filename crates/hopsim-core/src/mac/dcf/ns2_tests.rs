@@ -41,13 +41,13 @@ fn ns2_the_cts_sender_waits_for_the_data_and_answers_no_rts_meanwhile() {
         let mut b = Bench::with_profile(0, ns2);
         let t = b.timing;
         let nav = us(5000);
-        b.hear((us(1000), Frame::control(FrameKind::Rts, PEER, ME, nav, &t), true));
+        b.hear((us(1000), Frame::control(FrameKind::Rts, PEER, ME, nav, &t, t.basic_rate), true));
         // DATA would end at the CTS's end + the rest of its duration - SIFS - ACK.
         let cts_end = us(1010) + t.cts_ns;
         let data_end = cts_end + (nav - t.sifs - t.cts_ns) - t.sifs - t.ack_ns;
-        let early = Frame::control(FrameKind::Rts, OTHER, ME, nav, &t);
+        let early = Frame::control(FrameKind::Rts, OTHER, ME, nav, &t, t.basic_rate);
         b.hear((cts_end + us(2000), early, true));
-        let late = Frame::control(FrameKind::Rts, OTHER, ME, nav, &t);
+        let late = Frame::control(FrameKind::Rts, OTHER, ME, nav, &t, t.basic_rate);
         let late_end = data_end + us(4) + t.rts_ns + us(1);
         b.hear((late_end, late, true));
         b.run_until(late_end + us(1000));
@@ -67,7 +67,7 @@ fn ns2_the_cts_sender_waits_for_the_data_and_answers_no_rts_meanwhile() {
 fn ns2_an_exchange_completes_and_the_next_rts_is_answered() {
     let mut b = Bench::with_profile(0, true);
     let t = b.timing;
-    b.hear((us(1000), Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t), true));
+    b.hear((us(1000), Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t, t.basic_rate), true));
     let cts_end = us(1010) + t.cts_ns;
     let p = b.packet();
     let data = data_from(PEER, 0, false, p, &t);
@@ -75,7 +75,7 @@ fn ns2_an_exchange_completes_and_the_next_rts_is_answered() {
     b.hear((data_end, data, true));
     let ack_end = data_end + t.sifs + t.ack_ns;
     let rts_end = ack_end + us(100) + t.rts_ns;
-    b.hear((rts_end, Frame::control(FrameKind::Rts, OTHER, ME, us(5000), &t), true));
+    b.hear((rts_end, Frame::control(FrameKind::Rts, OTHER, ME, us(5000), &t, t.basic_rate), true));
     b.run_until(rts_end + us(1000));
     let kinds = b.sent_kinds();
     assert_eq!(kinds, vec![FrameKind::Cts, FrameKind::Ack, FrameKind::Cts]);
@@ -97,7 +97,7 @@ fn ns2_no_data_after_the_cts_while_the_medium_is_not_idle() {
         b.run_until(us(1700));
         let (rts_at, rts) = b.sent[0];
         assert_eq!(rts.kind, FrameKind::Rts);
-        let garbled = Frame::control(FrameKind::Cts, OTHER, NodeId(3), 0, &t);
+        let garbled = Frame::control(FrameKind::Cts, OTHER, NodeId(3), 0, &t, t.basic_rate);
         b.hear((rts_at + rts.airtime_ns + t.sifs - us(1), garbled, false));
         b.run_until(us(20_000));
         let second = b.sent[1].1.kind;

@@ -63,7 +63,14 @@ impl Dcf {
                 let awaiting_data = self.ns2_cts_until > at; // ns-2 recvRTS: tx_state_ MAC_CTS
                 if free && !awaiting_data && self.nav_until <= at && self.sifs_frame.is_none() {
                     let nav_ns = t.cts_nav(frame.nav_ns);
-                    let cts = Frame::control(FrameKind::Cts, self.node, frame.src, nav_ns, &t);
+                    let cts = Frame::control(
+                        FrameKind::Cts,
+                        self.node,
+                        frame.src,
+                        nav_ns,
+                        &t,
+                        frame.rate,
+                    );
                     self.respond_after_sifs(cx, at, cts);
                 }
             }
@@ -89,7 +96,7 @@ impl Dcf {
                     return;
                 }
                 self.ns2_cts_until = 0; // ns-2 recvDATA: "our CTS got through"
-                let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t);
+                let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t, frame.rate);
                 self.respond_after_sifs(cx, at, ack);
                 if self.is_duplicate(frame) {
                     self.counters.duplicates += 1;

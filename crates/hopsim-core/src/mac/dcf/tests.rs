@@ -167,11 +167,12 @@ impl Bench {
                                 ME,
                                 t.cts_nav(frame.nav_ns),
                                 &t,
+                                frame.rate,
                             );
                             self.hear((reply_at + t.cts_ns, cts, true));
                         }
                         FrameKind::Data if self.answer_data => {
-                            let ack = Frame::control(FrameKind::Ack, PEER, ME, 0, &t);
+                            let ack = Frame::control(FrameKind::Ack, PEER, ME, 0, &t, t.basic_rate);
                             self.hear((reply_at + t.ack_ns, ack, true));
                         }
                         _ => {}
@@ -220,10 +221,10 @@ pub(super) fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t:
         kind: FrameKind::Data,
         src,
         dst: ME,
-        nav_ns: t.data_nav(),
+        nav_ns: t.data_nav(t.data_rate),
         bytes: 1060,
         rate: t.data_rate,
-        airtime_ns: airtime_ns(1060, t.data_rate),
+        airtime_ns: t.airtime_ns(1060, t.data_rate),
         seq,
         retry,
         packet: Some(packet),
@@ -242,7 +243,7 @@ fn ns2_a_frame_captured_during_an_rts_withholds_the_cts() {
         let t = b.timing;
         b.dcf.on_medium_busy(us(900), us(2500));
         b.dcf.on_captured(us(900), us(2500));
-        let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+        let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t, t.basic_rate);
         b.hear((us(1000), rts, true));
         b.run_until(us(3000));
         assert_eq!(!b.sent.is_empty(), answered, "ns2 = {ns2}: {:?}", b.sent_kinds());
@@ -257,7 +258,7 @@ fn ns2_eifs_is_a_nav_followed_by_difs_and_a_backoff() {
     for ns2 in [false, true] {
         let mut b = Bench::with_profile(0, ns2);
         let t = b.timing;
-        let garbled = Frame::control(FrameKind::Cts, OTHER, NodeId(3), 0, &t);
+        let garbled = Frame::control(FrameKind::Cts, OTHER, NodeId(3), 0, &t, t.basic_rate);
         b.hear((us(1000), garbled, false));
         b.run_until(us(1000) + 1);
         let p = b.packet();
@@ -288,7 +289,7 @@ fn ns2_backoff_is_drawn_below_cw() {
 fn rts_is_answered_with_cts_after_sifs_carrying_the_remaining_nav() {
     let mut b = Bench::new(0);
     let t = b.timing;
-    let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+    let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t, t.basic_rate);
     b.hear((us(1000), rts, true));
     b.run_until(us(3000));
     assert_eq!(b.sent.len(), 1);
@@ -303,9 +304,10 @@ fn rts_is_answered_with_cts_after_sifs_carrying_the_remaining_nav() {
 fn overheard_frames_set_nav_and_rts_is_not_answered_under_nav() {
     let mut b = Bench::new(0);
     let t = b.timing;
-    let cts_elsewhere = Frame::control(FrameKind::Cts, OTHER, NodeId(3), us(8000), &t);
+    let cts_elsewhere =
+        Frame::control(FrameKind::Cts, OTHER, NodeId(3), us(8000), &t, t.basic_rate);
     b.hear((us(1000), cts_elsewhere, true));
-    let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+    let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t, t.basic_rate);
     b.hear((us(2000), rts, true));
     b.run_until(us(20_000));
     assert_eq!(b.dcf.nav_until(), us(9000));
@@ -445,7 +447,7 @@ fn a_frame_queued_after_an_exchange_draws_a_new_backoff() {
         let p = b.packet();
         b.offer(us(1000), p);
         b.run_until(us(29_000) - t.rts_ns);
-        let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t);
+        let rts = Frame::control(FrameKind::Rts, PEER, ME, us(5000), &t, t.basic_rate);
         b.hear((us(29_000), rts, true));
         b.run_until(us(29_000) + 1);
         let q0 = b.packet();

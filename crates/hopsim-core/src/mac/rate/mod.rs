@@ -14,15 +14,16 @@
 //!   packets (all tries lost; madwifi's sample.c counts packets), which are not sampled
 //!   for 10 s.
 //!
-//! Control frames always go at the basic rate; only unicast DATA frames use these rates.
+//! The rates are the standard's ladder, slowest first (phy/standard.rs: 802.11b's four, the
+//! eight OFDM rates of 802.11a, the twelve of an ERP station). Control frames go at the basic
+//! rate or answer at the control-response rate (mac/timing.rs); only unicast DATA frames use
+//! these rates.
 
-use super::timing::{airtime_ns, Rate, Timing};
+use super::timing::{Rate, Timing};
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
-
-/// The 802.11b rates (clause 18), slowest first.
-pub const RATES: [Rate; 4] = [Rate(10), Rate(20), Rate(55), Rate(110)];
+use crate::phy::standard::MAX_RATES;
 
 const ARF_SUCCESS: u32 = 10;
 const ARF_TIMER: u32 = 15;
@@ -66,7 +67,7 @@ struct SampleStats {
 struct Peer {
     dst: NodeId,
     arf: ArfState,
-    sample: [SampleStats; 4],
+    sample: [SampleStats; MAX_RATES],
     packets: u32,
     /// The packet in service (SampleRate): the rate of its first attempt, the rate of its
     /// retries (differs when the first is a sample), its attempts, size and RTS use.
@@ -76,30 +77,43 @@ struct Peer {
     packet_bytes: u32,
     packet_rts: bool,
     /// DATA attempts and acknowledged DATA frames per rate (the metrics).
-    pub attempts: [u64; 4],
-    pub acked: [u64; 4],
+    pub attempts: [u64; MAX_RATES],
+    pub acked: [u64; MAX_RATES],
 }
 
 /// Per-link statistics reported in the results: (destination, attempts, acked) per rate.
-pub type LinkRateStats = (NodeId, [u64; 4], [u64; 4]);
+pub type LinkRateStats = (NodeId, [u64; MAX_RATES], [u64; MAX_RATES]);
 
 #[derive(Debug, Clone)]
 pub struct RateControl {
     algo: RateAlgo,
     timing: Timing,
+    /// The standard's rates, slowest first.
+    ladder: &'static [u32],
     cw_min: u32,
     /// Sorted by destination.
     peers: Vec<Peer>,
     rng: Rng,
 }
 
-fn rate_index(rate: Rate) -> usize {
-    RATES.iter().position(|&r| r == rate).unwrap_or(0)
-}
-
 impl RateControl {
     pub fn new(algo: RateAlgo, timing: Timing, cw_min: u32, rng: Rng) -> RateControl {
-        RateControl { algo, timing, cw_min, peers: Vec::new(), rng }
+        let ladder = timing.standard.rate_ladder();
+        RateControl { algo, timing, ladder, cw_min, peers: Vec::new(), rng }
+    }
+
+    /// The ladder's rates, slowest first.
+    pub fn ladder(&self) -> impl Iterator<Item = Rate> + '_ {
+        self.ladder.iter().map(|&r| Rate(r))
+    }
+
+    fn rate_at(&self, i: usize) -> Rate {
+        Rate(self.ladder[i])
+    }
+
+    fn rate_index(&self, rate: Rate) -> usize {
+        // Scenario checks allow only rates of the standard.
+        self.ladder.iter().position(|&r| r == rate.0).unwrap_or(0)
     }
 
     fn peer(&mut self, dst: NodeId) -> &mut Peer {
@@ -108,7 +122,7 @@ impl RateControl {
             Err(i) => {
                 // ARF and AARF start at the top rate; SampleRate knows nothing yet.
                 let arf = ArfState {
-                    idx: RATES.len() - 1,
+                    idx: self.ladder.len() - 1,
                     success_threshold: ARF_SUCCESS,
                     timer_threshold: ARF_TIMER,
                     ..ArfState::default()
@@ -116,15 +130,15 @@ impl RateControl {
                 let p = Peer {
                     dst,
                     arf,
-                    sample: Default::default(),
+                    sample: [SampleStats::default(); MAX_RATES],
                     packets: 0,
                     packet_rate: 0,
                     retry_rate: 0,
                     packet_attempts: 0,
                     packet_bytes: 0,
                     packet_rts: false,
-                    attempts: [0; 4],
-                    acked: [0; 4],
+                    attempts: [0; MAX_RATES],
+                    acked: [0; MAX_RATES],
                 };
                 self.peers.insert(i, p);
                 i
@@ -137,8 +151,8 @@ impl RateControl {
     /// initial backoff, the RTS/CTS exchange if used, DATA, SIFS and ACK.
     fn lossless_ns(&self, rate: Rate, bytes: u32, rts: bool) -> f64 {
         let t = &self.timing;
-        let mut ns = t.difs + self.cw_min as u64 * t.slot / 2 + airtime_ns(bytes, rate) + t.sifs;
-        ns += t.ack_ns;
+        let mut ns = t.difs + self.cw_min as u64 * t.slot / 2 + t.airtime_ns(bytes, rate) + t.sifs;
+        ns += t.ack_after_ns(rate);
         if rts {
             ns += t.rts_ns + t.cts_ns + 2 * t.sifs;
         }
@@ -150,7 +164,11 @@ impl RateControl {
         if self.algo != RateAlgo::Sample {
             return;
         }
-        let lossless: [f64; 4] = RATES.map(|r| self.lossless_ns(r, bytes, rts));
+        let n = self.ladder.len();
+        let mut lossless = [0.0; MAX_RATES];
+        for (i, l) in lossless[..n].iter_mut().enumerate() {
+            *l = self.lossless_ns(self.rate_at(i), bytes, rts);
+        }
         let sample_turn = {
             let p = self.peer(dst);
             p.packets += 1;
@@ -169,12 +187,11 @@ impl RateControl {
         };
         let usable = |i: usize| p_stats[i].excluded_until <= now;
         // The exclusion only stops sampling: the best rate is chosen on its record.
-        let best = (0..RATES.len()).min_by(|&a, &b| average(a).total_cmp(&average(b))).unwrap_or(0);
+        let best = (0..n).min_by(|&a, &b| average(a).total_cmp(&average(b))).unwrap_or(0);
         let mut chosen = best;
         if sample_turn {
-            let candidates: Vec<usize> = (0..RATES.len())
-                .filter(|&i| i != best && usable(i) && lossless[i] < average(best))
-                .collect();
+            let candidates: Vec<usize> =
+                (0..n).filter(|&i| i != best && usable(i) && lossless[i] < average(best)).collect();
             if !candidates.is_empty() {
                 chosen = candidates[self.rng.up_to(candidates.len() as u32 - 1) as usize];
             }
@@ -191,12 +208,16 @@ impl RateControl {
     pub fn data_rate(&mut self, dst: NodeId) -> Rate {
         match self.algo {
             RateAlgo::Constant(r) => r,
-            RateAlgo::Arf | RateAlgo::Aarf => RATES[self.peer(dst).arf.idx],
+            RateAlgo::Arf | RateAlgo::Aarf => {
+                let i = self.peer(dst).arf.idx;
+                self.rate_at(i)
+            }
             RateAlgo::Sample => {
                 // A sample gets one try; its retries go at the best rate (as madwifi's
                 // multi-rate retry chain does), so sampling a bad rate costs one frame.
                 let p = self.peer(dst);
-                RATES[if p.packet_attempts == 0 { p.packet_rate } else { p.retry_rate }]
+                let i = if p.packet_attempts == 0 { p.packet_rate } else { p.retry_rate };
+                self.rate_at(i)
             }
         }
     }
@@ -204,8 +225,8 @@ impl RateControl {
     /// Outcome of one DATA attempt at `rate` (acknowledged or not).
     pub fn report_attempt(&mut self, dst: NodeId, rate: Rate, acked: bool, now: SimTime) {
         let algo = self.algo;
+        let (i, n) = (self.rate_index(rate), self.ladder.len());
         let p = self.peer(dst);
-        let i = rate_index(rate);
         p.attempts[i] += 1;
         p.packet_attempts += 1;
         if acked {
@@ -230,7 +251,7 @@ impl RateControl {
             a.failures = 0;
             a.probing = false;
             let up = a.successes >= a.success_threshold || a.timer >= a.timer_threshold;
-            if up && a.idx + 1 < RATES.len() {
+            if up && a.idx + 1 < n {
                 a.idx += 1;
                 a.successes = 0;
                 a.timer = 0;
@@ -296,7 +317,7 @@ impl RateControl {
         delivered: bool,
         now: SimTime,
     ) {
-        let spent = attempts as f64 * self.lossless_ns(RATES[i], bytes, rts);
+        let spent = attempts as f64 * self.lossless_ns(self.rate_at(i), bytes, rts);
         let p = self.peer(dst);
         for s in p.sample.iter_mut() {
             s.time_ns *= SAMPLE_DECAY;

@@ -3,21 +3,80 @@
 //! on a frame whose preamble arrives while it is idle with power above the detection
 //! threshold and SINR above `preamble_snr_db`; a later frame, however strong, only adds
 //! interference (no capture). At the frame's end its success probability is the product over
-//! the stretches of constant SINR of (1 - unit error rate)^(units), the 48-bit PLCP header at
-//! 1 Mbit/s DBPSK and the MPDU at the frame's rate (the 144-bit preamble carries no data),
-//! and one uniform draw from the node's own stream decides. Carrier sense is by energy: the
+//! the stretches of constant SINR of (1 - unit error rate)^(units), and one uniform draw from
+//! the node's own stream decides. The stretches that carry bits ([`Layout`]): for DSSS the
+//! 48-bit PLCP header at 1 Mbit/s DBPSK and the MPDU at the frame's rate (the 144-bit
+//! preamble carries no data); for OFDM the 24-bit SIGNAL field at BPSK 1/2 and the DATA
+//! field's SERVICE + MPDU + tail bits at the frame's modulation and coding (error_rate/ofdm.rs;
+//! the 16 us of training fields and an ERP signal extension carry none). Carrier sense is by energy: the
 //! medium is busy while the summed power of the signals reaches the threshold, or while a
 //! frame is being received.
 
 use super::busy::BusyPeriods;
-use super::dsss::{PLCP_HEADER_BITS, PLCP_NS, PREAMBLE_NS};
-use super::error_rate::{chunk_success, Modulation};
+use super::dsss::{self, PLCP_HEADER_BITS};
+use super::error_rate::{chunk_success, ofdm as ofdm_error, Modulation};
+use super::ofdm::{self, CodeRate, Constellation, OfdmRate};
 use super::radio::{EarlyEnd, FrameRef, RxEnd};
+use super::standard::Standard;
 use crate::engine::rng::Rng;
-use crate::engine::time::SimTime;
+use crate::engine::time::{SimDuration, SimTime};
 
-/// The PLCP header, between the preamble's end and the MPDU's start (dsss.rs).
-const HEADER_BITS: f64 = PLCP_HEADER_BITS as f64;
+/// How the bits of a frame sit on the air, from its start.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Coding {
+    Dsss(Modulation),
+    Ofdm(Constellation, CodeRate),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Layout {
+    /// The header (PLCP header / SIGNAL field): offsets from the start, bits, coding.
+    header: (SimDuration, SimDuration, f64, Coding),
+    /// The payload from this offset to (end - `tail_silence`), its bits, its coding.
+    payload_from: SimDuration,
+    tail_silence: SimDuration,
+    payload_bits: f64,
+    payload: Coding,
+}
+
+impl Layout {
+    fn of(standard: Standard, rate_100kbps: u32, mpdu_bytes: u32) -> Layout {
+        match OfdmRate::from_kbps(100 * rate_100kbps) {
+            Some(r) => {
+                let (c, code) = r.modulation();
+                let bpsk = Coding::Ofdm(Constellation::Bpsk, CodeRate(1, 2));
+                let start = ofdm::PREAMBLE_NS;
+                Layout {
+                    // SIGNAL: RATE, LENGTH, parity and tail, 24 bits in one symbol (17.3.4).
+                    header: (start, start + ofdm::SIGNAL_NS, 24.0, bpsk),
+                    payload_from: start + ofdm::SIGNAL_NS,
+                    tail_silence: standard.signal_extension_ns(),
+                    payload_bits: (ofdm::SERVICE_BITS + 8 * mpdu_bytes + ofdm::TAIL_BITS) as f64,
+                    payload: Coding::Ofdm(c, code),
+                }
+            }
+            None => Layout {
+                header: (
+                    dsss::PREAMBLE_NS,
+                    dsss::PLCP_NS,
+                    PLCP_HEADER_BITS as f64,
+                    Coding::Dsss(Modulation::Dbpsk1),
+                ),
+                payload_from: dsss::PLCP_NS,
+                tail_silence: 0,
+                payload_bits: 8.0 * mpdu_bytes as f64,
+                payload: Coding::Dsss(Modulation::of_rate(rate_100kbps)),
+            },
+        }
+    }
+}
+
+fn success(coding: Coding, sinr: f64, bits: f64) -> f64 {
+    match coding {
+        Coding::Dsss(m) => chunk_success(m, sinr, bits),
+        Coding::Ofdm(c, r) => ofdm_error::chunk_success(c, r, sinr, bits),
+    }
+}
 
 #[derive(Debug, Clone, Copy)]
 struct Signal {
@@ -51,11 +110,23 @@ pub struct SinrRadio {
     cs_w: f64,
     detect_w: f64,
     preamble_snr: f64,
+    standard: Standard,
     rng: Rng,
 }
 
 impl SinrRadio {
     pub fn new(noise_w: f64, cs_w: f64, detect_w: f64, preamble_snr_db: f64, rng: Rng) -> Self {
+        Self::for_standard(Standard::B, noise_w, cs_w, detect_w, preamble_snr_db, rng)
+    }
+
+    pub fn for_standard(
+        standard: Standard,
+        noise_w: f64,
+        cs_w: f64,
+        detect_w: f64,
+        preamble_snr_db: f64,
+        rng: Rng,
+    ) -> Self {
         SinrRadio {
             tx_until: 0,
             signals: Vec::with_capacity(8),
@@ -67,6 +138,7 @@ impl SinrRadio {
             cs_w,
             detect_w,
             preamble_snr: 10f64.powf(preamble_snr_db / 10.0),
+            standard,
             rng,
         }
     }
@@ -182,35 +254,32 @@ impl SinrRadio {
         if l.killed {
             return false;
         }
+        let p = self.lock_success(&l);
+        self.rng.uniform() < p
+    }
+
+    fn lock_success(&self, l: &Lock) -> f64 {
         let s = l.signal;
-        let header = (s.start + PREAMBLE_NS, s.start + PLCP_NS);
-        let payload = (s.start + PLCP_NS, s.end);
+        let lay = Layout::of(self.standard, l.rate_100kbps, l.mpdu_bytes);
+        let (h_from, h_to, h_bits, h_coding) = lay.header;
+        let header = (s.start + h_from, s.start + h_to);
         let p_header =
-            self.stretch_success(s.power_w, header, Modulation::Dbpsk1, HEADER_BITS / 48_000.0);
-        let bits_per_ns = l.rate_100kbps as f64 * 1e-4;
-        let payload_bits = 8.0 * l.mpdu_bytes as f64;
+            self.stretch_success(s.power_w, header, h_coding, h_bits / (h_to - h_from) as f64);
+        let payload = (s.start + lay.payload_from, s.end.saturating_sub(lay.tail_silence));
+        // Bits are spread evenly over the payload's airtime (DSSS: its last microsecond is
+        // padding; OFDM: the last symbol's pad bits, 17.3.5.4).
         let airtime_ns = (payload.1.saturating_sub(payload.0)).max(1) as f64;
-        // Bits are spread evenly over the payload's airtime (its last microsecond is padding).
-        let density = (payload_bits / airtime_ns).min(bits_per_ns);
-        let m = Modulation::of_rate(l.rate_100kbps);
-        let p_payload = self.stretch_success(s.power_w, payload, m, density);
-        self.rng.uniform() < p_header * p_payload
+        let density = match lay.payload {
+            Coding::Dsss(_) => (lay.payload_bits / airtime_ns).min(l.rate_100kbps as f64 * 1e-4),
+            Coding::Ofdm(..) => lay.payload_bits / airtime_ns,
+        };
+        p_header * self.stretch_success(s.power_w, payload, lay.payload, density)
     }
 
     /// The success probability the locked frame would have now (tests).
     #[cfg(test)]
     fn locked_success(&self) -> Option<f64> {
-        let l = self.lock?;
-        let s = l.signal;
-        let h = self.stretch_success(
-            s.power_w,
-            (s.start + PREAMBLE_NS, s.start + PLCP_NS),
-            Modulation::Dbpsk1,
-            1e-3,
-        );
-        let bits = 8.0 * l.mpdu_bytes as f64 / (s.end - s.start - PLCP_NS) as f64;
-        let m = Modulation::of_rate(l.rate_100kbps);
-        Some(h * self.stretch_success(s.power_w, (s.start + PLCP_NS, s.end), m, bits))
+        self.lock.as_ref().map(|l| self.lock_success(l))
     }
 
     /// Success probability of [from, to) at `bits_per_ns`, cut where interference changes.
@@ -218,7 +287,7 @@ impl SinrRadio {
         &self,
         power_w: f64,
         (from, to): (SimTime, SimTime),
-        m: Modulation,
+        coding: Coding,
         bits_per_ns: f64,
     ) -> f64 {
         let mut cuts: [SimTime; 34] = [0; 34];
@@ -249,7 +318,7 @@ impl SinrRadio {
                 .map(|s| s.power_w)
                 .sum();
             let sinr = power_w / (self.noise_w + interference);
-            p *= chunk_success(m, sinr, (b - a) as f64 * bits_per_ns);
+            p *= success(coding, sinr, (b - a) as f64 * bits_per_ns);
         }
         p
     }
