@@ -48,7 +48,7 @@ def _topology_summary(scenario: dict[str, Any], n_nodes: int) -> str:
     return kind
 
 
-def _mac_summary(mac: dict[str, Any]) -> str:
+def _mac_summary(mac: dict[str, Any], standard: str = "80211b") -> str:
     rts = mac.get("rts_threshold_bytes")
     if rts == 0:
         rts_text = "RTS/CTS always"
@@ -65,7 +65,7 @@ def _mac_summary(mac: dict[str, Any]) -> str:
         else f"{_num(rate, '{:g}')} Mbit/s"
     )
     return (
-        f"802.11 DCF {rate_text} "
+        f"802.11{standard.removeprefix('80211')} DCF {rate_text} "
         f"(basic {_num(mac.get('basic_rate_mbps'), '{:g}')}), {rts_text}, "
         f"queue {_num(mac.get('queue_packets'))} packets"
     )
@@ -84,7 +84,7 @@ def _print_result(res: Result, file: Path) -> None:
     )
     details = []
     if mac:
-        details.append(_mac_summary(mac))
+        details.append(_mac_summary(mac, str(radio.get("standard", "80211b"))))
     if radio.get("propagation"):
         details.append(f"{radio.get('propagation')}, {radio.get('reception')} reception")
     details.append(f"hopsim {escape(res.hopsim_version)}")

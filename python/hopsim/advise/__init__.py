@@ -47,7 +47,8 @@ __all__ = [
     "window_key",
 ]
 
-#: PHY rates the core models (Mbit/s); the testbed table also has "auto" (rate adaptation).
+#: The 802.11b rates the rules were published for (Mbit/s); the testbed table also has "auto"
+#: (rate adaptation). The advisor answers for 802.11b chains only.
 RATES = (1.0, 2.0, 5.5, 11.0)
 
 
@@ -140,7 +141,10 @@ def parse_rate(rate: float | str) -> float | str:
     except (TypeError, ValueError):
         value = math.nan
     if value not in RATES:
-        raise ValueError(f"{rate!r}: not allowed; allowed: 1, 2, 5.5, 11 (Mbit/s) or auto")
+        raise ValueError(
+            f"{rate!r}: not allowed; allowed: 1, 2, 5.5, 11 (Mbit/s) or auto (the rules and the "
+            "search are for 802.11b chains; 802.11a/g rates are not advised on)"
+        )
     return value
 
 

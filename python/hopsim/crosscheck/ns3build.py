@@ -1,4 +1,5 @@
-"""Building the ns-3 chain scenario (``ns3/chain_tcp.cc``) against the ``ns3`` wheel.
+"""Building the ns-3 scenarios (``ns3/chain_tcp.cc``, ``ns3/wifi_udp.cc``) against the ``ns3``
+wheel.
 
 The PyPI wheel ``ns3`` (3.44.post0) ships ns-3's headers (``ns3/include/ns3/*.h``) and shared
 libraries (``ns3/lib64/libns3.44-*.so``, with their own RPATH): enough to compile a small C++
@@ -26,8 +27,11 @@ __all__ = [
     "NS3_REQUIREMENT",
     "NS3_VERSION",
     "SOURCE",
+    "WIFI_UDP_SOURCE",
     "Ns3Missing",
+    "build",
     "build_chain_tcp",
+    "build_wifi_udp",
     "cache_dir",
     "find_compiler",
     "find_ns3",
@@ -38,8 +42,10 @@ NS3_REQUIREMENT = "ns3==3.44.post0"
 NS3_VERSION = "3.44"
 #: Its libraries are lib<this>-<module>.so.
 NS3_LIB = "ns3.44"
-#: The scenario's source, shipped inside the package.
+#: The scenarios' sources, shipped inside the package: TCP over an 802.11b chain, and
+#: saturated UDP over a chain of any PHY standard.
 SOURCE = Path(__file__).with_name("ns3") / "chain_tcp.cc"
+WIFI_UDP_SOURCE = Path(__file__).with_name("ns3") / "wifi_udp.cc"
 #: The ns-3 modules the scenario links against.
 NS3_MODULES = (
     "wifi",
@@ -104,7 +110,7 @@ def cache_dir() -> Path:
     return Path(base) / "hopsim" / "ns3"
 
 
-def _command(cxx: str, prefix: Path, out: Path) -> list[str]:
+def _command(cxx: str, prefix: Path, out: Path, source: Path = SOURCE) -> list[str]:
     lib = _lib_dir(prefix)
     return [
         cxx,
@@ -112,7 +118,7 @@ def _command(cxx: str, prefix: Path, out: Path) -> list[str]:
         "-O2",
         "-w",  # ns-3's headers are not ours to warn about
         f"-I{prefix / 'include'}",
-        str(SOURCE),
+        str(source),
         "-o",
         str(out),
         f"-L{lib}",
@@ -122,7 +128,17 @@ def _command(cxx: str, prefix: Path, out: Path) -> list[str]:
 
 
 def build_chain_tcp(prefix: Path | None = None, cache: Path | None = None) -> Path:
-    """The path of the compiled scenario, building it if this source, compiler and ns-3
+    """The compiled TCP chain scenario (see :func:`build`)."""
+    return build(SOURCE, prefix, cache)
+
+
+def build_wifi_udp(prefix: Path | None = None, cache: Path | None = None) -> Path:
+    """The compiled saturated-UDP scenario (see :func:`build`)."""
+    return build(WIFI_UDP_SOURCE, prefix, cache)
+
+
+def build(source: Path, prefix: Path | None = None, cache: Path | None = None) -> Path:
+    """The path of the compiled ``source``, building it if this source, compiler and ns-3
     install have not been built before.
 
     Raises:
@@ -132,30 +148,30 @@ def build_chain_tcp(prefix: Path | None = None, cache: Path | None = None) -> Pa
     prefix = prefix or find_ns3()
     cxx = find_compiler()
     cache = cache or cache_dir()
-    probe = _command(cxx, prefix, Path("OUT"))
+    probe = _command(cxx, prefix, Path("OUT"), source)
     key = hashlib.sha256()
-    key.update(SOURCE.read_bytes())
+    key.update(source.read_bytes())
     key.update("\0".join(probe).encode())
     key.update(subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.encode())
     core = _lib_dir(prefix) / f"lib{NS3_LIB}-core.so"
     if core.exists():
         st = core.stat()
         key.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
-    binary = cache / f"chain_tcp-{key.hexdigest()[:16]}"
+    binary = cache / f"{source.stem}-{key.hexdigest()[:16]}"
     if binary.is_file():
         return binary
     cache.mkdir(parents=True, exist_ok=True)
     # Built under a temporary name and renamed: concurrent builders never see half a file.
-    fd, tmp_name = tempfile.mkstemp(prefix=".chain_tcp-", dir=cache)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{source.stem}-", dir=cache)
     os.close(fd)
     tmp = Path(tmp_name)
     try:
         proc = subprocess.run(
-            _command(cxx, prefix, tmp), capture_output=True, text=True, check=False
+            _command(cxx, prefix, tmp, source), capture_output=True, text=True, check=False
         )
         if proc.returncode != 0:
             tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
-            raise RuntimeError(f"building {SOURCE.name} failed (exit {proc.returncode}):\n{tail}")
+            raise RuntimeError(f"building {source.name} failed (exit {proc.returncode}):\n{tail}")
         tmp.chmod(0o755)
         os.replace(tmp, binary)
     finally:

@@ -17,7 +17,8 @@ pub use crate::phy::standard::Standard;
 /// every propagation delay between stations in range (aAirPropagationTime 1 us; 1.8 us at
 /// the 550 m carrier-sense range) and is less than a slot, as the composition requires.
 pub const CCA_NS: SimDuration = us(15);
-/// aCCATime of the OFDM PHY (Table 17-21) and of ERP with the short slot (Table 18-5): < 4 us.
+/// aCCATime of the OFDM PHY (Table 17-21) and of ERP with the short slot (Table 18-5): < 4 us;
+/// with ERP's long slot it is DSSS's 15 us (Table 18-5).
 pub const OFDM_CCA_NS: SimDuration = us(4);
 
 /// MAC frame sizes in bytes (802.11-2007 7.2): RTS 20, CTS 14, ACK 14.
@@ -124,9 +125,10 @@ impl Timing {
 
     /// aCCATime: how late before a slot boundary a busy medium may go unreported.
     pub fn cca_ns(&self) -> SimDuration {
-        match self.standard {
-            Standard::B => CCA_NS,
-            Standard::A | Standard::G => OFDM_CCA_NS,
+        if self.slot >= us(20) {
+            CCA_NS
+        } else {
+            OFDM_CCA_NS
         }
     }
 
@@ -185,9 +187,10 @@ mod tests {
         // DATA at 54 is acknowledged at 24: 28 us; at 9, at 6: 44 us.
         assert_eq!(a.ack_after_ns(Rate(540)), us(28));
         assert_eq!(a.ack_after_ns(Rate(90)), us(44));
-        // 802.11g (ERP only): slot 9, SIFS 10, DIFS 28; EIFS with a 1 Mbit/s ACK: 10 + 304 + 28.
+        // 802.11g in an IBSS: long slot 20, SIFS 10, DIFS 50; EIFS with a 1 Mbit/s ACK:
+        // 10 + 304 + 50.
         let g = Timing::for_standard(Standard::G, Rate(60), Rate(540), 0);
-        assert_eq!((g.slot, g.sifs, g.difs, g.eifs), (us(9), us(10), us(28), us(342)));
+        assert_eq!((g.slot, g.sifs, g.difs, g.eifs), (us(20), us(10), us(50), us(364)));
         assert_eq!(g.ack_after_ns(Rate(540)), us(34), "28 us + 6 us signal extension");
     }
 }

@@ -18,8 +18,10 @@ pub enum Standard {
     /// OFDM (clause 17), 20 MHz channels in the 5 GHz band: 6-54 Mbit/s.
     #[serde(rename = "80211a")]
     A,
-    /// ERP (clause 18) in a BSS of ERP stations only: ERP-OFDM 6-54 Mbit/s with its 6 us
-    /// signal extension, the short slot, and the DSSS/CCK rates for frames that ask for them.
+    /// ERP (clause 18): ERP-OFDM 6-54 Mbit/s with its 6 us signal extension, and the DSSS/CCK
+    /// rates; CWmin 15 (ERP stations only). The slot is the long one, 20 us: the stations of
+    /// an IBSS, which a multihop network of ad hoc stations is, do not use the short slot
+    /// (9.4.1.4: they set the Short Slot Time subfield to 0; ns-3's ad hoc 802.11g alike).
     #[serde(rename = "80211g")]
     G,
 }
@@ -46,7 +48,7 @@ impl Standard {
         match self {
             Standard::B => DSSS_TIMING,
             Standard::A => ofdm::OFDM_20MHZ,
-            Standard::G => ofdm::erp_timing(true),
+            Standard::G => ofdm::erp_timing(false),
         }
     }
 
@@ -98,16 +100,17 @@ impl Standard {
 
     /// The rate of the CTS or ACK that answers a frame sent at `eliciting` (10.7.6.5.2): the
     /// highest mandatory rate of the eliciting frame's modulation class not above its rate
-    /// (OFDM 6, 12, 24; DSSS 1, 2). 802.11b answers at `basic_100kbps`, as ns-2's
-    /// Mac802_11::sendACK/sendCTS do (basicRate_) and hopsim always has.
+    /// (OFDM 6, 12, 24; HR/DSSS all four, 1, 2, 5.5, 11: 16.1, CCK being mandatory), as
+    /// ns-3's WifiRemoteStationManager::GetControlAnswerMode picks it. 802.11b answers at
+    /// `basic_100kbps`, as ns-2's Mac802_11::sendACK/sendCTS do (basicRate_) and hopsim
+    /// always has.
     pub fn response_rate(self, eliciting: u32, basic_100kbps: u32) -> u32 {
         if self == Standard::B {
             return basic_100kbps;
         }
         match OfdmRate::from_kbps(100 * eliciting) {
             Some(r) => r.control_response().kbps() / 100,
-            None if eliciting >= 20 => 20,
-            None => 10,
+            None => eliciting,
         }
     }
 
@@ -141,7 +144,7 @@ mod tests {
         let answers: Vec<u32> = OFDM_RATES.iter().map(|&r| a.response_rate(r, 60)).collect();
         // 6 -> 6, 9 -> 6, 12 -> 12, 18 -> 12, 24..54 -> 24.
         assert_eq!(answers, [60, 60, 120, 120, 240, 240, 240, 240]);
-        assert_eq!(Standard::G.response_rate(110, 60), 20, "CCK is answered in DSSS");
+        assert_eq!(Standard::G.response_rate(110, 60), 110, "CCK is answered in CCK");
         assert_eq!(Standard::G.response_rate(10, 60), 10);
         assert_eq!(Standard::B.response_rate(110, 10), 10, "ns-2: the basic rate");
     }

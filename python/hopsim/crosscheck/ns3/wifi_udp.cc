@@ -1,0 +1,246 @@
+// Saturated UDP over a static chain of 802.11 nodes in ns-3 (3.44): the scenario the driver
+// (`hopsim.crosscheck.ns3wifi`) sets beside hopsim's for the PHY standards (802.11b, a, g)
+// with log-distance path loss and SINR reception. Every setting comes from the command line,
+// written from a resolved hopsim scenario; this file holds no defaults of its own that
+// matter. Prints one JSON object on stdout.
+//
+// Build (the driver does it): g++ -std=c++20 -O2 -I<ns3>/include wifi_udp.cc
+//   -L<ns3>/lib64 -lns3.44-{wifi,internet,applications,mobility,propagation,network,core}
+//   -Wl,-rpath,<ns3>/lib64
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/propagation-module.h"
+#include "ns3/traffic-control-module.h"
+#include "ns3/wifi-module.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Counters
+{
+    uint64_t bytesInWindow = 0; // payload bytes the sink received in [warmup, duration]
+    uint64_t packetsInWindow = 0;
+    uint64_t macRetries = 0;      // failed RTS and DATA attempts, all nodes
+    uint64_t retryLimitDrops = 0; // MPDUs dropped at the retry limit, all nodes
+    double warmupS = 0.0;
+};
+
+Counters g;
+
+void
+OnSinkRx(Ptr<const Packet> p, const Address&)
+{
+    if (Simulator::Now().GetSeconds() >= g.warmupS)
+    {
+        g.bytesInWindow += p->GetSize();
+        g.packetsInWindow++;
+    }
+}
+
+void
+OnMacTxFailed(Mac48Address)
+{
+    g.macRetries++;
+}
+
+void
+OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu>)
+{
+    if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT)
+    {
+        g.retryLimitDrops++;
+    }
+}
+
+template <typename Cb>
+void
+ConnectAll(const std::string& path, Cb cb)
+{
+    const std::string full = "/NodeList/*/DeviceList/*/$ns3::WifiNetDevice/" + path;
+    NS_ABORT_MSG_IF(!Config::ConnectWithoutContextFailSafe(full, cb), "no trace source " << full);
+}
+
+WifiStandard
+StandardOf(const std::string& name)
+{
+    if (name == "80211b")
+    {
+        return WIFI_STANDARD_80211b;
+    }
+    if (name == "80211a")
+    {
+        return WIFI_STANDARD_80211a;
+    }
+    NS_ABORT_MSG_IF(name != "80211g", "standard must be 80211b, 80211a or 80211g, not " << name);
+    return WIFI_STANDARD_80211g;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t hops = 1;
+    double spacingM = 10.0;
+    double durationS = 10.0;
+    double warmupS = 1.0;
+    uint64_t run = 1;
+    std::string standard = "80211a";
+    std::string dataMode = "OfdmRate54Mbps";
+    std::string controlMode = "OfdmRate6Mbps";
+    uint32_t rtsThresholdBytes = 65535;
+    uint32_t retryLimit = 7;
+    uint32_t queuePackets = 50;
+    uint32_t payloadBytes = 1460;
+    double offeredMbps = 100.0;
+    double txPowerDbm = 16.0206;
+    double exponent = 3.0;
+    double referenceDistanceM = 1.0;
+    double referenceLossDb = 46.6777;
+    double rxThresholdDbm = -82.0;
+    double ccaEdThresholdDbm = -62.0;
+    double preambleSnrDb = 4.0;
+    double noiseFigureDb = 7.0;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
+    cmd.AddValue("spacingM", "distance between neighbours (m)", spacingM);
+    cmd.AddValue("durationS", "simulated time (s)", durationS);
+    cmd.AddValue("warmupS", "goodput is measured over [warmupS, durationS]", warmupS);
+    cmd.AddValue("run", "RngSeedManager run number (the replication)", run);
+    cmd.AddValue("standard", "80211b, 80211a or 80211g", standard);
+    cmd.AddValue("dataMode", "WifiMode of DATA frames", dataMode);
+    cmd.AddValue("controlMode", "WifiMode of RTS and broadcast frames", controlMode);
+    cmd.AddValue("rtsThresholdBytes", "RTS/CTS when the PSDU is longer than this", rtsThresholdBytes);
+    cmd.AddValue("retryLimit", "WifiMac FrameRetryLimit (attempts)", retryLimit);
+    cmd.AddValue("queuePackets", "WifiMacQueue size (packets)", queuePackets);
+    cmd.AddValue("payloadBytes", "UDP payload (bytes)", payloadBytes);
+    cmd.AddValue("offeredMbps", "the source's rate, above what the link carries (Mbit/s)", offeredMbps);
+    cmd.AddValue("txPowerDbm", "transmit power (dBm)", txPowerDbm);
+    cmd.AddValue("exponent", "log-distance path-loss exponent", exponent);
+    cmd.AddValue("referenceDistanceM", "log-distance reference distance (m)", referenceDistanceM);
+    cmd.AddValue("referenceLossDb", "path loss at the reference distance (dB)", referenceLossDb);
+    cmd.AddValue("rxThresholdDbm", "weakest frame whose preamble is detected (dBm)", rxThresholdDbm);
+    cmd.AddValue("ccaEdThresholdDbm", "energy-detection CCA threshold (dBm)", ccaEdThresholdDbm);
+    cmd.AddValue("preambleSnrDb", "preamble detection SNR threshold (dB)", preambleSnrDb);
+    cmd.AddValue("noiseFigureDb", "receiver noise figure (dB)", noiseFigureDb);
+    cmd.Parse(argc, argv);
+
+    NS_ABORT_MSG_IF(hops < 1, "hops must be at least 1");
+    NS_ABORT_MSG_IF(warmupS >= durationS, "warmupS must be below durationS");
+    g.warmupS = warmupS;
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(run);
+
+    Config::SetDefault("ns3::WifiMacQueue::MaxSize",
+                       QueueSizeValue(QueueSize(std::to_string(queuePackets) + "p")));
+    Config::SetDefault("ns3::WifiMacQueue::MaxDelay", TimeValue(Seconds(10 * durationS)));
+
+    const uint32_t n = hops + 1;
+    NodeContainer nodes;
+    nodes.Create(n);
+    MobilityHelper mobility;
+    Ptr<ListPositionAllocator> pos = CreateObject<ListPositionAllocator>();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        pos->Add(Vector(i * spacingM, 0.0, 0.0));
+    }
+    mobility.SetPositionAllocator(pos);
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(nodes);
+
+    YansWifiChannelHelper channel;
+    channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
+    channel.AddPropagationLoss("ns3::LogDistancePropagationLossModel",
+                               "Exponent", DoubleValue(exponent),
+                               "ReferenceDistance", DoubleValue(referenceDistanceM),
+                               "ReferenceLoss", DoubleValue(referenceLossDb));
+    YansWifiPhyHelper phy;
+    phy.SetChannel(channel.Create());
+    phy.Set("TxPowerStart", DoubleValue(txPowerDbm));
+    phy.Set("TxPowerEnd", DoubleValue(txPowerDbm));
+    phy.Set("TxPowerLevels", UintegerValue(1));
+    phy.Set("RxNoiseFigure", DoubleValue(noiseFigureDb));
+    phy.Set("CcaEdThreshold", DoubleValue(ccaEdThresholdDbm));
+    phy.Set("CcaSensitivity", DoubleValue(rxThresholdDbm));
+    // hopsim decodes OFDM with the NIST model (phy/error_rate/ofdm.rs); ns-3's Yans default
+    // is the table-based model.
+    phy.SetErrorRateModel("ns3::NistErrorRateModel");
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
+                                  "MinimumRssi", DoubleValue(rxThresholdDbm),
+                                  "Threshold", DoubleValue(preambleSnrDb));
+
+    WifiHelper wifi;
+    wifi.SetStandard(StandardOf(standard));
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                 "DataMode", StringValue(dataMode),
+                                 "ControlMode", StringValue(controlMode),
+                                 "NonUnicastMode", StringValue(controlMode),
+                                 "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
+    WifiMacHelper mac;
+    mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(false),
+                "FrameRetryLimit", UintegerValue(retryLimit));
+    NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
+
+    InternetStackHelper internet;
+    Ipv4StaticRoutingHelper staticRouting;
+    internet.SetRoutingHelper(staticRouting);
+    internet.Install(nodes);
+    Ipv4AddressHelper addresses;
+    addresses.SetBase("10.0.0.0", "255.255.0.0");
+    Ipv4InterfaceContainer ifs = addresses.Assign(devices);
+    TrafficControlHelper tch;
+    tch.Uninstall(devices);
+    NeighborCacheHelper neighbours;
+    neighbours.PopulateNeighborCache();
+    for (uint32_t i = 0; i + 1 < n; ++i)
+    {
+        Ptr<Ipv4StaticRouting> rt = staticRouting.GetStaticRouting(nodes.Get(i)->GetObject<Ipv4>());
+        rt->AddHostRouteTo(ifs.GetAddress(n - 1), ifs.GetAddress(i + 1), 1);
+    }
+
+    const uint16_t port = 5000;
+    OnOffHelper onoff("ns3::UdpSocketFactory", InetSocketAddress(ifs.GetAddress(n - 1), port));
+    onoff.SetConstantRate(DataRate(static_cast<uint64_t>(offeredMbps * 1e6)), payloadBytes);
+    ApplicationContainer src = onoff.Install(nodes.Get(0));
+    src.Start(Seconds(0.0));
+    src.Stop(Seconds(durationS));
+    PacketSinkHelper sinkHelper("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sink = sinkHelper.Install(nodes.Get(n - 1));
+    sink.Start(Seconds(0.0));
+    sink.Stop(Seconds(durationS));
+    sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&OnSinkRx));
+    ConnectAll("Mac/DroppedMpdu", MakeCallback(&OnMacDrop));
+    ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
+    ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxFailed));
+
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Stop(Seconds(durationS));
+    Simulator::Run();
+    const double wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const uint64_t events = Simulator::GetEventCount();
+    Simulator::Destroy();
+
+    const double windowS = durationS - warmupS;
+    std::printf("{\"simulator\": \"ns-3\", \"version\": \"3.44\", \"hops\": %u, \"run\": %llu, "
+                "\"goodput_kbps\": %.6f, \"packets_delivered\": %llu, \"mac_retries\": %llu, "
+                "\"retry_limit_drops\": %llu, \"events\": %llu, \"wall_s\": %.6f}\n",
+                hops, static_cast<unsigned long long>(run), g.bytesInWindow * 8.0 / windowS / 1e3,
+                static_cast<unsigned long long>(g.packetsInWindow),
+                static_cast<unsigned long long>(g.macRetries),
+                static_cast<unsigned long long>(g.retryLimitDrops),
+                static_cast<unsigned long long>(events), wallS);
+    return 0;
+}

@@ -1,0 +1,162 @@
+"""Saturated UDP over a static chain, in hopsim and in ns-3.44 (``ns3/wifi_udp.cc``): the
+side-by-side check of the PHY standards (802.11b, a, g; docs/validation.md, "Side by side
+with ns-3").
+
+:func:`wifi_udp_arguments` translates a resolved hopsim scenario into the ns-3 program's
+command line, refusing (:class:`Ns3Untranslatable`, naming the key) what the program cannot
+express; :func:`run_ns3_udp` and :func:`run_hopsim_udp` give the same fields for both.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .ns3build import build_wifi_udp
+from .ns3translate import DSSS_MODES, Ns3Untranslatable
+
+__all__ = ["ns3_mode", "run_hopsim_udp", "run_ns3_udp", "wifi_udp_arguments"]
+
+SPEED_OF_LIGHT_M_S = 299_792_458.0
+OFDM_MBPS = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
+
+
+def ns3_mode(standard: str, mbps: float) -> str:
+    """ns-3's WifiMode name of a rate of ``standard``; raises ValueError for none."""
+    if mbps in DSSS_MODES and standard in ("80211b", "80211g"):
+        return DSSS_MODES[mbps]
+    if mbps in OFDM_MBPS and standard in ("80211a", "80211g"):
+        prefix = "ErpOfdmRate" if standard == "80211g" else "OfdmRate"
+        return f"{prefix}{mbps:g}Mbps"
+    raise ValueError(f"{mbps:g} Mbit/s is not a rate of {standard}")
+
+
+def _require(key: str, value: Any, wanted: Any, allowed: str) -> None:
+    if value != wanted:
+        raise Ns3Untranslatable(key, value, allowed)
+
+
+def _dbm(w: float) -> float:
+    return 10 * math.log10(w * 1e3)
+
+
+def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
+    """The command line of ``wifi_udp.cc`` for the resolved scenario ``s`` and ns-3 run
+    number ``run``. Raises :class:`Ns3Untranslatable`."""
+    _require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
+    topo, radio, mac = s["topology"], s["radio"], s["mac"]
+    _require("topology.kind", topo["kind"], "chain", 'a "chain"')
+    _require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
+    _require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
+    _require("radio.propagation", radio["propagation"], "log_distance", '"log_distance" only')
+    _require("radio.reception", radio["reception"], "sinr", '"sinr" only (ns-3 has no capture)')
+    _require("radio.fading", radio["fading"], "none", '"none" only')
+    _require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
+    _require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
+    for key in ("rx_range_m", "cs_range_m"):
+        _require(f"radio.{key}", radio.get(key), None, "unset (give thresholds)")
+    _require("radio.antenna_gain", radio["antenna_gain"], 1.0, "1 only")
+    standard = radio.get("standard", "80211b")
+    modes = {}
+    for key in ("data_rate_mbps", "basic_rate_mbps"):
+        try:
+            modes[key] = ns3_mode(standard, float(mac[key]))
+        except (TypeError, ValueError):
+            raise Ns3Untranslatable(f"mac.{key}", mac[key], f"a fixed rate of {standard}") from None
+    # ns-3 takes CWmin/CWmax from the standard (WifiMac::ConfigureStandard).
+    _require("mac.cw_min", mac["cw_min"], 31 if standard == "80211b" else 15, "the standard's")
+    _require("mac.cw_max", mac["cw_max"], 1023, "the standard's 1023")
+    flows = s["flows"]
+    if len(flows) != 1:
+        raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one UDP flow")
+    f = flows[0]
+    _require("flows.0.transport", f["transport"], "udp", '"udp" only')
+    _require("flows.0.src", f["src"], 0, "the chain's first node, 0")
+    _require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
+    _require("flows.0.interval_s", float(f["interval_s"]), 0.0, "0 only (saturated)")
+    wavelength = SPEED_OF_LIGHT_M_S / float(radio["frequency_hz"])
+    d0 = float(radio["reference_distance_m"])
+    ref = radio.get("reference_loss_db")
+    if ref is None:  # Friis at d0 with the system loss, as phy/propagation.rs
+        ref = 20 * math.log10(4 * math.pi * d0 / wavelength) + 10 * math.log10(
+            float(radio["system_loss"])
+        )
+    tx_dbm = radio.get("tx_power_dbm")
+    tx = float(tx_dbm) if tx_dbm is not None else _dbm(float(radio["tx_power_w"]))
+    # The ns-3 chain routes hop by hop; hopsim's static routes take the fewest hops over
+    # links within decode range, which skips nodes once two spacings are in range.
+    spacing = float(topo["spacing_m"])
+    two_hops_dbm = (
+        tx - ref - 10 * float(radio["path_loss_exponent"]) * math.log10(max(2 * spacing / d0, 1.0))
+    )
+    if int(topo["hops"]) > 1 and two_hops_dbm >= _dbm(float(radio["rx_threshold_w"])):
+        raise Ns3Untranslatable(
+            "topology.spacing_m",
+            spacing,
+            "far enough apart that nodes two hops apart cannot decode each other "
+            f"({two_hops_dbm:.1f} dBm at {2 * spacing:g} m reaches the receive threshold): "
+            "hopsim's static routes would skip nodes, ns-3's chain does not",
+        )
+    args = {
+        "hops": int(topo["hops"]),
+        "spacingM": float(topo["spacing_m"]),
+        "durationS": float(s["duration_s"]),
+        "warmupS": float(s["warmup_s"]),
+        "run": int(run),
+        "standard": standard,
+        "dataMode": modes["data_rate_mbps"],
+        "controlMode": modes["basic_rate_mbps"],
+        "rtsThresholdBytes": int(mac["rts_threshold_bytes"]),
+        "retryLimit": int(mac["short_retry_limit"]),
+        "queuePackets": int(mac["queue_packets"]),
+        "payloadBytes": int(f["payload_bytes"]),
+        "txPowerDbm": tx,
+        "exponent": float(radio["path_loss_exponent"]),
+        "referenceDistanceM": d0,
+        "referenceLossDb": float(ref),
+        "rxThresholdDbm": _dbm(float(radio["rx_threshold_w"])),
+        "ccaEdThresholdDbm": _dbm(float(radio["cs_threshold_w"])),
+        "preambleSnrDb": float(radio["preamble_snr_db"]),
+        "noiseFigureDb": float(radio["noise_figure_db"]),
+    }
+    return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
+
+
+def run_ns3_udp(
+    resolved: dict[str, Any], run: int, binary: Path | None = None, timeout_s: float = 3600.0
+) -> dict[str, Any]:
+    """One ns-3 run of the resolved scenario: its JSON line, parsed."""
+    args = wifi_udp_arguments(resolved, run)
+    binary = binary or build_wifi_udp()
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, timeout=timeout_s, check=False
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
+        raise RuntimeError(f"ns-3 failed (exit {proc.returncode}):\n{tail}")
+    doc: dict[str, Any] = json.loads(lines[-1])
+    doc["process_wall_s"] = time.perf_counter() - t0
+    doc["arguments"] = args
+    return doc
+
+
+def run_hopsim_udp(scenario: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """One hopsim run of ``scenario`` with ``seed``: the fields of :func:`run_ns3_udp`."""
+    from ..api import run as hopsim_run
+
+    r = hopsim_run(dict(scenario), seed=seed)
+    return {
+        "simulator": "hopsim",
+        "goodput_kbps": r.flows[0].goodput_kbps,
+        "mac_retries": r.totals.mac_retries,
+        "retry_limit_drops": r.totals.retry_limit_drops,
+        "events": r.raw["engine"]["events"],
+        "wall_s": r.wall_time_s,
+    }

@@ -1,0 +1,112 @@
+"""hopsim's 802.11a and 802.11g beside ns-3.44 (``hopsim/crosscheck/ns3/wifi_udp.cc``):
+one saturated UDP sender over one hop, both simulators at the a/g defaults (log-distance
+path loss, SINR reception, the NIST OFDM error model) and the same rates.
+
+With one sender nothing collides, so both must give the DCF arithmetic of the standard
+(test_theory_tmt_ofdm.py checks hopsim against it to 1%); the issue's target beside ns-3
+is +-5%, and the differences measured are below 0.1% (docs/validation.md). Near the edge of
+a rate's range (54 Mbit/s at 24 m: most frames lost) both lose frames to the same error
+model: there the check is that the loss is alike. The translation tests need no ns-3.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from hopsim.crosscheck.ns3build import Ns3Missing, build_wifi_udp
+from hopsim.crosscheck.ns3translate import Ns3Untranslatable
+from hopsim.crosscheck.ns3wifi import run_hopsim_udp, run_ns3_udp, wifi_udp_arguments
+
+RUNS = (1, 2, 3)
+
+
+def scenario(standard: str, rate: float, *, hops: int = 1, spacing_m: float = 10.0, rts=False):
+    return {
+        "duration_s": 5.0,
+        "warmup_s": 1.0,
+        "topology": {"kind": "chain", "hops": hops, "spacing_m": spacing_m},
+        "routing": {"protocol": "static"},
+        "radio": {"standard": standard},
+        "mac": {"data_rate_mbps": rate, "rts_threshold_bytes": 0 if rts else 3000},
+        "flows": [
+            {"src": 0, "dst": hops, "transport": "udp", "payload_bytes": 1460, "interval_s": 0.0}
+        ],
+    }
+
+
+def _args(resolved) -> dict[str, str]:
+    return dict(a[2:].split("=", 1) for a in wifi_udp_arguments(resolved, 1))
+
+
+def test_translation_of_the_80211a_defaults(hopsim_mod):
+    a = _args(hopsim_mod.validate(scenario("80211a", 54.0)))
+    assert a["standard"] == "80211a"
+    assert (a["dataMode"], a["controlMode"]) == ("OfdmRate54Mbps", "OfdmRate6Mbps")
+    # Friis at 1 m for 5.18 GHz: 20 log10(4 pi / 0.05788 m) = 46.73 dB.
+    assert float(a["referenceLossDb"]) == pytest.approx(46.733, abs=0.01)
+    assert float(a["rxThresholdDbm"]) == pytest.approx(-82.0)
+    assert float(a["ccaEdThresholdDbm"]) == pytest.approx(-62.0)
+    assert float(a["txPowerDbm"]) == pytest.approx(16.0206, abs=1e-3)
+    g = _args(hopsim_mod.validate(scenario("80211g", 11.0)))
+    assert (g["dataMode"], g["controlMode"]) == ("DsssRate11Mbps", "ErpOfdmRate6Mbps")
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("radio.reception", "capture"),
+        ("mac.data_rate_mbps", "auto"),
+        ("radio.propagation", "two_ray_ground"),
+        ("topology.spacing_m", 20.0),  # two hops in decode range: hopsim would skip a node
+    ],
+)
+def test_translation_refuses_what_the_program_cannot_express(hopsim_mod, key, value):
+    s = scenario("80211a", 24.0, hops=2)
+    section, name = key.split(".")
+    s[section][name] = value
+    with pytest.raises(Ns3Untranslatable) as e:
+        wifi_udp_arguments(hopsim_mod.validate(s), 1)
+    assert e.value.key == key
+
+
+@pytest.fixture(scope="module")
+def ns3_binary():
+    try:
+        return build_wifi_udp()
+    except Ns3Missing as e:
+        pytest.skip(str(e))
+
+
+def _goodputs(s, binary, hopsim_mod) -> tuple[float, float]:
+    resolved = hopsim_mod.validate(s)
+    ns3 = statistics.mean(run_ns3_udp(resolved, r, binary)["goodput_kbps"] for r in RUNS)
+    ours = statistics.mean(run_hopsim_udp(s, r)["goodput_kbps"] for r in RUNS)
+    return ns3, ours
+
+
+@pytest.mark.parametrize(
+    "standard,rate,rts",
+    [
+        ("80211a", 6.0, False),
+        ("80211a", 24.0, False),
+        ("80211a", 54.0, False),
+        ("80211a", 54.0, True),
+        ("80211g", 54.0, False),
+        ("80211g", 11.0, False),
+    ],
+)
+def test_one_hop_saturated_udp_beside_ns3(ns3_binary, hopsim_mod, standard, rate, rts):
+    ns3, ours = _goodputs(scenario(standard, rate, rts=rts), ns3_binary, hopsim_mod)
+    assert ours == pytest.approx(ns3, rel=0.05), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
+    # Measured: within 0.1% (the tolerance is the issue's).
+    assert ours == pytest.approx(ns3, rel=0.005), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
+
+
+def test_frame_loss_near_the_edge_of_54_mbps_is_alike(ns3_binary, hopsim_mod):
+    # 24 m: 21.9 dB SNR, where 64-QAM 3/4 loses most 1524-byte frames (measured ns-3 4446,
+    # hopsim 5000 kbit/s of 29,700 without loss): the same steep curve within ~0.1 dB.
+    ns3, ours = _goodputs(scenario("80211a", 54.0, spacing_m=24.0), ns3_binary, hopsim_mod)
+    assert 0.05 * 29_700 < ns3 < 0.5 * 29_700, ns3
+    assert ours == pytest.approx(ns3, rel=0.25), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
