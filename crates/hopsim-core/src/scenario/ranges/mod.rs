@@ -57,7 +57,12 @@ pub const RANGES: &[KeyRange] = &[
     closed("radio.antenna_gain", 1e-3, 1e6, "linear gain (-30..60 dBi)"),
     closed("radio.system_loss", 1.0, 1e6, "linear loss factor, ns-2 L_ (1 = none)"),
     closed("radio.rx_threshold_w", 1e-20, 1.0, "watts"),
-    closed("radio.cs_threshold_w", 1e-20, 1.0, "watts, at most rx_threshold_w"),
+    closed(
+        "radio.cs_threshold_w",
+        1e-20,
+        1.0,
+        "watts, at most rx_threshold_w with capture reception",
+    ),
     closed("radio.capture_threshold_db", 0.0, 60.0, "dB"),
     closed("radio.frame_error_rate", 0.0, 0.999_999, "probability, below 1"),
     closed("radio.rx_range_m", 1e-2, 1e6, "metres"),
