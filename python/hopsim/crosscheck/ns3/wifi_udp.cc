@@ -20,7 +20,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -34,9 +37,40 @@ struct Counters
     uint64_t macRetries = 0;      // failed RTS and DATA attempts, all nodes
     uint64_t retryLimitDrops = 0; // MPDUs dropped at the retry limit, all nodes
     double warmupS = 0.0;
+    // Per node: failed DATA attempts, retry-limit drops, and PPDUs the PHY did not receive
+    // by reason (WifiPhyRxfailureReason): where a chain loses its frames.
+    std::vector<uint64_t> dataFailed;
+    std::vector<uint64_t> limitDrops;
+    std::vector<std::map<std::string, uint64_t>> rxDrops;
 };
 
 Counters g;
+uint32_t NodeOf(const std::string& context);
+// With --txLog: one line per transmission, "<start ns> <end ns> <node> <D|A|R|C>".
+FILE* txLog = nullptr;
+std::vector<std::pair<int64_t, char>> txOpen; // per node: the PPDU on the air
+
+char
+KindOf(Ptr<const Packet> p)
+{
+    WifiMacHeader h;
+    p->PeekHeader(h);
+    return h.IsData() ? 'D' : h.IsAck() ? 'A' : h.IsRts() ? 'R' : h.IsCts() ? 'C' : 'O';
+}
+
+void
+OnPhyTxBegin(std::string context, Ptr<const Packet> p, double)
+{
+    txOpen[NodeOf(context)] = {Simulator::Now().GetNanoSeconds(), KindOf(p)};
+}
+
+void
+OnPhyTxEnd(std::string context, Ptr<const Packet>)
+{
+    const uint32_t node = NodeOf(context);
+    std::fprintf(txLog, "%lld %lld %u %c\n", static_cast<long long>(txOpen[node].first),
+                 static_cast<long long>(Simulator::Now().GetNanoSeconds()), node, txOpen[node].second);
+}
 
 void
 OnSinkRx(Ptr<const Packet> p, const Address&)
@@ -48,19 +82,42 @@ OnSinkRx(Ptr<const Packet> p, const Address&)
     }
 }
 
+// The node of a trace context "/NodeList/<i>/...".
+uint32_t
+NodeOf(const std::string& context)
+{
+    return std::stoul(context.substr(10, context.find('/', 10) - 10));
+}
+
 void
-OnMacTxFailed(Mac48Address)
+OnMacTxRtsFailed(std::string, Mac48Address)
 {
     g.macRetries++;
 }
 
 void
-OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu>)
+OnMacTxDataFailed(std::string context, Mac48Address)
+{
+    g.macRetries++;
+    g.dataFailed[NodeOf(context)]++;
+}
+
+void
+OnMacDrop(std::string context, WifiMacDropReason reason, Ptr<const WifiMpdu>)
 {
     if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT)
     {
         g.retryLimitDrops++;
+        g.limitDrops[NodeOf(context)]++;
     }
+}
+
+void
+OnPhyRxDrop(std::string context, Ptr<const Packet>, WifiPhyRxfailureReason reason)
+{
+    std::ostringstream name;
+    name << reason;
+    g.rxDrops[NodeOf(context)][name.str()]++;
 }
 
 template <typename Cb>
@@ -68,7 +125,36 @@ void
 ConnectAll(const std::string& path, Cb cb)
 {
     const std::string full = "/NodeList/*/DeviceList/*/$ns3::WifiNetDevice/" + path;
-    NS_ABORT_MSG_IF(!Config::ConnectWithoutContextFailSafe(full, cb), "no trace source " << full);
+    NS_ABORT_MSG_IF(!Config::ConnectFailSafe(full, cb), "no trace source " << full);
+}
+
+std::string
+JsonList(const std::vector<uint64_t>& v)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        out += (i ? ", " : "") + std::to_string(v[i]);
+    }
+    return out + "]";
+}
+
+std::string
+JsonDrops()
+{
+    std::string out = "[";
+    for (size_t i = 0; i < g.rxDrops.size(); ++i)
+    {
+        out += i ? ", {" : "{";
+        bool first = true;
+        for (const auto& [reason, count] : g.rxDrops[i])
+        {
+            out += (first ? "\"" : ", \"") + reason + "\": " + std::to_string(count);
+            first = false;
+        }
+        out += "}";
+    }
+    return out + "]";
 }
 
 WifiStandard
@@ -112,6 +198,7 @@ main(int argc, char* argv[])
     double ccaEdThresholdDbm = -62.0;
     double preambleSnrDb = 4.0;
     double noiseFigureDb = 7.0;
+    std::string txLogPath;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
@@ -135,6 +222,7 @@ main(int argc, char* argv[])
     cmd.AddValue("ccaEdThresholdDbm", "energy-detection CCA threshold (dBm)", ccaEdThresholdDbm);
     cmd.AddValue("preambleSnrDb", "preamble detection SNR threshold (dB)", preambleSnrDb);
     cmd.AddValue("noiseFigureDb", "receiver noise figure (dB)", noiseFigureDb);
+    cmd.AddValue("txLog", "write every transmission to this file (diagnosis)", txLogPath);
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(hops < 1, "hops must be at least 1");
@@ -148,6 +236,9 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::WifiMacQueue::MaxDelay", TimeValue(Seconds(10 * durationS)));
 
     const uint32_t n = hops + 1;
+    g.dataFailed.assign(n, 0);
+    g.limitDrops.assign(n, 0);
+    g.rxDrops.assign(n, {});
     NodeContainer nodes;
     nodes.Create(n);
     MobilityHelper mobility;
@@ -222,8 +313,17 @@ main(int argc, char* argv[])
     sink.Stop(Seconds(durationS));
     sink.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&OnSinkRx));
     ConnectAll("Mac/DroppedMpdu", MakeCallback(&OnMacDrop));
-    ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
-    ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxFailed));
+    ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxRtsFailed));
+    ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxDataFailed));
+    ConnectAll("Phy/PhyRxDrop", MakeCallback(&OnPhyRxDrop));
+    if (!txLogPath.empty())
+    {
+        txLog = std::fopen(txLogPath.c_str(), "w");
+        NS_ABORT_MSG_IF(!txLog, "cannot write " << txLogPath);
+        txOpen.assign(n, {0, 'O'});
+        ConnectAll("Phy/PhyTxBegin", MakeCallback(&OnPhyTxBegin));
+        ConnectAll("Phy/PhyTxEnd", MakeCallback(&OnPhyTxEnd));
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Stop(Seconds(durationS));
@@ -232,15 +332,22 @@ main(int argc, char* argv[])
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const uint64_t events = Simulator::GetEventCount();
     Simulator::Destroy();
+    if (txLog)
+    {
+        std::fclose(txLog);
+    }
 
     const double windowS = durationS - warmupS;
     std::printf("{\"simulator\": \"ns-3\", \"version\": \"3.44\", \"hops\": %u, \"run\": %llu, "
                 "\"goodput_kbps\": %.6f, \"packets_delivered\": %llu, \"mac_retries\": %llu, "
-                "\"retry_limit_drops\": %llu, \"events\": %llu, \"wall_s\": %.6f}\n",
+                "\"retry_limit_drops\": %llu, \"events\": %llu, \"wall_s\": %.6f, "
+                "\"data_failed_by_node\": %s, \"retry_limit_drops_by_node\": %s, "
+                "\"phy_rx_drops_by_node\": %s}\n",
                 hops, static_cast<unsigned long long>(run), g.bytesInWindow * 8.0 / windowS / 1e3,
                 static_cast<unsigned long long>(g.packetsInWindow),
                 static_cast<unsigned long long>(g.macRetries),
                 static_cast<unsigned long long>(g.retryLimitDrops),
-                static_cast<unsigned long long>(events), wallS);
+                static_cast<unsigned long long>(events), wallS, JsonList(g.dataFailed).c_str(),
+                JsonList(g.limitDrops).c_str(), JsonDrops().c_str());
     return 0;
 }

@@ -8,9 +8,9 @@
 //! 48-bit PLCP header at 1 Mbit/s DBPSK and the MPDU at the frame's rate (the 144-bit
 //! preamble carries no data); for OFDM the 24-bit SIGNAL field at BPSK 1/2 and the DATA
 //! field's SERVICE + MPDU + tail bits at the frame's modulation and coding (error_rate/ofdm.rs;
-//! the 16 us of training fields and an ERP signal extension carry none). Carrier sense is by energy: the
-//! medium is busy while the summed power of the signals reaches the threshold, or while a
-//! frame is being received.
+//! the 16 us of training fields and an ERP signal extension carry none). Carrier sense is by
+//! energy: the medium is busy while the summed power of the signals reaches the lower of the
+//! carrier-sense and detection thresholds, or while a frame is being received.
 
 use super::busy::BusyPeriods;
 use super::dsss::{self, PLCP_HEADER_BITS};
@@ -135,7 +135,13 @@ impl SinrRadio {
             last_done: None,
             busy: BusyPeriods::default(),
             noise_w,
-            cs_w,
+            // A signal strong enough to be detected keeps the medium busy to its end even when
+            // its preamble was missed (the receiver was locked on another frame): ns-3.44's
+            // PhyEntity::DropPreambleEvent and EndReceivePayload call SwitchMaybeToCcaBusy with
+            // the PPDU, which holds CCA busy while the summed energy is at least
+            // CcaSensitivity (the -82 dBm of Table 17-18), not only the -62 dBm of energy
+            // detection. With cs_w <= detect_w (every 802.11b set-up) this is cs_w as before.
+            cs_w: cs_w.min(detect_w),
             detect_w,
             preamble_snr: 10f64.powf(preamble_snr_db / 10.0),
             standard,

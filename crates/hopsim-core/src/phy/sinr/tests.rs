@@ -110,3 +110,52 @@ fn transmitting_kills_the_reception() {
     r.start_tx(us(300), us(600));
     assert_eq!(r.signal_end(A), RxEnd::Locked { ok: false, overlapped: false });
 }
+
+/// 802.11a's thresholds: detection at -82 dBm, energy detection at -62 dBm.
+fn ofdm_radio() -> SinrRadio {
+    SinrRadio::for_standard(
+        Standard::A,
+        dbm(-93.97),
+        dbm(-62.0),
+        dbm(-82.0),
+        4.0,
+        Rng::derive(1, crate::engine::rng::Purpose::FrameError, 99),
+    )
+}
+
+#[test]
+fn a_detectable_frame_missed_during_a_reception_keeps_the_medium_busy_to_its_end() {
+    // Timeline (us):   0 .......... 1000                 A: -70 dBm, locked
+    //                        300 ................ 1500   B: -75 dBm, arrives during A
+    // B is above the -82 dBm detection threshold but far below -62 dBm energy detection;
+    // as in ns-3 (CCA busy while the energy is at least CcaSensitivity once a PPDU has been
+    // seen), the medium stays busy after A ends, until B does.
+    let mut r = ofdm_radio();
+    r.signal_start(A, dbm(-70.0), 0, us(1000), 60, 500);
+    let (_, busy) = r.signal_start(B, dbm(-75.0), us(300), us(1500), 60, 800);
+    assert_eq!(busy, Some((us(300), us(1500))));
+    assert!(r.signal_busy_at(us(1200)), "A is over, B is not");
+    // A signal under the detection threshold is heard by energy only: not busy.
+    let mut r = ofdm_radio();
+    r.signal_start(A, dbm(-70.0), 0, us(1000), 60, 500);
+    let (_, busy) = r.signal_start(B, dbm(-85.0), us(300), us(1500), 60, 800);
+    assert_eq!(busy, Some((us(300), us(1000))), "busy with A, not after it");
+}
+
+#[test]
+fn ofdm_frames_succeed_by_their_signal_field_and_data_symbols() {
+    // 1000-byte MPDU at 54 Mbit/s: 16 + 4 + 4 ceil(8022 / 216) = 20 + 152 us.
+    let end = us(20 + 152);
+    let noise = dbm(-93.97);
+    for (power_dbm, lo, hi) in [(-60.0, 0.999_999, 1.0), (-76.0, 0.0, 1e-3)] {
+        let mut r = ofdm_radio();
+        r.signal_start(A, dbm(power_dbm), 0, end, 540, 1000);
+        let snr = dbm(power_dbm) / noise;
+        let (c, code) = crate::phy::ofdm::OfdmRate::R54.modulation();
+        let expected = ofdm_error::chunk_success(Constellation::Bpsk, CodeRate(1, 2), snr, 24.0)
+            * ofdm_error::chunk_success(c, code, snr, (16 + 8000 + 6) as f64);
+        let got = r.locked_success().unwrap();
+        assert!((got - expected).abs() < 1e-9 * expected.max(1e-300), "{got} vs {expected}");
+        assert!((lo..=hi).contains(&got), "{power_dbm} dBm: {got}");
+    }
+}
