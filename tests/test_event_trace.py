@@ -165,11 +165,15 @@ def test_an_ns2_awk_throughput_script_gives_the_goodput(tmp_path: Path, stem: st
             dst=flow["dst"],
         )
     )
-    # hopsim counts in-order delivery in the window, the script first arrivals: they may
-    # differ by the segments still waiting behind a hole at the window's edges.
+    # hopsim counts in-order delivery in the window, the script first arrivals. They differ
+    # by the segments that arrived in the window but wait behind a hole at its end (the
+    # script counts them, hopsim not yet: at most the receiver's window of them) and by a
+    # retransmission or two across its start.
     window_s = scenario["duration_s"] - scenario["warmup_s"]
-    slack = 2 * 1460 * 8 / window_s / 1000
-    assert got == pytest.approx(flow["goodput_kbps"], abs=slack)
+    segment_kbps = 1460 * 8 / window_s / 1000
+    behind_a_hole = scenario["flows"][0]["tcp"]["receiver_window"] * segment_kbps
+    assert flow["goodput_kbps"] - 2 * segment_kbps <= got
+    assert got <= flow["goodput_kbps"] + behind_a_hole + 2 * segment_kbps
     assert flow["goodput_kbps"] > 100
 
 

@@ -40,6 +40,7 @@ struct Counters
     // Per node: failed DATA attempts, retry-limit drops, and PPDUs the PHY did not receive
     // by reason (WifiPhyRxfailureReason): where a chain loses its frames.
     std::vector<uint64_t> dataFailed;
+    std::vector<uint64_t> rtsFailed;
     std::vector<uint64_t> limitDrops;
     std::vector<std::map<std::string, uint64_t>> rxDrops;
 };
@@ -90,9 +91,10 @@ NodeOf(const std::string& context)
 }
 
 void
-OnMacTxRtsFailed(std::string, Mac48Address)
+OnMacTxRtsFailed(std::string context, Mac48Address)
 {
     g.macRetries++;
+    g.rtsFailed[NodeOf(context)]++;
 }
 
 void
@@ -237,6 +239,7 @@ main(int argc, char* argv[])
 
     const uint32_t n = hops + 1;
     g.dataFailed.assign(n, 0);
+    g.rtsFailed.assign(n, 0);
     g.limitDrops.assign(n, 0);
     g.rxDrops.assign(n, {});
     NodeContainer nodes;
@@ -341,13 +344,14 @@ main(int argc, char* argv[])
     std::printf("{\"simulator\": \"ns-3\", \"version\": \"3.44\", \"hops\": %u, \"run\": %llu, "
                 "\"goodput_kbps\": %.6f, \"packets_delivered\": %llu, \"mac_retries\": %llu, "
                 "\"retry_limit_drops\": %llu, \"events\": %llu, \"wall_s\": %.6f, "
-                "\"data_failed_by_node\": %s, \"retry_limit_drops_by_node\": %s, "
+                "\"data_failed_by_node\": %s, \"rts_failed_by_node\": %s, "
+                "\"retry_limit_drops_by_node\": %s, "
                 "\"phy_rx_drops_by_node\": %s}\n",
                 hops, static_cast<unsigned long long>(run), g.bytesInWindow * 8.0 / windowS / 1e3,
                 static_cast<unsigned long long>(g.packetsInWindow),
                 static_cast<unsigned long long>(g.macRetries),
                 static_cast<unsigned long long>(g.retryLimitDrops),
                 static_cast<unsigned long long>(events), wallS, JsonList(g.dataFailed).c_str(),
-                JsonList(g.limitDrops).c_str(), JsonDrops().c_str());
+                JsonList(g.rtsFailed).c_str(), JsonList(g.limitDrops).c_str(), JsonDrops().c_str());
     return 0;
 }

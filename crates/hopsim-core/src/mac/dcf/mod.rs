@@ -158,6 +158,8 @@ pub struct Dcf {
     notes: bool,
     /// Report `MacOutput::Overheard` (ns2 profile DSR's promiscuous tap).
     tap: bool,
+    /// When the last DATA frame delivered up ended at this node (see [`Dcf::offer`]).
+    delivered_at: SimTime,
 }
 
 impl Dcf {
@@ -183,6 +185,7 @@ impl Dcf {
             counters: MacCounters::default(),
             notes: false,
             tap: false,
+            delivered_at: 0,
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
         }
     }
@@ -234,13 +237,20 @@ impl Dcf {
             rate: self.cfg.timing.basic_rate,
         });
         self.phase = Phase::Contend;
+        // The packet of a DATA frame is delivered up, and may be forwarded at once, at the
+        // transmitter's end-of-frame event: up to a propagation delay before the frame's last
+        // bit reached this node. For channel access it is queued when that reception ended,
+        // not during it (which would make it back off where the medium is idle, 9.2.5.1).
+        let queued_at = cx.now.max(self.delivered_at);
         // A post-backoff that ran out while there was nothing to send is over: it is never
         // timed, only computed when the next packet arrives.
-        if self.access.access_time().is_some_and(|at| at <= cx.now) {
+        if self.access.access_time().is_some_and(|at| at <= queued_at) {
             self.access.clear_backoff();
         }
         // ns-2 `send` always draws a backoff (no immediate access, mac-802_11.cc).
-        if self.access.backoff().is_none() && (self.cfg.ns2 || !self.access.try_immediate(cx.now)) {
+        if self.access.backoff().is_none()
+            && (self.cfg.ns2 || !self.access.try_immediate(queued_at))
+        {
             let slots = self.backoff_slots();
             self.note(cx, MacNote::Backoff { slots, cw: self.cw });
             self.access.start_backoff(cx.now, slots);
@@ -483,5 +493,7 @@ pub use access_timer::AccessCheck;
 
 #[cfg(test)]
 mod ns2_tests;
+#[cfg(test)]
+mod relay_tests;
 #[cfg(test)]
 mod tests;

@@ -89,6 +89,7 @@ impl Dcf {
             FrameKind::Data => {
                 let packet = frame.packet.expect("data frame carries a packet");
                 if frame.dst == NodeId::BROADCAST {
+                    self.delivered_at = at;
                     cx.out.push(Tagged {
                         output: MacOutput::Received { packet, from: frame.src },
                         node: self.node,
@@ -101,6 +102,7 @@ impl Dcf {
                 if self.is_duplicate(frame) {
                     self.counters.duplicates += 1;
                 } else {
+                    self.delivered_at = at;
                     cx.out.push(Tagged {
                         output: MacOutput::Received { packet, from: frame.src },
                         node: self.node,

@@ -106,7 +106,7 @@ impl Bench {
         self.handle_outputs(now);
     }
 
-    fn handle_outputs(&mut self, now: SimTime) {
+    pub(super) fn handle_outputs(&mut self, now: SimTime) {
         for Tagged { output: o, node } in std::mem::take(&mut self.out) {
             assert_eq!(node, ME);
             match o {
