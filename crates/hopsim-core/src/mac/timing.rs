@@ -123,6 +123,23 @@ impl Timing {
         }
     }
 
+    /// aRxPHYStartDelay: from a frame's first bit to PHY-RXSTART, its preamble and PHY header
+    /// (DSSS long preamble: 192 us, Table 15-5; OFDM: 16 + 4 us, Table 17-21).
+    pub fn rx_phy_start_ns(&self) -> SimDuration {
+        match self.standard {
+            Standard::B => PLCP_NS,
+            Standard::A | Standard::G => {
+                crate::phy::ofdm::PREAMBLE_NS + crate::phy::ofdm::SIGNAL_NS
+            }
+        }
+    }
+
+    /// NAVTimeout (10.3.2.4): 2 aSIFSTime + CTS_Time + aRxPHYStartDelay + 2 aSlotTime, the
+    /// time after an RTS within which the exchange it announced shows itself.
+    pub fn nav_timeout_ns(&self) -> SimDuration {
+        2 * self.sifs + self.cts_ns + self.rx_phy_start_ns() + 2 * self.slot
+    }
+
     /// aCCATime: how late before a slot boundary a busy medium may go unreported.
     pub fn cca_ns(&self) -> SimDuration {
         if self.slot >= us(20) {

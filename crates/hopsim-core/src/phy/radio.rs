@@ -146,6 +146,12 @@ impl Radio {
     }
 
     /// The reception that a signal's start reported as [`Start::Early`].
+    /// Is the receiver taking `frame` (locked on it, decodable): PHY-RXSTART for the MAC.
+    #[inline]
+    pub fn receiving(&self, frame: FrameRef) -> bool {
+        self.lock.is_some_and(|l| l.frame == frame && l.ok)
+    }
+
     pub fn early_end(&self) -> EarlyEnd {
         let done = self.last_done.expect("an early completion");
         EarlyEnd { frame: done.frame, end: done.end, ok: done.ok, overlapped: done.overlapped }

@@ -74,6 +74,15 @@ impl Receiver {
         }
     }
 
+    /// Is the receiver taking `frame` (PHY-RXSTART)?
+    #[inline]
+    pub fn receiving(&self, frame: FrameRef) -> bool {
+        match self {
+            Receiver::Capture(r) => r.receiving(frame),
+            Receiver::Sinr(r) => r.receiving(frame),
+        }
+    }
+
     #[inline]
     pub fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
         match self {

@@ -127,6 +127,24 @@ impl Access {
         self.prev_ready = ready;
     }
 
+    /// The NAV that held the current busy period past physical carrier sense was reset: the
+    /// period ends at `until` (the caller gives the latest of now, the signals sensed and its
+    /// own transmissions), if that is earlier.
+    /// A backoff drawn during the period counts from the new end (its reference was the old
+    /// end's DIFS or EIFS).
+    pub fn cut_busy(&mut self, until: SimTime) {
+        if until < self.busy_until {
+            let old_ready = self.ready_after_period();
+            self.busy_until = until.max(self.busy_from);
+            let ready = self.ready_after_period();
+            if let Some(b) = self.backoff.as_mut() {
+                if b.reference == old_ready {
+                    b.reference = ready;
+                }
+            }
+        }
+    }
+
     /// A reception ended at `at`; an error means EIFS instead of DIFS (9.2.3.4). True if a
     /// correct one ended a pending EIFS (the only way the access time moves earlier).
     pub fn note_rx_end(&mut self, at: SimTime, ok: bool) -> bool {

@@ -10,64 +10,12 @@ use super::frame::{Frame, FrameKind};
 use super::rate::{RateAlgo, RateControl};
 use super::timing::{Rate, Timing};
 use crate::engine::rng::Rng;
-use crate::engine::sched::{Timer, TimerSink};
+use crate::engine::sched::Timer;
 use crate::engine::time::SimTime;
 use crate::ids::{NodeId, PacketId};
 
-/// What the MAC asks of the layers around it.
-#[derive(Debug, Clone, Copy)]
-pub enum MacOutput {
-    /// Start transmitting this frame now; `response` frames (CTS, ACK, DATA after CTS) go out
-    /// SIFS after a reception regardless of carrier sense, the others won the contention.
-    Transmit { frame: Frame, response: bool },
-    /// A data packet arrived for this node (from transmitter `from`); not a duplicate.
-    Received { packet: PacketId, from: NodeId },
-    /// A data frame for another node was decoded here (the promiscuous tap, reported only
-    /// when `set_tap` turned it on: ns-2.35's DSR, mac-802_11.cc `recv_timer` → `tap`).
-    Overheard { packet: PacketId, from: NodeId },
-    /// The packet in service is finished: acknowledged (or broadcast) or dropped at the
-    /// retry limit (`acked == false`: the link to `next_hop` failed). `service_ns`: from the
-    /// head of the queue to the end of the exchange (the per-packet transmission delay).
-    Done { packet: PacketId, next_hop: NodeId, acked: bool, service_ns: SimTime },
-    /// For the event trace only (when `report_notes` is on): what the MAC decided.
-    Note(MacNote),
-}
-
-/// What the MAC reports to the event trace.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MacNote {
-    /// A backoff of `slots` slots drawn from a window of `cw`.
-    Backoff { slots: u32, cw: u32 },
-    /// The NAV (or ns-2's EIFS as a NAV) now lasts until `until`.
-    Nav { until: SimTime },
-}
-
-/// The MAC's timers (802.11 9.2): its access deadline (DIFS/EIFS and backoff), the CTS or
-/// ACK timeout, and the SIFS before a response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MacTimer {
-    Access,
-    Timeout,
-    Sifs,
-}
-
-/// A MAC's output tagged with its node. Laid out as written (`repr(C)`): the output, then the
-/// node, so that an output built in place is copied into the buffer by aligned moves (with the
-/// node first, the copy re-read a just-written frame across two stores: a store-forwarding
-/// stall on every transmission).
-#[derive(Debug, Clone, Copy)]
-#[repr(C)]
-pub struct Tagged {
-    pub output: MacOutput,
-    pub node: NodeId,
-}
-
-pub struct MacCtx<'a> {
-    pub now: SimTime,
-    pub timers: &'a mut dyn TimerSink<MacTimer, NodeId>,
-    /// Outputs tagged with the node that produced them.
-    pub out: &'a mut Vec<Tagged>,
-}
+mod interface;
+pub use interface::{MacCtx, MacNote, MacOutput, MacTimer, Tagged};
 
 /// Static configuration of one MAC.
 #[derive(Debug, Clone, Copy)]
@@ -160,6 +108,10 @@ pub struct Dcf {
     tap: bool,
     /// When the last DATA frame delivered up ended at this node (see [`Dcf::offer`]).
     delivered_at: SimTime,
+    /// End of the latest signal sensed or frame sent (carrier sense without the NAV).
+    phys_busy_until: SimTime,
+    nav_reset: Option<nav_reset::NavReset>,
+    nav_reset_timer: Timer,
 }
 
 impl Dcf {
@@ -186,6 +138,9 @@ impl Dcf {
             notes: false,
             tap: false,
             delivered_at: 0,
+            phys_busy_until: 0,
+            nav_reset: None,
+            nav_reset_timer: Timer::default(),
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
         }
     }
@@ -307,11 +262,13 @@ impl Dcf {
             MacTimer::Access => self.on_access_timer(cx, generation),
             MacTimer::Timeout => self.on_timeout(cx, generation),
             MacTimer::Sifs => self.on_sifs_timer(cx, generation),
+            MacTimer::NavReset => self.on_nav_reset_timer(cx, generation),
         }
     }
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
         self.access.note_busy(cx.now, cx.now + frame.airtime_ns);
+        self.phys_busy_until = self.phys_busy_until.max(cx.now + frame.airtime_ns);
         cx.out.push(Tagged { output: MacOutput::Transmit { frame, response }, node: self.node });
     }
 
@@ -481,10 +438,13 @@ impl Dcf {
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
     pub fn on_medium_busy(&mut self, start: SimTime, end: SimTime) {
         self.access.note_busy(start, end);
+        self.phys_busy_until = self.phys_busy_until.max(end);
     }
 }
 
 mod rx;
+
+mod nav_reset;
 
 mod ns2;
 

@@ -32,6 +32,9 @@ impl Dcf {
                 self.nav_until = nav_end;
                 self.note(cx, MacNote::Nav { until: nav_end });
                 self.access.note_busy(at, nav_end);
+                if frame.kind == FrameKind::Rts {
+                    self.nav_from_rts(cx, at, nav_end);
+                }
             }
             return;
         }

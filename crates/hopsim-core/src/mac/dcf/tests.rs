@@ -187,6 +187,9 @@ impl Bench {
                 Event::Mac(MacTimer::Sifs, generation) => {
                     self.dcf.on_sifs_timer(&mut cx, generation)
                 }
+                Event::Mac(MacTimer::NavReset, generation) => {
+                    self.dcf.on_nav_reset_timer(&mut cx, generation)
+                }
             }
             self.handle_outputs(now);
         }

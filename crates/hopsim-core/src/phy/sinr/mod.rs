@@ -149,6 +149,12 @@ impl SinrRadio {
         }
     }
 
+    /// Is the receiver locked on `frame`: PHY-RXSTART for the MAC.
+    #[inline]
+    pub fn receiving(&self, frame: FrameRef) -> bool {
+        self.lock.is_some_and(|l| l.signal.frame == frame)
+    }
+
     pub fn signal_busy_at(&self, t: SimTime) -> bool {
         self.busy.busy_at(t)
     }
