@@ -34,6 +34,7 @@ pub struct Frame {
 impl Frame {
     /// An RTS (at the basic rate), or the CTS or ACK that answers a frame sent at `answering`
     /// (ignored for an RTS).
+    #[inline]
     pub fn control(
         kind: FrameKind,
         src: NodeId,

@@ -106,16 +106,19 @@ impl Timing {
     }
 
     /// TXTIME of a `bytes`-octet MPDU at `rate` on this standard's PHY.
+    #[inline]
     pub fn airtime_ns(&self, bytes: u32, rate: Rate) -> SimDuration {
         self.standard.txtime_ns(bytes, rate.0)
     }
 
     /// The rate of the CTS or ACK answering a frame sent at `eliciting`.
+    #[inline]
     pub fn response_rate(&self, eliciting: Rate) -> Rate {
         Rate(self.standard.response_rate(eliciting.0, self.basic_rate.0))
     }
 
     /// The ACK that answers a DATA frame sent at `data_rate`.
+    #[inline]
     pub fn ack_after_ns(&self, data_rate: Rate) -> SimDuration {
         match self.standard {
             Standard::B => self.ack_ns,
@@ -151,22 +154,26 @@ impl Timing {
 
     /// Time to wait after the end of an RTS (or DATA) for the CTS (or ACK) to have arrived:
     /// SIFS + response time + one slot + round-trip propagation margin.
+    #[inline]
     pub fn response_timeout(&self, response_ns: SimDuration) -> SimDuration {
         self.sifs + response_ns + self.slot + 2 * self.max_prop_ns
     }
 
     /// Duration field of an RTS (802.11-2007 7.2.1.1): 3 SIFS + CTS + DATA + ACK, the ACK
     /// at the rate that answers DATA at `data_rate`.
+    #[inline]
     pub fn rts_nav(&self, data_ns: SimDuration, data_rate: Rate) -> SimDuration {
         3 * self.sifs + self.cts_ns + data_ns + self.ack_after_ns(data_rate)
     }
 
     /// Duration field of a CTS (7.2.1.2): RTS duration - SIFS - CTS time.
+    #[inline]
     pub fn cts_nav(&self, rts_nav: SimDuration) -> SimDuration {
         rts_nav.saturating_sub(self.sifs + self.cts_ns)
     }
 
     /// Duration field of a unicast DATA frame (7.2.2): SIFS + ACK.
+    #[inline]
     pub fn data_nav(&self, data_rate: Rate) -> SimDuration {
         self.sifs + self.ack_after_ns(data_rate)
     }

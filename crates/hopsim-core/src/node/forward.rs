@@ -92,7 +92,9 @@ impl Node {
             cx.flows[flow.index()].queued_at_source -= 1;
         }
         let msdu_bytes = LLC_SNAP_BYTES + ip_bytes;
-        self.mac.offer(&mut cx.mac(), item.packet, item.next_hop, msdu_bytes);
+        let radio = &self.radio;
+        let job = (item.packet, item.next_hop, msdu_bytes);
+        self.mac.offer(&mut cx.mac(), job, || radio.nav_reset_report());
         self.refill_saturated(cx);
     }
 

@@ -29,6 +29,11 @@ impl BusyPeriods {
     }
 
     #[inline]
+    /// End of the latest busy period.
+    pub fn until(&self) -> SimTime {
+        self.until
+    }
+
     pub fn busy_at(&self, t: SimTime) -> bool {
         self.from <= t && t < self.until
     }

@@ -79,9 +79,20 @@ impl OfdmRate {
         OfdmRate::R54,
     ];
 
-    /// The rate of `kbps` kbit/s, if it is one of the eight.
+    /// The rate of `kbps` kbit/s, if it is one of the eight (a match: it is asked per frame).
+    #[inline]
     pub fn from_kbps(kbps: u32) -> Option<OfdmRate> {
-        OfdmRate::ALL.into_iter().find(|r| r.kbps() == kbps)
+        Some(match kbps {
+            6000 => OfdmRate::R6,
+            9000 => OfdmRate::R9,
+            12000 => OfdmRate::R12,
+            18000 => OfdmRate::R18,
+            24000 => OfdmRate::R24,
+            36000 => OfdmRate::R36,
+            48000 => OfdmRate::R48,
+            54000 => OfdmRate::R54,
+            _ => return None,
+        })
     }
 
     pub fn kbps(self) -> u32 {

@@ -71,6 +71,7 @@ pub struct Radio {
     /// Physical carrier sense from other nodes' signals.
     busy: BusyPeriods,
     capture_ratio: f64,
+    last_rx_start: SimTime,
 }
 
 impl Radio {
@@ -81,6 +82,7 @@ impl Radio {
             last_done: None,
             busy: BusyPeriods::default(),
             capture_ratio: 10f64.powf(capture_threshold_db / 10.0),
+            last_rx_start: 0,
         }
     }
 
@@ -135,21 +137,24 @@ impl Radio {
         };
         // ns-2 locks even while transmitting, with the frame marked in error.
         let transmitting = self.transmitting_at(start);
-        self.lock = Some(Lock {
-            frame,
-            power_w,
-            end,
-            ok: decodable && !transmitting,
-            overlapped: transmitting,
-        });
+        let ok = decodable && !transmitting;
+        if ok {
+            self.last_rx_start = start;
+        }
+        self.lock = Some(Lock { frame, power_w, end, ok, overlapped: transmitting });
         outcome
     }
 
     /// The reception that a signal's start reported as [`Start::Early`].
-    /// Is the receiver taking `frame` (locked on it, decodable): PHY-RXSTART for the MAC.
-    #[inline]
-    pub fn receiving(&self, frame: FrameRef) -> bool {
-        self.lock.is_some_and(|l| l.frame == frame && l.ok)
+    /// When the last decodable frame the receiver took began to arrive (PHY-RXSTART follows
+    /// its PHY header).
+    pub fn last_rx_start(&self) -> SimTime {
+        self.last_rx_start
+    }
+
+    /// End of physical carrier sense as known now: signals sensed, and this node's own frame.
+    pub fn busy_until(&self) -> SimTime {
+        self.busy.until().max(self.tx_until)
     }
 
     pub fn early_end(&self) -> EarlyEnd {

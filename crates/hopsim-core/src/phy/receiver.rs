@@ -74,12 +74,12 @@ impl Receiver {
         }
     }
 
-    /// Is the receiver taking `frame` (PHY-RXSTART)?
-    #[inline]
-    pub fn receiving(&self, frame: FrameRef) -> bool {
+    /// What the MAC's NAV reset asks of the receiver: when the last frame it took began to
+    /// arrive, and when physical carrier sense (its own frames included) ends as known now.
+    pub fn nav_reset_report(&self) -> (SimTime, SimTime) {
         match self {
-            Receiver::Capture(r) => r.receiving(frame),
-            Receiver::Sinr(r) => r.receiving(frame),
+            Receiver::Capture(r) => (r.last_rx_start(), r.busy_until()),
+            Receiver::Sinr(r) => (r.last_rx_start(), r.busy_until()),
         }
     }
 

@@ -87,8 +87,13 @@ impl Standard {
 
     /// TXTIME of a `bytes`-octet PSDU at `rate_100kbps` (16.3.4 long preamble for DSSS; 17.4.3
     /// for OFDM, with 18.5.3's signal extension on ERP).
+    #[inline]
     pub fn txtime_ns(self, bytes: u32, rate_100kbps: u32) -> SimDuration {
-        match OfdmRate::from_kbps(100 * rate_100kbps) {
+        let ofdm = match self {
+            Standard::B => None, // every 802.11b rate is DSSS/CCK
+            _ => OfdmRate::from_kbps(100 * rate_100kbps),
+        };
+        match ofdm {
             Some(r) => ofdm::txtime_ns(bytes, r, self == Standard::G),
             None => {
                 // 8 * bytes / (rate/10 Mbit/s) us, rounded up to whole us (16.3.4).
@@ -104,6 +109,7 @@ impl Standard {
     /// ns-3's WifiRemoteStationManager::GetControlAnswerMode picks it. 802.11b answers at
     /// `basic_100kbps`, as ns-2's Mac802_11::sendACK/sendCTS do (basicRate_) and hopsim
     /// always has.
+    #[inline]
     pub fn response_rate(self, eliciting: u32, basic_100kbps: u32) -> u32 {
         if self == Standard::B {
             return basic_100kbps;

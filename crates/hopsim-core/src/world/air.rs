@@ -90,9 +90,6 @@ impl World {
             if let Some((from, until)) = busy {
                 listener.mac.on_medium_busy(from, until);
             }
-            if !ns2 && listener.radio.receiving(fref) {
-                listener.mac.on_rx_start(start);
-            }
             if ns2 && captured {
                 self.ns2_capture((start, stop), link.listener, (frame, fref));
             }
@@ -127,9 +124,6 @@ impl World {
                 node
             };
             node.mac.on_medium_busy(start, stop);
-            if !ns2 && matches!(outcome, Start::Locked | Start::Early) && link.decodable {
-                node.mac.on_rx_start(start);
-            }
             if ns2 && outcome == Start::Captured {
                 self.ns2_capture((start, stop), link.listener, (frame, fref));
             }

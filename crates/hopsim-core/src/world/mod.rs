@@ -25,7 +25,7 @@ use crate::engine::budget::Budget;
 use crate::engine::sched::Scheduler;
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
-use crate::mac::dcf::{MacCtx, MacOutput, Tagged};
+use crate::mac::dcf::{MacCtx, MacOutput, MacTimer, Tagged};
 use crate::net::router::RouteTimer;
 use crate::node::{Node, NodeCtx, NodeOutput};
 use crate::observe::events::EventTrace;
@@ -85,6 +85,11 @@ impl World {
     fn dispatch(&mut self, now: SimTime, event: Event) {
         match event {
             Event::TxEnd { node } => self.end_tx(now, node),
+            Event::Node { node, timer: NodeTimer::Mac(MacTimer::NavReset, generation) } => {
+                let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
+                let n = &mut self.nodes[node.index()];
+                n.mac.on_nav_reset(&mut cx, generation, n.radio.nav_reset_report());
+            }
             Event::Node { node, timer: NodeTimer::Mac(timer, generation) } => {
                 let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
                 self.nodes[node.index()].mac.on_timer(&mut cx, timer, generation);

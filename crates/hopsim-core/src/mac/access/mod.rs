@@ -127,12 +127,11 @@ impl Access {
         self.prev_ready = ready;
     }
 
-    /// The NAV that held the current busy period past physical carrier sense was reset: the
-    /// period ends at `until` (the caller gives the latest of now, the signals sensed and its
-    /// own transmissions), if that is earlier.
-    /// A backoff drawn during the period counts from the new end (its reference was the old
-    /// end's DIFS or EIFS).
-    pub fn cut_busy(&mut self, until: SimTime) {
+    /// The NAV that held the current busy period was reset: the period ends at `until` (the
+    /// caller gives the latest of now and physical carrier sense), if that is earlier than it
+    /// would have. A backoff drawn during the period counts from the new end (its reference
+    /// was the old end's DIFS or EIFS).
+    pub fn reset_nav(&mut self, until: SimTime) {
         if until < self.busy_until {
             let old_ready = self.ready_after_period();
             self.busy_until = until.max(self.busy_from);

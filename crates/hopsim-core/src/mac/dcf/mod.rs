@@ -108,8 +108,6 @@ pub struct Dcf {
     tap: bool,
     /// When the last DATA frame delivered up ended at this node (see [`Dcf::offer`]).
     delivered_at: SimTime,
-    /// End of the latest signal sensed or frame sent (carrier sense without the NAV).
-    phys_busy_until: SimTime,
     nav_reset: Option<nav_reset::NavReset>,
     nav_reset_timer: Timer,
 }
@@ -138,7 +136,6 @@ impl Dcf {
             notes: false,
             tap: false,
             delivered_at: 0,
-            phys_busy_until: 0,
             nav_reset: None,
             nav_reset_timer: Timer::default(),
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
@@ -168,9 +165,16 @@ impl Dcf {
     }
 
     /// Start serving `packet` for next hop `dst` (or [`NodeId::BROADCAST`]); `msdu_bytes` is the
-    /// LLC/SNAP + network-layer length.
-    pub fn offer(&mut self, cx: &mut MacCtx, packet: PacketId, dst: NodeId, msdu_bytes: u32) {
+    /// LLC/SNAP + network-layer length. `receiver` reads the PHY's report for a NAV reset
+    /// whose deadline passed while the MAC was idle (dcf/nav_reset.rs).
+    pub fn offer(
+        &mut self,
+        cx: &mut MacCtx,
+        (packet, dst, msdu_bytes): (PacketId, NodeId, u32),
+        receiver: impl FnOnce() -> (SimTime, SimTime),
+    ) {
         debug_assert!(self.job.is_none());
+        self.nav_reset_on_offer(cx, receiver);
         let mpdu_bytes = super::timing::MAC_HEADER_BYTES + msdu_bytes + super::timing::FCS_BYTES;
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0FFF;
@@ -262,13 +266,13 @@ impl Dcf {
             MacTimer::Access => self.on_access_timer(cx, generation),
             MacTimer::Timeout => self.on_timeout(cx, generation),
             MacTimer::Sifs => self.on_sifs_timer(cx, generation),
-            MacTimer::NavReset => self.on_nav_reset_timer(cx, generation),
+            // The world passes the receiver's report: Dcf::on_nav_reset.
+            MacTimer::NavReset => unreachable!("dispatched with the receiver's last RXSTART"),
         }
     }
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
         self.access.note_busy(cx.now, cx.now + frame.airtime_ns);
-        self.phys_busy_until = self.phys_busy_until.max(cx.now + frame.airtime_ns);
         cx.out.push(Tagged { output: MacOutput::Transmit { frame, response }, node: self.node });
     }
 
@@ -283,6 +287,7 @@ impl Dcf {
         self.transmit(cx, frame, false);
     }
 
+    #[inline(always)]
     fn data_frame(&self, job: &Job) -> Frame {
         let t = &self.cfg.timing;
         let broadcast = job.dst == NodeId::BROADCAST;
@@ -436,9 +441,9 @@ impl Dcf {
     }
 
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
+    #[inline]
     pub fn on_medium_busy(&mut self, start: SimTime, end: SimTime) {
         self.access.note_busy(start, end);
-        self.phys_busy_until = self.phys_busy_until.max(end);
     }
 }
 

@@ -68,7 +68,7 @@ fn a_frame_that_starts_in_time_keeps_the_nav_and_ns2_never_resets() {
     let (nav_end, _) = overheard_rts(&mut b, us(10_000));
     b.run_until(us(10_050));
     // The DATA the RTS announced begins (its CTS went unheard here): PHY-RXSTART.
-    b.dcf.on_rx_start(us(10_000) + 2 * b.timing.sifs + b.timing.cts_ns);
+    b.last_rx_start = us(10_000) + 2 * b.timing.sifs + b.timing.cts_ns;
     let p = b.packet();
     b.offer(us(10_100), p);
     b.run_until(us(40_000));

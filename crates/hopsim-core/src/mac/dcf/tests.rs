@@ -42,6 +42,10 @@ pub(super) struct Bench {
     pub(super) timing: Timing,
     /// Packets offered so far (the MAC holds them by id only).
     pub(super) packets: u32,
+    /// What the receiver reports to the NAV reset: the start of the last frame it took, and
+    /// the end of physical carrier sense (frames heard and sent).
+    pub(super) last_rx_start: SimTime,
+    pub(super) phys_until: SimTime,
 }
 
 impl Bench {
@@ -81,6 +85,8 @@ impl Bench {
             answer_data: false,
             timing,
             packets: 0,
+            last_rx_start: 0,
+            phys_until: 0,
         }
     }
 
@@ -102,7 +108,8 @@ impl Bench {
 
     pub(super) fn offer(&mut self, now: SimTime, packet: PacketId) {
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
-        self.dcf.offer(&mut cx, packet, PEER, 1036);
+        let report = (self.last_rx_start, self.phys_until);
+        self.dcf.offer(&mut cx, (packet, PEER, 1036), || report);
         self.handle_outputs(now);
     }
 
@@ -115,6 +122,7 @@ impl Bench {
                     self.on_air = Some(frame);
                     self.sent.push((now, frame));
                     self.sched.schedule(now + frame.airtime_ns, Event::TxEnd);
+                    self.phys_until = self.phys_until.max(now + frame.airtime_ns);
                 }
                 MacOutput::Done { acked, .. } => self.done.push((now, acked)),
                 MacOutput::Received { packet, .. } => self.received.push(packet),
@@ -143,6 +151,7 @@ impl Bench {
                 }
                 let now = at.max(self.sched.now());
                 self.dcf.on_medium_busy(at - frame.airtime_ns, at); // hear() checked it
+                self.phys_until = self.phys_until.max(at);
                 let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
                 self.dcf.on_rx(&mut cx, at, &frame, ok);
                 self.handle_outputs(now);
@@ -187,9 +196,11 @@ impl Bench {
                 Event::Mac(MacTimer::Sifs, generation) => {
                     self.dcf.on_sifs_timer(&mut cx, generation)
                 }
-                Event::Mac(MacTimer::NavReset, generation) => {
-                    self.dcf.on_nav_reset_timer(&mut cx, generation)
-                }
+                Event::Mac(MacTimer::NavReset, generation) => self.dcf.on_nav_reset(
+                    &mut cx,
+                    generation,
+                    (self.last_rx_start, self.phys_until),
+                ),
             }
             self.handle_outputs(now);
         }

@@ -112,6 +112,7 @@ pub struct SinrRadio {
     preamble_snr: f64,
     standard: Standard,
     rng: Rng,
+    last_rx_start: SimTime,
 }
 
 impl SinrRadio {
@@ -146,13 +147,19 @@ impl SinrRadio {
             preamble_snr: 10f64.powf(preamble_snr_db / 10.0),
             standard,
             rng,
+            last_rx_start: 0,
         }
     }
 
-    /// Is the receiver locked on `frame`: PHY-RXSTART for the MAC.
-    #[inline]
-    pub fn receiving(&self, frame: FrameRef) -> bool {
-        self.lock.is_some_and(|l| l.signal.frame == frame)
+    /// When the last frame the receiver locked on began to arrive (PHY-RXSTART follows its
+    /// PHY header).
+    pub fn last_rx_start(&self) -> SimTime {
+        self.last_rx_start
+    }
+
+    /// End of physical carrier sense as known now: signals sensed, and this node's own frame.
+    pub fn busy_until(&self) -> SimTime {
+        self.busy.until().max(self.tx_until)
     }
 
     pub fn signal_busy_at(&self, t: SimTime) -> bool {
@@ -211,6 +218,7 @@ impl SinrRadio {
                 let overlapping = self.signals.iter().filter(|s| s.start < end && s.end > start);
                 self.interferers.extend(overlapping);
                 self.lock = Some(Lock { signal, rate_100kbps, mpdu_bytes, killed: false });
+                self.last_rx_start = start;
             }
         }
         self.signals.push(signal);
