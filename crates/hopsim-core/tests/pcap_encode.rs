@@ -112,6 +112,7 @@ impl Script {
             seq: 0,
             retry: false,
             rate_500kbps: BASIC_RATE,
+            channel_mhz: 2412,
             ip: None,
         }
     }
@@ -172,6 +173,7 @@ impl Script {
                 seq,
                 retry: data_sent,
                 rate_500kbps: DATA_RATE,
+                channel_mhz: 2412,
                 ip: Some(ip),
             };
             data_sent = true;
@@ -214,6 +216,7 @@ impl Script {
             seq,
             retry: false,
             rate_500kbps: BASIC_RATE,
+            channel_mhz: 2412,
             ip: Some(ip),
         };
         self.air(f, to);

@@ -241,7 +241,16 @@ impl World {
             etx,
             budget,
             path_logs: Vec::new(),
-            run_info: RunInfo { seed: s.seed, duration_s: s.duration_s, warmup_s: s.warmup_s },
+            run_info: RunInfo {
+                seed: s.seed,
+                duration_s: s.duration_s,
+                warmup_s: s.warmup_s,
+                // 802.11b traces have always named channel 1; a and g name their frequency.
+                channel_mhz: match s.radio.standard {
+                    crate::phy::standard::Standard::B => 2412,
+                    _ => (s.radio.frequency_hz / 1e6).round().min(65_535.0) as u16,
+                },
+            },
         };
         world.path_logs.resize_with(world.cx.flows.len(), Default::default);
         let sparse: Vec<String> = all_flows

@@ -79,6 +79,8 @@ pub(crate) struct RunInfo {
     pub seed: u64,
     pub duration_s: f64,
     pub warmup_s: f64,
+    /// The channel the radiotap traces name (MHz).
+    pub channel_mhz: u16,
 }
 
 impl World {
@@ -170,7 +172,8 @@ impl World {
     }
 
     /// Write pcap traces of the run through `tracer`.
-    pub fn attach_tracer(&mut self, tracer: PcapTracer) {
+    pub fn attach_tracer(&mut self, mut tracer: PcapTracer) {
+        tracer.set_channel_mhz(self.run_info.channel_mhz);
         self.cx.pcap = Some(tracer);
     }
 

@@ -52,6 +52,7 @@ impl PcapTracer {
             seq: frame.seq,
             retry: frame.retry,
             rate_500kbps: (frame.rate.0 / 5) as u8,
+            channel_mhz: self.channel_mhz(),
             ip,
         };
         self.frame(node, &record);

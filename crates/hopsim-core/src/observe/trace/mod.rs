@@ -76,8 +76,11 @@ pub struct TraceFrame {
     pub duration_us: u16,
     pub seq: u16,
     pub retry: bool,
-    /// Data rate in units of 500 kbit/s (radiotap convention): 2, 4, 11, 22.
+    /// Data rate in units of 500 kbit/s (radiotap convention): 2, 4, 11, 22 (DSSS/CCK); 12,
+    /// 18, 24, 36, 48, 72, 96, 108 (OFDM).
     pub rate_500kbps: u8,
+    /// The channel's centre frequency, MHz (radiotap Channel field).
+    pub channel_mhz: u16,
     /// The IP packet inside a data frame.
     pub ip: Option<TraceIp>,
 }

@@ -33,6 +33,7 @@ pub struct PcapTracer {
     flows: BTreeMap<(FlowId, NodeId), FileWriter>,
     scratch: Vec<u8>,
     error: Option<io::Error>,
+    channel_mhz: u16,
 }
 
 impl PcapTracer {
@@ -53,7 +54,17 @@ impl PcapTracer {
             flows: BTreeMap::new(),
             scratch: Vec::with_capacity(2400),
             error: None,
+            channel_mhz: 2412,
         })
+    }
+
+    /// The channel the radiotap headers name (802.11 channel 1, 2412 MHz, unless set).
+    pub fn set_channel_mhz(&mut self, mhz: u16) {
+        self.channel_mhz = mhz;
+    }
+
+    pub fn channel_mhz(&self) -> u16 {
+        self.channel_mhz
     }
 
     /// Whether per-node (radiotap) traces are written.
@@ -188,6 +199,7 @@ mod tests {
             seq: 0,
             retry: false,
             rate_500kbps: 2,
+            channel_mhz: 2412,
             ip: None,
         }
     }

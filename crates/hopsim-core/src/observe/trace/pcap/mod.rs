@@ -305,15 +305,18 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
     // Fields in bit order with natural alignment: Flags u8 @8, Rate u8 @9, Channel u16+u16 @10.
     const PRESENT: u32 = (1 << 1) | (1 << 2) | (1 << 3);
     const FLAG_FCS_AT_END: u8 = 0x10;
-    const CHANNEL_MHZ: u16 = 2412;
-    const CHANNEL_CCK_2GHZ: u16 = 0x0020 | 0x0080;
+    // Channel flags (radiotap.org, Channel): CCK 0x0020, OFDM 0x0040, 2 GHz 0x0080, 5 GHz
+    // 0x0100. The OFDM rates in 500 kbit/s are 12..108; DSSS/CCK's 2, 4, 11, 22.
+    let ofdm = matches!(f.rate_500kbps, 12 | 18 | 24 | 36 | 48 | 72 | 96 | 108);
+    let modulation: u16 = if ofdm { 0x0040 } else { 0x0020 };
+    let band: u16 = if f.channel_mhz >= 4900 { 0x0100 } else { 0x0080 };
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(RADIOTAP_LEN as u16).to_le_bytes());
     out.extend_from_slice(&PRESENT.to_le_bytes());
     out.push(FLAG_FCS_AT_END);
     out.push(f.rate_500kbps);
-    out.extend_from_slice(&CHANNEL_MHZ.to_le_bytes());
-    out.extend_from_slice(&CHANNEL_CCK_2GHZ.to_le_bytes());
+    out.extend_from_slice(&f.channel_mhz.to_le_bytes());
+    out.extend_from_slice(&(modulation | band).to_le_bytes());
     debug_assert_eq!(out.len(), RADIOTAP_LEN);
 
     // 802.11 MAC frame.

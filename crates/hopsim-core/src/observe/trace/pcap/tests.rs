@@ -33,6 +33,7 @@ fn frame(kind: TraceKind, ip: Option<TraceIp>) -> TraceFrame {
         seq: 0x123,
         retry: false,
         rate_500kbps: 4,
+        channel_mhz: 2412,
         ip,
     }
 }

@@ -1,0 +1,63 @@
+"""An 802.11a run's radiotap trace, decoded by tshark: every frame names the 5 GHz channel
+(5180 MHz) with the OFDM channel flag, DATA its 54 Mbit/s rate and the ACKs the 24 Mbit/s
+control-response rate (IEEE 802.11-2016 10.7.6.5.2), and a DATA frame's Duration covers
+SIFS + that ACK: 16 + 28 us. An 802.11b run keeps channel 1 with the CCK flag.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_pcap_tools import ACK, DATA, fields, pcap_tools  # noqa: F401 (fixture)
+
+
+def _run(hopsim_mod, tmp_path: Path, standard: str, rate: float) -> Path:
+    scenario = {
+        "duration_s": 0.2,
+        "warmup_s": 0.1,
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 10.0},
+        "routing": {"protocol": "static"},
+        "radio": {"standard": standard},
+        "mac": {"data_rate_mbps": rate, "rts_threshold_bytes": 3000},
+        "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.01}],
+    }
+    hopsim_mod.run(scenario, pcap_dir=tmp_path)
+    return tmp_path / "node-0.pcap"
+
+
+def test_an_80211a_trace_names_the_ofdm_rates_and_the_5_ghz_channel(
+    pcap_tools,
+    hopsim_mod,
+    tmp_path,  # noqa: F811
+):
+    rows = fields(
+        _run(hopsim_mod, tmp_path, "80211a", 54.0),
+        "wlan.fc.type_subtype",
+        "radiotap.datarate",
+        "radiotap.channel.freq",
+        "radiotap.channel.flags.ofdm",
+        "radiotap.channel.flags.5ghz",
+        "radiotap.channel.flags.cck",
+        "wlan.duration",
+    )
+    kinds = {r[0] for r in rows}
+    assert kinds == {DATA, ACK}, kinds
+    for kind, rate, freq, ofdm, ghz5, cck, duration in rows:
+        assert freq == "5180" and ofdm in ("1", "True") and ghz5 in ("1", "True"), rows[0]
+        assert cck in ("0", "False"), rows[0]
+        assert rate == ("54" if kind == DATA else "24"), (kind, rate)
+        if kind == DATA:
+            assert int(duration) == 16 + 28
+
+
+def test_an_80211b_trace_keeps_channel_1_and_cck(pcap_tools, hopsim_mod, tmp_path):  # noqa: F811
+    rows = fields(
+        _run(hopsim_mod, tmp_path, "80211b", 11.0),
+        "radiotap.datarate",
+        "radiotap.channel.freq",
+        "radiotap.channel.flags.cck",
+        "radiotap.channel.flags.2ghz",
+    )
+    assert rows and all(r[1:] == ["2412", r[2], r[3]] for r in rows)
+    assert all(r[2] in ("1", "True") and r[3] in ("1", "True") for r in rows), rows[0]
+    assert {r[0] for r in rows} == {"11", "1"}, rows
