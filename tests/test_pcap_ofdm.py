@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_pcap_tools import ACK, DATA, fields, pcap_tools  # noqa: F401 (fixture)
+import pytest
+
+from test_pcap_tools import ACK, DATA, fields, pcap_tools  # noqa: F401 (the fixture)
+
+# tshark, installed as test_pcap_tools installs it (or the tests skip, saying why).
+pytestmark = pytest.mark.usefixtures("pcap_tools")
 
 
 def _run(hopsim_mod, tmp_path: Path, standard: str, rate: float) -> Path:
@@ -25,11 +30,7 @@ def _run(hopsim_mod, tmp_path: Path, standard: str, rate: float) -> Path:
     return tmp_path / "node-0.pcap"
 
 
-def test_an_80211a_trace_names_the_ofdm_rates_and_the_5_ghz_channel(
-    pcap_tools,
-    hopsim_mod,
-    tmp_path,  # noqa: F811
-):
+def test_an_80211a_trace_names_the_ofdm_rates_and_the_5_ghz_channel(hopsim_mod, tmp_path):
     rows = fields(
         _run(hopsim_mod, tmp_path, "80211a", 54.0),
         "wlan.fc.type_subtype",
@@ -50,7 +51,7 @@ def test_an_80211a_trace_names_the_ofdm_rates_and_the_5_ghz_channel(
             assert int(duration) == 16 + 28
 
 
-def test_an_80211b_trace_keeps_channel_1_and_cck(pcap_tools, hopsim_mod, tmp_path):  # noqa: F811
+def test_an_80211b_trace_keeps_channel_1_and_cck(hopsim_mod, tmp_path):
     rows = fields(
         _run(hopsim_mod, tmp_path, "80211b", 11.0),
         "radiotap.datarate",
