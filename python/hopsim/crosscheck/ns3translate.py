@@ -18,6 +18,9 @@ from .._core import ScenarioError
 
 __all__ = [
     "DSSS_MODES",
+    "OFDM_MBPS",
+    "ns3_mode",
+    "reference_loss_db",
     "NS3_VARIANTS",
     "Ns3Untranslatable",
     "Ns3Variant",
@@ -60,6 +63,30 @@ DSSS_MODES = {
     5.5: "DsssRate5_5Mbps",
     11.0: "DsssRate11Mbps",
 }
+#: The OFDM rates (Mbit/s) of 802.11a and of 802.11g's ERP-OFDM.
+OFDM_MBPS = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
+SPEED_OF_LIGHT_M_S = 299_792_458.0
+
+
+def ns3_mode(standard: str, mbps: float) -> str:
+    """ns-3's WifiMode name of a rate of ``standard``; raises ValueError for none."""
+    if mbps in DSSS_MODES and standard in ("80211b", "80211g"):
+        return DSSS_MODES[mbps]
+    if mbps in OFDM_MBPS and standard in ("80211a", "80211g"):
+        prefix = "ErpOfdmRate" if standard == "80211g" else "OfdmRate"
+        return f"{prefix}{mbps:g}Mbps"
+    raise ValueError(f"{mbps:g} Mbit/s is not a rate of {standard}")
+
+
+def reference_loss_db(radio: Mapping[str, Any]) -> float:
+    """hopsim's PL(d0): given, or Friis at d0 with the system loss (phy/propagation.rs)."""
+    ref = radio.get("reference_loss_db")
+    if ref is not None:
+        return float(ref)
+    wavelength = SPEED_OF_LIGHT_M_S / float(radio["frequency_hz"])
+    d0 = float(radio["reference_distance_m"])
+    loss = float(radio["system_loss"])
+    return 20 * math.log10(4 * math.pi * d0 / wavelength) + 10 * math.log10(loss)
 
 
 def chain_scenario(
@@ -95,22 +122,31 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     _require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
     _require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
     radio, mac = s["radio"], s["mac"]
-    _require(
-        "radio.propagation",
-        radio["propagation"],
-        "two_ray_ground",
-        'ns-3 TwoRayGroundPropagationLossModel: "two_ray_ground" only',
-    )
+    propagation = radio["propagation"]
+    if propagation not in ("two_ray_ground", "log_distance"):
+        raise Ns3Untranslatable(
+            "radio.propagation",
+            propagation,
+            'ns-3\'s TwoRayGround or LogDistance loss: "two_ray_ground" or "log_distance"',
+        )
+    if propagation == "log_distance":
+        for key in ("rx_range_m", "cs_range_m"):
+            _require(f"radio.{key}", radio.get(key), None, "unset with log_distance")
     _require("radio.fading", radio["fading"], "none", '"none" only')
     _require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
     _require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
+    standard = radio.get("standard", "80211b")
+    modes = {}
     for key in ("data_rate_mbps", "basic_rate_mbps"):
-        rate = mac[key]
-        if isinstance(rate, str) or float(rate) not in DSSS_MODES:
-            raise Ns3Untranslatable(f"mac.{key}", rate, "a fixed 802.11b rate: 1, 2, 5.5 or 11")
-    # ns-3 takes CWmin/CWmax from the standard (802.11b: 31 / 1023, WifiMac::ConfigureStandard).
-    _require("mac.cw_min", mac["cw_min"], 31, "802.11b's 31 only")
-    _require("mac.cw_max", mac["cw_max"], 1023, "802.11b's 1023 only")
+        try:
+            modes[key] = ns3_mode(standard, float(mac[key]))
+        except (TypeError, ValueError):
+            raise Ns3Untranslatable(f"mac.{key}", mac[key], f"a fixed rate of {standard}") from None
+    # ns-3 takes CWmin/CWmax from the standard (802.11b 31 / 1023, a/g 15 / 1023,
+    # WifiMac::ConfigureStandard).
+    cw_min = 31 if standard == "80211b" else 15
+    _require("mac.cw_min", mac["cw_min"], cw_min, f"{standard}'s {cw_min} only")
+    _require("mac.cw_max", mac["cw_max"], 1023, "the standard's 1023 only")
     flows = s["flows"]
     if len(flows) != 1:
         raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one TCP flow")
@@ -151,8 +187,13 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "warmupS": float(s["warmup_s"]),
         "startS": float(f.get("start_s", 0.0)),
         "run": int(run),
-        "dataMode": DSSS_MODES[float(mac["data_rate_mbps"])],
-        "controlMode": DSSS_MODES[float(mac["basic_rate_mbps"])],
+        "standard": standard,
+        "propagation": propagation,
+        "exponent": float(radio["path_loss_exponent"]),
+        "referenceDistanceM": float(radio["reference_distance_m"]),
+        "referenceLossDb": reference_loss_db(radio),
+        "dataMode": modes["data_rate_mbps"],
+        "controlMode": modes["basic_rate_mbps"],
         # Both use RTS/CTS for MPDUs longer than the threshold (hopsim's MPDU = ns-3's PSDU).
         "rtsThresholdBytes": int(mac["rts_threshold_bytes"]),
         # ns-3.44 counts RTS and DATA failures on one counter (FrameRetryLimit,

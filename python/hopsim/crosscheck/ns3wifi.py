@@ -18,22 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from .ns3build import build_wifi_udp
-from .ns3translate import DSSS_MODES, Ns3Untranslatable
+from .ns3translate import Ns3Untranslatable, ns3_mode, reference_loss_db
 
-__all__ = ["ns3_mode", "run_hopsim_udp", "run_ns3_udp", "wifi_udp_arguments"]
-
-SPEED_OF_LIGHT_M_S = 299_792_458.0
-OFDM_MBPS = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
-
-
-def ns3_mode(standard: str, mbps: float) -> str:
-    """ns-3's WifiMode name of a rate of ``standard``; raises ValueError for none."""
-    if mbps in DSSS_MODES and standard in ("80211b", "80211g"):
-        return DSSS_MODES[mbps]
-    if mbps in OFDM_MBPS and standard in ("80211a", "80211g"):
-        prefix = "ErpOfdmRate" if standard == "80211g" else "OfdmRate"
-        return f"{prefix}{mbps:g}Mbps"
-    raise ValueError(f"{mbps:g} Mbit/s is not a rate of {standard}")
+__all__ = ["run_hopsim_udp", "run_ns3_udp", "wifi_udp_arguments"]
 
 
 def _require(key: str, value: Any, wanted: Any, allowed: str) -> None:
@@ -79,13 +66,8 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     _require("flows.0.src", f["src"], 0, "the chain's first node, 0")
     _require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
     _require("flows.0.interval_s", float(f["interval_s"]), 0.0, "0 only (saturated)")
-    wavelength = SPEED_OF_LIGHT_M_S / float(radio["frequency_hz"])
+    ref = reference_loss_db(radio)
     d0 = float(radio["reference_distance_m"])
-    ref = radio.get("reference_loss_db")
-    if ref is None:  # Friis at d0 with the system loss, as phy/propagation.rs
-        ref = 20 * math.log10(4 * math.pi * d0 / wavelength) + 10 * math.log10(
-            float(radio["system_loss"])
-        )
     tx_dbm = radio.get("tx_power_dbm")
     tx = float(tx_dbm) if tx_dbm is not None else _dbm(float(radio["tx_power_w"]))
     # The ns-3 chain routes hop by hop; hopsim's static routes take the fewest hops over

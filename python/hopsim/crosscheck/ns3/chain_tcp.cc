@@ -202,6 +202,11 @@ main(int argc, char* argv[])
     uint32_t retryLimit = 7;
     uint32_t queuePackets = 50;
     double txPowerW = 0.28183815;
+    std::string standard = "80211b";
+    std::string propagation = "two_ray_ground";
+    double exponent = 3.0;
+    double referenceDistanceM = 1.0;
+    double referenceLossDb = 46.6777;
     double frequencyHz = 914e6;
     double antennaHeightM = 1.5;
     double antennaGain = 1.0;
@@ -236,6 +241,11 @@ main(int argc, char* argv[])
     cmd.AddValue("retryLimit", "WifiMac FrameRetryLimit (attempts)", retryLimit);
     cmd.AddValue("queuePackets", "WifiMacQueue size (packets)", queuePackets);
     cmd.AddValue("txPowerW", "transmit power (W)", txPowerW);
+    cmd.AddValue("standard", "80211b, 80211a or 80211g", standard);
+    cmd.AddValue("propagation", "two_ray_ground or log_distance", propagation);
+    cmd.AddValue("exponent", "log-distance path-loss exponent", exponent);
+    cmd.AddValue("referenceDistanceM", "log-distance reference distance (m)", referenceDistanceM);
+    cmd.AddValue("referenceLossDb", "path loss at the reference distance (dB)", referenceLossDb);
     cmd.AddValue("frequencyHz", "carrier frequency (Hz)", frequencyHz);
     cmd.AddValue("antennaHeightM", "antenna height above the ground (m)", antennaHeightM);
     cmd.AddValue("antennaGain", "antenna gain (linear, both ends)", antennaGain);
@@ -332,10 +342,20 @@ main(int argc, char* argv[])
 
     YansWifiChannelHelper channel;
     channel.SetPropagationDelay("ns3::ConstantSpeedPropagationDelayModel");
-    channel.AddPropagationLoss("ns3::TwoRayGroundPropagationLossModel",
-                               "Frequency", DoubleValue(frequencyHz),
-                               "SystemLoss", DoubleValue(systemLoss),
-                               "HeightAboveZ", DoubleValue(antennaHeightM));
+    if (propagation == "log_distance")
+    {
+        channel.AddPropagationLoss("ns3::LogDistancePropagationLossModel",
+                                   "Exponent", DoubleValue(exponent),
+                                   "ReferenceDistance", DoubleValue(referenceDistanceM),
+                                   "ReferenceLoss", DoubleValue(referenceLossDb));
+    }
+    else // the driver writes two_ray_ground or log_distance
+    {
+        channel.AddPropagationLoss("ns3::TwoRayGroundPropagationLossModel",
+                                   "Frequency", DoubleValue(frequencyHz),
+                                   "SystemLoss", DoubleValue(systemLoss),
+                                   "HeightAboveZ", DoubleValue(antennaHeightM));
+    }
     YansWifiPhyHelper phy;
     phy.SetChannel(channel.Create());
     const double gainDb = 10.0 * std::log10(antennaGain);
@@ -348,20 +368,37 @@ main(int argc, char* argv[])
     phy.Set("TxGain", DoubleValue(gainDb));
     phy.Set("RxGain", DoubleValue(gainDb));
     phy.Set("RxNoiseFigure", DoubleValue(noiseFigureDb));
-    // Below the carrier-sense threshold a signal does not reach the PHY at all
-    // (YansWifiChannel::Receive compares with RxSensitivity + 10 log10(width / 20 MHz); an
-    // 802.11b signal is 22 MHz wide, hence the correction).
-    phy.Set("RxSensitivity", DoubleValue(csDbm - 10.0 * std::log10(22.0 / 20.0)));
-    // Any signal that reaches the PHY makes the medium busy (CCA), a Wi-Fi frame or the sum.
-    phy.Set("CcaSensitivity", DoubleValue(csDbm));
-    phy.Set("CcaEdThreshold", DoubleValue(csDbm));
+    if (csDbm <= rxDbm)
+    {
+        // Below the carrier-sense threshold a signal does not reach the PHY at all
+        // (YansWifiChannel::Receive compares with RxSensitivity + 10 log10(width / 20 MHz); an
+        // 802.11b signal is 22 MHz wide, hence the correction). Any signal that reaches the
+        // PHY makes the medium busy (CCA), a Wi-Fi frame or the sum.
+        phy.Set("RxSensitivity", DoubleValue(csDbm - 10.0 * std::log10(22.0 / 20.0)));
+        phy.Set("CcaSensitivity", DoubleValue(csDbm));
+        phy.Set("CcaEdThreshold", DoubleValue(csDbm));
+    }
+    else
+    {
+        // Energy detection above the decode threshold (the 802.11a/g defaults, -62 / -82 dBm):
+        // a detected frame holds CCA from -82 dBm, other energy from the ED threshold.
+        phy.Set("CcaSensitivity", DoubleValue(rxDbm));
+        phy.Set("CcaEdThreshold", DoubleValue(csDbm));
+    }
+    if (standard != "80211b")
+    {
+        phy.SetErrorRateModel("ns3::NistErrorRateModel"); // as hopsim decodes OFDM
+    }
     // Only frames at or above the decode threshold are synchronised on (the decode range).
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
                                   "MinimumRssi", DoubleValue(rxDbm),
                                   "Threshold", DoubleValue(preambleSnrDb));
 
     WifiHelper wifi;
-    wifi.SetStandard(WIFI_STANDARD_80211b);
+    // The driver writes 80211b, 80211a or 80211g.
+    wifi.SetStandard(standard == "80211a"   ? WIFI_STANDARD_80211a
+                     : standard == "80211g" ? WIFI_STANDARD_80211g
+                                            : WIFI_STANDARD_80211b);
     wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
                                  "DataMode", StringValue(dataMode),
                                  "ControlMode", StringValue(controlMode),
