@@ -16,6 +16,10 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
         m.insert("reception".into(), json!(pick(u, &["capture", "sinr", "ideal"])?));
     }
     if chance(u, 30)? {
+        let standard = pick(u, &["80211b", "80211a", "80211g", "80211n"])?;
+        m.insert("standard".into(), json!(standard));
+    }
+    if chance(u, 30)? {
         m.insert("fading".into(), json!(pick(u, &["none", "rayleigh", "ricean", "nakagami"])?));
     }
     if chance(u, 20)? {
@@ -61,7 +65,10 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
         let rate = if wild(u)? {
             json!(3.0)
         } else {
-            u.choose(&[json!(1.0), json!(2.0), json!(5.5), json!(11), json!("auto")])?.clone()
+            let rates = [1.0, 2.0, 5.5, 11.0, 6.0, 24.0, 54.0].map(|r| json!(r));
+            let mut all = rates.to_vec();
+            all.push(json!("auto"));
+            u.choose(&all)?.clone()
         };
         m.insert("data_rate_mbps".into(), rate);
     }
@@ -69,7 +76,8 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
         m.insert("rate_control".into(), json!(pick(u, &["arf", "aarf", "sample", "minstrel"])?));
     }
     if chance(u, 10)? {
-        let rate = if wild(u)? { json!(11.0) } else { u.choose(&[json!(1.0), json!(2)])?.clone() };
+        let basic = [json!(1.0), json!(2), json!(6.0), json!(24)];
+        let rate = if wild(u)? { json!(11.0) } else { u.choose(&basic)?.clone() };
         m.insert("basic_rate_mbps".into(), rate);
     }
     put(u, &mut m, "rts_threshold_bytes", "mac", (0.0, 3000.0), true)?;

@@ -129,17 +129,15 @@ impl Access {
 
     /// The NAV that held the current busy period was reset: the period ends at `until` (the
     /// caller gives the latest of now and physical carrier sense), if that is earlier than it
-    /// would have. A backoff drawn during the period counts from the new end (its reference
-    /// was the old end's DIFS or EIFS).
+    /// would have. A backoff whose countdown was to begin after the old end (its reference
+    /// was a DIFS or EIFS after it, or after an earlier extension of the period) begins
+    /// after the new one.
     pub fn reset_nav(&mut self, until: SimTime) {
         if until < self.busy_until {
-            let old_ready = self.ready_after_period();
             self.busy_until = until.max(self.busy_from);
             let ready = self.ready_after_period();
             if let Some(b) = self.backoff.as_mut() {
-                if b.reference == old_ready {
-                    b.reference = ready;
-                }
+                b.reference = b.reference.min(ready);
             }
         }
     }
@@ -152,6 +150,11 @@ impl Access {
             (false, None) => self.err_end = Some(at),
             (true, Some(e)) if at >= e => {
                 self.err_end = None;
+                // A countdown set to begin EIFS after the error begins DIFS after the period.
+                let ready = self.ready_after_period();
+                if let Some(b) = self.backoff.as_mut() {
+                    b.reference = b.reference.min(ready);
+                }
                 return true;
             }
             _ => {}
