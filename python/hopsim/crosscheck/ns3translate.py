@@ -21,6 +21,8 @@ __all__ = [
     "OFDM_MBPS",
     "ns3_mode",
     "reference_loss_db",
+    "require",
+    "static_chain_phy",
     "NS3_VARIANTS",
     "Ns3Untranslatable",
     "Ns3Variant",
@@ -78,6 +80,32 @@ def ns3_mode(standard: str, mbps: float) -> str:
     raise ValueError(f"{mbps:g} Mbit/s is not a rate of {standard}")
 
 
+def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+    """What both ns-3 chain programs require of the resolved scenario ``s``: a static chain
+    with static routes, no fading, shadowing or injected errors, fixed rates ns-3 has modes for
+    and the standard's CWmin/CWmax. Returns the standard and ns-3's modes by ``mac`` key."""
+    require("topology.kind", s["topology"]["kind"], "chain", 'the ns-3 scenario is a "chain"')
+    require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
+    require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
+    radio, mac = s["radio"], s["mac"]
+    require("radio.fading", radio["fading"], "none", '"none" only')
+    require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
+    require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
+    standard = radio.get("standard", "80211b")
+    modes = {}
+    for key in ("data_rate_mbps", "basic_rate_mbps"):
+        try:
+            modes[key] = ns3_mode(standard, float(mac[key]))
+        except (TypeError, ValueError):
+            raise Ns3Untranslatable(f"mac.{key}", mac[key], f"a fixed rate of {standard}") from None
+    # ns-3 takes CWmin/CWmax from the standard (802.11b 31 / 1023, a/g 15 / 1023,
+    # WifiMac::ConfigureStandard).
+    cw_min = 31 if standard == "80211b" else 15
+    require("mac.cw_min", mac["cw_min"], cw_min, f"{standard}'s {cw_min} only")
+    require("mac.cw_max", mac["cw_max"], 1023, "the standard's 1023 only")
+    return standard, modes
+
+
 def reference_loss_db(radio: Mapping[str, Any]) -> float:
     """hopsim's PL(d0): given, or Friis at d0 with the system loss (phy/propagation.rs)."""
     ref = radio.get("reference_loss_db")
@@ -108,7 +136,8 @@ def chain_scenario(
     }
 
 
-def _require(key: str, value: Any, wanted: Any, allowed: str) -> None:
+def require(key: str, value: Any, wanted: Any, allowed: str) -> None:
+    """Refuse ``key`` unless its value is ``wanted``."""
     if value != wanted:
         raise Ns3Untranslatable(key, value, allowed)
 
@@ -116,11 +145,8 @@ def _require(key: str, value: Any, wanted: Any, allowed: str) -> None:
 def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     """The chain scenario's command line for the resolved scenario ``s`` and ns-3 run number
     ``run`` (RngSeedManager; the replication). Raises :class:`Ns3Untranslatable`."""
-    _require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
+    require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
     topo = s["topology"]
-    _require("topology.kind", topo["kind"], "chain", 'the ns-3 scenario is a "chain"')
-    _require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
-    _require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
     radio, mac = s["radio"], s["mac"]
     propagation = radio["propagation"]
     if propagation not in ("two_ray_ground", "log_distance"):
@@ -131,30 +157,16 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         )
     if propagation == "log_distance":
         for key in ("rx_range_m", "cs_range_m"):
-            _require(f"radio.{key}", radio.get(key), None, "unset with log_distance")
-    _require("radio.fading", radio["fading"], "none", '"none" only')
-    _require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
-    _require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
-    standard = radio.get("standard", "80211b")
-    modes = {}
-    for key in ("data_rate_mbps", "basic_rate_mbps"):
-        try:
-            modes[key] = ns3_mode(standard, float(mac[key]))
-        except (TypeError, ValueError):
-            raise Ns3Untranslatable(f"mac.{key}", mac[key], f"a fixed rate of {standard}") from None
-    # ns-3 takes CWmin/CWmax from the standard (802.11b 31 / 1023, a/g 15 / 1023,
-    # WifiMac::ConfigureStandard).
-    cw_min = 31 if standard == "80211b" else 15
-    _require("mac.cw_min", mac["cw_min"], cw_min, f"{standard}'s {cw_min} only")
-    _require("mac.cw_max", mac["cw_max"], 1023, "the standard's 1023 only")
+            require(f"radio.{key}", radio.get(key), None, "unset with log_distance")
+    standard, modes = static_chain_phy(s)
     flows = s["flows"]
     if len(flows) != 1:
         raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one TCP flow")
     f = flows[0]
-    _require("flows.0.transport", f["transport"], "tcp", '"tcp" only')
-    _require("flows.0.src", f["src"], 0, "the chain's first node, 0")
-    _require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
-    _require("flows.0.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
+    require("flows.0.transport", f["transport"], "tcp", '"tcp" only')
+    require("flows.0.src", f["src"], 0, "the chain's first node, 0")
+    require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
+    require("flows.0.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
     stop = f.get("stop_s")
     if stop is not None and float(stop) < float(s["duration_s"]):
         raise Ns3Untranslatable("flows.0.stop_s", stop, "the end of the run only")
@@ -165,14 +177,14 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
             "tcp.variant", variant, f"one of {', '.join(sorted(NS3_VARIANTS))} (ns-3 TCP classes)"
         )
     ns3 = NS3_VARIANTS[variant]
-    _require("tcp.window_limit", tcp["window_limit"], "none", '"none" only')
-    _require("tcp.pacing", tcp["pacing"], False, "false only (hopsim's pacing is not ns-3's)")
-    _require("tcp.ack_thinning", tcp["ack_thinning"], False, "false only")
+    require("tcp.window_limit", tcp["window_limit"], "none", '"none" only')
+    require("tcp.pacing", tcp["pacing"], False, "false only (hopsim's pacing is not ns-3's)")
+    require("tcp.ack_thinning", tcp["ack_thinning"], False, "false only")
     # The linux host's receiver and growth rules have no ns-3 counterpart set here.
     for key in ("quick_ack", "timestamps", "rwnd_autotuning", "count_acked", "hystart"):
-        _require(f"tcp.{key}", tcp.get(key, False), False, "false only (not translated)")
+        require(f"tcp.{key}", tcp.get(key, False), False, "false only (not translated)")
     # ns-3 doubles the RTO up to a fixed 60 s (TcpSocketBase::ReTxTimeout).
-    _require("tcp.max_rto_s", float(tcp["max_rto_s"]), 60.0, "60 only (ns-3's fixed cap)")
+    require("tcp.max_rto_s", float(tcp["max_rto_s"]), 60.0, "60 only (ns-3's fixed cap)")
     iw = float(tcp["initial_window"])
     if not iw.is_integer():
         raise Ns3Untranslatable("tcp.initial_window", iw, "a whole number of segments")

@@ -18,14 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from .ns3build import build_wifi_udp
-from .ns3translate import Ns3Untranslatable, ns3_mode, reference_loss_db
+from .ns3translate import Ns3Untranslatable, reference_loss_db, require, static_chain_phy
 
 __all__ = ["run_hopsim_udp", "run_ns3_udp", "wifi_udp_arguments"]
-
-
-def _require(key: str, value: Any, wanted: Any, allowed: str) -> None:
-    if value != wanted:
-        raise Ns3Untranslatable(key, value, allowed)
 
 
 def _dbm(w: float) -> float:
@@ -35,37 +30,22 @@ def _dbm(w: float) -> float:
 def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     """The command line of ``wifi_udp.cc`` for the resolved scenario ``s`` and ns-3 run
     number ``run``. Raises :class:`Ns3Untranslatable`."""
-    _require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
+    require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
     topo, radio, mac = s["topology"], s["radio"], s["mac"]
-    _require("topology.kind", topo["kind"], "chain", 'a "chain"')
-    _require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
-    _require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
-    _require("radio.propagation", radio["propagation"], "log_distance", '"log_distance" only')
-    _require("radio.reception", radio["reception"], "sinr", '"sinr" only (ns-3 has no capture)')
-    _require("radio.fading", radio["fading"], "none", '"none" only')
-    _require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
-    _require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
+    require("radio.propagation", radio["propagation"], "log_distance", '"log_distance" only')
+    require("radio.reception", radio["reception"], "sinr", '"sinr" only (ns-3 has no capture)')
     for key in ("rx_range_m", "cs_range_m"):
-        _require(f"radio.{key}", radio.get(key), None, "unset (give thresholds)")
-    _require("radio.antenna_gain", radio["antenna_gain"], 1.0, "1 only")
-    standard = radio.get("standard", "80211b")
-    modes = {}
-    for key in ("data_rate_mbps", "basic_rate_mbps"):
-        try:
-            modes[key] = ns3_mode(standard, float(mac[key]))
-        except (TypeError, ValueError):
-            raise Ns3Untranslatable(f"mac.{key}", mac[key], f"a fixed rate of {standard}") from None
-    # ns-3 takes CWmin/CWmax from the standard (WifiMac::ConfigureStandard).
-    _require("mac.cw_min", mac["cw_min"], 31 if standard == "80211b" else 15, "the standard's")
-    _require("mac.cw_max", mac["cw_max"], 1023, "the standard's 1023")
+        require(f"radio.{key}", radio.get(key), None, "unset (give thresholds)")
+    require("radio.antenna_gain", radio["antenna_gain"], 1.0, "1 only")
+    standard, modes = static_chain_phy(s)
     flows = s["flows"]
     if len(flows) != 1:
         raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one UDP flow")
     f = flows[0]
-    _require("flows.0.transport", f["transport"], "udp", '"udp" only')
-    _require("flows.0.src", f["src"], 0, "the chain's first node, 0")
-    _require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
-    _require("flows.0.interval_s", float(f["interval_s"]), 0.0, "0 only (saturated)")
+    require("flows.0.transport", f["transport"], "udp", '"udp" only')
+    require("flows.0.src", f["src"], 0, "the chain's first node, 0")
+    require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
+    require("flows.0.interval_s", float(f["interval_s"]), 0.0, "0 only (saturated)")
     ref = reference_loss_db(radio)
     d0 = float(radio["reference_distance_m"])
     tx_dbm = radio.get("tx_power_dbm")

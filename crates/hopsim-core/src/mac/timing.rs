@@ -46,12 +46,6 @@ impl Rate {
     }
 }
 
-/// TXTIME of an 802.11b frame: preamble + PLCP header + ceil(8 * bytes / rate) microseconds
-/// (802.11-2007 18.3.4). [`Timing::airtime_ns`] gives it for any standard.
-pub fn airtime_ns(bytes: u32, rate: Rate) -> SimDuration {
-    Standard::B.txtime_ns(bytes, rate.0)
-}
-
 /// The DCF timing of one MAC, derived from the scenario.
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
@@ -185,6 +179,8 @@ mod tests {
 
     #[test]
     fn standard_frame_times() {
+        // TXTIME = 192 us + ceil(8 * bytes / rate) us (802.11-2007 18.3.4).
+        let airtime_ns = |bytes, rate: Rate| Timing::new(Rate(10), rate, 0).airtime_ns(bytes, rate);
         assert_eq!(airtime_ns(ACK_BYTES, Rate(10)), us(304));
         assert_eq!(airtime_ns(RTS_BYTES, Rate(10)), us(352));
         assert_eq!(airtime_ns(ACK_BYTES, Rate(20)), us(248));
