@@ -263,10 +263,12 @@ def tcp_flow(
     return flow
 
 
-def mac_section(data_rate_mbps: float = 2.0, rts_threshold_bytes: int = 0, **extra) -> dict:
-    """MAC settings with the values the analytical models assume stated explicitly."""
+def mac_section(data_rate_mbps: float | str = 2.0, rts_threshold_bytes: int = 0, **extra) -> dict:
+    """MAC settings with the values the analytical models assume stated explicitly (a rate in
+    Mbit/s, or an 802.11n MCS such as ``"mcs7"``)."""
+    rate = data_rate_mbps if isinstance(data_rate_mbps, str) else float(data_rate_mbps)
     mac = {
-        "data_rate_mbps": float(data_rate_mbps),
+        "data_rate_mbps": rate,
         "basic_rate_mbps": 1.0,
         "rts_threshold_bytes": rts_threshold_bytes,
         "short_retry_limit": 7,

@@ -62,3 +62,42 @@ def test_an_80211b_trace_keeps_channel_1_and_cck(hopsim_mod, tmp_path):
     assert rows and all(r[1:] == ["2412", r[2], r[3]] for r in rows)
     assert all(r[2] in ("1", "True") and r[3] in ("1", "True") for r in rows), rows[0]
     assert {r[0] for r in rows} == {"11", "1"}, rows
+
+
+#: tshark's type_subtype of a QoS Data frame (type 2, subtype 8).
+QOS_DATA = "0x0028"
+
+
+def test_an_80211n_trace_names_the_mcs_width_and_guard_interval(hopsim_mod, tmp_path):
+    """802.11n at MCS 7, 40 MHz, short GI: DATA is a QoS Data frame (the 2-octet QoS Control,
+    TID 0) whose radiotap MCS field tshark reads back; its ACK goes at 24 Mbit/s non-HT
+    OFDM (64-QAM answers at 24), and the Duration covers SIFS + that ACK: 16 + 28 us."""
+    scenario = {
+        "duration_s": 0.2,
+        "warmup_s": 0.1,
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 10.0},
+        "routing": {"protocol": "static"},
+        "radio": {"standard": "80211n", "channel_width_mhz": 40, "guard_interval_ns": 400},
+        "mac": {"data_rate_mbps": "mcs7", "rts_threshold_bytes": 3000},
+        "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.01}],
+    }
+    hopsim_mod.run(scenario, pcap_dir=tmp_path)
+    rows = fields(
+        tmp_path / "node-0.pcap",
+        "wlan.fc.type_subtype",
+        "radiotap.mcs.index",
+        "radiotap.mcs.bw",
+        "radiotap.mcs.gi",
+        "radiotap.datarate",
+        "wlan.qos.tid",
+        "wlan.duration",
+        "ip.proto",
+    )
+    kinds = {r[0] for r in rows}
+    assert kinds == {QOS_DATA, ACK}, kinds
+    for kind, mcs, bw, gi, rate, tid, duration, proto in rows:
+        if kind == QOS_DATA:
+            assert (mcs, bw, gi, tid, proto) == ("7", "1", "1", "0", "17"), rows[0]
+            assert int(duration) == 16 + 28
+        else:
+            assert (mcs, rate) == ("", "24"), (kind, mcs, rate)

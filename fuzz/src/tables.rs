@@ -19,6 +19,15 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
         let standard = pick(u, &["80211b", "80211a", "80211g", "80211n"])?;
         m.insert("standard".into(), json!(standard));
     }
+    if chance(u, 20)? {
+        m.insert("channel_width_mhz".into(), json!(*u.choose(&[20u32, 40, 80])?));
+    }
+    if chance(u, 20)? {
+        m.insert("guard_interval_ns".into(), json!(if chance(u, 50)? { 400 } else { 800 }));
+    }
+    if chance(u, 20)? {
+        m.insert("antennas".into(), json!(u.int_in_range(0..=5u32)?));
+    }
     if chance(u, 30)? {
         m.insert("fading".into(), json!(pick(u, &["none", "rayleigh", "ricean", "nakagami"])?));
     }
@@ -68,6 +77,7 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
             let rates = [1.0, 2.0, 5.5, 11.0, 6.0, 24.0, 54.0].map(|r| json!(r));
             let mut all = rates.to_vec();
             all.push(json!("auto"));
+            all.extend(["mcs0", "mcs7", "mcs15", "mcs31", "mcs32"].map(|r| json!(r)));
             u.choose(&all)?.clone()
         };
         m.insert("data_rate_mbps".into(), rate);

@@ -59,11 +59,12 @@ def _mac_summary(mac: dict[str, Any], standard: str = "80211b") -> str:
     else:
         rts_text = f"RTS/CTS above {rts} B"
     rate = mac.get("data_rate_mbps")
-    rate_text = (
-        f"auto rate ({str(mac.get('rate_control', '?')).upper()})"
-        if rate == "auto"
-        else f"{_num(rate, '{:g}')} Mbit/s"
-    )
+    if rate == "auto":
+        rate_text = f"auto rate ({str(mac.get('rate_control', '?')).upper()})"
+    elif isinstance(rate, str) and rate.startswith("mcs"):
+        rate_text = f"MCS {rate.removeprefix('mcs')}"
+    else:
+        rate_text = f"{_num(rate, '{:g}')} Mbit/s"
     return (
         f"802.11{standard.removeprefix('80211')} DCF {rate_text} "
         f"(basic {_num(mac.get('basic_rate_mbps'), '{:g}')}), {rts_text}, "

@@ -112,6 +112,8 @@ impl Script {
             seq: 0,
             retry: false,
             rate_500kbps: BASIC_RATE,
+            ht: None,
+            qos: false,
             channel_mhz: 2412,
             ip: None,
         }
@@ -173,6 +175,8 @@ impl Script {
                 seq,
                 retry: data_sent,
                 rate_500kbps: DATA_RATE,
+                ht: None,
+                qos: false,
                 channel_mhz: 2412,
                 ip: Some(ip),
             };
@@ -216,6 +220,8 @@ impl Script {
             seq,
             retry: false,
             rate_500kbps: BASIC_RATE,
+            ht: None,
+            qos: false,
             channel_mhz: 2412,
             ip: Some(ip),
         };

@@ -70,11 +70,17 @@ OFDM_MBPS = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
 SPEED_OF_LIGHT_M_S = 299_792_458.0
 
 
-def ns3_mode(standard: str, mbps: float) -> str:
-    """ns-3's WifiMode name of a rate of ``standard``; raises ValueError for none."""
+def ns3_mode(standard: str, mbps: float | str) -> str:
+    """ns-3's WifiMode name of a rate (Mbit/s) or MCS (``"mcs7"``) of ``standard``; raises
+    ValueError for none."""
+    if isinstance(mbps, str):
+        mcs = mbps.removeprefix("mcs")
+        if standard == "80211n" and mbps.startswith("mcs") and mcs.isdigit() and int(mcs) < 32:
+            return f"HtMcs{int(mcs)}"
+        mbps = float(mbps)
     if mbps in DSSS_MODES and standard in ("80211b", "80211g"):
         return DSSS_MODES[mbps]
-    if mbps in OFDM_MBPS and standard in ("80211a", "80211g"):
+    if mbps in OFDM_MBPS and standard in ("80211a", "80211g", "80211n"):
         prefix = "ErpOfdmRate" if standard == "80211g" else "OfdmRate"
         return f"{prefix}{mbps:g}Mbps"
     raise ValueError(f"{mbps:g} Mbit/s is not a rate of {standard}")
@@ -95,7 +101,7 @@ def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
     modes = {}
     for key in ("data_rate_mbps", "basic_rate_mbps"):
         try:
-            modes[key] = ns3_mode(standard, float(mac[key]))
+            modes[key] = ns3_mode(standard, mac[key])
         except (TypeError, ValueError):
             raise Ns3Untranslatable(f"mac.{key}", mac[key], f"a fixed rate of {standard}") from None
     # ns-3 takes CWmin/CWmax from the standard (802.11b 31 / 1023, a/g 15 / 1023,
@@ -104,6 +110,17 @@ def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
     require("mac.cw_min", mac["cw_min"], cw_min, f"{standard}'s {cw_min} only")
     require("mac.cw_max", mac["cw_max"], 1023, "the standard's 1023 only")
     return standard, modes
+
+
+def ht_arguments(radio: Mapping[str, Any]) -> dict[str, Any]:
+    """The 802.11n options both ns-3 chain programs take: width, guard interval, antennas;
+    each MPDU acknowledged alone (hopsim does not aggregate yet)."""
+    return {
+        "channelWidthMhz": int(radio.get("channel_width_mhz", 20)),
+        "shortGi": "true" if int(radio.get("guard_interval_ns", 800)) == 400 else "false",
+        "antennas": int(radio.get("antennas", 1)),
+        "maxAmpduBytes": 0,
+    }
 
 
 def reference_loss_db(radio: Mapping[str, Any]) -> float:
@@ -231,6 +248,7 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "receiverWindowBytes": int(tcp["receiver_window"]) * mss,
         "dupackThreshold": int(tcp["dupack_threshold"]),
     }
+    args.update(ht_arguments(radio) if standard == "80211n" else {})
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -1,6 +1,6 @@
 """Saturated UDP over a static chain, in hopsim and in ns-3.44 (``ns3/wifi_udp.cc``): the
-side-by-side check of the PHY standards (802.11b, a, g; docs/validation.md, "Side by side
-with ns-3").
+side-by-side check of the PHY standards (802.11b, a, g, n; docs/validation.md, "Side by
+side with ns-3").
 
 :func:`wifi_udp_arguments` translates a resolved hopsim scenario into the ns-3 program's
 command line, refusing (:class:`Ns3Untranslatable`, naming the key) what the program cannot
@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from .ns3build import build_wifi_udp
-from .ns3translate import Ns3Untranslatable, reference_loss_db, require, static_chain_phy
+from .ns3translate import (
+    Ns3Untranslatable,
+    ht_arguments,
+    reference_loss_db,
+    require,
+    static_chain_phy,
+)
 
 __all__ = ["run_hopsim_udp", "run_ns3_udp", "wifi_udp_arguments"]
 
@@ -86,6 +92,7 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "preambleSnrDb": float(radio["preamble_snr_db"]),
         "noiseFigureDb": float(radio["noise_figure_db"]),
     }
+    args.update(ht_arguments(radio) if standard == "80211n" else {})
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

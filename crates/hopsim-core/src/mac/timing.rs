@@ -6,6 +6,7 @@ use crate::engine::time::{us, SimDuration};
 
 /// Long PLCP preamble and header, always at 1 Mbit/s (phy/dsss.rs): 192 us.
 pub use crate::phy::dsss::PLCP_NS;
+use crate::phy::ht::HtMode;
 pub use crate::phy::standard::Standard;
 /// Clear channel assessment time of the DSSS PHY, aCCATime <= 15 us (802.11-2007 15.3.3,
 /// Table 15-2; the same for HR/DSSS in 18.3.3). The slot is built around it (9.2.10:
@@ -27,12 +28,15 @@ pub const CTS_BYTES: u32 = 14;
 pub const ACK_BYTES: u32 = 14;
 /// Data MPDU overhead: 24 B MAC header + 4 B FCS; LLC/SNAP 8 B is part of the MSDU.
 pub const MAC_HEADER_BYTES: u32 = 24;
+pub const QOS_CONTROL_BYTES: u32 = 2;
 pub const FCS_BYTES: u32 = 4;
 pub const LLC_SNAP_BYTES: u32 = 8;
 
-/// A non-HT data rate (DSSS/CCK or OFDM), in units of 100 kbit/s: 10, 20, 55, 110 for
-/// 802.11b; 60, 90, 120, 180, 240, 360, 480, 540 for OFDM. The two sets do not overlap, so
-/// the rate alone says which PPDU format carries the frame (phy/standard.rs).
+/// A data rate as the TXVECTOR gives it: a non-HT rate (DSSS/CCK or OFDM) in units of
+/// 100 kbit/s (10, 20, 55, 110 for 802.11b; 60, 90, 120, 180, 240, 360, 480, 540 for
+/// OFDM), or an HT MCS with its width and guard interval (phy/ht.rs `HtMode::code`). The
+/// sets do not overlap, so the rate alone says which PPDU format carries the frame
+/// (phy/standard.rs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rate(pub u32);
 
@@ -41,8 +45,21 @@ impl Rate {
         Rate((mbps * 10.0).round() as u32)
     }
 
+    pub fn ht(mode: HtMode) -> Rate {
+        Rate(mode.code())
+    }
+
+    /// The HT mode, if this is an MCS.
+    #[inline]
+    pub fn ht_mode(self) -> Option<HtMode> {
+        HtMode::from_code(self.0)
+    }
+
     pub fn mbps(self) -> f64 {
-        self.0 as f64 / 10.0
+        match self.ht_mode() {
+            Some(m) => f64::from(m.kbps()) / 1000.0,
+            None => self.0 as f64 / 10.0,
+        }
     }
 }
 
@@ -52,9 +69,12 @@ pub struct Timing {
     pub standard: Standard,
     pub slot: SimDuration,
     pub sifs: SimDuration,
-    /// DIFS = SIFS + 2 slots (802.11-2016 10.3.2.3.5).
+    /// The idle time before a countdown: DIFS = SIFS + 2 slots (802.11-2016 10.3.2.3.5);
+    /// for a QoS (HT) station AIFS[AC_BE] = SIFS + 3 slots (10.22.2.2, Table 9-137's AIFSN
+    /// of best effort; ns-3's EDCA default).
     pub difs: SimDuration,
-    /// EIFS = SIFS + ACK time at the lowest mandatory rate + DIFS (10.3.2.3.7).
+    /// EIFS = SIFS + ACK time at the lowest mandatory rate + DIFS (10.3.2.3.7), AIFS in
+    /// place of DIFS for a QoS station (10.22.2.3).
     pub eifs: SimDuration,
     /// Rate of RTS frames and of broadcast DATA.
     pub basic_rate: Rate,
@@ -81,7 +101,7 @@ impl Timing {
         max_prop_ns: SimDuration,
     ) -> Timing {
         let phy = standard.timing();
-        let difs = phy.sifs_ns + 2 * phy.slot_ns;
+        let difs = phy.sifs_ns + standard.ifs_slots() * phy.slot_ns;
         let lowest = Rate(standard.lowest_mandatory_100kbps());
         let cts_rate = Rate(standard.response_rate(basic_rate.0, basic_rate.0));
         Timing {
@@ -96,6 +116,16 @@ impl Timing {
             cts_ns: standard.txtime_ns(CTS_BYTES, cts_rate.0),
             ack_ns: standard.txtime_ns(ACK_BYTES, basic_rate.0),
             max_prop_ns,
+        }
+    }
+
+    /// The MAC header of a DATA frame: 24 octets, 26 for a QoS station's QoS Data frame
+    /// (9.3.2.1: the QoS Control field).
+    pub fn data_header_bytes(&self) -> u32 {
+        if self.standard.is_ht() {
+            MAC_HEADER_BYTES + QOS_CONTROL_BYTES
+        } else {
+            MAC_HEADER_BYTES
         }
     }
 
@@ -125,7 +155,9 @@ impl Timing {
     pub fn rx_phy_start_ns(&self) -> SimDuration {
         match self.standard {
             Standard::B => PLCP_NS,
-            Standard::A | Standard::G => {
+            // HT: the CTS the timeout waits for is a non-HT frame (ns-3's NAV reset delay
+            // takes the CTS's own preamble and header).
+            Standard::A | Standard::G | Standard::N => {
                 crate::phy::ofdm::PREAMBLE_NS + crate::phy::ofdm::SIGNAL_NS
             }
         }
@@ -209,6 +241,11 @@ mod tests {
         assert_eq!(a.ack_after_ns(Rate(90)), us(44));
         // 802.11g in an IBSS: long slot 20, SIFS 10, DIFS 50; EIFS with a 1 Mbit/s ACK:
         // 10 + 304 + 50.
+        // 802.11n (5 GHz): a's PHY timing, AIFS[BE] = 16 + 3 x 9 = 43 us before a countdown,
+        // EIFS 16 + 44 + 43 = 103 us; QoS Data headers of 26 octets.
+        let n = Timing::for_standard(Standard::N, Rate(60), Rate(60), 0);
+        assert_eq!((n.slot, n.sifs, n.difs, n.eifs), (us(9), us(16), us(43), us(103)));
+        assert_eq!((n.data_header_bytes(), a.data_header_bytes()), (26, 24));
         let g = Timing::for_standard(Standard::G, Rate(60), Rate(540), 0);
         assert_eq!((g.slot, g.sifs, g.difs, g.eifs), (us(20), us(10), us(50), us(364)));
         assert_eq!(g.ack_after_ns(Rate(540)), us(34), "28 us + 6 us signal extension");

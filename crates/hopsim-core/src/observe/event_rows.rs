@@ -152,7 +152,7 @@ impl Trace {
         };
         r.reason = reason;
         r.bytes = frame.bytes;
-        r.value = frame.rate.0 as f64 / 10.0;
+        r.value = frame.rate.mbps();
         self.row(&r);
     }
 

@@ -40,6 +40,16 @@ pub struct Radio {
     /// every 802.11b scenario resolves to what it did before the key existed.
     #[serde(skip_serializing_if = "Standard::is_b")]
     pub standard: Standard,
+    /// The channel's width, MHz: 20, or 40 for 802.11n (the HT TXVECTOR's CH_BANDWIDTH).
+    #[serde(skip_serializing_if = "is_20")]
+    pub channel_width_mhz: u32,
+    /// The guard interval of HT DATA frames, ns: 800, or 400 (the short one, 19.3.2).
+    #[serde(skip_serializing_if = "is_800")]
+    pub guard_interval_ns: u32,
+    /// Antennas, which are also the spatial streams a station sends and receives (1-4;
+    /// 802.11n's MCS 8k..8k+7 need k + 1).
+    #[serde(skip_serializing_if = "is_1")]
+    pub antennas: u32,
     pub propagation: Propagation,
     pub reception: Reception,
     pub tx_power_w: f64,
@@ -82,6 +92,9 @@ impl Default for Radio {
     fn default() -> Self {
         Radio {
             standard: Standard::B,
+            channel_width_mhz: 20,
+            guard_interval_ns: 800,
+            antennas: 1,
             propagation: Propagation::TwoRayGround,
             reception: Reception::Capture,
             tx_power_w: 0.281_838_15,
@@ -107,4 +120,16 @@ impl Default for Radio {
             preamble_snr_db: 4.0,
         }
     }
+}
+
+fn is_20(v: &u32) -> bool {
+    *v == 20
+}
+
+fn is_800(v: &u32) -> bool {
+    *v == 800
+}
+
+fn is_1(v: &u32) -> bool {
+    *v == 1
 }

@@ -107,7 +107,58 @@ pub struct HtMode {
     pub short_gi: bool,
 }
 
+/// The rate code of an HT TXVECTOR (mac/timing.rs `Rate`): this flag, the MCS in bits 0-4,
+/// 40 MHz in bit 8 and the short guard interval in bit 9. Non-HT rates are codes below
+/// 10,000 (100 kbit/s units), so the two never meet.
+pub const HT_CODE_FLAG: u32 = 1 << 31;
+const WIDTH40_BIT: u32 = 1 << 8;
+const SHORT_GI_BIT: u32 = 1 << 9;
+
+/// The non-HT reference rate (100 kbit/s) of HT MCS `i` (taken per stream, `i` mod 8): the
+/// OFDM rate of the same modulation and coding, which the control-response rules compare
+/// with (10.7.6.5.2); 64-QAM 5/6 (MCS 7) has no OFDM twin and refers to 54 Mbit/s. ns-3's
+/// GetControlAnswerMode, comparing constellation and then code rate, answers alike.
+pub fn non_ht_reference_100kbps(i: u8) -> u32 {
+    [60, 120, 180, 240, 360, 480, 540, 540][usize::from(i % 8)]
+}
+
 impl HtMode {
+    /// The rate code of this mode.
+    pub fn code(self) -> u32 {
+        let width = if self.width == HtWidth::Mhz40 { WIDTH40_BIT } else { 0 };
+        let gi = if self.short_gi { SHORT_GI_BIT } else { 0 };
+        HT_CODE_FLAG | width | gi | u32::from(self.mcs)
+    }
+
+    /// The mode of a rate code, None for a non-HT rate.
+    #[inline]
+    pub fn from_code(code: u32) -> Option<HtMode> {
+        (code & HT_CODE_FLAG != 0).then_some(HtMode {
+            mcs: (code & 0x1f) as u8,
+            width: if code & WIDTH40_BIT != 0 { HtWidth::Mhz40 } else { HtWidth::Mhz20 },
+            short_gi: code & SHORT_GI_BIT != 0,
+        })
+    }
+
+    /// The channel width in MHz.
+    pub fn width_mhz(self) -> u32 {
+        match self.width {
+            HtWidth::Mhz20 => 20,
+            HtWidth::Mhz40 => 40,
+        }
+    }
+
+    /// The preamble and PHY headers before the DATA field: L-STF, L-LTF, L-SIG, HT-SIG,
+    /// HT-STF and the HT-LTFs.
+    pub fn preamble_ns(self) -> SimDuration {
+        FIXED_PREAMBLE_NS + HT_LTF_NS * u64::from(self.training_fields())
+    }
+
+    /// Bits of the DATA field: SERVICE, PSDU and the tail bits of each encoder.
+    pub fn data_bits(self, bytes: u32) -> u32 {
+        SERVICE_BITS + 8 * bytes + 6 * self.encoders()
+    }
+
     /// None for an MCS outside 0-31 (32-76, the unequal-modulation ones, are not modelled).
     pub fn new(mcs: u8, width: HtWidth, short_gi: bool) -> Option<HtMode> {
         (mcs < 32).then_some(HtMode { mcs, width, short_gi })
@@ -154,7 +205,7 @@ impl HtMode {
     /// TXTIME of an HT-mixed PPDU (eqs. 19-135, 19-136); `signal_extension`: 6 us in the
     /// 2.4 GHz band.
     pub fn txtime_ns(self, bytes: u32, signal_extension: bool) -> SimDuration {
-        let preamble = FIXED_PREAMBLE_NS + HT_LTF_NS * u64::from(self.training_fields());
+        let preamble = self.preamble_ns();
         let data = data_field_ns(self.data_symbols(bytes), self.short_gi);
         let ext = if signal_extension { super::ofdm::SIGNAL_EXTENSION_NS } else { 0 };
         preamble + data + ext
@@ -192,6 +243,21 @@ mod tests {
         assert_eq!(mode(31, HtWidth::Mhz40, true).kbps(), 600_000);
         assert_eq!(mode(23, HtWidth::Mhz20, false).kbps(), 3 * 65_000);
         assert!(HtMode::new(32, HtWidth::Mhz20, false).is_none());
+    }
+
+    #[test]
+    fn rate_codes_round_trip_and_never_meet_the_non_ht_rates() {
+        for mcs in 0..32 {
+            for width in [HtWidth::Mhz20, HtWidth::Mhz40] {
+                for gi in [false, true] {
+                    let m = mode(mcs, width, gi);
+                    assert_eq!(HtMode::from_code(m.code()), Some(m));
+                    assert!(m.code() > 10_000);
+                }
+            }
+        }
+        assert_eq!(HtMode::from_code(540), None);
+        assert_eq!(HtMode::from_code(10), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Receiver noise: thermal noise kTB over the channel (22 MHz for 802.11b, 20 MHz for OFDM:
-//! phy/standard.rs), raised by the noise figure (ns-3 YansWifiPhy: RxNoiseFigure 7 dB;
+//! Receiver noise: thermal noise kTB over the channel (22 MHz for 802.11b, the channel's
+//! width for OFDM and HT: phy/standard.rs), raised by the noise figure (ns-3 YansWifiPhy: RxNoiseFigure 7 dB;
 //! -174 dBm/Hz at 290 K).
 
 use super::config::Radio;
@@ -12,7 +12,7 @@ const T0_K: f64 = 290.0;
 pub fn noise_floor_w(radio: &Radio) -> f64 {
     BOLTZMANN_J_PER_K
         * T0_K
-        * radio.standard.noise_bandwidth_hz()
+        * radio.standard.noise_bandwidth_hz(radio.channel_width_mhz)
         * 10f64.powf(radio.noise_figure_db / 10.0)
 }
 
@@ -32,5 +32,8 @@ mod tests {
         // 20 MHz OFDM: -173.98 + 73.01 = -100.97 dBm (ns-3: -100.97 for 20 MHz).
         let a = Radio { noise_figure_db: 0.0, standard: Standard::A, ..Radio::default() };
         assert!((w_to_dbm(noise_floor_w(&a)) - -100.966).abs() < 0.002);
+        // 40 MHz HT: 3.01 dB more.
+        let n40 = Radio { channel_width_mhz: 40, standard: Standard::N, ..a };
+        assert!((w_to_dbm(noise_floor_w(&n40)) - -97.956).abs() < 0.002);
     }
 }

@@ -5,6 +5,7 @@
 //! bandwidth and the PPDU format; the scenario keys it defaults are filled in by the parser.
 
 use super::dsss;
+use super::ht::{self, HtMode};
 use super::ofdm::{self, OfdmRate, PhyTiming};
 use crate::engine::time::{us, SimDuration};
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,11 @@ pub enum Standard {
     /// (9.4.1.4: they set the Short Slot Time subfield to 0; ns-3's ad hoc 802.11g alike).
     #[serde(rename = "80211g")]
     G,
+    /// HT (clause 19) in the 5 GHz band, HT-mixed format: MCS 0-31 on 20 or 40 MHz
+    /// (phy/ht.rs), and the OFDM rates for control frames and broadcast. Timing as 802.11a
+    /// (Table 19-25: aSlotTime 9 us, aSIFSTime 16 us at 5 GHz); the stations are QoS stations.
+    #[serde(rename = "80211n")]
+    N,
 }
 
 /// 802.11b (Table 15-5, HR/DSSS 16.3.4): aSlotTime 20 us, aSIFSTime 10 us, CW 31..1023.
@@ -41,39 +47,57 @@ impl Standard {
             Standard::B => "80211b",
             Standard::A => "80211a",
             Standard::G => "80211g",
+            Standard::N => "80211n",
         }
     }
 
     pub fn timing(self) -> PhyTiming {
         match self {
             Standard::B => DSSS_TIMING,
-            Standard::A => ofdm::OFDM_20MHZ,
+            Standard::A | Standard::N => ofdm::OFDM_20MHZ,
             Standard::G => ofdm::erp_timing(false),
         }
     }
 
-    /// The rates a station of this standard may send at, in 100 kbit/s, slowest first: the
-    /// ladder of the rate-control algorithms (an ERP station's DSSS/CCK and ERP-OFDM rates
-    /// in one order of speed).
+    /// The non-HT rates a station of this standard may send at, in 100 kbit/s, slowest first:
+    /// the ladder of the rate-control algorithms (an ERP station's DSSS/CCK and ERP-OFDM
+    /// rates in one order of speed; an HT station's OFDM rates, its MCSs being its own).
     pub fn rate_ladder(self) -> &'static [u32] {
         match self {
             Standard::B => &DSSS_RATES,
-            Standard::A => &OFDM_RATES,
+            Standard::A | Standard::N => &OFDM_RATES,
             Standard::G => &ERP_RATES,
         }
     }
 
-    /// Whether a rate (100 kbit/s) is one this standard can send.
+    /// Whether a non-HT rate (100 kbit/s) is one this standard can send.
     pub fn supports(self, rate_100kbps: u32) -> bool {
         self.rate_ladder().contains(&rate_100kbps)
     }
 
-    /// Noise bandwidth of the channel: 22 MHz for DSSS (15.4.4.6 spectrum mask), 20 MHz for
-    /// OFDM (17.3.8.2) and ERP (the PHY's channel; as ns-3 takes it for 802.11g).
-    pub fn noise_bandwidth_hz(self) -> f64 {
+    /// Slots in the idle time before a countdown: DIFS's 2 (10.3.2.3.5), or for the QoS
+    /// stations of 802.11n the AIFSN of best effort, 3 (10.22.2.2, Table 9-137). The other
+    /// access categories are not modelled yet: all traffic is best effort.
+    pub fn ifs_slots(self) -> u64 {
+        if self.is_ht() {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// Whether the standard sends HT MCSs.
+    pub fn is_ht(self) -> bool {
+        self == Standard::N
+    }
+
+    /// Noise bandwidth of a channel `width_mhz` wide: 22 MHz for DSSS (15.4.4.6 spectrum
+    /// mask); the channel's width for OFDM (17.3.8.2: 20 MHz), ERP (as ns-3 takes it for
+    /// 802.11g) and HT (20 or 40 MHz; ns-3's InterferenceHelper::CalculateSnr alike).
+    pub fn noise_bandwidth_hz(self, width_mhz: u32) -> f64 {
         match self {
             Standard::B => 22e6,
-            Standard::A | Standard::G => 20e6,
+            Standard::A | Standard::G | Standard::N => f64::from(width_mhz) * 1e6,
         }
     }
 
@@ -89,6 +113,9 @@ impl Standard {
     /// for OFDM, with 18.5.3's signal extension on ERP).
     #[inline]
     pub fn txtime_ns(self, bytes: u32, rate_100kbps: u32) -> SimDuration {
+        if let Some(ht) = HtMode::from_code(rate_100kbps) {
+            return ht.txtime_ns(bytes, false); // 5 GHz: no signal extension
+        }
         let ofdm = match self {
             Standard::B => None, // every 802.11b rate is DSSS/CCK
             _ => OfdmRate::from_kbps(100 * rate_100kbps),
@@ -114,6 +141,11 @@ impl Standard {
         if self == Standard::B {
             return basic_100kbps;
         }
+        // An HT frame is answered in non-HT OFDM, by its MCS's modulation and coding.
+        let eliciting = match HtMode::from_code(eliciting) {
+            Some(ht) => ht::non_ht_reference_100kbps(ht.mcs),
+            None => eliciting,
+        };
         match OfdmRate::from_kbps(100 * eliciting) {
             Some(r) => r.control_response().kbps() / 100,
             None => eliciting,
@@ -125,7 +157,7 @@ impl Standard {
     /// for a.
     pub fn lowest_mandatory_100kbps(self) -> u32 {
         match self {
-            Standard::A => 60,
+            Standard::A | Standard::N => 60,
             Standard::B | Standard::G => 10,
         }
     }
@@ -156,6 +188,21 @@ mod tests {
     }
 
     #[test]
+    fn ht_frames_are_answered_at_the_ofdm_rate_of_their_modulation() {
+        use crate::phy::ht::HtWidth;
+        let n = Standard::N;
+        let answers: Vec<u32> = (0..16)
+            .map(|m| n.response_rate(HtMode::new(m, HtWidth::Mhz20, false).unwrap().code(), 60))
+            .collect();
+        // BPSK 1/2 -> 6; QPSK -> 12; 16-QAM and 64-QAM -> 24; two streams alike.
+        let one = [60, 120, 120, 240, 240, 240, 240, 240];
+        assert_eq!(answers[..8], one);
+        assert_eq!(answers[8..], one);
+        let m7 = HtMode::new(7, HtWidth::Mhz40, true).unwrap();
+        assert_eq!(n.txtime_ns(1500, m7.code()), m7.txtime_ns(1500, false));
+    }
+
+    #[test]
     fn ppdu_durations_per_standard() {
         // 14-octet ACK at 24 Mbit/s: 16 + 4 + ceil(134 / 96) = 2 symbols -> 28 us.
         assert_eq!(Standard::A.txtime_ns(14, 240), us(28));
@@ -168,7 +215,7 @@ mod tests {
 
     #[test]
     fn serde_names() {
-        for s in [Standard::B, Standard::A, Standard::G] {
+        for s in [Standard::B, Standard::A, Standard::G, Standard::N] {
             let json = serde_json::to_string(&s).unwrap();
             assert_eq!(json, format!("\"{}\"", s.name()));
         }

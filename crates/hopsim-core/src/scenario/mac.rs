@@ -4,7 +4,7 @@
 
 use super::ranges;
 use super::validate::Check;
-use super::KeyPath;
+use super::{KeyPath, Radio};
 use crate::phy::standard::Standard;
 use serde::{Deserialize, Serialize};
 
@@ -55,12 +55,39 @@ pub fn basic_rates(standard: Standard) -> &'static [u32] {
         Standard::B => &[10, 20],
         Standard::A => &[60, 120, 240],
         Standard::G => &[10, 20, 60, 120, 240],
+        Standard::N => &[60, 120, 240], // non-HT OFDM: HT rates are not basic (10.7.6.5.1)
     }
 }
 
 impl Mac {
-    pub(super) fn check(&self, at: &KeyPath, standard: Standard) -> Check {
+    pub(super) fn check(&self, at: &KeyPath, radio: &Radio) -> Check {
+        let standard = radio.standard;
         let name = standard.name();
+        if let DataRate::Mcs(mcs) = self.data_rate_mbps {
+            // MCS 8k..8k+7 send k + 1 streams, each needing an antenna (19.3.5).
+            let most = 8 * radio.antennas - 1;
+            if !standard.is_ht() || u32::from(mcs) > most {
+                let allowed = if standard.is_ht() {
+                    format!(
+                        "must be \"mcs0\" to \"mcs{most}\" with radio.antennas = {}",
+                        radio.antennas
+                    )
+                } else {
+                    format!(
+                        "an MCS needs radio.standard = \"80211n\"; {name} sends {} Mbit/s",
+                        list_mbps(standard.rate_ladder())
+                    )
+                };
+                return Err(at.field("data_rate_mbps").invalid(format!("mcs{mcs}"), &allowed));
+            }
+        }
+        if standard.is_ht() && self.data_rate_mbps == DataRate::Auto {
+            return Err(at.field("data_rate_mbps").invalid(
+                "auto",
+                "802.11n takes a fixed rate here, \"mcs0\" to \"mcs31\" or an OFDM rate in Mbit/s \
+                 (Minstrel-HT is not modelled yet)",
+            ));
+        }
         if let Some(rate) = self.data_rate_mbps.fixed() {
             // Rates are written in Mbit/s with at most one decimal (5.5).
             let r100 = (rate * 10.0).round();
@@ -114,19 +141,20 @@ impl Mac {
     }
 }
 
-/// `mac.data_rate_mbps`: a number of Mbit/s, or "auto".
+/// `mac.data_rate_mbps`: a number of Mbit/s, an HT MCS ("mcs7"), or "auto".
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum DataRate {
     Mbps(f64),
+    Mcs(u8),
     Auto,
 }
 
 impl DataRate {
-    /// The fixed rate, if any.
+    /// The fixed non-HT rate, if any.
     pub fn fixed(self) -> Option<f64> {
         match self {
             DataRate::Mbps(r) => Some(r),
-            DataRate::Auto => None,
+            DataRate::Mcs(_) | DataRate::Auto => None,
         }
     }
 }
@@ -135,6 +163,7 @@ impl Serialize for DataRate {
     fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         match self {
             DataRate::Mbps(r) => ser.serialize_f64(*r),
+            DataRate::Mcs(m) => ser.serialize_str(&format!("mcs{m}")),
             DataRate::Auto => ser.serialize_str("auto"),
         }
     }
@@ -146,7 +175,10 @@ impl<'de> Deserialize<'de> for DataRate {
         impl serde::de::Visitor<'_> for V {
             type Value = DataRate;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a rate in Mbit/s (802.11b: 1, 2, 5.5, 11; a/g: 6 to 54) or \"auto\"")
+                f.write_str(
+                    "a rate in Mbit/s (802.11b: 1, 2, 5.5, 11; a/g/n: 6 to 54), an 802.11n MCS \
+                     (\"mcs0\" to \"mcs31\") or \"auto\"",
+                )
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<DataRate, E> {
                 Ok(DataRate::Mbps(v))
@@ -158,8 +190,11 @@ impl<'de> Deserialize<'de> for DataRate {
                 Ok(DataRate::Mbps(v as f64))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DataRate, E> {
+                let mcs = v.strip_prefix("mcs").and_then(|m| m.parse::<u8>().ok());
                 if v == "auto" {
                     Ok(DataRate::Auto)
+                } else if let Some(m) = mcs.filter(|&m| m < 32 && v == format!("mcs{m}")) {
+                    Ok(DataRate::Mcs(m))
                 } else {
                     Err(E::invalid_value(serde::de::Unexpected::Str(v), &self))
                 }

@@ -6,6 +6,7 @@ use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
 use crate::phy::config::Reception;
+use crate::phy::standard::Standard;
 
 impl Radio {
     pub(super) fn check(&self, at: &KeyPath) -> Check {
@@ -38,6 +39,7 @@ impl Radio {
                 ranges::check(&at.field(name), v)?;
             }
         }
+        self.check_ht_keys(at)?;
         if let Some(dbm) = self.tx_power_dbm {
             // Two ways to say one power: refuse both rather than pick one silently.
             if self.tx_power_w != Radio::default().tx_power_w {
@@ -69,5 +71,42 @@ impl Radio {
             }
             _ => Ok(()),
         }
+    }
+}
+
+impl Radio {
+    /// The keys of the HT PHY: only 802.11n has a choice of width, guard interval and
+    /// antennas, and it is modelled in the 5 GHz band.
+    fn check_ht_keys(&self, at: &KeyPath) -> Check {
+        let name = self.standard.name();
+        let ht = self.standard == Standard::N;
+        let (widths, gis, most_antennas) =
+            if ht { ("20 or 40", "800 or 400", 4) } else { ("20", "800", 1) };
+        if self.channel_width_mhz != 20 && !(ht && self.channel_width_mhz == 40) {
+            return Err(at.field("channel_width_mhz").invalid(
+                self.channel_width_mhz,
+                &format!("must be {widths} with radio.standard = \"{name}\""),
+            ));
+        }
+        if self.guard_interval_ns != 800 && !(ht && self.guard_interval_ns == 400) {
+            return Err(at.field("guard_interval_ns").invalid(
+                self.guard_interval_ns,
+                &format!("must be {gis} with radio.standard = \"{name}\""),
+            ));
+        }
+        if !(1..=most_antennas).contains(&self.antennas) {
+            return Err(at.field("antennas").invalid(
+                self.antennas,
+                &format!("must be 1 to {most_antennas} with radio.standard = \"{name}\""),
+            ));
+        }
+        if ht && !(4.9e9..=5.925e9).contains(&self.frequency_hz) {
+            return Err(at.field("frequency_hz").invalid(
+                self.frequency_hz,
+                "must lie in the 5 GHz band, 4.9e9 to 5.925e9, with radio.standard = \"80211n\" \
+                 (802.11n in the 2.4 GHz band is not modelled)",
+            ));
+        }
+        Ok(())
     }
 }

@@ -4,7 +4,8 @@
 //! the TCP host profiles are (parse.rs), since only the document knows which keys were
 //! written. Values and sources: docs/models.md 1.2 and 1.4.
 //!
-//! * 2.4 GHz channel 1 (2.412 GHz) for 802.11g, 5 GHz channel 36 (5.18 GHz) for 802.11a.
+//! * 2.4 GHz channel 1 (2.412 GHz) for 802.11g, 5 GHz channel 36 (5.18 GHz) for 802.11a
+//!   and 802.11n.
 //! * Log-distance path loss, exponent 3 from Friis at 1 m, and `sinr` reception with the OFDM
 //!   error model: ns-3.44's defaults for these standards (LogDistancePropagationLossModel,
 //!   YansWifiPhy with the NIST error model).
@@ -13,8 +14,9 @@
 //!   which is also ns-3's preamble-detection minimum RSSI. Carrier sense: with `sinr`, energy
 //!   detection at -62 dBm (17.3.10.6: 20 dB above it; ns-3's CcaEdThreshold), besides the
 //!   frame being received; with `capture`, the standard's preamble detection at -82 dBm.
-//! * Data and basic rate 6 Mbit/s (ns-3's ConstantRateWifiManager DataMode/ControlMode),
-//!   CWmin 15 (Tables 17-21, 18-5); CWmax is 1023 as for 802.11b.
+//! * Data and basic rate 6 Mbit/s (ns-3's ConstantRateWifiManager DataMode/ControlMode;
+//!   802.11n: data at MCS 0, the slowest HT rate), CWmin 15 (Tables 17-21, 18-5); CWmax is
+//!   1023 as for 802.11b.
 
 use serde_json::{json, Map, Value};
 
@@ -32,7 +34,7 @@ pub(super) fn fill_defaults(doc: &mut Value) {
         _ => return, // 802.11b, or a wrong value the typed parse names
     };
     let frequency_hz = match standard.as_str() {
-        "80211a" => 5.18e9,
+        "80211a" | "80211n" => 5.18e9,
         "80211g" => 2.412e9,
         _ => return,
     };
@@ -47,7 +49,8 @@ pub(super) fn fill_defaults(doc: &mut Value) {
     let capture = radio.get("reception") == Some(&json!("capture"));
     put(radio, "cs_threshold_w", json!(if capture { MINUS_82_DBM_W } else { MINUS_62_DBM_W }));
     let mac = table(top, "mac");
-    put(mac, "data_rate_mbps", json!(6.0));
+    let data_rate = if standard == "80211n" { json!("mcs0") } else { json!(6.0) };
+    put(mac, "data_rate_mbps", data_rate);
     put(mac, "basic_rate_mbps", json!(6.0));
     put(mac, "cw_min", json!(15));
 }
@@ -91,6 +94,44 @@ mod tests {
         assert_eq!((s.radio.frequency_hz, s.mac.cw_min), (5.5e9, 31));
         assert_eq!(s.mac.data_rate_mbps, DataRate::Mbps(54.0));
         assert_eq!(s.radio.cs_threshold_w, s.radio.rx_threshold_w, "capture: preamble CCA");
+    }
+
+    #[test]
+    fn an_80211n_scenario_gets_5_ghz_and_mcs_0_and_refuses_what_ht_cannot_do() {
+        let s = parse_toml(&format!("[radio]\nstandard = \"80211n\"\n{FLOW}")).unwrap();
+        assert_eq!((s.radio.standard, s.radio.frequency_hz), (Standard::N, 5.18e9));
+        assert_eq!(s.mac.data_rate_mbps, DataRate::Mcs(0));
+        let refused = |extra: &str| {
+            parse_toml(&format!("[radio]\nstandard = \"80211n\"\n{extra}{FLOW}"))
+                .and_then(|s| crate::scenario::validate(&s).map(|_| s))
+                .unwrap_err()
+        };
+        assert_eq!(refused("channel_width_mhz = 80\n").key, "radio.channel_width_mhz");
+        assert_eq!(refused("guard_interval_ns = 200\n").key, "radio.guard_interval_ns");
+        assert_eq!(refused("frequency_hz = 2.412e9\n").key, "radio.frequency_hz");
+        assert_eq!(refused("antennas = 5\n").key, "radio.antennas");
+        // MCS 8 needs two streams, so two antennas.
+        let e = refused("[mac]\ndata_rate_mbps = \"mcs8\"\n");
+        assert_eq!(e.key, "mac.data_rate_mbps");
+        assert!(e.message.contains("\"mcs0\" to \"mcs7\""), "{}", e.message);
+        assert!(parse_toml(&format!(
+            "[radio]\nstandard = \"80211n\"\nantennas = 2\n[mac]\ndata_rate_mbps = \"mcs15\"\n{FLOW}"
+        ))
+        .and_then(|s| crate::scenario::validate(&s))
+        .is_ok());
+        assert_eq!(refused("[mac]\ndata_rate_mbps = \"auto\"\n").key, "mac.data_rate_mbps");
+        // ...and other standards refuse the HT keys.
+        let e =
+            parse_toml(&format!("[radio]\nstandard = \"80211a\"\nchannel_width_mhz = 40\n{FLOW}"))
+                .and_then(|s| crate::scenario::validate(&s).map(|_| s))
+                .unwrap_err();
+        assert_eq!(e.key, "radio.channel_width_mhz");
+        let e = parse_toml(&format!("[mac]\ndata_rate_mbps = \"mcs3\"\n{FLOW}"))
+            .and_then(|s| crate::scenario::validate(&s).map(|_| s))
+            .unwrap_err();
+        assert_eq!(e.key, "mac.data_rate_mbps");
+        assert!(parse_toml(&format!("[mac]\ndata_rate_mbps = \"mcs32\"\n{FLOW}")).is_err());
+        assert!(parse_toml(&format!("[mac]\ndata_rate_mbps = \"mcs07\"\n{FLOW}")).is_err());
     }
 
     #[test]

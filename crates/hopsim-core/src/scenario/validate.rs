@@ -36,7 +36,7 @@ pub fn validate(s: &Scenario) -> Check {
              802.11b DSSS); use profile = \"standard\" for 802.11a/g",
         ));
     }
-    s.mac.check(&root.field("mac"), s.radio.standard)?;
+    s.mac.check(&root.field("mac"), &s.radio)?;
     s.routing.check(&root.field("routing"), &run)?;
     if let Some(q) = &s.queue {
         let cmu = s.profile == super::Profile::Ns2 && s.routing.protocol == RoutingProtocol::Dsr;

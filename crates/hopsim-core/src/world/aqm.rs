@@ -5,7 +5,7 @@
 use crate::engine::rng::{Purpose, Rng};
 use crate::engine::time::secs_to_ns;
 use crate::ids::NodeId;
-use crate::mac::timing::{Timing, FCS_BYTES, LLC_SNAP_BYTES, MAC_HEADER_BYTES};
+use crate::mac::timing::{Timing, FCS_BYTES, LLC_SNAP_BYTES};
 use crate::queue::{Codel, CodelConfig, Discipline, FqCodel, FqCodelConfig, Red, RedConfig};
 use crate::scenario::{QueueDiscipline, Scenario};
 
@@ -50,7 +50,7 @@ pub(super) fn discipline(s: &Scenario, timing: &Timing, id: NodeId) -> Disciplin
 /// packet without contention, DIFS + the mean initial backoff (CW_min / 2 slots) + DATA at
 /// the data rate + SIFS + ACK.
 pub(super) fn packet_time_ns(t: &Timing, cw_min: u32) -> u64 {
-    let bytes = MAC_HEADER_BYTES + LLC_SNAP_BYTES + MTU_BYTES + FCS_BYTES;
+    let bytes = t.data_header_bytes() + LLC_SNAP_BYTES + MTU_BYTES + FCS_BYTES;
     let data = t.airtime_ns(bytes, t.data_rate);
     t.difs + cw_min as u64 * t.slot / 2 + data + t.sifs + t.ack_after_ns(t.data_rate)
 }

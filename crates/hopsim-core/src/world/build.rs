@@ -12,9 +12,7 @@ use crate::engine::sched::{Scheduler, TimerSink};
 use crate::engine::time::{secs_to_ns, SimTime};
 use crate::error::ScenarioError;
 use crate::ids::NodeId;
-use crate::mac::dcf::{Dcf, DcfConfig};
-use crate::mac::rate::RateAlgo;
-use crate::mac::timing::{Rate, Timing};
+use crate::mac::dcf::Dcf;
 use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
 use crate::net::packet::{FlowId, PacketArena};
@@ -27,10 +25,7 @@ use crate::phy::radio::Radio;
 use crate::phy::receiver::Receiver;
 use crate::phy::sinr::SinrRadio;
 use crate::queue::IfQueue;
-use crate::scenario::{
-    DataRate, Flow, Profile, RateControlAlgo, Reception, RoutingProtocol, Scenario, TcpVariant,
-    Transport,
-};
+use crate::scenario::{Flow, Profile, Reception, RoutingProtocol, Scenario, TcpVariant, Transport};
 use crate::transport::flow::{FlowApp, FlowState, TcpFlow};
 use crate::transport::tcp::config::{TcpHost, TcpSpec};
 use crate::transport::tcp::quick_ack::QuickAckConfig;
@@ -91,45 +86,25 @@ impl World {
         }
 
         let max_delay_ns = motion.as_ref().map_or(channel.max_delay_ns(), |m| m.max_delay_ns());
+        let cfg = super::mac_config::dcf_config(s, max_delay_ns);
+        let timing = cfg.timing;
         let standard = s.radio.standard;
-        // With auto rate DATA frames take the rate control's choice; the standard's top rate
-        // stands in for it where one rate is asked for (RED's packet time).
-        let top = Rate(*standard.rate_ladder().last().expect("a standard has rates"));
-        let data_rate = s.mac.data_rate_mbps.fixed().map_or(top, Rate::from_mbps);
-        let timing = Timing::for_standard(
-            standard,
-            Rate::from_mbps(s.mac.basic_rate_mbps),
-            data_rate,
-            max_delay_ns,
-        );
-        let cfg = DcfConfig {
-            timing,
-            cw_min: s.mac.cw_min,
-            cw_max: s.mac.cw_max,
-            rts_threshold_bytes: s.mac.rts_threshold_bytes,
-            short_retry_limit: s.mac.short_retry_limit,
-            long_retry_limit: s.mac.long_retry_limit,
-            ns2: s.profile == Profile::Ns2,
-            rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
-                (DataRate::Mbps(r), _) => RateAlgo::Constant(Rate::from_mbps(r)),
-                (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
-                (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
-                (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
-            },
-        };
         let ns2 = s.profile == Profile::Ns2;
         let model = placement::link_model(s);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
         let receiver = |id: NodeId| match s.radio.reception {
             Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
-            Reception::Sinr => Receiver::Sinr(SinrRadio::for_standard(
-                standard,
-                noise_w,
-                model.cs_w,
-                model.rx_w,
-                s.radio.preamble_snr_db,
-                Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | u64::from(id.0)),
-            )),
+            Reception::Sinr => Receiver::Sinr(
+                SinrRadio::for_standard(
+                    standard,
+                    noise_w,
+                    model.cs_w,
+                    model.rx_w,
+                    s.radio.preamble_snr_db,
+                    Rng::derive(s.seed, Purpose::FrameError, (1 << 32) | u64::from(id.0)),
+                )
+                .with_antennas(s.radio.antennas),
+            ),
         };
         let mut nodes: Vec<Node> = (0..positions.len() as u32)
             .map(NodeId)
@@ -250,6 +225,7 @@ impl World {
                     crate::phy::standard::Standard::B => 2412,
                     _ => (s.radio.frequency_hz / 1e6).round().min(65_535.0) as u16,
                 },
+                qos: s.radio.standard.is_ht(),
             },
         };
         world.path_logs.resize_with(world.cx.flows.len(), Default::default);

@@ -9,6 +9,7 @@ mod build;
 mod etx;
 mod event;
 mod fading;
+mod mac_config;
 mod motion;
 mod paths;
 mod placement;
@@ -81,6 +82,8 @@ pub(crate) struct RunInfo {
     pub warmup_s: f64,
     /// The channel the radiotap traces name (MHz).
     pub channel_mhz: u16,
+    /// The stations are QoS stations (802.11n): their data frames are QoS Data.
+    pub qos: bool,
 }
 
 impl World {
@@ -174,6 +177,7 @@ impl World {
     /// Write pcap traces of the run through `tracer`.
     pub fn attach_tracer(&mut self, mut tracer: PcapTracer) {
         tracer.set_channel_mhz(self.run_info.channel_mhz);
+        tracer.set_qos(self.run_info.qos);
         self.cx.pcap = Some(tracer);
     }
 

@@ -203,6 +203,10 @@ main(int argc, char* argv[])
     uint32_t queuePackets = 50;
     double txPowerW = 0.28183815;
     std::string standard = "80211b";
+    uint32_t channelWidthMhz = 20;
+    bool shortGi = false;
+    uint32_t antennas = 1;
+    uint32_t maxAmpduBytes = 0;
     std::string propagation = "two_ray_ground";
     double exponent = 3.0;
     double referenceDistanceM = 1.0;
@@ -241,7 +245,12 @@ main(int argc, char* argv[])
     cmd.AddValue("retryLimit", "WifiMac FrameRetryLimit (attempts)", retryLimit);
     cmd.AddValue("queuePackets", "WifiMacQueue size (packets)", queuePackets);
     cmd.AddValue("txPowerW", "transmit power (W)", txPowerW);
-    cmd.AddValue("standard", "80211b, 80211a or 80211g", standard);
+    cmd.AddValue("standard", "80211b, 80211a, 80211g or 80211n", standard);
+    cmd.AddValue("channelWidthMhz", "80211n: 20 or 40 (5 GHz band)", channelWidthMhz);
+    cmd.AddValue("shortGi", "80211n: the 400 ns guard interval", shortGi);
+    cmd.AddValue("antennas", "80211n: antennas and spatial streams", antennas);
+    cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
+                 maxAmpduBytes);
     cmd.AddValue("propagation", "two_ray_ground or log_distance", propagation);
     cmd.AddValue("exponent", "log-distance path-loss exponent", exponent);
     cmd.AddValue("referenceDistanceM", "log-distance reference distance (m)", referenceDistanceM);
@@ -389,15 +398,25 @@ main(int argc, char* argv[])
     {
         phy.SetErrorRateModel("ns3::NistErrorRateModel"); // as hopsim decodes OFDM
     }
+    const bool ht = standard == "80211n";
+    if (ht)
+    {
+        phy.Set("ChannelSettings",
+                StringValue("{0, " + std::to_string(channelWidthMhz) + ", BAND_5GHZ, 0}"));
+        phy.Set("Antennas", UintegerValue(antennas));
+        phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(antennas));
+        phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(antennas));
+    }
     // Only frames at or above the decode threshold are synchronised on (the decode range).
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
                                   "MinimumRssi", DoubleValue(rxDbm),
                                   "Threshold", DoubleValue(preambleSnrDb));
 
     WifiHelper wifi;
-    // The driver writes 80211b, 80211a or 80211g.
+    // The driver writes 80211b, 80211a, 80211g or 80211n.
     wifi.SetStandard(standard == "80211a"   ? WIFI_STANDARD_80211a
                      : standard == "80211g" ? WIFI_STANDARD_80211g
+                     : ht                   ? WIFI_STANDARD_80211n
                                             : WIFI_STANDARD_80211b);
     wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
                                  "DataMode", StringValue(dataMode),
@@ -405,8 +424,15 @@ main(int argc, char* argv[])
                                  "NonUnicastMode", StringValue(controlMode),
                                  "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
     WifiMacHelper mac;
-    mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(false),
-                "FrameRetryLimit", UintegerValue(retryLimit));
+    // HT stations are QoS stations (best effort); A-MPDUs up to maxAmpduBytes, none at 0.
+    mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(ht),
+                "FrameRetryLimit", UintegerValue(retryLimit),
+                "BE_MaxAmpduSize", UintegerValue(ht ? maxAmpduBytes : 65535),
+                "BE_MaxAmsduSize", UintegerValue(0));
+    if (ht)
+    {
+        wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(shortGi));
+    }
     NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
 
     // ---------------------------------------------------------------- IP and static routes

@@ -1,5 +1,5 @@
 // Saturated UDP over a static chain of 802.11 nodes in ns-3 (3.44): the scenario the driver
-// (`hopsim.crosscheck.ns3wifi`) sets beside hopsim's for the PHY standards (802.11b, a, g)
+// (`hopsim.crosscheck.ns3wifi`) sets beside hopsim's for the PHY standards (802.11b, a, g, n)
 // with log-distance path loss and SINR reception. Every setting comes from the command line,
 // written from a resolved hopsim scenario; this file holds no defaults of its own that
 // matter. Prints one JSON object on stdout.
@@ -170,7 +170,12 @@ StandardOf(const std::string& name)
     {
         return WIFI_STANDARD_80211a;
     }
-    NS_ABORT_MSG_IF(name != "80211g", "standard must be 80211b, 80211a or 80211g, not " << name);
+    if (name == "80211n")
+    {
+        return WIFI_STANDARD_80211n;
+    }
+    NS_ABORT_MSG_IF(name != "80211g",
+                    "standard must be 80211b, 80211a, 80211g or 80211n, not " << name);
     return WIFI_STANDARD_80211g;
 }
 
@@ -201,6 +206,10 @@ main(int argc, char* argv[])
     double preambleSnrDb = 4.0;
     double noiseFigureDb = 7.0;
     std::string txLogPath;
+    uint32_t channelWidthMhz = 20;
+    bool shortGi = false;
+    uint32_t antennas = 1;
+    uint32_t maxAmpduBytes = 0;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
@@ -208,7 +217,7 @@ main(int argc, char* argv[])
     cmd.AddValue("durationS", "simulated time (s)", durationS);
     cmd.AddValue("warmupS", "goodput is measured over [warmupS, durationS]", warmupS);
     cmd.AddValue("run", "RngSeedManager run number (the replication)", run);
-    cmd.AddValue("standard", "80211b, 80211a or 80211g", standard);
+    cmd.AddValue("standard", "80211b, 80211a, 80211g or 80211n", standard);
     cmd.AddValue("dataMode", "WifiMode of DATA frames", dataMode);
     cmd.AddValue("controlMode", "WifiMode of RTS and broadcast frames", controlMode);
     cmd.AddValue("rtsThresholdBytes", "RTS/CTS when the PSDU is longer than this", rtsThresholdBytes);
@@ -225,6 +234,11 @@ main(int argc, char* argv[])
     cmd.AddValue("preambleSnrDb", "preamble detection SNR threshold (dB)", preambleSnrDb);
     cmd.AddValue("noiseFigureDb", "receiver noise figure (dB)", noiseFigureDb);
     cmd.AddValue("txLog", "write every transmission to this file (diagnosis)", txLogPath);
+    cmd.AddValue("channelWidthMhz", "80211n: 20 or 40 (5 GHz band)", channelWidthMhz);
+    cmd.AddValue("shortGi", "80211n: the 400 ns guard interval", shortGi);
+    cmd.AddValue("antennas", "80211n: antennas and spatial streams", antennas);
+    cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
+                 maxAmpduBytes);
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(hops < 1, "hops must be at least 1");
@@ -271,6 +285,16 @@ main(int argc, char* argv[])
     // hopsim decodes OFDM with the NIST model (phy/error_rate/ofdm.rs); ns-3's Yans default
     // is the table-based model.
     phy.SetErrorRateModel("ns3::NistErrorRateModel");
+    const bool ht = standard == "80211n";
+    if (ht)
+    {
+        // A 20 or 40 MHz channel of the 5 GHz band (0: the default channel of that width).
+        phy.Set("ChannelSettings",
+                StringValue("{0, " + std::to_string(channelWidthMhz) + ", BAND_5GHZ, 0}"));
+        phy.Set("Antennas", UintegerValue(antennas));
+        phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(antennas));
+        phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(antennas));
+    }
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
                                   "MinimumRssi", DoubleValue(rxThresholdDbm),
                                   "Threshold", DoubleValue(preambleSnrDb));
@@ -283,8 +307,17 @@ main(int argc, char* argv[])
                                  "NonUnicastMode", StringValue(controlMode),
                                  "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
     WifiMacHelper mac;
-    mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(false),
+    // HT stations are QoS stations (best effort); A-MPDUs up to maxAmpduBytes, none at 0.
+    mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(ht),
                 "FrameRetryLimit", UintegerValue(retryLimit));
+    if (ht)
+    {
+        mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(true),
+                    "FrameRetryLimit", UintegerValue(retryLimit),
+                    "BE_MaxAmpduSize", UintegerValue(maxAmpduBytes),
+                    "BE_MaxAmsduSize", UintegerValue(0));
+        wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(shortGi));
+    }
     NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
 
     InternetStackHelper internet;

@@ -175,7 +175,8 @@ impl Dcf {
     ) {
         debug_assert!(self.job.is_none());
         self.nav_reset_on_offer(cx, receiver);
-        let mpdu_bytes = super::timing::MAC_HEADER_BYTES + msdu_bytes + super::timing::FCS_BYTES;
+        let mpdu_bytes =
+            self.cfg.timing.data_header_bytes() + msdu_bytes + super::timing::FCS_BYTES;
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0FFF;
         let use_rts = dst != NodeId::BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes;

@@ -88,8 +88,9 @@ pub type LinkRateStats = (NodeId, [u64; MAX_RATES], [u64; MAX_RATES]);
 pub struct RateControl {
     algo: RateAlgo,
     timing: Timing,
-    /// The standard's rates, slowest first.
-    ladder: &'static [u32],
+    /// The rates, slowest first: the standard's non-HT ladder, or a constant HT rate alone.
+    ladder_rates: [u32; MAX_RATES],
+    ladder_len: usize,
     cw_min: u32,
     /// Sorted by destination.
     peers: Vec<Peer>,
@@ -98,22 +99,46 @@ pub struct RateControl {
 
 impl RateControl {
     pub fn new(algo: RateAlgo, timing: Timing, cw_min: u32, rng: Rng) -> RateControl {
-        let ladder = timing.standard.rate_ladder();
-        RateControl { algo, timing, ladder, cw_min, peers: Vec::new(), rng }
+        let standard = timing.standard.rate_ladder();
+        let constant = match algo {
+            RateAlgo::Constant(r) => [r.0],
+            _ => [0],
+        };
+        let ladder = if constant[0] != 0 && !standard.contains(&constant[0]) {
+            &constant[..]
+        } else {
+            standard
+        };
+        let mut ladder_rates = [0; MAX_RATES];
+        ladder_rates[..ladder.len()].copy_from_slice(ladder);
+        RateControl {
+            algo,
+            timing,
+            ladder_rates,
+            ladder_len: ladder.len(),
+            cw_min,
+            peers: Vec::new(),
+            rng,
+        }
+    }
+
+    #[inline]
+    fn rates(&self) -> &[u32] {
+        &self.ladder_rates[..self.ladder_len]
     }
 
     /// The ladder's rates, slowest first.
     pub fn ladder(&self) -> impl Iterator<Item = Rate> + '_ {
-        self.ladder.iter().map(|&r| Rate(r))
+        self.rates().iter().map(|&r| Rate(r))
     }
 
     fn rate_at(&self, i: usize) -> Rate {
-        Rate(self.ladder[i])
+        Rate(self.rates()[i])
     }
 
     fn rate_index(&self, rate: Rate) -> usize {
         // Scenario checks allow only rates of the standard.
-        self.ladder.iter().position(|&r| r == rate.0).unwrap_or(0)
+        self.rates().iter().position(|&r| r == rate.0).unwrap_or(0)
     }
 
     fn peer(&mut self, dst: NodeId) -> &mut Peer {
@@ -122,7 +147,7 @@ impl RateControl {
             Err(i) => {
                 // ARF and AARF start at the top rate; SampleRate knows nothing yet.
                 let arf = ArfState {
-                    idx: self.ladder.len() - 1,
+                    idx: self.ladder_len - 1,
                     success_threshold: ARF_SUCCESS,
                     timer_threshold: ARF_TIMER,
                     ..ArfState::default()
@@ -164,7 +189,7 @@ impl RateControl {
         if self.algo != RateAlgo::Sample {
             return;
         }
-        let n = self.ladder.len();
+        let n = self.ladder_len;
         let mut lossless = [0.0; MAX_RATES];
         for (i, l) in lossless[..n].iter_mut().enumerate() {
             *l = self.lossless_ns(self.rate_at(i), bytes, rts);
@@ -225,7 +250,7 @@ impl RateControl {
     /// Outcome of one DATA attempt at `rate` (acknowledged or not).
     pub fn report_attempt(&mut self, dst: NodeId, rate: Rate, acked: bool, now: SimTime) {
         let algo = self.algo;
-        let (i, n) = (self.rate_index(rate), self.ladder.len());
+        let (i, n) = (self.rate_index(rate), self.ladder_len);
         let p = self.peer(dst);
         p.attempts[i] += 1;
         p.packet_attempts += 1;

@@ -9,6 +9,7 @@ use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
 use crate::net::packet::{Packet, PacketArena, SeqNo};
 use crate::observe::trace::pcap::node_ipv4;
+use crate::phy::ht::HtWidth;
 use crate::transport::flow::{FlowApp, FlowState};
 
 /// Well-known port of every flow's receiver; senders use 49152 + flow id.
@@ -38,6 +39,7 @@ impl PcapTracer {
             (FrameKind::Data, Some(p)) => Some(ip_image(packets.get(p), flows)),
             _ => None,
         };
+        let ht = frame.rate.ht_mode().map(|m| (m.mcs, m.width == HtWidth::Mhz40, m.short_gi));
         let record = TraceFrame {
             time_ns,
             kind: match frame.kind {
@@ -51,7 +53,9 @@ impl PcapTracer {
             duration_us: (frame.nav_ns / 1000).min(32_767) as u16,
             seq: frame.seq,
             retry: frame.retry,
-            rate_500kbps: (frame.rate.0 / 5) as u8,
+            rate_500kbps: if ht.is_some() { 0 } else { (frame.rate.0 / 5) as u8 },
+            ht,
+            qos: self.qos(),
             channel_mhz: self.channel_mhz(),
             ip,
         };

@@ -77,8 +77,12 @@ pub struct TraceFrame {
     pub seq: u16,
     pub retry: bool,
     /// Data rate in units of 500 kbit/s (radiotap convention): 2, 4, 11, 22 (DSSS/CCK); 12,
-    /// 18, 24, 36, 48, 72, 96, 108 (OFDM).
+    /// 18, 24, 36, 48, 72, 96, 108 (OFDM); 0 for an HT frame, which `ht` describes.
     pub rate_500kbps: u8,
+    /// An HT frame's MCS, 40 MHz and short guard interval (radiotap MCS field).
+    pub ht: Option<(u8, bool, bool)>,
+    /// A QoS Data frame (QoS Control field, 9.2.4.5): a QoS station's data.
+    pub qos: bool,
     /// The channel's centre frequency, MHz (radiotap Channel field).
     pub channel_mhz: u16,
     /// The IP packet inside a data frame.

@@ -34,6 +34,7 @@ pub struct PcapTracer {
     scratch: Vec<u8>,
     error: Option<io::Error>,
     channel_mhz: u16,
+    qos: bool,
 }
 
 impl PcapTracer {
@@ -55,6 +56,7 @@ impl PcapTracer {
             scratch: Vec::with_capacity(2400),
             error: None,
             channel_mhz: 2412,
+            qos: false,
         })
     }
 
@@ -65,6 +67,15 @@ impl PcapTracer {
 
     pub fn channel_mhz(&self) -> u16 {
         self.channel_mhz
+    }
+
+    /// Whether data frames are written as QoS Data (a QoS station's, 802.11n).
+    pub fn set_qos(&mut self, qos: bool) {
+        self.qos = qos;
+    }
+
+    pub fn qos(&self) -> bool {
+        self.qos
     }
 
     /// Whether per-node (radiotap) traces are written.
@@ -199,6 +210,8 @@ mod tests {
             seq: 0,
             retry: false,
             rate_500kbps: 2,
+            ht: None,
+            qos: false,
             channel_mhz: 2412,
             ip: None,
         }

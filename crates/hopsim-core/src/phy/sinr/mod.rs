@@ -15,11 +15,12 @@
 use super::busy::BusyPeriods;
 use super::dsss::{self, PLCP_HEADER_BITS};
 use super::error_rate::{chunk_success, ofdm as ofdm_error, Modulation};
+use super::ht::HtMode;
 use super::ofdm::{self, CodeRate, Constellation, OfdmRate};
 use super::radio::{EarlyEnd, FrameRef, RxEnd};
 use super::standard::Standard;
 use crate::engine::rng::Rng;
-use crate::engine::time::{SimDuration, SimTime};
+use crate::engine::time::{us, SimDuration, SimTime};
 
 /// How the bits of a frame sit on the air, from its start.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,10 +38,27 @@ struct Layout {
     tail_silence: SimDuration,
     payload_bits: f64,
     payload: Coding,
+    /// Spatial streams of the payload (the header is one).
+    streams: u32,
 }
 
 impl Layout {
     fn of(standard: Standard, rate_100kbps: u32, mpdu_bytes: u32) -> Layout {
+        if let Some(ht) = HtMode::from_code(rate_100kbps) {
+            let (c, code) = ht.modulation();
+            let bpsk = Coding::Ofdm(Constellation::Bpsk, CodeRate(1, 2));
+            let sig = ofdm::PREAMBLE_NS;
+            return Layout {
+                // L-SIG (24 bits, 4 us) and HT-SIG (48 bits, 8 us), both BPSK 1/2 (19.3.9.3.5,
+                // 19.3.9.4.3); then HT-STF and the HT-LTFs, which carry no bits.
+                header: (sig, sig + us(12), 72.0, bpsk),
+                payload_from: ht.preamble_ns(),
+                tail_silence: 0,
+                payload_bits: f64::from(ht.data_bits(mpdu_bytes)),
+                payload: Coding::Ofdm(c, code),
+                streams: ht.streams(),
+            };
+        }
         match OfdmRate::from_kbps(100 * rate_100kbps) {
             Some(r) => {
                 let (c, code) = r.modulation();
@@ -53,6 +71,7 @@ impl Layout {
                     tail_silence: standard.signal_extension_ns(),
                     payload_bits: (ofdm::SERVICE_BITS + 8 * mpdu_bytes + ofdm::TAIL_BITS) as f64,
                     payload: Coding::Ofdm(c, code),
+                    streams: 1,
                 }
             }
             None => Layout {
@@ -66,6 +85,7 @@ impl Layout {
                 tail_silence: 0,
                 payload_bits: 8.0 * mpdu_bytes as f64,
                 payload: Coding::Dsss(Modulation::of_rate(rate_100kbps)),
+                streams: 1,
             },
         }
     }
@@ -111,6 +131,8 @@ pub struct SinrRadio {
     detect_w: f64,
     preamble_snr: f64,
     standard: Standard,
+    /// Receive antennas: more than a frame's streams give a diversity gain.
+    antennas: u32,
     rng: Rng,
     last_rx_start: SimTime,
 }
@@ -146,9 +168,24 @@ impl SinrRadio {
             detect_w,
             preamble_snr: 10f64.powf(preamble_snr_db / 10.0),
             standard,
+            antennas: 1,
             rng,
             last_rx_start: 0,
         }
+    }
+
+    /// A receiver of `antennas` antennas (radio.antennas).
+    pub fn with_antennas(mut self, antennas: u32) -> Self {
+        self.antennas = antennas.max(1);
+        self
+    }
+
+    /// The SNR gain of receiving `streams` streams on this node's antennas: N_rx / N_ss when
+    /// there are more antennas than streams, else none (ns-3.44 InterferenceHelper::
+    /// CalculateSnr: the diversity gain of an AWGN error model; its header SNR takes one
+    /// stream).
+    fn diversity_gain(&self, streams: u32) -> f64 {
+        f64::from(self.antennas.max(streams)) / f64::from(streams)
     }
 
     /// When the last frame the receiver locked on began to arrive (PHY-RXSTART follows its
@@ -213,7 +250,8 @@ impl SinrRadio {
             self.interferers.push(signal);
         } else if power_w >= self.detect_w && !self.transmitting_at(start) {
             let interference = self.power_at(start, frame);
-            if power_w >= self.preamble_snr * (self.noise_w + interference) {
+            let gain = self.diversity_gain(1);
+            if power_w * gain >= self.preamble_snr * (self.noise_w + interference) {
                 self.interferers.clear();
                 let overlapping = self.signals.iter().filter(|s| s.start < end && s.end > start);
                 self.interferers.extend(overlapping);
@@ -283,8 +321,9 @@ impl SinrRadio {
         let lay = Layout::of(self.standard, l.rate_100kbps, l.mpdu_bytes);
         let (h_from, h_to, h_bits, h_coding) = lay.header;
         let header = (s.start + h_from, s.start + h_to);
+        let header_w = s.power_w * self.diversity_gain(1);
         let p_header =
-            self.stretch_success(s.power_w, header, h_coding, h_bits / (h_to - h_from) as f64);
+            self.stretch_success(header_w, header, h_coding, h_bits / (h_to - h_from) as f64);
         let payload = (s.start + lay.payload_from, s.end.saturating_sub(lay.tail_silence));
         // Bits are spread evenly over the payload's airtime (DSSS: its last microsecond is
         // padding; OFDM: the last symbol's pad bits, 17.3.5.4).
@@ -293,7 +332,8 @@ impl SinrRadio {
             Coding::Dsss(_) => (lay.payload_bits / airtime_ns).min(l.rate_100kbps as f64 * 1e-4),
             Coding::Ofdm(..) => lay.payload_bits / airtime_ns,
         };
-        p_header * self.stretch_success(s.power_w, payload, lay.payload, density)
+        let payload_w = s.power_w * self.diversity_gain(lay.streams);
+        p_header * self.stretch_success(payload_w, payload, lay.payload, density)
     }
 
     /// The success probability the locked frame would have now (tests).

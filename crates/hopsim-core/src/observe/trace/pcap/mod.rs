@@ -295,29 +295,42 @@ pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
 /// Clears `out` and fills it with a radiotap header and the 802.11 frame `f` (for
 /// [`LINKTYPE_IEEE802_11_RADIOTAP`] records).
 ///
-/// Radiotap: Flags (FCS at end), Rate (in 500 kbit/s) and Channel (2412 MHz, CCK, 2 GHz); the
-/// Flags byte does not set "short preamble", i.e. the long preamble of 802.11b DSSS is meant.
-/// The 802.11 frame is an RTS, CTS, ACK or (IBSS) data frame carrying LLC/SNAP + IPv4, followed
-/// by the FCS. The Retry bit is only set on data frames.
+/// Radiotap: Flags (FCS at end), Rate (in 500 kbit/s) or for an HT frame the MCS field, and
+/// Channel (frequency; CCK or OFDM, 2 or 5 GHz); the Flags byte does not set "short
+/// preamble", i.e. the long preamble of 802.11b DSSS is meant. The 802.11 frame is an RTS,
+/// CTS, ACK or (IBSS) data frame (QoS Data for a QoS station) carrying LLC/SNAP + IPv4,
+/// followed by the FCS. The Retry bit is only set on data frames.
 pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
     out.clear();
-    // Radiotap header: version 0, pad, length, present bitmap = Flags | Rate | Channel.
-    // Fields in bit order with natural alignment: Flags u8 @8, Rate u8 @9, Channel u16+u16 @10.
-    const PRESENT: u32 = (1 << 1) | (1 << 2) | (1 << 3);
+    const FLAGS: u32 = 1 << 1;
+    const RATE: u32 = 1 << 2;
+    const CHANNEL: u32 = 1 << 3;
+    const MCS: u32 = 1 << 19;
     const FLAG_FCS_AT_END: u8 = 0x10;
     // Channel flags (radiotap.org, Channel): CCK 0x0020, OFDM 0x0040, 2 GHz 0x0080, 5 GHz
     // 0x0100. The OFDM rates in 500 kbit/s are 12..108; DSSS/CCK's 2, 4, 11, 22.
-    let ofdm = matches!(f.rate_500kbps, 12 | 18 | 24 | 36 | 48 | 72 | 96 | 108);
+    let ofdm = f.ht.is_some() || matches!(f.rate_500kbps, 12 | 18 | 24 | 36 | 48 | 72 | 96 | 108);
     let modulation: u16 = if ofdm { 0x0040 } else { 0x0020 };
     let band: u16 = if f.channel_mhz >= 4900 { 0x0100 } else { 0x0080 };
+    // Fields in bit order with natural alignment: Flags u8 @8, then Rate u8 @9 and Channel
+    // u16+u16 @10; or (HT) a pad byte @9, Channel @10 and MCS (known, flags, index) @14.
+    let len = if f.ht.is_some() { 17 } else { RADIOTAP_LEN };
+    let present = if f.ht.is_some() { FLAGS | CHANNEL | MCS } else { FLAGS | RATE | CHANNEL };
     out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&(RADIOTAP_LEN as u16).to_le_bytes());
-    out.extend_from_slice(&PRESENT.to_le_bytes());
+    out.extend_from_slice(&(len as u16).to_le_bytes());
+    out.extend_from_slice(&present.to_le_bytes());
     out.push(FLAG_FCS_AT_END);
-    out.push(f.rate_500kbps);
+    out.push(if f.ht.is_some() { 0 } else { f.rate_500kbps });
     out.extend_from_slice(&f.channel_mhz.to_le_bytes());
     out.extend_from_slice(&(modulation | band).to_le_bytes());
-    debug_assert_eq!(out.len(), RADIOTAP_LEN);
+    if let Some((mcs, width40, short_gi)) = f.ht {
+        // Known: bandwidth, MCS index, guard interval, HT format, FEC type (0x1f); flags:
+        // bandwidth 1 = 40 MHz, bit 2 short GI; format 0 = HT-mixed, FEC 0 = BCC.
+        out.push(0x1f);
+        out.push(u8::from(width40) | (u8::from(short_gi) << 2));
+        out.push(mcs);
+    }
+    debug_assert_eq!(out.len(), len);
 
     // 802.11 MAC frame.
     let mac = out.len();
@@ -335,11 +348,16 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
         }
         TraceKind::Data => {
             let flags = if f.retry { 0x08 } else { 0x00 };
-            out.extend_from_slice(&[0x08, flags, duration[0], duration[1]]);
+            // Type data (0x08), subtype QoS Data (0x80) for a QoS station.
+            let fc = if f.qos { 0x88 } else { 0x08 };
+            out.extend_from_slice(&[fc, flags, duration[0], duration[1]]);
             out.extend_from_slice(&node_mac(f.ra));
             out.extend_from_slice(&node_mac(f.ta));
             out.extend_from_slice(&BSSID);
             out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            if f.qos {
+                out.extend_from_slice(&[0, 0]); // QoS Control: TID 0 (best effort)
+            }
             if let Some(ip) = &f.ip {
                 out.extend_from_slice(&LLC_SNAP_IPV4);
                 push_ipv4(out, ip);

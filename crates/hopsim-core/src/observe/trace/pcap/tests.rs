@@ -33,6 +33,8 @@ fn frame(kind: TraceKind, ip: Option<TraceIp>) -> TraceFrame {
         seq: 0x123,
         retry: false,
         rate_500kbps: 4,
+        ht: None,
+        qos: false,
         channel_mhz: 2412,
         ip,
     }

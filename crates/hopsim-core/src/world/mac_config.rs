@@ -1,0 +1,48 @@
+//! The MAC's configuration from the scenario's `[mac]` and `[radio]` tables: the DCF timing
+//! of the standard and the data rate, fixed (a rate or an HT MCS) or adapted.
+
+use crate::engine::time::SimDuration;
+use crate::mac::dcf::DcfConfig;
+use crate::mac::rate::RateAlgo;
+use crate::mac::timing::{Rate, Timing};
+use crate::phy::ht::{HtMode, HtWidth};
+use crate::scenario::{DataRate, Profile, RateControlAlgo, Scenario};
+
+/// The DCF configuration of every node; `max_delay_ns`: the largest propagation delay.
+pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
+    let standard = s.radio.standard;
+    // With auto rate DATA frames take the rate control's choice; the standard's top rate
+    // stands in for it where one rate is asked for (RED's packet time).
+    let top = Rate(*standard.rate_ladder().last().expect("a standard has rates"));
+    let data_rate = match s.mac.data_rate_mbps {
+        DataRate::Mbps(r) => Rate::from_mbps(r),
+        DataRate::Mcs(m) => {
+            let width =
+                if s.radio.channel_width_mhz == 40 { HtWidth::Mhz40 } else { HtWidth::Mhz20 };
+            let mode = HtMode::new(m, width, s.radio.guard_interval_ns == 400);
+            Rate::ht(mode.expect("the scenario checks allow MCS 0-31"))
+        }
+        DataRate::Auto => top,
+    };
+    let timing = Timing::for_standard(
+        standard,
+        Rate::from_mbps(s.mac.basic_rate_mbps),
+        data_rate,
+        max_delay_ns,
+    );
+    DcfConfig {
+        timing,
+        cw_min: s.mac.cw_min,
+        cw_max: s.mac.cw_max,
+        rts_threshold_bytes: s.mac.rts_threshold_bytes,
+        short_retry_limit: s.mac.short_retry_limit,
+        long_retry_limit: s.mac.long_retry_limit,
+        ns2: s.profile == Profile::Ns2,
+        rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
+            (DataRate::Mbps(_) | DataRate::Mcs(_), _) => RateAlgo::Constant(data_rate),
+            (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
+            (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
+            (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
+        },
+    }
+}
