@@ -489,7 +489,9 @@ main(int argc, char* argv[])
     ConnectAll("Mac/MacTx", MakeCallback(&OnMacTx));
     ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
     ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxFailed));
-    ConnectAll("Mac/Txop/Queue/Enqueue", MakeCallback(&OnEnqueue));
+    // A QoS (HT) station queues best effort at its BE EDCA function, the others at the DCF's.
+    ConnectAll(ht ? "Mac/BE_Txop/Queue/Enqueue" : "Mac/Txop/Queue/Enqueue",
+               MakeCallback(&OnEnqueue));
 
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Stop(Seconds(durationS));
