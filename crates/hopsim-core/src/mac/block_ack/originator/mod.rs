@@ -9,7 +9,7 @@
 //! discarded one's gap, so the originator then owes it a BlockAckReq naming the new WinStartO
 //! (10.24.7.7). `T` is what the MAC keeps of an MPDU (its packet and length).
 
-use super::{advance, distance, MAX_WINDOW, SEQ_HALF};
+use crate::mac::block_ack::{advance, distance, MAX_WINDOW, SEQ_HALF};
 
 #[derive(Debug, Clone, Copy)]
 struct Outstanding<T> {
@@ -83,8 +83,8 @@ impl<T: Copy> Originator<T> {
     }
 
     /// These MPDUs went out in one A-MPDU.
-    pub fn mark_sent(&mut self, seqs: &[u16]) {
-        for &s in seqs {
+    pub fn mark_sent(&mut self, seqs: impl IntoIterator<Item = u16>) {
+        for s in seqs {
             if let Some(o) = self.slot_mut(s) {
                 o.awaiting = true;
             }
@@ -176,5 +176,4 @@ impl<T: Copy> Originator<T> {
 }
 
 #[cfg(test)]
-#[path = "originator_tests.rs"]
 mod tests;

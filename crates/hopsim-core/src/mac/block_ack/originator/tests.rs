@@ -16,7 +16,7 @@ fn filled(ssn: u16, n: u16) -> Originator<u16> {
 
 fn send_all(o: &mut Originator<u16>) -> Vec<u16> {
     let seqs: Vec<u16> = o.pending().map(|p| p.0).collect();
-    o.mark_sent(&seqs);
+    o.mark_sent(seqs.iter().copied());
     seqs
 }
 
@@ -105,7 +105,7 @@ fn a_discarded_head_lets_the_window_pass_the_acknowledged_mpdus_behind_it() {
 #[test]
 fn bits_for_mpdus_not_awaiting_a_block_ack_change_nothing() {
     let mut o = filled(0, 2);
-    o.mark_sent(&[0]);
+    o.mark_sent([0]);
     let (s, acked, _) = block_ack(&mut o, 0, 0b11);
     assert_eq!((s.acked, acked), (1, vec![0]));
     assert_eq!(o.pending().map(|p| p.0).collect::<Vec<_>>(), vec![1], "1 was never sent");

@@ -10,8 +10,8 @@
 //! A-MPDU reports the whole aggregate; the buffer's WinStartB follows every frame passed up.
 //! `T` is what the MAC holds for a buffered MPDU (its copy of the packet).
 
-use super::{advance, distance, MAX_WINDOW, SEQ_HALF, SEQ_SPACE};
 use crate::engine::time::{SimDuration, SimTime};
+use crate::mac::block_ack::{advance, distance, MAX_WINDOW, SEQ_HALF, SEQ_SPACE};
 
 #[derive(Debug, Clone, Copy)]
 struct Held<T> {
@@ -178,5 +178,4 @@ impl<T: Copy> Recipient<T> {
 }
 
 #[cfg(test)]
-#[path = "recipient_tests.rs"]
 mod tests;
