@@ -66,3 +66,34 @@ def ack_rate_mbps(mcs: int) -> float:
 
 def aifs_us() -> float:
     return SIFS_US + AIFSN_BE * SLOT_US
+
+
+# A-MPDU (9.7): each MPDU behind a 4-octet delimiter, padded to 4 octets except the last;
+# one PPDU lasts at most aPPDUMaxTime = 5484 us (Table 19-25). The compressed BlockAck is
+# 32 octets (9.3.1.9.3) and goes at the ACK's rate.
+DELIMITER_BYTES = 4
+PPDU_MAX_US = 5484.0
+BLOCK_ACK_BYTES = 32
+
+
+def ampdu_bytes(n: int, mpdu_bytes: int) -> int:
+    padded = DELIMITER_BYTES + 4 * math.ceil(mpdu_bytes / 4)
+    return (n - 1) * padded + DELIMITER_BYTES + mpdu_bytes
+
+
+def ampdu_mpdus(
+    mpdu_bytes: int,
+    mcs: int,
+    width_mhz: int = 20,
+    short_gi: bool = False,
+    max_bytes: int = 65535,
+    max_mpdus: int = 64,
+) -> int:
+    """The most MPDUs of ``mpdu_bytes`` one A-MPDU carries under the limits."""
+    n = 1
+    while n < max_mpdus:
+        b = ampdu_bytes(n + 1, mpdu_bytes)
+        if b > max_bytes or ppdu_us(b, mcs, width_mhz, short_gi) > PPDU_MAX_US:
+            break
+        n += 1
+    return n

@@ -57,6 +57,9 @@ def contended_scenario(seed: int = 1) -> dict:
 # ---------------------------------------------------------------------------------------
 
 
+AGGREGATION = "802.11n with `mac.ampdu_max_bytes` > 0"
+
+
 def test_result_document_has_the_contract_fields(run_scenario):
     scn = chain_scenario(2, [udp_flow(0, 2, interval_s=0.01)], duration_s=5.0, warmup_s=1.0)
     res = run_scenario(scn)
@@ -80,8 +83,16 @@ def test_result_document_has_the_contract_fields(run_scenario):
     assert "aqm_drops" not in node and "queue_delay_mean_ms" not in raw["totals"]
     queued = run_scenario({**scn, "queue": {"discipline": "droptail"}}).raw
     for f in RESULT_SCHEMA:
-        if f.level == "totals":
+        if f.level == "totals" and f.present != AGGREGATION:
             assert f.name in queued["totals"] and f.name in queued["nodes"][1], f.name
+    # The aggregation keys only where 802.11n aggregates (its default).
+    assert "ampdus_sent" not in queued["totals"]
+    ht = {"radio": {"standard": "80211n"}, "mac": {"data_rate_mbps": "mcs0"}}
+    topology = {**scn["topology"], "spacing_m": 30.0}
+    n = run_scenario({**scn, **ht, "topology": topology, "flows": [udp_flow(0, 2)]}).raw
+    for f in RESULT_SCHEMA:
+        if f.level == "totals" and f.present == AGGREGATION:
+            assert f.name in n["totals"] and f.name in n["nodes"][1], f.name
     assert (node["x_m"], node["y_m"]) == (200.0, 0.0)
     assert "link_drop_probability" in raw["totals"]
     assert raw["engine"]["events"] > 0

@@ -113,12 +113,19 @@ def test_frame_loss_near_the_edge_of_54_mbps_is_alike(ns3_binary, hopsim_mod):
     assert ours == pytest.approx(ns3, rel=0.25), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
-def ht_scenario(mcs: int, width: int = 20, sgi: bool = False, antennas: int = 1, spacing_m=10.0):
+def ht_scenario(
+    mcs: int,
+    width: int = 20,
+    sgi: bool = False,
+    antennas: int = 1,
+    spacing_m=10.0,
+    ampdu_max_bytes: int = 0,
+):
     s = scenario("80211n", 6.0, spacing_m=spacing_m)
     s["radio"].update(
         channel_width_mhz=width, guard_interval_ns=400 if sgi else 800, antennas=antennas
     )
-    s["mac"]["data_rate_mbps"] = f"mcs{mcs}"
+    s["mac"].update(data_rate_mbps=f"mcs{mcs}", ampdu_max_bytes=ampdu_max_bytes)
     return s
 
 
@@ -149,6 +156,15 @@ def test_one_hop_80211n_beside_ns3(ns3_binary, hopsim_mod, mcs, width, sgi, ante
     # Each MPDU acknowledged alone (no A-MPDU), QoS stations at AIFS[BE] in both.
     ns3, ours = _goodputs(ht_scenario(mcs, width, sgi, antennas), ns3_binary, hopsim_mod)
     assert ours == pytest.approx(ns3, rel=rel), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
+
+
+@pytest.mark.parametrize("mcs,width,sgi", [(0, 20, False), (7, 20, False), (7, 40, True)])
+def test_one_hop_80211n_a_mpdus_beside_ns3(ns3_binary, hopsim_mod, mcs, width, sgi):
+    # A-MPDUs of up to 65,535 octets with BlockAck (ns-3: BE_MaxAmpduSize 65535, its ADDBA
+    # handshake at the start). Measured: MCS 0 +0.03%, MCS 7 +0.47%, 40 MHz short GI +2.3%.
+    s = ht_scenario(mcs, width, sgi, ampdu_max_bytes=65535)
+    ns3, ours = _goodputs(s, ns3_binary, hopsim_mod)
+    assert ours == pytest.approx(ns3, rel=0.05), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
 def test_frame_loss_near_the_edge_of_mcs7_is_alike(ns3_binary, hopsim_mod):
@@ -199,22 +215,34 @@ def test_tcp_over_80211a_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops):
     assert ours == pytest.approx(ns3, rel=0.05), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
-@pytest.mark.parametrize("hops", [1, 2, 4])
-def test_tcp_over_80211n_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops):
+@pytest.mark.parametrize("hops,ampdu", [(1, 0), (2, 0), (4, 0), (1, 65535), (2, 65535), (4, 65535)])
+def test_tcp_over_80211n_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops, ampdu):
     # One bulk NewReno transfer at MCS 4 (20 MHz), basic access, 30 m apart (nodes two hops
-    # apart hidden, -83.7 dBm), each MPDU acknowledged alone. Measured (3 runs x 20 s):
-    # 16453 / 16226, 6012 / 5971, 2148 / 2073 kbit/s; the issue's target is +-15%.
+    # apart hidden, -83.7 dBm), each MPDU acknowledged alone or in A-MPDUs. Measured (3 runs
+    # x 20 s), ns-3 / hopsim: alone 16453 / 16226, 6012 / 5971, 2148 / 2073 kbit/s; A-MPDUs
+    # 32240 / 32368, 13434 / 13517, 5662 / 5083. The issue's target is +-15%, and +-15% for
+    # the mean A-MPDU (measured 14.8 / 15.5, 12.0 / 11.6, 9.2 / 8.3 MPDUs).
     s = {
-        "duration_s": 10.0,
+        "duration_s": 20.0,
         "warmup_s": 2.0,
         "topology": {"kind": "chain", "hops": hops, "spacing_m": 30.0},
         "routing": {"protocol": "static"},
         "radio": {"standard": "80211n"},
-        "mac": {"data_rate_mbps": "mcs4", "rts_threshold_bytes": 3000},
+        # No RTS/CTS for the A-MPDUs either (with RTS/CTS above 3000 octets the goodput still
+        # agrees, +0.7% at 2 hops, but hopsim's mean A-MPDU is 10.4 MPDUs to ns-3's 12.6:
+        # docs/validation.md).
+        "mac": {"data_rate_mbps": "mcs4", "rts_threshold_bytes": 65535, "ampdu_max_bytes": ampdu},
         "tcp": {"variant": "newreno"},
         "flows": [{"src": 0, "dst": hops, "transport": "tcp", "payload_bytes": 1460}],
     }
     resolved = hopsim_mod.validate(s)
-    ns3 = statistics.mean(run_ns3(resolved, r, ns3_tcp_binary)["goodput_kbps"] for r in (1, 2))
-    ours = statistics.mean(run_hopsim(s, r, "sinr")["goodput_kbps"] for r in (1, 2))
+    ns3_runs = [run_ns3(resolved, r, ns3_tcp_binary) for r in (1, 2, 3)]
+    ns3 = statistics.mean(r["goodput_kbps"] for r in ns3_runs)
+    ours_runs = [hopsim_mod.run(s, seed=r) for r in (1, 2, 3)]
+    ours = statistics.mean(r.flows[0].goodput_kbps for r in ours_runs)
     assert ours == pytest.approx(ns3, rel=0.15), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
+    if ampdu:
+        ns3_mean = sum(r["ampdu_mpdus"] for r in ns3_runs) / sum(r["ampdus_sent"] for r in ns3_runs)
+        t = [r.raw["totals"] for r in ours_runs]
+        ours_mean = sum(x["ampdu_mpdus"] for x in t) / sum(x["ampdus_sent"] for x in t)
+        assert ours_mean == pytest.approx(ns3_mean, rel=0.15), (ours_mean, ns3_mean)

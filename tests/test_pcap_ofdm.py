@@ -78,7 +78,7 @@ def test_an_80211n_trace_names_the_mcs_width_and_guard_interval(hopsim_mod, tmp_
         "topology": {"kind": "chain", "hops": 1, "spacing_m": 10.0},
         "routing": {"protocol": "static"},
         "radio": {"standard": "80211n", "channel_width_mhz": 40, "guard_interval_ns": 400},
-        "mac": {"data_rate_mbps": "mcs7", "rts_threshold_bytes": 3000},
+        "mac": {"data_rate_mbps": "mcs7", "rts_threshold_bytes": 3000, "ampdu_max_bytes": 0},
         "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.01}],
     }
     hopsim_mod.run(scenario, pcap_dir=tmp_path)
@@ -101,3 +101,44 @@ def test_an_80211n_trace_names_the_mcs_width_and_guard_interval(hopsim_mod, tmp_
             assert int(duration) == 16 + 28
         else:
             assert (mcs, rate) == ("", "24"), (kind, mcs, rate)
+
+
+#: tshark's type_subtype of a BlockAck (type 1, subtype 9).
+BLOCK_ACK = "0x0019"
+
+
+def test_an_80211n_a_mpdu_is_traced_mpdu_by_mpdu_with_its_reference(hopsim_mod, tmp_path):
+    """Saturated UDP at MCS 7 with aggregation: each MPDU of an A-MPDU is a record of its own
+    whose radiotap A-MPDU status carries the aggregate's reference number (the last subframe
+    flagged), and BlockAcks answer them."""
+    scenario = {
+        "duration_s": 0.05,
+        "warmup_s": 0.01,
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 10.0},
+        "routing": {"protocol": "static"},
+        "radio": {"standard": "80211n"},
+        "mac": {"data_rate_mbps": "mcs7", "rts_threshold_bytes": 65535},
+        "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.0}],
+    }
+    hopsim_mod.run(scenario, pcap_dir=tmp_path)
+    rows = fields(
+        tmp_path / "node-0.pcap",
+        "wlan.fc.type_subtype",
+        "radiotap.ampdu.reference",
+        "radiotap.ampdu.flags.last",
+        "wlan.seq",
+        "radiotap.mcs.index",
+    )
+    data = [r for r in rows if r[0] == QOS_DATA]
+    assert {r[0] for r in rows} == {QOS_DATA, BLOCK_ACK}, {r[0] for r in rows}
+    by_ref: dict[str, list[list[str]]] = {}
+    for r in data:
+        by_ref.setdefault(r[1], []).append(r)
+    sizes = [len(v) for v in by_ref.values()]
+    # 1526-octet MPDUs at MCS 7: 28 fit aPPDUMaxTime (tests/test_theory_tmt_ht.py).
+    assert max(sizes) == 28, sizes
+    for ref, mpdus in by_ref.items():
+        lasts = [r[2] in ("1", "True") for r in mpdus]
+        assert lasts.count(True) == 1 and lasts[-1], (ref, lasts)
+        seqs = [int(r[3]) for r in mpdus]
+        assert seqs == sorted(seqs) and all(r[4] == "7" for r in mpdus), seqs

@@ -68,7 +68,11 @@ def test_single_saturated_ht_sender_matches_tmt(run_scenario, mcs, width, sgi, a
         duration_s=DURATION_S,
         warmup_s=WARMUP_S,
         mac=mac_section(
-            data_rate_mbps=f"mcs{mcs}", basic_rate_mbps=6.0, rts_threshold_bytes=3000, cw_min=15
+            data_rate_mbps=f"mcs{mcs}",
+            basic_rate_mbps=6.0,
+            rts_threshold_bytes=3000,
+            cw_min=15,
+            ampdu_max_bytes=0,
         ),
         radio={
             "standard": "80211n",
@@ -87,3 +91,74 @@ def test_single_saturated_ht_sender_matches_tmt(run_scenario, mcs, width, sgi, a
     tot = raw["totals"]
     assert tot["collisions"] == 0
     assert tot["mac_retries"] == 0
+
+
+def ampdu_tmt_kbps(payload: int, mcs: int, width_mhz: int, short_gi: bool, max_mpdus: int) -> float:
+    """One A-MPDU of as many MPDUs as fit, answered by a BlockAck, per channel access."""
+    d = SPACING_M / SPEED_OF_LIGHT_M_S * 1e6
+    mpdu = payload + UDP_IP_LLC_FCS_BYTES + ht.QOS_HEADER_BYTES
+    n = ht.ampdu_mpdus(mpdu, mcs, width_mhz, short_gi, max_mpdus=max_mpdus)
+    ppdu = ht.ppdu_us(ht.ampdu_bytes(n, mpdu), mcs, width_mhz, short_gi)
+    ba = ofdm.ppdu_us(ht.BLOCK_ACK_BYTES, ht.ack_rate_mbps(mcs))
+    cycle = ht.aifs_us() + ht.CW_MIN / 2 * ht.SLOT_US + ppdu + d + ht.SIFS_US + ba + d
+    return 1000.0 * 8 * payload * n / cycle
+
+
+def test_ampdu_model_self_checks():
+    mpdu = 1460 + UDP_IP_LLC_FCS_BYTES + ht.QOS_HEADER_BYTES  # 1526 octets
+    assert ht.ampdu_bytes(2, mpdu) == 1532 + 1530
+    # MCS 7: aPPDUMaxTime allows 28 (42,894 octets, 5316 us); MCS 0 two; 40 MHz short GI
+    # is held by the 65,535 octets: 42.
+    assert ht.ampdu_mpdus(mpdu, 7) == 28
+    assert ht.ppdu_us(ht.ampdu_bytes(28, mpdu), 7) == 5316.0
+    assert ht.ampdu_mpdus(mpdu, 0) == 2
+    assert ht.ampdu_mpdus(mpdu, 7, 40, True) == 42
+
+
+AMPDU_CASES = [
+    pytest.param(mcs, width, sgi, n, id=f"mcs{mcs}-{width}MHz-{'sgi' if sgi else 'lgi'}-max{n}")
+    for mcs, width, sgi, n in [
+        (7, 20, False, 64),
+        (7, 20, False, 8),
+        (0, 20, False, 64),
+        (7, 40, True, 64),
+    ]
+]
+
+
+@pytest.mark.parametrize("mcs,width,sgi,max_mpdus", AMPDU_CASES)
+def test_single_saturated_ampdu_sender_matches_tmt(run_scenario, mcs, width, sgi, max_mpdus):
+    payload = 1460
+    scn = chain_scenario(
+        1,
+        [udp_flow(0, 1, payload_bytes=payload, interval_s=0.0)],
+        spacing_m=SPACING_M,
+        duration_s=DURATION_S,
+        warmup_s=WARMUP_S,
+        mac=mac_section(
+            data_rate_mbps=f"mcs{mcs}",
+            basic_rate_mbps=6.0,
+            rts_threshold_bytes=65535,
+            cw_min=15,
+            ampdu_max_bytes=65535,
+            ampdu_max_mpdus=max_mpdus,
+        ),
+        radio={
+            "standard": "80211n",
+            "channel_width_mhz": width,
+            "guard_interval_ns": 400 if sgi else 800,
+        },
+    )
+    raw = run_scenario(scn).raw
+    expected = ampdu_tmt_kbps(payload, mcs, width, sgi, max_mpdus)
+    got = raw["flows"][0]["goodput_kbps"]
+    assert abs(got - expected) <= TOLERANCE * expected, (
+        f"goodput {got:.1f} kbit/s vs theoretical maximum {expected:.1f} "
+        f"({100 * (got / expected - 1):+.3f}%)"
+    )
+    tot = raw["totals"]
+    mpdu = payload + UDP_IP_LLC_FCS_BYTES + ht.QOS_HEADER_BYTES
+    n = ht.ampdu_mpdus(mpdu, mcs, width, sgi, max_mpdus=max_mpdus)
+    assert abs(tot["mean_ampdu_mpdus"] - n) < 0.05, tot["mean_ampdu_mpdus"]
+    assert tot["mpdus_failed"] == 0
+    assert tot["ampdus_sent"] - tot["block_acks_received"] <= 1, "the last may be on the air"

@@ -205,6 +205,16 @@ class _Counters(Record):
     queue_delay_p99_ms: float | None
     queue_delay_max_ms: float | None
     queue_delay_samples: int
+    # 802.11n with aggregation only:
+    ampdus_sent: int
+    ampdu_mpdus: int
+    mean_ampdu_mpdus: float
+    block_acks_sent: int
+    block_acks_received: int
+    mpdus_failed: int
+    bars_sent: int
+    late_drops: int
+    reorder_timeouts: int
 
 
 class NodeResult(_Counters):

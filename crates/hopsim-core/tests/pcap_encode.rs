@@ -83,6 +83,8 @@ impl Script {
         let bytes = match f.kind {
             TraceKind::Rts => 20,
             TraceKind::Cts | TraceKind::Ack => 14,
+            TraceKind::BlockAckReq => 24,
+            TraceKind::BlockAck => 32,
             TraceKind::Data => {
                 let ip_len = f.ip.as_ref().map_or(0, |ip| {
                     encode_ipv4(&mut self.scratch, ip);
@@ -114,6 +116,8 @@ impl Script {
             rate_500kbps: BASIC_RATE,
             ht: None,
             qos: false,
+            bitmap: 0,
+            ampdu: None,
             channel_mhz: 2412,
             ip: None,
         }
@@ -177,6 +181,8 @@ impl Script {
                 rate_500kbps: DATA_RATE,
                 ht: None,
                 qos: false,
+                bitmap: 0,
+                ampdu: None,
                 channel_mhz: 2412,
                 ip: Some(ip),
             };
@@ -222,6 +228,8 @@ impl Script {
             rate_500kbps: BASIC_RATE,
             ht: None,
             qos: false,
+            bitmap: 0,
+            ampdu: None,
             channel_mhz: 2412,
             ip: Some(ip),
         };

@@ -112,14 +112,20 @@ def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
     return standard, modes
 
 
-def ht_arguments(radio: Mapping[str, Any]) -> dict[str, Any]:
-    """The 802.11n options both ns-3 chain programs take: width, guard interval, antennas;
-    each MPDU acknowledged alone (hopsim does not aggregate yet)."""
+def ht_arguments(radio: Mapping[str, Any], mac: Mapping[str, Any]) -> dict[str, Any]:
+    """The 802.11n options both ns-3 chain programs take: width, guard interval, antennas,
+    and the largest A-MPDU (0: each MPDU acknowledged alone). ns-3.44's HT Block Ack buffer
+    is 64 MPDUs and it announces no MPDU density, so the scenario must say the same."""
+    require("mac.ampdu_max_mpdus", int(mac.get("ampdu_max_mpdus", 64)), 64, "64 only")
+    require("mac.mpdu_density_ns", int(mac.get("mpdu_density_ns", 0)), 0, "0 only")
     return {
         "channelWidthMhz": int(radio.get("channel_width_mhz", 20)),
         "shortGi": "true" if int(radio.get("guard_interval_ns", 800)) == 400 else "false",
         "antennas": int(radio.get("antennas", 1)),
-        "maxAmpduBytes": 0,
+        "maxAmpduBytes": int(mac.get("ampdu_max_bytes", 0)),
+        # Under Block Ack both give an MPDU up only at its lifetime (ns-3: the MAC queue's
+        # MaxDelay, which also times the wait in its queue).
+        "msduLifetimeS": float(mac.get("msdu_lifetime_s") or 0.0),
     }
 
 
@@ -248,7 +254,7 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "receiverWindowBytes": int(tcp["receiver_window"]) * mss,
         "dupackThreshold": int(tcp["dupack_threshold"]),
     }
-    args.update(ht_arguments(radio) if standard == "80211n" else {})
+    args.update(ht_arguments(radio, mac) if standard == "80211n" else {})
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -92,7 +92,10 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "preambleSnrDb": float(radio["preamble_snr_db"]),
         "noiseFigureDb": float(radio["noise_figure_db"]),
     }
-    args.update(ht_arguments(radio) if standard == "80211n" else {})
+    if standard == "80211n":
+        args.update(ht_arguments(radio, mac))
+        # Above what up to 600 Mbit/s of HT carries: the source must saturate the link.
+        args["offeredMbps"] = 1000.0
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -44,6 +44,17 @@ fn inner_subframe_bytes(mpdu_bytes: u32, min_gap: u32) -> u32 {
     sub + min_gap.saturating_sub(sub).next_multiple_of(DELIMITER_BYTES)
 }
 
+/// Octets a subframe of an MPDU of `mpdu_bytes` takes in an A-MPDU at `rate_bps` under
+/// spacing `spacing_ns`: the last one its delimiter and MPDU only, the others padded and
+/// spaced (9.7.1, 9.7.3).
+pub fn subframe_bytes(mpdu_bytes: u32, rate_bps: u64, spacing_ns: SimDuration, last: bool) -> u32 {
+    if last {
+        DELIMITER_BYTES + mpdu_bytes
+    } else {
+        inner_subframe_bytes(mpdu_bytes, min_gap_bytes(rate_bps, spacing_ns))
+    }
+}
+
 /// Octets of an A-MPDU of MPDUs of `mpdu_bytes`, at `rate_bps` under the receiver's minimum
 /// start spacing `spacing_ns`: delimiters, padding, and the zero-length delimiters the
 /// spacing needs (none after the last MPDU).

@@ -8,8 +8,14 @@ use crate::ids::{NodeId, PacketId};
 pub enum FrameKind {
     Rts,
     Cts,
+    /// A DATA frame, or (with `mpdus` > 1) an A-MPDU of QoS Data frames.
     Data,
     Ack,
+    /// BlockAckReq (9.3.1.8, compressed): `seq` is its Starting Sequence Number.
+    BlockAckReq,
+    /// BlockAck (9.3.1.9, compressed): `seq` is its Starting Sequence Number, `bitmap` the
+    /// MPDUs received from it.
+    BlockAck,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -29,6 +35,11 @@ pub struct Frame {
     pub seq: u16,
     pub retry: bool,
     pub packet: Option<PacketId>,
+    /// MPDUs of an A-MPDU (its subframes travel beside the frame: `Dcf::psdu`); 0 for a
+    /// frame sent alone.
+    pub mpdus: u8,
+    /// A BlockAck's bitmap.
+    pub bitmap: u64,
 }
 
 impl Frame {
@@ -47,7 +58,9 @@ impl Frame {
             FrameKind::Rts => (RTS_BYTES, t.rts_ns, t.basic_rate),
             FrameKind::Cts => (CTS_BYTES, t.cts_ns, t.response_rate(t.basic_rate)),
             FrameKind::Ack => (ACK_BYTES, t.ack_after_ns(answering), t.response_rate(answering)),
-            FrameKind::Data => panic!("data frames are not control frames"),
+            FrameKind::BlockAckReq | FrameKind::BlockAck | FrameKind::Data => {
+                panic!("not an RTS, CTS or ACK")
+            }
         };
         Frame {
             kind,
@@ -60,6 +73,8 @@ impl Frame {
             seq: 0,
             retry: false,
             packet: None,
+            mpdus: 0,
+            bitmap: 0,
         }
     }
 }

@@ -192,6 +192,20 @@ impl Timing {
         3 * self.sifs + self.cts_ns + data_ns + self.ack_after_ns(data_rate)
     }
 
+    /// A compressed BlockAck answering a PSDU sent at `data_rate` (9.3.1.9; at the
+    /// control-response rate, as an ACK, ns-3's GetBlockAckTxVector).
+    #[inline]
+    pub fn block_ack_after_ns(&self, data_rate: Rate) -> SimDuration {
+        self.airtime_ns(crate::mac::ampdu::BLOCK_ACK_BYTES, self.response_rate(data_rate))
+    }
+
+    /// Duration field of an RTS protecting a PSDU of `data_ns` answered by a frame of
+    /// `response_ns` (an ACK or a BlockAck): 3 SIFS + CTS + PSDU + response.
+    #[inline]
+    pub fn rts_nav_for(&self, data_ns: SimDuration, response_ns: SimDuration) -> SimDuration {
+        3 * self.sifs + self.cts_ns + data_ns + response_ns
+    }
+
     /// Duration field of a CTS (7.2.1.2): RTS duration - SIFS - CTS time.
     #[inline]
     pub fn cts_nav(&self, rts_nav: SimDuration) -> SimDuration {

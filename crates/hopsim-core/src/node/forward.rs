@@ -75,6 +75,34 @@ impl Node {
             return;
         }
         let Some(item) = self.dequeue(cx) else { return };
+        let msdu_bytes = self.handed_to_mac(cx, item);
+        let radio = &self.radio;
+        let job = (item.packet, item.next_hop, msdu_bytes);
+        self.mac.offer(&mut cx.mac(), job, || radio.nav_reset_report());
+        self.refill_saturated(cx);
+    }
+
+    /// The MAC won the medium for an A-MPDU to `next_hop`: the queued packets for it that
+    /// fit join it, in queue order, and it goes.
+    pub fn fill_aggregate(&mut self, cx: &mut NodeCtx, next_hop: NodeId) {
+        while let Some(packet) = self.queue.peek_for(next_hop) {
+            let msdu_bytes = LLC_SNAP_BYTES + cx.packets.get(packet).ip_bytes();
+            if !self.mac.aggregate_wants(msdu_bytes) {
+                break;
+            }
+            let Some(d) = self.queue.take_first_for(next_hop, cx.now) else { break };
+            if let Some(h) = self.queue_delay_ms.as_mut() {
+                h.record(d.sojourn_ns as f64 / 1e6);
+            }
+            self.handed_to_mac(cx, d.item);
+            self.mac.add_mpdu(d.item.packet, msdu_bytes, cx.now);
+        }
+        self.mac.send_aggregate(&mut cx.mac());
+        self.refill_saturated(cx);
+    }
+
+    /// A packet leaves the queue for the MAC: traced and counted. Returns its MSDU length.
+    fn handed_to_mac(&mut self, cx: &mut NodeCtx, item: Queued) -> u32 {
         if cx.trace.on() {
             let p = *cx.packets.get(item.packet);
             let hop_len = (item.next_hop, self.queue.len());
@@ -91,39 +119,52 @@ impl Node {
         if local {
             cx.flows[flow.index()].queued_at_source -= 1;
         }
-        let msdu_bytes = LLC_SNAP_BYTES + ip_bytes;
-        let radio = &self.radio;
-        let job = (item.packet, item.next_hop, msdu_bytes);
-        self.mac.offer(&mut cx.mac(), job, || radio.nav_reset_report());
-        self.refill_saturated(cx);
+        LLC_SNAP_BYTES + ip_bytes
     }
 
-    /// The MAC accepted a data packet from neighbour `from`: a new copy for this hop.
+    /// The MAC accepted a data packet from neighbour `from`: a new copy for this hop (made
+    /// here, or already this node's when `copied`: a reordering buffer's, world/ampdu.rs).
     #[inline]
-    pub fn on_mac_received(&mut self, cx: &mut NodeCtx, packet: PacketId, from: NodeId) {
+    pub fn on_mac_received(
+        &mut self,
+        cx: &mut NodeCtx,
+        packet: PacketId,
+        from: NodeId,
+        copied: bool,
+    ) {
         self.router.heard(from, cx.now);
         let p = cx.packets.get(packet);
-        if p.etx_probe {
-            cx.out.push(super::NodeOutput::ProbeHeard { from });
-            return;
-        }
         // Routing control from a neighbour (AODV's, a flooded DSR Route Request): consumed by
-        // the router of this node, never forwarded as such.
+        // the router of this node, never forwarded as such; and ETX probes.
         let control = match (p.aodv, p.dsr, p.route) {
             (Some(msg), _, _) => Some(Control::Aodv(msg)),
             (None, Some(msg), None) => Some(Control::Dsr(msg)),
             _ => None,
         };
-        if let Some(msg) = control {
-            self.control_received(cx, msg, from);
+        if p.etx_probe || control.is_some() {
+            if p.etx_probe {
+                cx.out.push(super::NodeOutput::ProbeHeard { from });
+            }
+            if copied {
+                cx.packets.free(packet);
+            }
+            if let Some(msg) = control {
+                self.control_received(cx, msg, from);
+            }
             return;
         }
-        let original = cx.packets.get_mut(packet);
-        original.handed_over = true;
-        let mut copy: Packet = *original;
-        copy.handed_over = false;
+        let copy_id = if copied {
+            packet
+        } else {
+            let original = cx.packets.get_mut(packet);
+            original.handed_over = true;
+            let mut copy: Packet = *original;
+            copy.handed_over = false;
+            cx.packets.alloc(copy)
+        };
+        let copy = cx.packets.get_mut(copy_id);
         copy.ttl = copy.ttl.saturating_sub(1);
-        let copy_id = cx.packets.alloc(copy);
+        let copy = *copy;
         if copy.ttl == 0 && copy.dst != self.id {
             self.counters.ttl_drops += 1;
             let what = (Layer::Net, EventKind::Drop);

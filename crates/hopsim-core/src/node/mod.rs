@@ -43,6 +43,9 @@ pub struct Node {
     pub route_wait: RouteWait,
     /// Saturated flows originating here (refilled whenever the MAC takes a packet).
     pub saturated_flows: Vec<FlowId>,
+    /// How many packets of each saturated flow wait in the queue: 1, or for an aggregating
+    /// MAC as many as one A-MPDU may carry (always enough for the next access).
+    pub saturation_depth: u32,
     /// Injected frame errors (`radio.frame_error_rate`).
     pub error_rng: Rng,
     /// Next IP identification of packets originated here.

@@ -111,8 +111,14 @@ impl Node {
             let active = matches!(&f.app, FlowApp::Udp { source, .. } if source.active_at(cx.now));
             // Packets waiting for a route count as queued: no refill while a discovery runs.
             let waiting = self.route_wait.holds_flow(flow, &cx.packets);
-            if f.queued_at_source == 0 && active && !waiting {
-                self.send_datagram(cx, flow);
+            if active && !waiting {
+                while cx.flows[flow.index()].queued_at_source < self.saturation_depth {
+                    let before = cx.flows[flow.index()].queued_at_source;
+                    self.send_datagram(cx, flow);
+                    if cx.flows[flow.index()].queued_at_source <= before {
+                        break; // not queued (dropped, or waiting for a route)
+                    }
+                }
             }
         }
     }

@@ -135,6 +135,8 @@ impl Trace {
             FrameKind::Cts => FrameTag::Cts,
             FrameKind::Data => FrameTag::Data,
             FrameKind::Ack => FrameTag::Ack,
+            FrameKind::BlockAckReq => FrameTag::BlockAckReq,
+            FrameKind::BlockAck => FrameTag::BlockAck,
         });
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             let p = packets.get(id);

@@ -127,6 +127,8 @@ pub enum FrameTag {
     Cts,
     Data,
     Ack,
+    BlockAckReq,
+    BlockAck,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -326,6 +328,8 @@ pub fn frame_name(k: FrameTag) -> &'static str {
         FrameTag::Cts => "cts",
         FrameTag::Data => "data",
         FrameTag::Ack => "ack",
+        FrameTag::BlockAckReq => "bar",
+        FrameTag::BlockAck => "ba",
     }
 }
 

@@ -194,6 +194,42 @@ pub struct MacTotals {
     /// AQM counters and queueing delay (with a `[queue]` table).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueResult>,
+    /// A-MPDU and Block Ack counters (802.11n with `mac.ampdu_max_bytes` > 0).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub aggregation: Option<AggResult>,
+}
+
+/// What A-MPDU aggregation did (docs/interfaces.md, result fields).
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct AggResult {
+    /// A-MPDUs of two or more MPDUs sent, the MPDUs in them, and their mean count.
+    pub ampdus_sent: u64,
+    pub ampdu_mpdus: u64,
+    pub mean_ampdu_mpdus: f64,
+    pub block_acks_sent: u64,
+    pub block_acks_received: u64,
+    /// MPDUs a BlockAck left unacknowledged, or sent in an A-MPDU whose BlockAck was lost.
+    pub mpdus_failed: u64,
+    /// MSDUs the reordering buffer released past a gap at its timeout.
+    pub reorder_timeouts: u64,
+    /// BlockAckReq frames sent.
+    pub bars_sent: u64,
+    /// MSDUs that arrived after the reordering buffer had given their gap up (lost).
+    pub late_drops: u64,
+}
+
+impl AggResult {
+    pub(crate) fn add(&mut self, o: &AggResult) {
+        self.ampdus_sent += o.ampdus_sent;
+        self.ampdu_mpdus += o.ampdu_mpdus;
+        self.mean_ampdu_mpdus = ratio(self.ampdu_mpdus, self.ampdus_sent);
+        self.block_acks_sent += o.block_acks_sent;
+        self.block_acks_received += o.block_acks_received;
+        self.mpdus_failed += o.mpdus_failed;
+        self.reorder_timeouts += o.reorder_timeouts;
+        self.bars_sent += o.bars_sent;
+        self.late_drops += o.late_drops;
+    }
 }
 
 impl MacTotals {
@@ -217,6 +253,9 @@ impl MacTotals {
         self.data_sent += o.data_sent;
         self.ack_sent += o.ack_sent;
         self.unicast_done += o.unicast_done;
+        if let Some(a) = &o.aggregation {
+            self.aggregation.get_or_insert_with(AggResult::default).add(a);
+        }
         if let Some(q) = &o.queue {
             // The delay of the totals comes from the merged histograms (`world/result.rs`).
             let t = self.queue.get_or_insert_with(QueueResult::default);

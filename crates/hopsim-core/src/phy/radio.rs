@@ -27,11 +27,33 @@ struct Lock {
     overlapped: bool,
 }
 
+/// What a receiver needs to know of a frame's PSDU: its rate, its length in octets and, for an
+/// A-MPDU of several MPDUs, the octets of each subframe in order (delimiter and padding
+/// included; empty otherwise).
+#[derive(Debug, Clone, Copy)]
+pub struct Psdu<'a> {
+    pub rate: u32,
+    pub bytes: u32,
+    pub subframes: &'a [u16],
+}
+
+/// The `parts` of a frame decoded whole (every MPDU) or lost whole.
+#[inline]
+pub fn all_or_none(ok: bool) -> u64 {
+    if ok {
+        u64::MAX
+    } else {
+        0
+    }
+}
+
 /// How a frame ended at this listener.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RxEnd {
     /// The receiver was locked on it: decoded if `ok`; `overlapped` when lost to another frame.
-    Locked { ok: bool, overlapped: bool },
+    /// `parts`: of an A-MPDU, bit i set if its MPDU i was decoded (`ok`: any was); of a
+    /// single frame, every bit set or none.
+    Locked { ok: bool, overlapped: bool, parts: u64 },
     /// It arrived while the receiver was busy (captured by another frame or transmitting).
     Missed,
     /// Already completed (see [`Radio::signal_start`]'s early completion).
@@ -58,6 +80,8 @@ pub struct EarlyEnd {
     pub frame: FrameRef,
     pub end: SimTime,
     pub ok: bool,
+    /// As in [`RxEnd::Locked`].
+    pub parts: u64,
     pub overlapped: bool,
 }
 
@@ -159,7 +183,13 @@ impl Radio {
 
     pub fn early_end(&self) -> EarlyEnd {
         let done = self.last_done.expect("an early completion");
-        EarlyEnd { frame: done.frame, end: done.end, ok: done.ok, overlapped: done.overlapped }
+        EarlyEnd {
+            frame: done.frame,
+            end: done.end,
+            ok: done.ok,
+            parts: all_or_none(done.ok),
+            overlapped: done.overlapped,
+        }
     }
 
     /// The signal of `frame` ends at this listener at `at`.
@@ -171,7 +201,7 @@ impl Radio {
         match self.lock {
             Some(cur) if cur.frame == frame => {
                 self.lock = None;
-                RxEnd::Locked { ok: cur.ok, overlapped: cur.overlapped }
+                RxEnd::Locked { ok: cur.ok, overlapped: cur.overlapped, parts: all_or_none(cur.ok) }
             }
             _ => RxEnd::Missed,
         }
@@ -206,7 +236,10 @@ mod tests {
                 && !r.signal_busy_at(500)
                 && !r.signal_busy_at(99)
         );
-        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: true, overlapped: false });
+        assert_eq!(
+            r.signal_end(A),
+            RxEnd::Locked { ok: true, overlapped: false, parts: all_or_none(true) }
+        );
     }
 
     #[test]
@@ -214,7 +247,10 @@ mod tests {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
         assert_eq!(r.signal_start(B, 0.99e-10, true, 200, 600), Start::Captured);
-        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: true, overlapped: false });
+        assert_eq!(
+            r.signal_end(A),
+            RxEnd::Locked { ok: true, overlapped: false, parts: all_or_none(true) }
+        );
         assert_eq!(r.signal_end(B), RxEnd::Missed);
         assert!(r.signal_busy_at(550), "the missed frame still occupies the medium");
     }
@@ -225,14 +261,20 @@ mod tests {
         r.signal_start(A, 1e-9, true, 100, 500);
         assert_eq!(r.signal_start(B, 0.5e-9, true, 200, 600), Start::Collided);
         assert_eq!(r.signal_end(A), RxEnd::Missed);
-        assert_eq!(r.signal_end(B), RxEnd::Locked { ok: false, overlapped: true });
+        assert_eq!(
+            r.signal_end(B),
+            RxEnd::Locked { ok: false, overlapped: true, parts: all_or_none(false) }
+        );
     }
 
     #[test]
     fn undecodable_signal_is_locked_in_error() {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-11, false, 0, 10);
-        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: false, overlapped: false });
+        assert_eq!(
+            r.signal_end(A),
+            RxEnd::Locked { ok: false, overlapped: false, parts: all_or_none(false) }
+        );
     }
 
     #[test]
@@ -240,9 +282,15 @@ mod tests {
         let mut r = Radio::new(10.0);
         r.signal_start(A, 1e-9, true, 100, 500);
         r.start_tx(300, 400);
-        assert_eq!(r.signal_end(A), RxEnd::Locked { ok: false, overlapped: true });
+        assert_eq!(
+            r.signal_end(A),
+            RxEnd::Locked { ok: false, overlapped: true, parts: all_or_none(false) }
+        );
         r.signal_start(B, 1e-9, true, 350, 450);
-        assert_eq!(r.signal_end(B), RxEnd::Locked { ok: false, overlapped: true });
+        assert_eq!(
+            r.signal_end(B),
+            RxEnd::Locked { ok: false, overlapped: true, parts: all_or_none(false) }
+        );
     }
 
     #[test]
@@ -254,7 +302,10 @@ mod tests {
         assert_eq!(early.frame, A);
         assert!(early.ok);
         assert_eq!(r.signal_end(A), RxEnd::AlreadyDone);
-        assert_eq!(r.signal_end(B), RxEnd::Locked { ok: true, overlapped: false });
+        assert_eq!(
+            r.signal_end(B),
+            RxEnd::Locked { ok: true, overlapped: false, parts: all_or_none(true) }
+        );
     }
 
     /// The receiver as it was before [`Start`]: a signal's start returned the early
@@ -293,7 +344,7 @@ mod tests {
             self.last_done = Some(cur.frame);
             self.lock = None;
             let (frame, end, ok, overlapped) = (cur.frame, cur.end, cur.ok, cur.overlapped);
-            Some(EarlyEnd { frame, end, ok, overlapped })
+            Some(EarlyEnd { frame, end, ok, parts: all_or_none(ok), overlapped })
         }
 
         fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
@@ -304,7 +355,11 @@ mod tests {
             match self.lock {
                 Some(cur) if cur.frame == frame => {
                     self.lock = None;
-                    RxEnd::Locked { ok: cur.ok, overlapped: cur.overlapped }
+                    RxEnd::Locked {
+                        ok: cur.ok,
+                        overlapped: cur.overlapped,
+                        parts: all_or_none(cur.ok),
+                    }
                 }
                 _ => RxEnd::Missed,
             }

@@ -1,6 +1,6 @@
 //! A node's receiver in the scenario's reception mode: ns-2 capture or SINR.
 
-use super::radio::{EarlyEnd, FrameRef, Radio, RxEnd, Start};
+use super::radio::{EarlyEnd, FrameRef, Psdu, Radio, RxEnd, Start};
 use super::sinr::SinrRadio;
 use crate::engine::time::SimTime;
 
@@ -47,17 +47,14 @@ impl Receiver {
     /// A signal arrives over [start, end): a reception that ended before it (to complete
     /// first), the carrier-sense busy interval to tell the MAC, and whether the frame being
     /// received captured the signal away (capture mode only).
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn signal_start(
         &mut self,
         frame: FrameRef,
         power_w: f64,
         decodable: bool,
-        start: SimTime,
-        end: SimTime,
-        rate_100kbps: u32,
-        mpdu_bytes: u32,
+        (start, end): (SimTime, SimTime),
+        psdu: Psdu,
     ) -> (Option<EarlyEnd>, Option<(SimTime, SimTime)>, bool) {
         match self {
             // Capture mode only sees signals above carrier sense (the caller filters).
@@ -67,8 +64,7 @@ impl Receiver {
                 (early, Some((start, end)), outcome == Start::Captured)
             }
             Receiver::Sinr(r) => {
-                let (early, busy) =
-                    r.signal_start(frame, power_w, start, end, rate_100kbps, mpdu_bytes);
+                let (early, busy) = r.signal_start(frame, power_w, (start, end), psdu);
                 (early, busy, false)
             }
         }

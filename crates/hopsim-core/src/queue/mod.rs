@@ -239,6 +239,22 @@ impl IfQueue {
         self.note_if_empty(now_ns);
     }
 
+    /// The first packet for `next_hop` in queue order (an A-MPDU's next MPDU; the scenario
+    /// checks allow aggregation only with drop-tail and without CMUPriQueue's bands).
+    pub fn peek_for(&self, next_hop: NodeId) -> Option<PacketId> {
+        debug_assert!(self.bands.is_none() && matches!(self.discipline, Discipline::DropTail));
+        self.items.iter().find(|s| s.item.next_hop == next_hop).map(|s| s.item.packet)
+    }
+
+    /// Take out the first packet for `next_hop` (see [`IfQueue::peek_for`]).
+    pub fn take_first_for(&mut self, next_hop: NodeId, now_ns: u64) -> Option<Dequeued> {
+        let i = self.items.iter().position(|s| s.item.next_hop == next_hop)?;
+        let s = self.items.remove(i).expect("found above");
+        self.bytes -= s.bytes as u64;
+        self.note_if_empty(now_ns);
+        Some(Dequeued { item: s.item, sojourn_ns: now_ns - s.enq_ns, marked: false })
+    }
+
     /// The next packet for the MAC. CoDel may drop data packets on the way (into `dropped`,
     /// in the order dropped).
     pub fn pop(&mut self, now_ns: u64, dropped: &mut Vec<Queued>) -> Option<Dequeued> {

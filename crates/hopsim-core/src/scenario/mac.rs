@@ -23,7 +23,39 @@ pub struct Mac {
     pub queue_packets: u32,
     pub cw_min: u32,
     pub cw_max: u32,
+    /// 802.11n: the largest A-MPDU, octets (the HT Capabilities' maximum A-MPDU length,
+    /// 9.4.2.56.3; up to 65,535); 0: no aggregation, every MPDU acknowledged alone.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ampdu_max_bytes: u32,
+    /// 802.11n: MPDUs per A-MPDU, which is also the Block Ack agreement's buffer (1-64).
+    #[serde(skip_serializing_if = "is_64")]
+    pub ampdu_max_mpdus: u32,
+    /// 802.11n: the receiver's minimum MPDU start spacing, ns (9.4.2.56.3: 0, 250, 500,
+    /// 1000, 2000, 4000, 8000, 16000).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mpdu_density_ns: u32,
+    /// 802.11n: how long the reordering buffer holds an MSDU behind a gap before it gives
+    /// the gap up (mac80211's HT_RX_REORDER_BUF_TIMEOUT, 0.1 s); 0: never (the standard's
+    /// rules alone, as ns-3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reorder_timeout_s: Option<f64>,
+    /// 802.11n: how long an MPDU sent under Block Ack may go unacknowledged after it reached
+    /// the MAC before it is given up (dot11EDCATableMSDULifetime, 500 TU = 0.512 s, Annex C);
+    /// under Block Ack its failures are not counted against a retry limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub msdu_lifetime_s: Option<f64>,
 }
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_64(v: &u32) -> bool {
+    *v == 64
+}
+
+/// The minimum MPDU start spacings an HT station may announce (9.4.2.56.3), ns.
+pub const MPDU_DENSITIES_NS: [u32; 8] = [0, 250, 500, 1000, 2000, 4000, 8000, 16000];
 
 impl Default for Mac {
     fn default() -> Self {
@@ -37,6 +69,11 @@ impl Default for Mac {
             queue_packets: 50,
             cw_min: 31,
             cw_max: 1023,
+            ampdu_max_bytes: 0,
+            ampdu_max_mpdus: 64,
+            mpdu_density_ns: 0,
+            reorder_timeout_s: None,
+            msdu_lifetime_s: None,
         }
     }
 }
@@ -88,14 +125,16 @@ impl Mac {
                  (Minstrel-HT is not modelled yet)",
             ));
         }
+        self.check_aggregation(at, radio)?;
         if let Some(rate) = self.data_rate_mbps.fixed() {
             // Rates are written in Mbit/s with at most one decimal (5.5).
             let r100 = (rate * 10.0).round();
             if (rate * 10.0 - r100).abs() > 1e-9 || !standard.supports(r100 as u32) {
                 let rates = list_mbps(standard.rate_ladder());
+                let or = if standard.is_ht() { "\"mcs0\" to \"mcs31\"" } else { "\"auto\"" };
                 return Err(at
                     .field("data_rate_mbps")
-                    .invalid(rate, &format!("must be one of {rates} ({name}) or \"auto\"")));
+                    .invalid(rate, &format!("must be one of {rates} ({name}) or {or}")));
             }
         }
         let basic = basic_rates(standard);
@@ -211,4 +250,49 @@ pub enum RateControlAlgo {
     Arf,
     Aarf,
     Sample,
+}
+
+impl Mac {
+    /// The A-MPDU keys: 802.11n only, within the standard's limits.
+    fn check_aggregation(&self, at: &KeyPath, radio: &Radio) -> Check {
+        let ht = radio.standard.is_ht();
+        let name = radio.standard.name();
+        if self.ampdu_max_bytes > 65_535 || (!ht && self.ampdu_max_bytes != 0) {
+            let allowed =
+                if ht { "0 (no aggregation) to 65535" } else { "0: only 802.11n aggregates" };
+            return Err(at.field("ampdu_max_bytes").invalid(
+                self.ampdu_max_bytes,
+                &format!("must be {allowed} (radio.standard = \"{name}\")"),
+            ));
+        }
+        if !(1..=64).contains(&self.ampdu_max_mpdus) {
+            return Err(at.field("ampdu_max_mpdus").invalid(
+                self.ampdu_max_mpdus,
+                "must be 1 to 64 (the Block Ack bitmap's 64 bits)",
+            ));
+        }
+        if !MPDU_DENSITIES_NS.contains(&self.mpdu_density_ns) {
+            return Err(at.field("mpdu_density_ns").invalid(
+                self.mpdu_density_ns,
+                "must be 0, 250, 500, 1000, 2000, 4000, 8000 or 16000",
+            ));
+        }
+        if let Some(t) = self.msdu_lifetime_s {
+            if !(t.is_finite() && t > 0.0 && t <= 1000.0 && ht) {
+                return Err(at.field("msdu_lifetime_s").invalid(
+                    t,
+                    "must be above 0 and at most 1000 seconds, with radio.standard = \"80211n\"",
+                ));
+            }
+        }
+        if let Some(t) = self.reorder_timeout_s {
+            if !(t.is_finite() && (0.0..=10.0).contains(&t) && ht) {
+                return Err(at.field("reorder_timeout_s").invalid(
+                    t,
+                    "must be 0 (never) to 10 seconds, with radio.standard = \"80211n\"",
+                ));
+            }
+        }
+        Ok(())
+    }
 }

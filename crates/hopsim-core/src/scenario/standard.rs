@@ -53,6 +53,13 @@ pub(super) fn fill_defaults(doc: &mut Value) {
     put(mac, "data_rate_mbps", data_rate);
     put(mac, "basic_rate_mbps", json!(6.0));
     put(mac, "cw_min", json!(15));
+    if standard == "80211n" {
+        // HT aggregates by default (ns-3's BE_MaxAmpduSize 65,535), with Linux's reorder
+        // release timeout.
+        put(mac, "ampdu_max_bytes", json!(65_535));
+        put(mac, "reorder_timeout_s", json!(0.1));
+        put(mac, "msdu_lifetime_s", json!(0.512));
+    }
 }
 
 fn table<'a>(top: &'a mut Map<String, Value>, name: &str) -> &'a mut Map<String, Value> {

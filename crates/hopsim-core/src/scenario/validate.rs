@@ -41,6 +41,15 @@ pub fn validate(s: &Scenario) -> Check {
     if let Some(q) = &s.queue {
         let cmu = s.profile == super::Profile::Ns2 && s.routing.protocol == RoutingProtocol::Dsr;
         q.check(&root.field("queue"), s.mac.queue_packets, cmu)?;
+        if s.mac.ampdu_max_bytes > 0 && q.discipline != super::queue::QueueDiscipline::DropTail {
+            // An A-MPDU takes the queued packets for its receiver from anywhere in the queue;
+            // the AQMs decide at the head.
+            return Err(root.field("queue").field("discipline").invalid(
+                format!("{:?}", q.discipline).to_lowercase(),
+                "must be \"droptail\" while 802.11n aggregates (mac.ampdu_max_bytes > 0; set \
+                 it to 0 to use an AQM): A-MPDUs with an AQM are not modelled yet",
+            ));
+        }
     }
     s.tcp.check(&root.field("tcp"))?;
     s.mobility.check(&root.field("mobility"))?;

@@ -7,11 +7,11 @@ use super::World;
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
 use crate::mac::dcf::MacCtx;
-use crate::mac::frame::Frame;
+use crate::mac::frame::{Frame, FrameKind};
 use crate::node::Node;
 use crate::observe::events::{EventKind, Reason};
 use crate::phy::links::Link;
-use crate::phy::radio::{EarlyEnd, FrameRef, RxEnd, Start};
+use crate::phy::radio::{all_or_none, EarlyEnd, FrameRef, Psdu, RxEnd, Start};
 
 impl World {
     pub(super) fn start_tx(&mut self, now: SimTime, node: NodeId, frame: Frame, response: bool) {
@@ -59,6 +59,7 @@ impl World {
         powers: &mut Vec<f64>,
     ) {
         let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.cx.cfg.ns2);
+        let subframes = self.subframes_of(fref.tx, frame);
         for link in links {
             let mut link = *link;
             if fade {
@@ -74,14 +75,13 @@ impl World {
             let j = link.listener.index();
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
+            let psdu = Psdu { rate: frame.rate.0, bytes: frame.bytes, subframes: &subframes };
             let (early, busy, captured) = self.nodes[j].radio.signal_start(
                 fref,
                 link.power_w,
                 link.decodable,
-                start,
-                stop,
-                frame.rate.0,
-                frame.bytes,
+                (start, stop),
+                psdu,
             );
             if let Some(e) = early {
                 self.complete_early(now, link.listener, e);
@@ -94,6 +94,7 @@ impl World {
                 self.ns2_capture((start, stop), link.listener, (frame, fref));
             }
         }
+        self.ampdu.subframes = subframes;
     }
 
     /// As [`World::start_listeners`] in capture mode without fading, where every link is
@@ -153,7 +154,8 @@ impl World {
         let (done_frame, done_ref) =
             self.nodes[e.frame.tx.index()].tx_frame.expect("frame still on air");
         let decodable = self.is_decodable(e.frame.tx, listener);
-        self.complete_rx(now, listener, (&done_frame, done_ref), e.end, e.ok, decodable);
+        let result = (e.ok, e.parts);
+        self.complete_rx(now, listener, (&done_frame, done_ref), e.end, result, decodable);
     }
 
     /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
@@ -255,12 +257,13 @@ impl World {
             }
             let at = now + link.delay_ns;
             match self.nodes[link.listener.index()].radio.signal_end(fref) {
-                RxEnd::Locked { ok, .. } => {
-                    self.complete_rx(now, link.listener, (frame, fref), at, ok, link.decodable)
+                RxEnd::Locked { ok, parts, .. } => {
+                    let result = (ok, parts);
+                    self.complete_rx(now, link.listener, (frame, fref), at, result, link.decodable)
                 }
                 RxEnd::Missed if capture_mode => {
                     let missed = (frame, fref);
-                    self.complete_rx(now, link.listener, missed, at, false, link.decodable)
+                    self.complete_rx(now, link.listener, missed, at, (false, 0), link.decodable)
                 }
                 RxEnd::Missed | RxEnd::AlreadyDone => {}
             }
@@ -287,7 +290,8 @@ impl World {
                 RxEnd::AlreadyDone => continue,
             };
             if ok || tracing {
-                self.complete_rx(now, link.listener, (frame, fref), at, ok, link.decodable);
+                let result = (ok, all_or_none(ok));
+                self.complete_rx(now, link.listener, (frame, fref), at, result, link.decodable);
             } else {
                 lose_rx(node, now, link.listener, frame, at, link.decodable);
             }
@@ -303,11 +307,11 @@ impl World {
         listener: NodeId,
         (frame, fref): (&Frame, FrameRef),
         at: SimTime,
-        ok: bool,
+        (ok, parts): (bool, u64),
         decodable: bool,
     ) {
         if ok {
-            self.complete_rx_ok(now, listener, (frame, fref), at);
+            self.complete_rx_ok(now, listener, (frame, fref), at, parts);
             return;
         }
         let reason = if decodable { Reason::Collision } else { Reason::NotDecoded };
@@ -329,6 +333,7 @@ impl World {
         listener: NodeId,
         (frame, fref): (&Frame, FrameRef),
         at: SimTime,
+        parts: u64,
     ) {
         let mut ok = true;
         let mut lost = None;
@@ -344,7 +349,15 @@ impl World {
         let event = if ok { EventKind::RxOk } else { EventKind::RxError };
         self.cx.trace.air(&self.cx.packets, (at, listener), event, (frame, fref), lost);
         if ok {
-            self.trace_frame(listener, at, frame);
+            self.trace_parts(listener, at, frame, parts);
+        }
+        if self.aggregating
+            && ok
+            && frame.kind == FrameKind::Data
+            && frame.dst == listener
+            && self.nodes[listener.index()].mac.reorders()
+        {
+            return self.deliver_qos_data(now, listener, frame, at, parts);
         }
         let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
         self.nodes[listener.index()].mac.on_rx(&mut cx, at, frame, ok);
@@ -374,8 +387,31 @@ impl World {
     /// Every frame sent and received passes here: the check is inlined, the work is not.
     #[inline(always)]
     fn trace_frame(&mut self, node: NodeId, time_ns: SimTime, frame: &Frame) {
-        if let Some(t) = self.cx.pcap.as_mut() {
-            t.frame_of((&self.cx.packets, &self.cx.flows), node, time_ns, frame);
+        self.trace_parts(node, time_ns, frame, u64::MAX);
+    }
+
+    /// Trace `frame` at `node`; of an A-MPDU the MPDUs whose bit is set in `parts`.
+    #[inline(always)]
+    fn trace_parts(&mut self, node: NodeId, time_ns: SimTime, frame: &Frame, parts: u64) {
+        if self.cx.pcap.is_some() {
+            self.trace_parts_cold(node, time_ns, frame, parts);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trace_parts_cold(&mut self, node: NodeId, time_ns: SimTime, frame: &Frame, parts: u64) {
+        let Some(t) = self.cx.pcap.as_mut() else { return };
+        let shared = (&self.cx.packets, &self.cx.flows[..]);
+        if frame.mpdus > 1 {
+            let tx = &self.nodes[frame.src.index()];
+            let mpdus = &mut self.ampdu.traced;
+            mpdus.clear();
+            mpdus.extend(tx.mac.psdu().iter().map(|&(seq, m)| (seq, m.packet)));
+            let a = (&mpdus[..], parts, tx.tx_serial);
+            t.ampdu_of(shared, (node, time_ns), frame, a);
+        } else {
+            t.frame_of(shared, node, time_ns, frame);
         }
     }
 }

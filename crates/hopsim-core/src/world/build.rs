@@ -131,6 +131,11 @@ impl World {
                 router: router(s, id),
                 route_wait: RouteWait::default(),
                 saturated_flows: Vec::new(),
+                saturation_depth: if s.mac.ampdu_max_bytes > 0 {
+                    s.mac.ampdu_max_mpdus.min(s.mac.queue_packets)
+                } else {
+                    1
+                },
                 error_rng: Rng::derive(s.seed, Purpose::FrameError, u64::from(id.0)),
                 next_ident: 0,
                 routing_rng: Rng::derive(s.seed, Purpose::Routing, u64::from(id.0)),
@@ -216,6 +221,8 @@ impl World {
             etx,
             budget,
             path_logs: Vec::new(),
+            ampdu: Default::default(),
+            aggregating: s.mac.ampdu_max_bytes > 0,
             run_info: RunInfo {
                 seed: s.seed,
                 duration_s: s.duration_s,

@@ -54,7 +54,9 @@ impl TimerSink<MacTimer, NodeId> for Scheduler<Event> {
         let event = Event::Node { node, timer: NodeTimer::Mac(timer, generation) };
         match timer {
             MacTimer::Timeout => self.schedule_keyed(at, node.0, event),
-            MacTimer::Access | MacTimer::Sifs | MacTimer::NavReset => self.schedule(at, event),
+            MacTimer::Access | MacTimer::Sifs | MacTimer::NavReset | MacTimer::Reorder => {
+                self.schedule(at, event)
+            }
         }
     }
 

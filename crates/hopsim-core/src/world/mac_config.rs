@@ -1,8 +1,9 @@
 //! The MAC's configuration from the scenario's `[mac]` and `[radio]` tables: the DCF timing
 //! of the standard and the data rate, fixed (a rate or an HT MCS) or adapted.
 
+use crate::engine::time::secs_to_ns;
 use crate::engine::time::SimDuration;
-use crate::mac::dcf::DcfConfig;
+use crate::mac::dcf::{AggConfig, DcfConfig};
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
 use crate::phy::ht::{HtMode, HtWidth};
@@ -38,6 +39,13 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
         short_retry_limit: s.mac.short_retry_limit,
         long_retry_limit: s.mac.long_retry_limit,
         ns2: s.profile == Profile::Ns2,
+        agg: (s.mac.ampdu_max_bytes > 0).then(|| AggConfig {
+            max_bytes: s.mac.ampdu_max_bytes,
+            max_mpdus: s.mac.ampdu_max_mpdus as u16,
+            density_ns: u64::from(s.mac.mpdu_density_ns),
+            reorder_timeout_ns: s.mac.reorder_timeout_s.filter(|&t| t > 0.0).map(secs_to_ns),
+            msdu_lifetime_ns: secs_to_ns(s.mac.msdu_lifetime_s.unwrap_or(0.512)),
+        }),
         rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
             (DataRate::Mbps(_) | DataRate::Mcs(_), _) => RateAlgo::Constant(data_rate),
             (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,

@@ -4,6 +4,7 @@
 //! is done by the nodes (`node/`), each through a context the world lends it for one call.
 
 mod air;
+mod ampdu;
 mod aqm;
 mod build;
 mod etx;
@@ -56,6 +57,9 @@ pub struct World {
     /// Per flow, the routes its data took and how long each held (`paths.rs`).
     path_logs: Vec<paths::PathLog>,
     run_info: RunInfo,
+    ampdu: ampdu::AmpduScratch,
+    /// Some MAC aggregates (802.11n A-MPDUs): QoS Data goes through reordering buffers.
+    aggregating: bool,
 }
 
 /// Run `$body` with node `$id` of `$world` as `$n` and the context lent to it as `$cx`, then
@@ -131,8 +135,16 @@ impl World {
                 MacOutput::Transmit { frame, response } => {
                     self.start_tx(now, node, frame, response)
                 }
-                MacOutput::Received { packet, from } => {
-                    at_node!(self, now, node, |n, cx| n.on_mac_received(cx, packet, from))
+                MacOutput::Received { packet, from, copied } => {
+                    at_node!(self, now, node, |n, cx| n.on_mac_received(cx, packet, from, copied))
+                }
+                MacOutput::Discard { packet, lost: false } => self.cx.packets.free(packet),
+                MacOutput::Discard { packet, lost: true } => {
+                    let cx: &mut NodeCtx = &mut self.cx;
+                    cx.drop_packet(packet)
+                }
+                MacOutput::Fill { next_hop } => {
+                    at_node!(self, now, node, |n, cx| n.fill_aggregate(cx, next_hop))
                 }
                 MacOutput::Overheard { packet, from } => {
                     at_node!(self, now, node, |n, cx| n.on_mac_overheard(cx, packet, from))

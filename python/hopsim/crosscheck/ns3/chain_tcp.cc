@@ -49,6 +49,8 @@ struct Counters
     uint64_t macRetries = 0;      // failed RTS and DATA attempts (CTS / ACK timeouts), all nodes
     uint64_t tcDrops = 0;         // refused above the device: its queue was full (stopped)
     uint64_t expiredDrops = 0;    // MPDUs past the queue's MaxDelay (none expected)
+    uint64_t ampdus = 0;          // A-MPDUs of two or more QoS Data MPDUs sent, all nodes
+    uint64_t ampduMpdus = 0;      // the MPDUs in them
     double warmupS = 0.0;
 };
 
@@ -166,6 +168,20 @@ HookSocket(Ptr<BulkSendApplication> app)
     s->TraceConnectWithoutContext("LastRTT", MakeCallback(&OnLastRtt));
 }
 
+// Every PSDU a PHY starts: A-MPDUs of QoS Data counted with their MPDUs.
+void
+OnPsduBegin(WifiConstPsduMap psdus, WifiTxVector, double)
+{
+    for (const auto& [staId, psdu] : psdus)
+    {
+        if (psdu->GetNMpdus() > 1 && psdu->GetHeader(0).IsQosData())
+        {
+            ++g.ampdus;
+            g.ampduMpdus += psdu->GetNMpdus();
+        }
+    }
+}
+
 // Connects a trace source of every node's Wi-Fi device; a path that matches nothing is an
 // error (Config::ConnectWithoutContext would let it pass silently).
 template <typename Cb>
@@ -207,6 +223,7 @@ main(int argc, char* argv[])
     bool shortGi = false;
     uint32_t antennas = 1;
     uint32_t maxAmpduBytes = 0;
+    double msduLifetimeS = 0.0;
     std::string propagation = "two_ray_ground";
     double exponent = 3.0;
     double referenceDistanceM = 1.0;
@@ -251,6 +268,8 @@ main(int argc, char* argv[])
     cmd.AddValue("antennas", "80211n: antennas and spatial streams", antennas);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
+    cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
+                 msduLifetimeS);
     cmd.AddValue("propagation", "two_ray_ground or log_distance", propagation);
     cmd.AddValue("exponent", "log-distance path-loss exponent", exponent);
     cmd.AddValue("referenceDistanceM", "log-distance reference distance (m)", referenceDistanceM);
@@ -333,7 +352,8 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::WifiMacQueue::MaxSize",
                        QueueSizeValue(QueueSize(std::to_string(queuePackets) + "p")));
     // hopsim's queue has no deadline (ns-3 drops MPDUs older than 500 ms by default).
-    Config::SetDefault("ns3::WifiMacQueue::MaxDelay", TimeValue(Seconds(10 * durationS)));
+    Config::SetDefault("ns3::WifiMacQueue::MaxDelay",
+                       TimeValue(Seconds(msduLifetimeS > 0 ? msduLifetimeS : 10 * durationS)));
 
     // ---------------------------------------------------------------- nodes and radio
     const uint32_t n = hops + 1;
@@ -487,6 +507,7 @@ main(int argc, char* argv[])
                                                            MakeCallback(&OnTcDrop)),
                     "no TcDrop trace source");
     ConnectAll("Mac/MacTx", MakeCallback(&OnMacTx));
+    ConnectAll("Phy/PhyTxPsduBegin", MakeCallback(&OnPsduBegin));
     ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
     ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxFailed));
     // A QoS (HT) station queues best effort at its BE EDCA function, the others at the DCF's.
@@ -507,6 +528,7 @@ main(int argc, char* argv[])
                 "\"segments_sent\": %llu, \"retransmissions\": %llu, \"fast_retransmits\": %llu, "
                 "\"timeouts\": %llu, \"rtt_ms_mean\": %s, \"rtt_samples\": %llu, "
                 "\"mac_retries\": %llu, \"retry_limit_drops\": %llu, \"queue_drops\": %llu, \"expired_drops\": %llu, "
+                "\"ampdus_sent\": %llu, \"ampdu_mpdus\": %llu, "
                 "\"events\": %llu, "
                 "\"wall_s\": %.6f}\n",
                 hops, variant.c_str(), static_cast<unsigned long long>(run),
@@ -522,6 +544,8 @@ main(int argc, char* argv[])
                 static_cast<unsigned long long>(g.retryLimitDrops),
                 static_cast<unsigned long long>(g.tcDrops + g.macTx - g.enqueued),
                 static_cast<unsigned long long>(g.expiredDrops),
+                static_cast<unsigned long long>(g.ampdus),
+                static_cast<unsigned long long>(g.ampduMpdus),
                 static_cast<unsigned long long>(events), wallS);
     return 0;
 }

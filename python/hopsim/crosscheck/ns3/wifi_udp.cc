@@ -210,6 +210,7 @@ main(int argc, char* argv[])
     bool shortGi = false;
     uint32_t antennas = 1;
     uint32_t maxAmpduBytes = 0;
+    double msduLifetimeS = 0.0;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
@@ -239,6 +240,8 @@ main(int argc, char* argv[])
     cmd.AddValue("antennas", "80211n: antennas and spatial streams", antennas);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
+    cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
+                 msduLifetimeS);
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(hops < 1, "hops must be at least 1");
@@ -249,7 +252,8 @@ main(int argc, char* argv[])
 
     Config::SetDefault("ns3::WifiMacQueue::MaxSize",
                        QueueSizeValue(QueueSize(std::to_string(queuePackets) + "p")));
-    Config::SetDefault("ns3::WifiMacQueue::MaxDelay", TimeValue(Seconds(10 * durationS)));
+    Config::SetDefault("ns3::WifiMacQueue::MaxDelay",
+                       TimeValue(Seconds(msduLifetimeS > 0 ? msduLifetimeS : 10 * durationS)));
 
     const uint32_t n = hops + 1;
     g.dataFailed.assign(n, 0);

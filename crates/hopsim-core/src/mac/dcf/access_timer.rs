@@ -84,6 +84,9 @@ impl Dcf {
     pub fn win_access(&mut self, cx: &mut MacCtx) {
         self.access.clear_backoff();
         let mut job = self.job.expect("contending without a job");
+        if job.aggregate {
+            return self.agg_win_access(cx, job.dst);
+        }
         // Each attempt asks rate control afresh (ARF may have stepped down after a failure).
         job.rate = if job.dst == NodeId::BROADCAST {
             self.cfg.timing.basic_rate

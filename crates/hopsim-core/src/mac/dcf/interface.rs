@@ -13,7 +13,15 @@ pub enum MacOutput {
     /// SIFS after a reception regardless of carrier sense, the others won the contention.
     Transmit { frame: Frame, response: bool },
     /// A data packet arrived for this node (from transmitter `from`); not a duplicate.
-    Received { packet: PacketId, from: NodeId },
+    /// `copied`: `packet` is already this node's own copy (handed over by the world for a
+    /// reordering buffer), not the transmitter's.
+    Received { packet: PacketId, from: NodeId, copied: bool },
+    /// This node's copy of a packet is not passed up: a duplicate the reordering buffer
+    /// refused, or (`lost`) an MSDU that came after the buffer had given its gap up.
+    Discard { packet: PacketId, lost: bool },
+    /// The medium is won for an A-MPDU to `next_hop`: add the queued packets for it that fit
+    /// (`Dcf::aggregate_wants`, `Dcf::add_mpdu`), then `Dcf::send_aggregate`.
+    Fill { next_hop: NodeId },
     /// A data frame for another node was decoded here (the promiscuous tap, reported only
     /// when `set_tap` turned it on: ns-2.35's DSR, mac-802_11.cc `recv_timer` → `tap`).
     Overheard { packet: PacketId, from: NodeId },
@@ -43,6 +51,8 @@ pub enum MacTimer {
     Sifs,
     /// NAVTimeout after an overheard RTS (dcf/nav_reset.rs).
     NavReset,
+    /// A reordering buffer's release timeout (dcf/agg/recv.rs).
+    Reorder,
 }
 
 /// A MAC's output tagged with its node. Laid out as written (`repr(C)`): the output, then the

@@ -13,6 +13,7 @@ use crate::engine::rng::Rng;
 use crate::engine::sched::Timer;
 use crate::engine::time::SimTime;
 use crate::ids::{NodeId, PacketId};
+use agg::Agg;
 
 mod interface;
 pub use interface::{MacCtx, MacNote, MacOutput, MacTimer, Tagged};
@@ -31,6 +32,8 @@ pub struct DcfConfig {
     /// set by captured and erroneous frames, that also withholds CTS; backoff drawn from
     /// {0, ..., CW - 1} before every frame.
     pub ns2: bool,
+    /// A-MPDU aggregation under Block Ack (802.11n), or none.
+    pub agg: Option<AggConfig>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +48,10 @@ enum Phase {
     SifsData,
     TxData,
     WaitAck,
+    /// The medium is won for an A-MPDU; the node is adding packets (dcf/agg/send.rs).
+    Filling,
+    /// An A-MPDU was sent; its BlockAck is due.
+    WaitBa,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -61,6 +68,8 @@ struct Job {
     offered_ns: SimTime,
     /// Rate of this attempt's DATA frame (chosen when the medium is won).
     rate: Rate,
+    /// Served from the peer's Block Ack window (dcf/agg): `packet` is only its first MPDU.
+    aggregate: bool,
 }
 
 /// Per-node MAC counters (names as in the result document).
@@ -110,6 +119,8 @@ pub struct Dcf {
     delivered_at: SimTime,
     nav_reset: Option<nav_reset::NavReset>,
     nav_reset_timer: Timer,
+    /// A-MPDU and Block Ack state (boxed: most MACs have none).
+    agg: Option<Box<Agg>>,
 }
 
 impl Dcf {
@@ -139,6 +150,7 @@ impl Dcf {
             nav_reset: None,
             nav_reset_timer: Timer::default(),
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
+            agg: cfg.agg.map(|a| Box::new(Agg::new(a))),
         }
     }
 
@@ -183,6 +195,8 @@ impl Dcf {
         if dst != NodeId::BROADCAST {
             self.rates.start_packet(dst, mpdu_bytes, use_rts, cx.now);
         }
+        let mpdu = agg::Mpdu { packet, bytes: mpdu_bytes, offered_ns: cx.now };
+        let aggregate = self.agg_offer(dst, mpdu).is_some();
         self.job = Some(Job {
             packet,
             dst,
@@ -195,6 +209,7 @@ impl Dcf {
             data_sent: false,
             offered_ns: cx.now,
             rate: self.cfg.timing.basic_rate,
+            aggregate,
         });
         self.phase = Phase::Contend;
         // The packet of a DATA frame is delivered up, and may be forwarded at once, at the
@@ -267,6 +282,7 @@ impl Dcf {
             MacTimer::Access => self.on_access_timer(cx, generation),
             MacTimer::Timeout => self.on_timeout(cx, generation),
             MacTimer::Sifs => self.on_sifs_timer(cx, generation),
+            MacTimer::Reorder => self.on_reorder_timer(cx, generation),
             // The world passes the receiver's report: Dcf::on_nav_reset.
             MacTimer::NavReset => unreachable!("dispatched with the receiver's last RXSTART"),
         }
@@ -279,8 +295,13 @@ impl Dcf {
 
     fn send_rts(&mut self, cx: &mut MacCtx, job: Job) {
         let t = &self.cfg.timing;
-        let data_ns = t.airtime_ns(job.mpdu_bytes, job.rate);
-        let nav_ns = t.rts_nav(data_ns, job.rate);
+        let nav_ns = if job.aggregate {
+            let f = self.agg_frame();
+            t.rts_nav_for(f.airtime_ns, self.agg_response_ns(&f))
+        } else {
+            t.rts_nav(t.airtime_ns(job.mpdu_bytes, job.rate), job.rate)
+        };
+        let t = &self.cfg.timing;
         let frame = Frame::control(FrameKind::Rts, self.node, job.dst, nav_ns, t, t.basic_rate);
         self.counters.rts_sent += 1;
         self.counters.mac_attempts += 1;
@@ -290,6 +311,9 @@ impl Dcf {
 
     #[inline(always)]
     fn data_frame(&self, job: &Job) -> Frame {
+        if job.aggregate {
+            return self.agg_frame();
+        }
         let t = &self.cfg.timing;
         let broadcast = job.dst == NodeId::BROADCAST;
         // Broadcast data goes at the basic rate (802.11-2007 9.6).
@@ -305,6 +329,8 @@ impl Dcf {
             seq: job.seq,
             retry: job.data_sent,
             packet: Some(job.packet),
+            mpdus: 0,
+            bitmap: 0,
         }
     }
 
@@ -332,6 +358,14 @@ impl Dcf {
             (FrameKind::Data, Phase::TxData) if frame.dst == NodeId::BROADCAST => {
                 let job = self.job.take().expect("job");
                 self.done(cx, &job, true);
+            }
+            (FrameKind::Data, Phase::TxData) | (FrameKind::BlockAckReq, Phase::TxData)
+                if frame.mpdus > 1 || frame.kind == FrameKind::BlockAckReq =>
+            {
+                self.phase = Phase::WaitBa;
+                let at = cx.now + self.response_timeout(t.block_ack_after_ns(frame.rate));
+                let generation = self.timeout_timer.arm(at);
+                cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
             (FrameKind::Data, Phase::TxData) => {
                 self.phase = Phase::WaitAck;
@@ -367,6 +401,13 @@ impl Dcf {
             return;
         }
         let Some(mut job) = self.job else { return };
+        if job.aggregate {
+            return match self.phase {
+                Phase::WaitAck | Phase::WaitBa => self.agg_settle(cx, None),
+                Phase::WaitCts => self.agg_rts_failed(cx),
+                _ => {}
+            };
+        }
         // Which counter: RTS failures and frames not longer than the RTS threshold use the
         // short retry counter, DATA frames sent after an RTS use the long one (9.2.5.3).
         let (count, limit) = match self.phase {
@@ -402,45 +443,6 @@ impl Dcf {
         }
     }
 
-    pub fn on_sifs_timer(&mut self, cx: &mut MacCtx, generation: u32) {
-        if !self.sifs_timer.fire(generation) {
-            return;
-        }
-        let Some(frame) = self.sifs_frame.take() else {
-            return;
-        };
-        if frame.kind == FrameKind::Cts && !self.ns2_may_answer(cx.now) {
-            return; // ns-2 check_pktCTRL: no CTS unless is_idle()
-        }
-        if frame.kind == FrameKind::Data && !self.ns2_may_answer(cx.now) {
-            return self.ns2_data_deferred(cx); // ns-2 check_pktTx: no DATA unless is_idle()
-        }
-        match frame.kind {
-            FrameKind::Cts => {
-                self.counters.cts_sent += 1;
-                self.ns2_await_data(cx.now, &frame);
-            }
-            FrameKind::Ack => self.counters.ack_sent += 1,
-            FrameKind::Data => {
-                self.counters.data_sent += 1;
-                self.counters.mac_attempts += 1;
-                if let Some(j) = self.job.as_mut() {
-                    j.data_sent = true;
-                }
-                self.phase = Phase::TxData;
-            }
-            FrameKind::Rts => unreachable!("RTS is never a response"),
-        }
-        self.transmit(cx, frame, true);
-    }
-
-    fn respond_after_sifs(&mut self, cx: &mut MacCtx, at: SimTime, frame: Frame) {
-        let when = at + self.cfg.timing.sifs;
-        self.sifs_frame = Some(frame);
-        let generation = self.sifs_timer.arm(when);
-        cx.timers.arm(when, self.node, MacTimer::Sifs, generation);
-    }
-
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
     #[inline]
     pub fn on_medium_busy(&mut self, start: SimTime, end: SimTime) {
@@ -449,6 +451,11 @@ impl Dcf {
 }
 
 mod rx;
+
+mod respond;
+
+mod agg;
+pub use agg::{AggConfig, AggCounters};
 
 mod nav_reset;
 

@@ -94,7 +94,7 @@ impl Dcf {
                 if frame.dst == NodeId::BROADCAST {
                     self.delivered_at = at;
                     cx.out.push(Tagged {
-                        output: MacOutput::Received { packet, from: frame.src },
+                        output: MacOutput::Received { packet, from: frame.src, copied: false },
                         node: self.node,
                     });
                     return;
@@ -107,15 +107,21 @@ impl Dcf {
                 } else {
                     self.delivered_at = at;
                     cx.out.push(Tagged {
-                        output: MacOutput::Received { packet, from: frame.src },
+                        output: MacOutput::Received { packet, from: frame.src, copied: false },
                         node: self.node,
                     });
                 }
             }
+            FrameKind::BlockAck => self.on_block_ack(cx, frame),
+            FrameKind::BlockAckReq => self.on_block_ack_req(cx, at, frame),
             FrameKind::Ack => {
                 if self.phase == Phase::WaitAck {
                     self.timeout_timer.cancel();
                     cx.timers.disarm(self.node, MacTimer::Timeout);
+                    if self.job.is_some_and(|j| j.aggregate) {
+                        // A lone MPDU of the Block Ack window: its own bit.
+                        return self.agg_settle(cx, Some((frame_seq_of_lone(self), 1)));
+                    }
                     let job = self.job.take().expect("job");
                     self.rates.report_attempt(job.dst, job.rate, true, cx.now);
                     self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
@@ -140,4 +146,9 @@ impl Dcf {
             }
         }
     }
+}
+
+/// The sequence number of the lone MPDU an aggregate job sent (its ACK names none).
+fn frame_seq_of_lone(dcf: &Dcf) -> u16 {
+    dcf.agg_frame().seq
 }

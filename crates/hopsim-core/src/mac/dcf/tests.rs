@@ -65,6 +65,7 @@ impl Bench {
             short_retry_limit: 7,
             long_retry_limit: 4,
             rate_algo: crate::mac::rate::RateAlgo::Constant(Rate(20)),
+            agg: None,
         };
         Bench {
             dcf: Dcf::new(
@@ -128,6 +129,9 @@ impl Bench {
                 MacOutput::Received { packet, .. } => self.received.push(packet),
                 MacOutput::Overheard { packet, .. } => self.overheard.push(packet),
                 MacOutput::Note(_) => {}
+                MacOutput::Discard { .. } | MacOutput::Fill { .. } => {
+                    unreachable!("no aggregation on this bench")
+                }
             }
         }
     }
@@ -193,6 +197,7 @@ impl Bench {
                 Event::Mac(MacTimer::Timeout, generation) => {
                     self.dcf.on_timeout(&mut cx, generation)
                 }
+                Event::Mac(MacTimer::Reorder, _) => unreachable!("no aggregation on this bench"),
                 Event::Mac(MacTimer::Sifs, generation) => {
                     self.dcf.on_sifs_timer(&mut cx, generation)
                 }
@@ -242,6 +247,8 @@ pub(super) fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t:
         seq,
         retry,
         packet: Some(packet),
+        mpdus: 0,
+        bitmap: 0,
     }
 }
 

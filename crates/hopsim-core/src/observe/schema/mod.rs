@@ -74,6 +74,7 @@ const OBJECT: &str = "object";
 const TCP: &str = "tcp flows";
 const ECN: &str = "tcp flows with tcp.ecn";
 const QUEUE: &str = "a [queue] table";
+const AGG: &str = "802.11n with `mac.ampdu_max_bytes` > 0";
 
 /// Every key of the result document, level by level.
 #[rustfmt::skip]
@@ -177,6 +178,15 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(TOTALS, "queue_delay_p99_ms", FLOAT, "ms", "total", "99th percentile of that sojourn time, within 0.5% (`null` as above)").nullable().when(QUEUE),
     f(TOTALS, "queue_delay_max_ms", FLOAT, "ms", "total", "largest sojourn time (`null` as above)").nullable().when(QUEUE),
     f(TOTALS, "queue_delay_samples", INT, "packets", "total", "packets that left the interface queue for the MAC").when(QUEUE),
+    f(TOTALS, "ampdus_sent", INT, "frames", "total", "A-MPDUs of two or more MPDUs sent").when(AGG),
+    f(TOTALS, "ampdu_mpdus", INT, "frames", "total", "MPDUs sent in those A-MPDUs").when(AGG),
+    f(TOTALS, "mean_ampdu_mpdus", FLOAT, "frames", "total", "ampdu_mpdus / ampdus_sent: the mean A-MPDU size in MPDUs").when(AGG),
+    f(TOTALS, "block_acks_sent", INT, "frames", "total", "BlockAck frames sent").when(AGG),
+    f(TOTALS, "block_acks_received", INT, "frames", "total", "BlockAck frames received by the A-MPDUs' originators").when(AGG),
+    f(TOTALS, "mpdus_failed", INT, "frames", "total", "MPDUs a BlockAck (or ACK) left unacknowledged, or whose response was lost").when(AGG),
+    f(TOTALS, "bars_sent", INT, "frames", "total", "BlockAckReq frames sent: after a missed BlockAck, or to skip discarded MPDUs").when(AGG),
+    f(TOTALS, "late_drops", INT, "packets", "total", "MSDUs lost because they reached the reordering buffer after it had given their gap up").when(AGG),
+    f(TOTALS, "reorder_timeouts", INT, "packets", "total", "MSDUs the reordering buffer released past a gap at `mac.reorder_timeout_s`").when(AGG),
 
     f("invariants", "violations", "list[text]", "", "", "the first violations, verbatim (empty when every check held)"),
     f("invariants", "violation_count", INT, "violations", "", "violations found"),

@@ -62,7 +62,11 @@ fn full_result() -> RunResult {
         id: 0,
         x_m: 0.0,
         y_m: 0.0,
-        counters: MacTotals { queue: Some(QueueResult::default()), ..MacTotals::default() },
+        counters: MacTotals {
+            queue: Some(QueueResult::default()),
+            aggregation: Some(AggResult::default()),
+            ..MacTotals::default()
+        },
         rate_stats: vec![LinkRateResult { dst: 1, rate_mbps: 2.0, attempts: 1, acked: 1 }],
     };
     let mut series = Series::new(1, 1);
@@ -79,7 +83,11 @@ fn full_result() -> RunResult {
         scenario: serde_json::value::to_raw_value(&scenario).unwrap(),
         flows: vec![flow],
         nodes: vec![node],
-        totals: MacTotals { queue: Some(QueueResult::default()), ..MacTotals::default() },
+        totals: MacTotals {
+            queue: Some(QueueResult::default()),
+            aggregation: Some(AggResult::default()),
+            ..MacTotals::default()
+        },
         invariants: InvariantResult { violations: vec!["x".into()], violation_count: 1 },
         engine: EngineResult { events: 1, sim_time_s: 1.0 },
         route_failures: 0,

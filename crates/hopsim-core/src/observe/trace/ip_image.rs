@@ -5,6 +5,7 @@
 use super::writer::PcapTracer;
 use super::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
 use crate::ids::NodeId;
+use crate::ids::PacketId;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
 use crate::net::packet::{Packet, PacketArena, SeqNo};
@@ -35,6 +36,42 @@ impl PcapTracer {
         if !self.traces_frames() {
             return;
         }
+        self.record_frame((packets, flows), node, time_ns, frame, None);
+    }
+
+    /// An A-MPDU `node` sent or received at `time_ns`: one record per MPDU (its sequence number
+    /// and packet in `mpdus`; at a receiver only those whose bit is set in `decoded`), each with
+    /// the radiotap A-MPDU status of reference `reference` (the last subframe flagged).
+    #[cold]
+    #[inline(never)]
+    pub fn ampdu_of(
+        &mut self,
+        (packets, flows): (&PacketArena, &[FlowState]),
+        (node, time_ns): (NodeId, u64),
+        frame: &Frame,
+        (mpdus, decoded, reference): (&[(u16, PacketId)], u64, u32),
+    ) {
+        if !self.traces_frames() {
+            return;
+        }
+        let last = mpdus.len().saturating_sub(1);
+        for (i, &(seq, packet)) in mpdus.iter().enumerate() {
+            if decoded & (1 << i) != 0 {
+                let mpdu = Frame { seq, packet: Some(packet), ..*frame };
+                let status = Some((reference, i == last));
+                self.record_frame((packets, flows), node, time_ns, &mpdu, status);
+            }
+        }
+    }
+
+    fn record_frame(
+        &mut self,
+        (packets, flows): (&PacketArena, &[FlowState]),
+        node: NodeId,
+        time_ns: u64,
+        frame: &Frame,
+        ampdu: Option<(u32, bool)>,
+    ) {
         let ip = match (frame.kind, frame.packet) {
             (FrameKind::Data, Some(p)) => Some(ip_image(packets.get(p), flows)),
             _ => None,
@@ -47,6 +84,8 @@ impl PcapTracer {
                 FrameKind::Cts => TraceKind::Cts,
                 FrameKind::Data => TraceKind::Data,
                 FrameKind::Ack => TraceKind::Ack,
+                FrameKind::BlockAckReq => TraceKind::BlockAckReq,
+                FrameKind::BlockAck => TraceKind::BlockAck,
             },
             ra: frame.dst,
             ta: frame.src,
@@ -56,6 +95,8 @@ impl PcapTracer {
             rate_500kbps: if ht.is_some() { 0 } else { (frame.rate.0 / 5) as u8 },
             ht,
             qos: self.qos(),
+            bitmap: frame.bitmap,
+            ampdu,
             channel_mhz: self.channel_mhz(),
             ip,
         };

@@ -16,6 +16,10 @@ pub enum TraceKind {
     Cts,
     Data,
     Ack,
+    /// Compressed BlockAckReq: `seq` is the Starting Sequence Number.
+    BlockAckReq,
+    /// Compressed BlockAck: `seq` is the Starting Sequence Number, `bitmap` the bitmap.
+    BlockAck,
 }
 
 /// TCP header fields as on the wire (sequence numbers in bytes).
@@ -83,6 +87,11 @@ pub struct TraceFrame {
     pub ht: Option<(u8, bool, bool)>,
     /// A QoS Data frame (QoS Control field, 9.2.4.5): a QoS station's data.
     pub qos: bool,
+    /// A BlockAck's bitmap.
+    pub bitmap: u64,
+    /// An MPDU of an A-MPDU: the A-MPDU's reference number, and whether it is the last
+    /// subframe (radiotap A-MPDU status field).
+    pub ampdu: Option<(u32, bool)>,
     /// The channel's centre frequency, MHz (radiotap Channel field).
     pub channel_mhz: u16,
     /// The IP packet inside a data frame.

@@ -212,6 +212,8 @@ mod tests {
             rate_500kbps: 2,
             ht: None,
             qos: false,
+            bitmap: 0,
+            ampdu: None,
             channel_mhz: 2412,
             ip: None,
         }

@@ -108,11 +108,17 @@ pub fn coded_ber_bound(p: f64, rate: CodeRate) -> f64 {
 
 /// The probability that `bits` data bits sent with `c` and `rate` at SNR `snr` all decode.
 pub fn chunk_success(c: Constellation, rate: CodeRate, snr: f64, bits: f64) -> f64 {
+    bit_success(c, rate, snr).powf(bits)
+}
+
+/// The success probability of one decoded bit at `snr`: a chunk of n bits succeeds with its
+/// n-th power.
+pub fn bit_success(c: Constellation, rate: CodeRate, snr: f64) -> f64 {
     let p = uncoded_ber(c, snr);
     if p == 0.0 {
         return 1.0;
     }
-    (1.0 - coded_ber_bound(p, rate).min(1.0)).powf(bits)
+    1.0 - coded_ber_bound(p, rate).min(1.0)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use super::dsss::{self, PLCP_HEADER_BITS};
 use super::error_rate::{chunk_success, ofdm as ofdm_error, Modulation};
 use super::ht::HtMode;
 use super::ofdm::{self, CodeRate, Constellation, OfdmRate};
-use super::radio::{EarlyEnd, FrameRef, RxEnd};
+use super::radio::{all_or_none, EarlyEnd, FrameRef, Psdu, RxEnd};
 use super::standard::Standard;
 use crate::engine::rng::Rng;
 use crate::engine::time::{us, SimDuration, SimTime};
@@ -106,6 +106,19 @@ struct Signal {
     end: SimTime,
 }
 
+/// Cut points of a stretch (at most 16 interferers' starts and ends, and the two ends).
+type Cuts = [SimTime; 34];
+
+/// Where the payload's bits lie on the air: its span, bits per ns, coding, and the power the
+/// receiver decodes it with.
+#[derive(Debug, Clone, Copy)]
+struct PayloadGeometry {
+    span: (SimTime, SimTime),
+    density: f64,
+    coding: Coding,
+    power_w: f64,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Lock {
     signal: Signal,
@@ -133,6 +146,8 @@ pub struct SinrRadio {
     standard: Standard,
     /// Receive antennas: more than a frame's streams give a diversity gain.
     antennas: u32,
+    /// The subframes of the locked frame when it is an A-MPDU.
+    lock_parts: ampdu::Subframes,
     rng: Rng,
     last_rx_start: SimTime,
 }
@@ -169,6 +184,7 @@ impl SinrRadio {
             preamble_snr: 10f64.powf(preamble_snr_db / 10.0),
             standard,
             antennas: 1,
+            lock_parts: ampdu::Subframes::default(),
             rng,
             last_rx_start: 0,
         }
@@ -226,20 +242,19 @@ impl SinrRadio {
         &mut self,
         frame: FrameRef,
         power_w: f64,
-        start: SimTime,
-        end: SimTime,
-        rate_100kbps: u32,
-        mpdu_bytes: u32,
+        (start, end): (SimTime, SimTime),
+        psdu: Psdu,
     ) -> (Option<EarlyEnd>, Option<(SimTime, SimTime)>) {
         self.signals.retain(|s| s.end > start);
         let mut early = None;
         if let Some(l) = self.lock {
             if l.signal.end <= start {
-                let ok = self.finish_lock();
+                let (ok, parts) = self.finish_lock();
                 early = Some(EarlyEnd {
                     frame: l.signal.frame,
                     end: l.signal.end,
                     ok,
+                    parts,
                     overlapped: !self.interferers.is_empty(),
                 });
                 self.last_done = Some(l.signal.frame);
@@ -255,7 +270,9 @@ impl SinrRadio {
                 self.interferers.clear();
                 let overlapping = self.signals.iter().filter(|s| s.start < end && s.end > start);
                 self.interferers.extend(overlapping);
+                let (rate_100kbps, mpdu_bytes) = (psdu.rate, psdu.bytes);
                 self.lock = Some(Lock { signal, rate_100kbps, mpdu_bytes, killed: false });
+                self.lock_parts.set(psdu.subframes);
                 self.last_rx_start = start;
             }
         }
@@ -306,17 +323,29 @@ impl SinrRadio {
         }
     }
 
-    /// Success of the locked frame: the product over stretches of constant SINR, then a draw.
-    fn finish_lock(&mut self) -> bool {
+    /// Success of the locked frame: the product over stretches of constant SINR, then a draw;
+    /// an A-MPDU's MPDUs each have their own (ampdu.rs). Returns (any decoded, which).
+    fn finish_lock(&mut self) -> (bool, u64) {
         let l = self.lock.take().expect("a frame is locked");
         if l.killed {
-            return false;
+            return (false, 0);
         }
-        let p = self.lock_success(&l);
-        self.rng.uniform() < p
+        if self.lock_parts.len() > 1 {
+            let parts = self.ampdu_parts(&l);
+            return (parts != 0, parts);
+        }
+        let ok = self.rng.uniform() < self.lock_success(&l);
+        (ok, all_or_none(ok))
     }
 
     fn lock_success(&self, l: &Lock) -> f64 {
+        let (p_header, payload) = self.lock_geometry(l);
+        p_header
+            * self.stretch_success(payload.power_w, payload.span, payload.coding, payload.density)
+    }
+
+    /// The header's success probability and where and how the payload's bits lie.
+    fn lock_geometry(&self, l: &Lock) -> (f64, PayloadGeometry) {
         let s = l.signal;
         let lay = Layout::of(self.standard, l.rate_100kbps, l.mpdu_bytes);
         let (h_from, h_to, h_bits, h_coding) = lay.header;
@@ -324,16 +353,16 @@ impl SinrRadio {
         let header_w = s.power_w * self.diversity_gain(1);
         let p_header =
             self.stretch_success(header_w, header, h_coding, h_bits / (h_to - h_from) as f64);
-        let payload = (s.start + lay.payload_from, s.end.saturating_sub(lay.tail_silence));
+        let span = (s.start + lay.payload_from, s.end.saturating_sub(lay.tail_silence));
         // Bits are spread evenly over the payload's airtime (DSSS: its last microsecond is
         // padding; OFDM: the last symbol's pad bits, 17.3.5.4).
-        let airtime_ns = (payload.1.saturating_sub(payload.0)).max(1) as f64;
+        let airtime_ns = (span.1.saturating_sub(span.0)).max(1) as f64;
         let density = match lay.payload {
             Coding::Dsss(_) => (lay.payload_bits / airtime_ns).min(l.rate_100kbps as f64 * 1e-4),
             Coding::Ofdm(..) => lay.payload_bits / airtime_ns,
         };
-        let payload_w = s.power_w * self.diversity_gain(lay.streams);
-        p_header * self.stretch_success(payload_w, payload, lay.payload, density)
+        let power_w = s.power_w * self.diversity_gain(lay.streams);
+        (p_header, PayloadGeometry { span, density, coding: lay.payload, power_w })
     }
 
     /// The success probability the locked frame would have now (tests).
@@ -350,7 +379,22 @@ impl SinrRadio {
         coding: Coding,
         bits_per_ns: f64,
     ) -> f64 {
-        let mut cuts: [SimTime; 34] = [0; 34];
+        let mut cuts: Cuts = [0; 34];
+        let n = self.cuts((from, to), &mut cuts);
+        let mut p = 1.0;
+        for w in cuts[..n].windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if b <= a {
+                continue;
+            }
+            p *= success(coding, self.sinr_at(power_w, a), (b - a) as f64 * bits_per_ns);
+        }
+        p
+    }
+
+    /// The moments in [from, to] where the interference changes, with both ends, in order:
+    /// the stretches of constant SINR lie between consecutive cuts.
+    fn cuts(&self, (from, to): (SimTime, SimTime), cuts: &mut Cuts) -> usize {
         let mut n = 0;
         cuts[n] = from;
         n += 1;
@@ -365,22 +409,14 @@ impl SinrRadio {
         cuts[n] = to;
         n += 1;
         cuts[..n].sort_unstable();
-        let mut p = 1.0;
-        for w in cuts[..n].windows(2) {
-            let (a, b) = (w[0], w[1]);
-            if b <= a {
-                continue;
-            }
-            let interference: f64 = self
-                .interferers
-                .iter()
-                .filter(|s| s.start <= a && a < s.end)
-                .map(|s| s.power_w)
-                .sum();
-            let sinr = power_w / (self.noise_w + interference);
-            p *= success(coding, sinr, (b - a) as f64 * bits_per_ns);
-        }
-        p
+        n
+    }
+
+    /// The SINR of a signal of `power_w` from moment `a` on (to the next cut).
+    fn sinr_at(&self, power_w: f64, a: SimTime) -> f64 {
+        let interference: f64 =
+            self.interferers.iter().filter(|s| s.start <= a && a < s.end).map(|s| s.power_w).sum();
+        power_w / (self.noise_w + interference)
     }
 
     pub fn signal_end(&mut self, frame: FrameRef) -> RxEnd {
@@ -393,8 +429,8 @@ impl SinrRadio {
         }
         match self.lock {
             Some(l) if l.signal.frame == frame => {
-                let ok = self.finish_lock();
-                RxEnd::Locked { ok, overlapped: !self.interferers.is_empty() }
+                let (ok, parts) = self.finish_lock();
+                RxEnd::Locked { ok, overlapped: !self.interferers.is_empty(), parts }
             }
             _ => RxEnd::Missed,
         }
@@ -410,6 +446,8 @@ impl SinrRadio {
         }
     }
 }
+
+mod ampdu;
 
 #[cfg(test)]
 mod tests;

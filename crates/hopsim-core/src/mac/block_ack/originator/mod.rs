@@ -4,10 +4,10 @@
 //! Block Ack acknowledges, and when a BlockAckReq must move the recipient's window.
 //!
 //! An MPDU not acknowledged by the Block Ack that answers its A-MPDU, or sent in an A-MPDU
-//! whose Block Ack never came, has failed once; at `retry_limit` failures it is discarded
-//! (the MSDU retry limit of 10.22.2.11). The recipient would hold every later MPDU behind the
-//! discarded one's gap, so the originator then owes it a BlockAckReq naming the new WinStartO
-//! (10.24.7.7). `T` is what the MAC keeps of an MPDU (its packet and length).
+//! whose Block Ack never came, has failed once; the caller's `discard` rule (its failures, or
+//! its MSDU lifetime) decides whether it is sent again. The recipient would hold every later
+//! MPDU behind a discarded one's gap, so the originator then owes it a BlockAckReq naming the
+//! new WinStartO (10.24.7.7). `T` is what the MAC keeps of an MPDU (its packet and length).
 
 use crate::mac::block_ack::{advance, distance, MAX_WINDOW, SEQ_HALF};
 
@@ -93,11 +93,11 @@ impl<T: Copy> Originator<T> {
 
     /// A Block Ack with Starting Sequence Number `ssn` and `bitmap` arrived: the MPDUs it
     /// marks received are acknowledged (`acked`), the others awaiting it failed once, and go
-    /// to `discarded` at `retry_limit` failures.
+    /// to `discarded` where `discard` says so.
     pub fn on_block_ack(
         &mut self,
         (ssn, bitmap): (u16, u64),
-        retry_limit: u32,
+        discard: impl Fn(&T, u32) -> bool,
         acked: &mut Vec<T>,
         discarded: &mut Vec<T>,
     ) -> Settled {
@@ -105,13 +105,25 @@ impl<T: Copy> Originator<T> {
             let d = distance(seq, ssn);
             d < 64 && bitmap & (1 << d) != 0
         };
-        self.settle(received, retry_limit, acked, discarded)
+        self.settle(received, discard, acked, discarded)
     }
 
     /// No Block Ack came for the last A-MPDU (nor for a BlockAckReq): every MPDU awaiting it
     /// failed once.
-    pub fn on_missed_block_ack(&mut self, retry_limit: u32, discarded: &mut Vec<T>) -> Settled {
-        self.settle(|_| false, retry_limit, &mut Vec::new(), discarded)
+    pub fn on_missed_block_ack(
+        &mut self,
+        discard: impl Fn(&T, u32) -> bool,
+        discarded: &mut Vec<T>,
+    ) -> Settled {
+        self.settle(|_| false, discard, &mut Vec::new(), discarded)
+    }
+
+    /// The A-MPDU never went (its RTS was not answered): its MPDUs wait again, no failure
+    /// counted against them.
+    pub fn unsend(&mut self) {
+        for o in self.slots.iter_mut().flatten() {
+            o.awaiting = false;
+        }
     }
 
     /// Whether a BlockAckReq is owed (a discarded MPDU left a gap); [`Self::bar_sent`] once
@@ -124,10 +136,11 @@ impl<T: Copy> Originator<T> {
         self.bar_due = false;
     }
 
+    /// `discard(item, failures)`: whether a failed MPDU is given up.
     fn settle(
         &mut self,
         received: impl Fn(u16) -> bool,
-        retry_limit: u32,
+        discard: impl Fn(&T, u32) -> bool,
         acked: &mut Vec<T>,
         discarded: &mut Vec<T>,
     ) -> Settled {
@@ -147,7 +160,7 @@ impl<T: Copy> Originator<T> {
             o.awaiting = false;
             o.failures += 1;
             out.failed += 1;
-            if o.failures >= retry_limit {
+            if discard(&o.item, o.failures) {
                 discarded.push(o.item);
                 self.slots[i] = None;
                 out.discarded += 1;

@@ -6,6 +6,11 @@ use super::*;
 
 const LIMIT: u32 = 7;
 
+/// The discard rule of these scripts: a retry limit of `LIMIT` failures.
+fn at_limit(_: &u16, failures: u32) -> bool {
+    failures >= LIMIT
+}
+
 fn filled(ssn: u16, n: u16) -> Originator<u16> {
     let mut o = Originator::new(ssn, MAX_WINDOW);
     for i in 0..n {
@@ -22,7 +27,7 @@ fn send_all(o: &mut Originator<u16>) -> Vec<u16> {
 
 fn block_ack(o: &mut Originator<u16>, ssn: u16, bitmap: u64) -> (Settled, Vec<u16>, Vec<u16>) {
     let (mut acked, mut discarded) = (Vec::new(), Vec::new());
-    let s = o.on_block_ack((ssn, bitmap), LIMIT, &mut acked, &mut discarded);
+    let s = o.on_block_ack((ssn, bitmap), at_limit, &mut acked, &mut discarded);
     (s, acked, discarded)
 }
 
@@ -72,7 +77,7 @@ fn a_missed_block_ack_fails_every_mpdu_and_the_limit_discards_them_with_a_bar_ow
     for round in 1..=LIMIT {
         send_all(&mut o);
         let mut discarded = Vec::new();
-        let s = o.on_missed_block_ack(LIMIT, &mut discarded);
+        let s = o.on_missed_block_ack(at_limit, &mut discarded);
         assert_eq!(s.failed, 3);
         if round < LIMIT {
             assert!(discarded.is_empty() && !o.bar_due());

@@ -27,6 +27,9 @@ pub enum Arrival {
     Taken,
     /// Before the window, or a sequence number already buffered: a duplicate, discarded.
     Duplicate,
+    /// Before the window, where the buffer gave up a gap (a timeout, a BlockAckReq, a frame
+    /// beyond its end) before this MSDU came: lost, though it arrived.
+    Late,
 }
 
 #[derive(Debug, Clone)]
@@ -40,6 +43,8 @@ pub struct Recipient<T: Copy> {
     held_count: u32,
     /// WinSizeR = WinSizeB: the agreement's buffer size (1-64).
     size: u16,
+    /// Bit i: sequence number WinStartB - 1 - i was skipped (a gap given up), not passed up.
+    skipped: u64,
 }
 
 impl<T: Copy> Recipient<T> {
@@ -54,6 +59,7 @@ impl<T: Copy> Recipient<T> {
             held: [None; MAX_WINDOW as usize],
             held_count: 0,
             size,
+            skipped: 0,
         }
     }
 
@@ -75,7 +81,13 @@ impl<T: Copy> Recipient<T> {
         self.score(seq);
         let d = distance(seq, self.buf_start);
         if d >= SEQ_HALF {
-            return Arrival::Duplicate; // before WinStartB: passed up (or skipped) already
+            // Before WinStartB: passed up already, or its gap was given up.
+            let back = distance(self.buf_start, seq) - 1;
+            if back < 64 && self.skipped & (1 << back) != 0 {
+                self.skipped &= !(1 << back);
+                return Arrival::Late;
+            }
+            return Arrival::Duplicate;
         }
         if d >= self.size {
             // Beyond WinEndB: the window ends at it, and what falls out of it goes up
@@ -148,10 +160,10 @@ impl<T: Copy> Recipient<T> {
     /// Pass up every held MPDU before `new_start`, in order, gaps and all; WinStartB becomes
     /// `new_start`.
     fn release_before(&mut self, new_start: u16, up: &mut Vec<T>) {
-        let span = distance(new_start, self.buf_start).min(MAX_WINDOW);
-        for d in 0..span {
+        for d in 0..distance(new_start, self.buf_start) {
             let seq = advance(self.buf_start, d);
-            self.take(seq, up);
+            let passed = d < MAX_WINDOW && self.take(seq, up);
+            self.skipped = (self.skipped << 1) | u64::from(!passed);
         }
         self.buf_start = new_start;
     }
@@ -160,6 +172,7 @@ impl<T: Copy> Recipient<T> {
     fn release_in_order(&mut self, up: &mut Vec<T>) {
         while self.take(self.buf_start, up) {
             self.buf_start = advance(self.buf_start, 1);
+            self.skipped <<= 1;
         }
     }
 

@@ -119,3 +119,20 @@ fn a_smaller_buffer_moves_sooner() {
     assert_eq!(r.block_ack(), (1, (1 << 1) | (1 << 7)));
     assert_eq!(arrive(&mut r, &[1], 0), vec![1, 2]);
 }
+
+#[test]
+fn an_msdu_arriving_after_its_gap_was_given_up_is_late_not_a_duplicate() {
+    let mut r = recipient(0);
+    arrive(&mut r, &[0, 2], 0);
+    let mut up = Vec::new();
+    r.on_timeout(100, 100, &mut up); // 2 waited 100: the gap at 1 is given up
+    assert_eq!(up, vec![2]);
+    assert_eq!(r.on_mpdu(1, 1, 101, &mut up), Arrival::Late, "1 came after its gap closed");
+    assert_eq!(r.on_mpdu(1, 1, 102, &mut up), Arrival::Duplicate, "a second copy");
+    assert_eq!(r.on_mpdu(0, 0, 103, &mut up), Arrival::Duplicate, "0 went up");
+    // A BlockAckReq that skips 3 and 4: they are late if they come.
+    arrive(&mut r, &[5], 104);
+    r.on_bar(6, &mut up);
+    assert_eq!(r.on_mpdu(4, 4, 105, &mut up), Arrival::Late);
+    assert_eq!(r.on_mpdu(5, 5, 105, &mut up), Arrival::Duplicate);
+}

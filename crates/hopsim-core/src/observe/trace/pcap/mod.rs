@@ -306,6 +306,7 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
     const RATE: u32 = 1 << 2;
     const CHANNEL: u32 = 1 << 3;
     const MCS: u32 = 1 << 19;
+    const AMPDU_STATUS: u32 = 1 << 20;
     const FLAG_FCS_AT_END: u8 = 0x10;
     // Channel flags (radiotap.org, Channel): CCK 0x0020, OFDM 0x0040, 2 GHz 0x0080, 5 GHz
     // 0x0100. The OFDM rates in 500 kbit/s are 12..108; DSSS/CCK's 2, 4, 11, 22.
@@ -314,8 +315,17 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
     let band: u16 = if f.channel_mhz >= 4900 { 0x0100 } else { 0x0080 };
     // Fields in bit order with natural alignment: Flags u8 @8, then Rate u8 @9 and Channel
     // u16+u16 @10; or (HT) a pad byte @9, Channel @10 and MCS (known, flags, index) @14.
-    let len = if f.ht.is_some() { 17 } else { RADIOTAP_LEN };
-    let present = if f.ht.is_some() { FLAGS | CHANNEL | MCS } else { FLAGS | RATE | CHANNEL };
+    // An A-MPDU's subframe adds the A-MPDU status (u32 reference, u16 flags, u8 delimiter
+    // CRC, u8 reserved), 4-aligned after MCS: @20.
+    let len = match (f.ht.is_some(), f.ampdu.is_some()) {
+        (true, true) => 28,
+        (true, false) => 17,
+        _ => RADIOTAP_LEN,
+    };
+    let mut present = if f.ht.is_some() { FLAGS | CHANNEL | MCS } else { FLAGS | RATE | CHANNEL };
+    if f.ampdu.is_some() && f.ht.is_some() {
+        present |= AMPDU_STATUS;
+    }
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(len as u16).to_le_bytes());
     out.extend_from_slice(&present.to_le_bytes());
@@ -329,6 +339,14 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
         out.push(0x1f);
         out.push(u8::from(width40) | (u8::from(short_gi) << 2));
         out.push(mcs);
+        if let Some((reference, last)) = f.ampdu {
+            // Flags: last-subframe known (0x0004), this is the last (0x0008).
+            out.extend_from_slice(&[0, 0, 0]);
+            out.extend_from_slice(&reference.to_le_bytes());
+            let flags: u16 = 0x0004 | if last { 0x0008 } else { 0 };
+            out.extend_from_slice(&flags.to_le_bytes());
+            out.extend_from_slice(&[0, 0]);
+        }
     }
     debug_assert_eq!(out.len(), len);
 
@@ -345,6 +363,20 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
             let fc = if f.kind == TraceKind::Cts { 0xc4 } else { 0xd4 };
             out.extend_from_slice(&[fc, 0x00, duration[0], duration[1]]);
             out.extend_from_slice(&node_mac(f.ra));
+        }
+        TraceKind::BlockAckReq | TraceKind::BlockAck => {
+            // Control frames of type 01, subtype 1000 (BAR) / 1001 (BA), 9.3.1.8-9: RA, TA,
+            // a control field with the Compressed Bitmap bit (TID 0), the Starting Sequence
+            // Control, and for a BA the 8-octet bitmap.
+            let bar = f.kind == TraceKind::BlockAckReq;
+            out.extend_from_slice(&[if bar { 0x84 } else { 0x94 }, 0x00, duration[0], duration[1]]);
+            out.extend_from_slice(&node_mac(f.ra));
+            out.extend_from_slice(&node_mac(f.ta));
+            out.extend_from_slice(&0x0004u16.to_le_bytes());
+            out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            if !bar {
+                out.extend_from_slice(&f.bitmap.to_le_bytes());
+            }
         }
         TraceKind::Data => {
             let flags = if f.retry { 0x08 } else { 0x00 };

@@ -35,6 +35,8 @@ fn frame(kind: TraceKind, ip: Option<TraceIp>) -> TraceFrame {
         rate_500kbps: 4,
         ht: None,
         qos: false,
+        bitmap: 0,
+        ampdu: None,
         channel_mhz: 2412,
         ip,
     }

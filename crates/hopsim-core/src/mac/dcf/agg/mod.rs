@@ -1,0 +1,161 @@
+//! A-MPDU aggregation under HT-immediate Block Ack (IEEE 802.11-2016 10.12, 10.24.7), for the
+//! QoS stations of 802.11n: the state the DCF keeps per peer (an originator window for each
+//! peer it sends to, a recipient scoreboard and reordering buffer for each peer it hears from),
+//! the A-MPDU being sent or awaiting its Block Ack, and the configuration.
+//!
+//! How the DCF uses it: a unicast packet offered while aggregation is on joins the peer's
+//! originator window (`send.rs`). When the medium is won the DCF asks the node for more
+//! packets to the same peer (`MacOutput::Fill`): the node adds what fits
+//! ([`Dcf::aggregate_wants`], [`Dcf::add_mpdu`]) and the DCF sends ([`Dcf::send_aggregate`]):
+//! an A-MPDU with its implicit BlockAckReq answered by a BlockAck after SIFS, or a lone MPDU
+//! answered by an ACK. A recipient (`recv.rs`) passes MSDUs up in sequence order.
+
+mod recv;
+mod send;
+
+use crate::engine::sched::Timer;
+use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::{NodeId, PacketId};
+use crate::mac::block_ack::originator::Originator;
+use crate::mac::block_ack::recipient::Recipient;
+use crate::mac::frame::Frame;
+
+/// The aggregation limits (the `[mac]` keys of docs/interfaces.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AggConfig {
+    /// Maximum A-MPDU length in octets (the receiver's HT Capabilities; 8,191-65,535).
+    pub max_bytes: u32,
+    /// MPDUs per A-MPDU and the Block Ack agreement's buffer size (1-64).
+    pub max_mpdus: u16,
+    /// Minimum MPDU start spacing (0, 250, 500, 1000, 2000, 4000, 8000 or 16000 ns).
+    pub density_ns: SimDuration,
+    /// Reordering buffer release timeout (mac80211: 100 ms), or none (the standard's rules
+    /// alone).
+    pub reorder_timeout_ns: Option<SimDuration>,
+    /// How long an MPDU under the agreement may wait for its acknowledgement after reaching
+    /// the MAC before it is given up (dot11EDCATableMSDULifetime).
+    pub msdu_lifetime_ns: SimDuration,
+}
+
+/// aPPDUMaxTime of the HT-mixed format (Table 19-25): 5.484 ms.
+pub const PPDU_MAX_NS: SimDuration = 5_484_000;
+
+/// An MPDU in an originator's window.
+#[derive(Debug, Clone, Copy)]
+pub struct Mpdu {
+    pub packet: PacketId,
+    /// MPDU octets (header, MSDU, FCS).
+    pub bytes: u32,
+    /// When it was handed to the MAC (for the service time).
+    pub offered_ns: SimTime,
+}
+
+/// Aggregation state of one DCF.
+#[derive(Debug, Clone)]
+pub struct Agg {
+    pub cfg: AggConfig,
+    /// Originator windows, sorted by peer.
+    out: Vec<(NodeId, Originator<Mpdu>)>,
+    /// Recipient agreements, sorted by peer.
+    inb: Vec<(NodeId, Recipient<PacketId>)>,
+    /// The PSDU on the air or awaiting its response: sequence numbers and MPDUs.
+    psdu: Vec<(u16, Mpdu)>,
+    /// Its subframes' octets (delimiter and padding included; the last unpadded).
+    subframes: Vec<u16>,
+    /// The frame that carries it (sent after a CTS too), or the BlockAckReq sent last.
+    frame: Option<Frame>,
+    /// The last A-MPDU's BlockAck was missed: a BlockAckReq asks what arrived before
+    /// anything is sent again (10.24.7.7; ns-3's UseExplicitBarAfterMissedBlockAck).
+    bar_for_missed: bool,
+    /// Scratch: MSDUs released by a recipient, MPDUs settled by a Block Ack, MPDUs waiting.
+    up: Vec<PacketId>,
+    waiting: Vec<(u16, Mpdu)>,
+    acked: Vec<Mpdu>,
+    discarded: Vec<Mpdu>,
+    /// Releases held MPDUs at the reorder timeout.
+    reorder_timer: Timer,
+    pub counters: AggCounters,
+}
+
+/// What aggregation did (result fields of docs/interfaces.md).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AggCounters {
+    /// A-MPDUs of two or more MPDUs sent, and the MPDUs in them.
+    pub ampdus_sent: u64,
+    pub ampdu_mpdus: u64,
+    pub block_acks_sent: u64,
+    pub block_acks_received: u64,
+    /// MPDUs a Block Ack did not acknowledge (sent again or discarded).
+    pub mpdus_failed: u64,
+    /// MSDUs released by the reorder timeout past a gap.
+    pub reorder_timeouts: u64,
+    /// BlockAckReq frames sent (after a missed BlockAck, or to skip discarded MPDUs).
+    pub bars_sent: u64,
+    /// MSDUs that arrived after the reordering buffer had given their gap up (lost).
+    pub late_drops: u64,
+}
+
+impl Agg {
+    pub fn new(cfg: AggConfig) -> Agg {
+        let n = usize::from(crate::mac::block_ack::MAX_WINDOW);
+        Agg {
+            cfg,
+            out: Vec::new(),
+            inb: Vec::new(),
+            psdu: Vec::with_capacity(n),
+            subframes: Vec::with_capacity(n),
+            frame: None,
+            bar_for_missed: false,
+            up: Vec::with_capacity(n),
+            waiting: Vec::with_capacity(n),
+            acked: Vec::with_capacity(n),
+            discarded: Vec::with_capacity(n),
+            reorder_timer: Timer::default(),
+            counters: AggCounters::default(),
+        }
+    }
+
+    /// The originator window toward `peer`, made on first use (the agreement's first
+    /// sequence number 0).
+    fn originator(&mut self, peer: NodeId) -> &mut Originator<Mpdu> {
+        let i = match self.out.binary_search_by_key(&peer, |e| e.0) {
+            Ok(i) => i,
+            Err(i) => {
+                self.out.insert(i, (peer, Originator::new(0, self.cfg.max_mpdus)));
+                i
+            }
+        };
+        &mut self.out[i].1
+    }
+
+    /// The recipient state for `peer`, made on first use with the agreement's first sequence
+    /// number, 0, as the originator's.
+    fn recipient(&mut self, peer: NodeId) -> &mut Recipient<PacketId> {
+        let i = match self.inb.binary_search_by_key(&peer, |e| e.0) {
+            Ok(i) => i,
+            Err(i) => {
+                self.inb.insert(i, (peer, Recipient::new(0, self.cfg.max_mpdus)));
+                i
+            }
+        };
+        &mut self.inb[i].1
+    }
+}
+
+impl super::Dcf {
+    /// The MPDUs of the A-MPDU this MAC sends or awaits the BlockAck of (empty without
+    /// aggregation).
+    pub fn psdu(&self) -> &[(u16, Mpdu)] {
+        self.agg.as_deref().map_or(&[], |a| &a.psdu)
+    }
+
+    /// Their subframes' octets.
+    pub fn subframes(&self) -> &[u16] {
+        self.agg.as_deref().map_or(&[], |a| &a.subframes)
+    }
+
+    /// What aggregation did here, if it is on.
+    pub fn agg_counters(&self) -> Option<AggCounters> {
+        self.agg.as_deref().map(|a| a.counters)
+    }
+}

@@ -1,0 +1,321 @@
+//! The originator's side: MPDUs join the peer's window when offered; when the medium is won
+//! the A-MPDU is drafted from the window's waiting MPDUs (retransmissions first, being
+//! older) and topped up with packets the node pulls from its queue, within the limits: the
+//! maximum A-MPDU length, the MPDU count, the Block Ack window and aPPDUMaxTime (10.12.2,
+//! 10.24.7.7). A lone MPDU goes as a QoS Data frame with Normal Ack, two or more as an A-MPDU
+//! whose implicit BlockAckReq the recipient answers with a BlockAck after SIFS (ns-3.44's
+//! WifiDefaultAckManager chooses alike).
+
+use super::super::*;
+use super::{Mpdu, PPDU_MAX_NS};
+use crate::engine::time::SimDuration;
+use crate::mac::ampdu::{subframe_bytes, BLOCK_ACK_REQ_BYTES};
+
+impl Dcf {
+    /// Aggregation is on and `dst` a unicast peer: the packet joins `dst`'s window.
+    pub(in crate::mac::dcf) fn agg_offer(&mut self, dst: NodeId, mpdu: Mpdu) -> Option<u16> {
+        let agg = self.agg.as_deref_mut()?;
+        if dst == NodeId::BROADCAST {
+            return None;
+        }
+        let o = agg.originator(dst);
+        debug_assert!(o.has_room(), "an idle MAC has settled its window");
+        Some(o.push(mpdu))
+    }
+
+    /// The medium is won for an aggregate job: draft the PSDU from the waiting MPDUs and ask
+    /// the node for more (it answers with [`Dcf::add_mpdu`] and [`Dcf::send_aggregate`]).
+    pub(in crate::mac::dcf) fn agg_win_access(&mut self, cx: &mut MacCtx, dst: NodeId) {
+        let rate = self.rates.data_rate(dst);
+        if let Some(j) = self.job.as_mut() {
+            j.rate = rate;
+        }
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        if agg.bar_for_missed || agg.originator(dst).bar_due() {
+            return self.send_bar(cx, dst);
+        }
+        agg.psdu.clear();
+        agg.subframes.clear();
+        let mut waiting = std::mem::take(&mut agg.waiting);
+        waiting.clear();
+        waiting.extend(agg.originator(dst).pending().map(|(seq, m, _)| (seq, m)));
+        for &(seq, mpdu) in &waiting {
+            if !self.agg_fits(mpdu.bytes) {
+                break;
+            }
+            self.agg_push(seq, mpdu);
+        }
+        self.agg.as_deref_mut().expect("aggregation on").waiting = waiting;
+        self.phase = Phase::Filling;
+        cx.out.push(Tagged { output: MacOutput::Fill { next_hop: dst }, node: self.node });
+    }
+
+    /// Would one more MPDU of `msdu_bytes` fit the A-MPDU being drafted?
+    pub fn aggregate_wants(&self, msdu_bytes: u32) -> bool {
+        let Some(agg) = self.agg.as_deref() else { return false };
+        let Some(job) = self.job.filter(|_| self.phase == Phase::Filling) else { return false };
+        let has_room = agg.out.iter().any(|(p, o)| *p == job.dst && o.has_room());
+        has_room && self.agg_fits(self.mpdu_bytes_of(msdu_bytes))
+    }
+
+    /// A packet of `msdu_bytes` for the job's peer, taken from the queue, joins the A-MPDU.
+    pub fn add_mpdu(&mut self, packet: PacketId, msdu_bytes: u32, now: SimTime) {
+        let job = self.job.expect("filling an aggregate");
+        let mpdu = Mpdu { packet, bytes: self.mpdu_bytes_of(msdu_bytes), offered_ns: now };
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let seq = agg.originator(job.dst).push(mpdu);
+        self.agg_push(seq, mpdu);
+    }
+
+    /// The node has added what fits: send the PSDU (after an RTS if it is longer than the RTS
+    /// threshold).
+    pub fn send_aggregate(&mut self, cx: &mut MacCtx) {
+        debug_assert_eq!(self.phase, Phase::Filling);
+        let mut job = self.job.expect("filling an aggregate");
+        let t = self.cfg.timing;
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let n = agg.psdu.len();
+        debug_assert!(n >= 1, "the job's own MPDU is always waiting");
+        let (first_seq, first) = agg.psdu[0];
+        let frame = if n == 1 {
+            // A lone MPDU: Normal Ack (its octets are the MPDU's alone).
+            let retry = agg.out.iter().any(|(p, o)| {
+                *p == job.dst && o.pending().any(|(s, _, again)| s == first_seq && again)
+            });
+            agg.subframes.clear();
+            Frame {
+                kind: FrameKind::Data,
+                src: self.node,
+                dst: job.dst,
+                nav_ns: t.data_nav(job.rate),
+                bytes: first.bytes,
+                rate: job.rate,
+                airtime_ns: t.airtime_ns(first.bytes, job.rate),
+                seq: first_seq,
+                retry,
+                packet: Some(first.packet),
+                mpdus: 0,
+                bitmap: 0,
+            }
+        } else {
+            // The last subframe carries no padding.
+            let last = agg.psdu[n - 1].1.bytes;
+            agg.subframes[n - 1] = (crate::mac::ampdu::DELIMITER_BYTES + last) as u16;
+            let bytes: u32 = agg.subframes.iter().map(|&b| u32::from(b)).sum();
+            agg.counters.ampdus_sent += 1;
+            agg.counters.ampdu_mpdus += n as u64;
+            Frame {
+                kind: FrameKind::Data,
+                src: self.node,
+                dst: job.dst,
+                nav_ns: t.sifs + t.block_ack_after_ns(job.rate),
+                bytes,
+                rate: job.rate,
+                airtime_ns: t.airtime_ns(bytes, job.rate),
+                seq: first_seq,
+                retry: false,
+                packet: Some(first.packet),
+                mpdus: n as u8,
+                bitmap: 0,
+            }
+        };
+        let i = agg.out.binary_search_by_key(&job.dst, |e| e.0).expect("the job's peer");
+        agg.out[i].1.mark_sent(agg.psdu.iter().map(|&(s, _)| s));
+        agg.frame = Some(frame);
+        job.mpdu_bytes = frame.bytes;
+        job.use_rts = frame.bytes > self.cfg.rts_threshold_bytes;
+        self.job = Some(job);
+        self.phase = Phase::Contend; // as if just won: send_rts / send_data take it from here
+        if job.use_rts {
+            self.send_rts(cx, job);
+        } else {
+            self.send_data(cx, job);
+        }
+    }
+
+    /// A compressed BlockAckReq naming WinStartO (9.3.1.8), at the BlockAck's rate (ns-3's
+    /// GetBlockAckTxVector): after a missed BlockAck, or to move the recipient's window past
+    /// discarded MPDUs.
+    fn send_bar(&mut self, cx: &mut MacCtx, dst: NodeId) {
+        let mut job = self.job.expect("an aggregate job");
+        let t = self.cfg.timing;
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let ssn = agg.originator(dst).win_start();
+        let rate = t.response_rate(job.rate);
+        let frame = Frame {
+            kind: FrameKind::BlockAckReq,
+            src: self.node,
+            dst,
+            nav_ns: t.sifs + t.block_ack_after_ns(job.rate),
+            bytes: BLOCK_ACK_REQ_BYTES,
+            rate,
+            airtime_ns: t.airtime_ns(BLOCK_ACK_REQ_BYTES, rate),
+            seq: ssn,
+            retry: false,
+            packet: None,
+            mpdus: 0,
+            bitmap: 0,
+        };
+        agg.frame = Some(frame);
+        agg.counters.bars_sent += 1;
+        job.use_rts = false;
+        self.job = Some(job);
+        self.counters.mac_attempts += 1;
+        self.phase = Phase::TxData;
+        self.transmit(cx, frame, false);
+    }
+
+    /// The frame of an aggregate job (sent after winning the medium or after a CTS).
+    pub(in crate::mac::dcf) fn agg_frame(&self) -> Frame {
+        self.agg.as_deref().and_then(|a| a.frame).expect("an aggregate was drafted")
+    }
+
+    /// What answers the aggregate job's frame: a BlockAck, or an ACK for a lone MPDU.
+    pub(in crate::mac::dcf) fn agg_response_ns(&self, frame: &Frame) -> SimDuration {
+        if frame.mpdus > 1 {
+            self.cfg.timing.block_ack_after_ns(frame.rate)
+        } else {
+            self.cfg.timing.ack_after_ns(frame.rate)
+        }
+    }
+
+    /// An MPDU's octets for an MSDU of `msdu_bytes` (QoS Data header and FCS).
+    fn mpdu_bytes_of(&self, msdu_bytes: u32) -> u32 {
+        self.cfg.timing.data_header_bytes() + msdu_bytes + crate::mac::timing::FCS_BYTES
+    }
+
+    /// Would an MPDU of `bytes` more keep the draft within every limit?
+    fn agg_fits(&self, bytes: u32) -> bool {
+        let (Some(agg), Some(job)) = (self.agg.as_deref(), self.job) else { return false };
+        let n = agg.psdu.len();
+        if n == 0 {
+            return true; // one MPDU may always go
+        }
+        if n >= usize::from(agg.cfg.max_mpdus) {
+            return false;
+        }
+        let rate_bps = (job.rate.mbps() * 1e6) as u64;
+        let so_far: u32 = agg.subframes.iter().map(|&b| u32::from(b)).sum();
+        let total = so_far + subframe_bytes(bytes, rate_bps, agg.cfg.density_ns, true);
+        total <= agg.cfg.max_bytes && self.cfg.timing.airtime_ns(total, job.rate) <= PPDU_MAX_NS
+    }
+
+    /// Append an MPDU to the draft (its subframe padded as an inner one; `send_aggregate`
+    /// trims the last).
+    fn agg_push(&mut self, seq: u16, mpdu: Mpdu) {
+        let rate_bps = self.job.map_or(0, |j| (j.rate.mbps() * 1e6) as u64);
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let octets = subframe_bytes(mpdu.bytes, rate_bps, agg.cfg.density_ns, false);
+        agg.psdu.push((seq, mpdu));
+        agg.subframes.push(octets as u16);
+    }
+
+    /// The response to the aggregate job's frame came (`bitmap` from `ssn`; a lone MPDU's
+    /// ACK is its own bit) or did not (`None`): settle the window, report the packets done,
+    /// and contend again for what is left, or finish.
+    pub(in crate::mac::dcf) fn agg_settle(
+        &mut self,
+        cx: &mut MacCtx,
+        response: Option<(u16, u64)>,
+    ) {
+        let mut job = self.job.expect("an aggregate job");
+        let limit = self.cfg.short_retry_limit;
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let last = agg.frame.expect("a frame was sent");
+        let was_bar = last.kind == FrameKind::BlockAckReq;
+        if response.is_none() && last.mpdus > 1 {
+            // Ask before sending anything again: the MPDUs keep awaiting their BlockAck.
+            agg.bar_for_missed = true;
+            self.counters.mac_retries += 1;
+            self.double_cw();
+            self.phase = Phase::Contend;
+            return self.draw_backoff(cx);
+        }
+        if was_bar {
+            agg.bar_for_missed = false;
+            job.short_retries += 1;
+            let o = agg.originator(job.dst);
+            // A BlockAckReq answered, or given up at the retry limit (the recipient's reorder
+            // timeout then skips the gap).
+            if response.is_some() || job.short_retries >= limit {
+                o.bar_sent();
+                job.short_retries = 0;
+            }
+            self.job = Some(job);
+        }
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let mut acked = std::mem::take(&mut agg.acked);
+        let mut discarded = std::mem::take(&mut agg.discarded);
+        // Under a Block Ack agreement an MPDU is given up only at its MSDU lifetime, never for
+        // its failures (802.11-2020 10.23.2.12.1 counts retries of frames outside an
+        // agreement; ns-3.44's IncrementRetryCountUnderBa is off).
+        let (now, lifetime) = (cx.now, agg.cfg.msdu_lifetime_ns);
+        let expired = |m: &Mpdu, _failures: u32| now.saturating_sub(m.offered_ns) >= lifetime;
+        let o = agg.originator(job.dst);
+        let settled = match response {
+            Some(ba) => o.on_block_ack(ba, expired, &mut acked, &mut discarded),
+            None => o.on_missed_block_ack(expired, &mut discarded),
+        };
+        let left = o.outstanding() + usize::from(o.bar_due());
+        agg.counters.mpdus_failed += u64::from(settled.failed);
+        for m in &acked {
+            self.mpdu_done(cx, job.dst, m, true);
+        }
+        for m in &discarded {
+            self.counters.retry_limit_drops += 1;
+            self.mpdu_done(cx, job.dst, m, false);
+        }
+        acked.clear();
+        discarded.clear();
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        (agg.acked, agg.discarded) = (acked, discarded);
+        if !was_bar {
+            self.rates.report_attempt(job.dst, job.rate, settled.acked > 0, cx.now);
+        }
+        if settled.acked > 0 || (was_bar && response.is_some()) {
+            self.cw = self.cfg.cw_min;
+        } else {
+            self.counters.mac_retries += 1;
+            self.double_cw();
+        }
+        if left > 0 {
+            // What failed waits in the window for the next access.
+            self.phase = Phase::Contend;
+            self.draw_backoff(cx);
+        } else {
+            self.job = None;
+            self.finish(cx);
+        }
+    }
+
+    /// The RTS before the aggregate job's frame went unanswered: its MPDUs wait again; at
+    /// the short retry limit they count one failure each (and may be discarded).
+    pub(in crate::mac::dcf) fn agg_rts_failed(&mut self, cx: &mut MacCtx) {
+        let mut job = self.job.expect("an aggregate job");
+        job.short_retries += 1;
+        self.job = Some(job);
+        if job.short_retries >= self.cfg.short_retry_limit {
+            let agg = self.agg.as_deref_mut().expect("aggregation on");
+            if let Some(f) = agg.frame.as_mut() {
+                f.mpdus = f.mpdus.min(1); // no BlockAckReq: nothing was sent
+            }
+            if let Some(j) = self.job.as_mut() {
+                j.short_retries = 0;
+            }
+            return self.agg_settle(cx, None);
+        }
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        agg.originator(job.dst).unsend();
+        self.counters.mac_retries += 1;
+        self.double_cw();
+        self.phase = Phase::Contend;
+        self.draw_backoff(cx);
+    }
+
+    fn mpdu_done(&mut self, cx: &mut MacCtx, next_hop: NodeId, m: &Mpdu, acked: bool) {
+        self.counters.unicast_done += 1;
+        let service_ns = cx.now - m.offered_ns;
+        let output = MacOutput::Done { packet: m.packet, next_hop, acked, service_ns };
+        cx.out.push(Tagged { output, node: self.node });
+    }
+}
