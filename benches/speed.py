@@ -3,7 +3,8 @@
     .venv/bin/python benches/speed.py [--quick] [--json PATH] [--rows ROW,ROW]
                                       [--large-duration S] [--sweep-duration S]
 
-Rows (docs/speed.md): chain7-vegas-aodv and manet-chen (hopsim and ns-2.35), random100,
+Rows (docs/speed.md): chain4-80211n (hopsim and ns-3.44: TCP over a 4-hop 802.11n chain with
+A-MPDUs), chain7-vegas-aodv and manet-chen (hopsim and ns-2.35), random100,
 large1000 (and large1000-vs-ns2: the same network over 5 s in both), build5000, cli-run,
 and the sweep executors (local 1 and 2 processes, local Dask clusters of 2 and 4 workers:
 benches/sweep_scaling.py). Every row runs in a fresh process,
@@ -38,6 +39,7 @@ CLI_SCENARIO = ROOT / "scenarios" / "chain-tcp.toml"
 CLI_REPEAT = 5
 
 ROWS = (
+    "chain4-80211n",
     "chain7-vegas-aodv",
     "manet-chen",
     "random100",
@@ -141,6 +143,27 @@ def large_beside_ns2(duration_s: float) -> dict[str, Any]:
     return doc
 
 
+def with_ns3(doc: dict[str, Any], scenario: dict[str, Any], skip: bool) -> dict[str, Any]:
+    """ns-3.44's wall time for the same run beside hopsim's (its simulation alone, as
+    chain_tcp.cc times it), and the ratio ns-3 wall / hopsim wall."""
+    if skip:
+        doc["ns3"] = "ns-3 skipped (--no-ns3)"
+        return doc
+    from hopsim.api import validate
+    from hopsim.crosscheck.ns3build import Ns3Missing
+    from hopsim.crosscheck.ns3run import run_ns3
+
+    try:
+        ns3 = run_ns3(validate(scenario), 1)
+    except (Ns3Missing, RuntimeError) as exc:
+        doc["ns3"] = f"ns-3 not run: {exc}".splitlines()[0]
+        return doc
+    doc["ns3_wall_s"] = float(ns3["wall_s"])
+    doc["ns3_events"] = int(ns3["events"])
+    doc["ratio_ns3"] = doc["ns3_wall_s"] / float(doc["wall_s"])
+    return doc
+
+
 def with_ns2(doc: dict[str, Any], scenario: dict[str, Any], skip: bool) -> dict[str, Any]:
     """ns-2's figures beside hopsim's, and the ratios ns-2 wall / hopsim wall."""
     if skip:
@@ -215,6 +238,7 @@ def main() -> None:
     parser.add_argument("--large-duration", type=float, default=None, help="large1000 s")
     parser.add_argument("--sweep-duration", type=float, default=None, help="s per sweep run")
     parser.add_argument("--no-ns2", action="store_true", help="leave ns-2 out")
+    parser.add_argument("--no-ns3", action="store_true", help="leave ns-3 out")
     args = parser.parse_args()
     rows = [r for r in args.rows.split(",") if r]
     unknown = sorted(set(rows) - set(ROWS))
@@ -235,7 +259,11 @@ def main() -> None:
         load = os.getloadavg()[0]  # other work on the machine skews every figure
         first = len(results)
         try:
-            if row in NS2_ROWS:
+            if row == "chain4-80211n":
+                duration_s = sc.FULL_DURATION_S[row] / factor
+                doc = hopsim_row(row, duration_s)
+                results.append(with_ns3(doc, sc.chain4_80211n(duration_s), args.no_ns3))
+            elif row in NS2_ROWS:
                 duration_s = sc.FULL_DURATION_S[row] / factor
                 doc = hopsim_row(row, duration_s)
                 results.append(with_ns2(doc, NS2_ROWS[row](duration_s), args.no_ns2))

@@ -19,7 +19,7 @@ from typing import Any
 
 import speed_scenarios as sc
 
-ROWS = ("chain7-vegas-aodv", "manet-chen", "random100", "large1000", "build5000")
+ROWS = ("chain4-80211n", "chain7-vegas-aodv", "manet-chen", "random100", "large1000", "build5000")
 
 #: build5000: nodes and flows (the density and flows per node of large1000) and the run's
 #: length: the shortest run whose world is built, validated and started.
@@ -32,6 +32,8 @@ REPEAT_BELOW_S = 10.0
 
 
 def scenario_of(row: str, duration_s: float) -> dict[str, Any]:
+    if row == "chain4-80211n":
+        return sc.chain4_80211n(duration_s)
     if row == "chain7-vegas-aodv":
         return sc.chain7_vegas_aodv(duration_s)
     if row == "manet-chen":

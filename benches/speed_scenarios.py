@@ -24,11 +24,28 @@ CHEN_MANET = ROOT / "python" / "hopsim" / "studies" / "sweeps" / "chen-manet.tom
 
 #: Full-length simulated durations of the rows (s); --quick divides them (see speed.py).
 FULL_DURATION_S = {
+    "chain4-80211n": 100.0,
     "chain7-vegas-aodv": 1000.0,
     "manet-chen": 1000.0,
     "random100": 200.0,
     "large1000": 100.0,
 }
+
+
+def chain4_80211n(duration_s: float) -> dict[str, Any]:
+    """One TCP NewReno bulk flow over a 4-hop 802.11n chain (MCS 4, 20 MHz, 30 m apart: the
+    nodes two hops apart hidden), A-MPDU aggregation with Block Ack (the 802.11n defaults),
+    static routes: the set-up tests/test_ns3_ofdm.py runs beside ns-3.44."""
+    return {
+        "duration_s": duration_s,
+        "warmup_s": 2.0,
+        "topology": {"kind": "chain", "hops": 4, "spacing_m": 30.0},
+        "routing": {"protocol": "static"},
+        "radio": {"standard": "80211n"},
+        "mac": {"data_rate_mbps": "mcs4", "rts_threshold_bytes": 65535},
+        "tcp": {"variant": "newreno"},
+        "flows": [{"src": 0, "dst": 4, "transport": "tcp", "payload_bytes": 1460}],
+    }
 
 
 def chain7_vegas_aodv(duration_s: float) -> dict[str, Any]:

@@ -26,6 +26,10 @@ def _notes(r: dict[str, Any]) -> str:
         notes.append(f"{r['mem_per_node_kb']:.1f} kB/node over the import")
     if "ns2_mem_per_node_kb" in r:
         notes.append(f"ns-2.35 {r['ns2_mem_per_node_kb']:.0f} kB/node (its peak RSS / nodes)")
+    if "ratio_ns3" in r:
+        notes.append(f"ns-3.44 {r['ns3_wall_s']:.2f} s: {r['ratio_ns3']:.0f}x")
+    elif "ns3" in r:
+        notes.append(str(r["ns3"]))
     if "validate_wall_s" in r:
         notes.append(f"validate_json {r['validate_wall_s']:.2f} s")
     if r.get("nodes", 0) >= 100:
