@@ -103,8 +103,9 @@ def test_an_80211n_trace_names_the_mcs_width_and_guard_interval(hopsim_mod, tmp_
             assert (mcs, rate) == ("", "24"), (kind, mcs, rate)
 
 
-#: tshark's type_subtype of a BlockAck (type 1, subtype 9).
+#: tshark's type_subtype of a BlockAck (type 1, subtype 9) and of an Action frame (0, 13).
 BLOCK_ACK = "0x0019"
+ACTION = "0x000d"
 
 
 def test_an_80211n_a_mpdu_is_traced_mpdu_by_mpdu_with_its_reference(hopsim_mod, tmp_path):
@@ -130,7 +131,10 @@ def test_an_80211n_a_mpdu_is_traced_mpdu_by_mpdu_with_its_reference(hopsim_mod, 
         "radiotap.mcs.index",
     )
     data = [r for r in rows if r[0] == QOS_DATA]
-    assert {r[0] for r in rows} == {QOS_DATA, BLOCK_ACK}, {r[0] for r in rows}
+    # The agreement first: ADDBA Request out and its ACK in, ADDBA Response in and its ACK
+    # out (Action frames, type_subtype 0x000d), then the first A-MPDU.
+    assert {r[0] for r in rows} == {QOS_DATA, BLOCK_ACK, ACTION, ACK}, {r[0] for r in rows}
+    assert [r[0] for r in rows[:5]] == [ACTION, ACK, ACTION, ACK, QOS_DATA], rows[:5]
     by_ref: dict[str, list[list[str]]] = {}
     for r in data:
         by_ref.setdefault(r[1], []).append(r)

@@ -85,6 +85,7 @@ impl Script {
             TraceKind::Cts | TraceKind::Ack => 14,
             TraceKind::BlockAckReq => 24,
             TraceKind::BlockAck => 32,
+            TraceKind::AddbaRequest | TraceKind::AddbaResponse => 37,
             TraceKind::Data => {
                 let ip_len = f.ip.as_ref().map_or(0, |ip| {
                     encode_ipv4(&mut self.scratch, ip);

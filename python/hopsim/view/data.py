@@ -26,7 +26,7 @@ MAX_ITEMS = 380_000
 #: Packet journeys kept (each: the rows of one packet id).
 MAX_JOURNEYS = 60_000
 
-_FRAME_KINDS = ("data", "rts", "cts", "ack", "bar", "ba")
+_FRAME_KINDS = ("data", "rts", "cts", "ack", "bar", "ba", "action")
 #: Journey steps: event -> index in JOURNEY_STEPS (the page words them).
 JOURNEY_STEPS = [
     "send", "retransmission", "ack", "enqueue", "dequeue", "hold", "release", "receive",

@@ -5,9 +5,10 @@
 // a journey or a time at load.
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
-const KINDS = ["data", "rts", "cts", "ack", "bar", "ba"];
+const KINDS = ["data", "rts", "cts", "ack", "bar", "ba", "action"];
 const KIND_COLOUR = {
   data: "#1f77b4", rts: "#ff7f0e", cts: "#2ca02c", ack: "#9467bd", bar: "#8c564b", ba: "#e377c2",
+  action: "#7f7f7f",
 };
 const FLOW_COLOUR = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
   "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];

@@ -16,6 +16,10 @@ pub enum FrameKind {
     /// BlockAck (9.3.1.9, compressed): `seq` is its Starting Sequence Number, `bitmap` the
     /// MPDUs received from it.
     BlockAck,
+    /// ADDBA Request and Response, Block Ack Action frames (9.6.5.2-3): `seq` carries the
+    /// Request's Starting Sequence Number.
+    AddbaRequest,
+    AddbaResponse,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -58,9 +62,11 @@ impl Frame {
             FrameKind::Rts => (RTS_BYTES, t.rts_ns, t.basic_rate),
             FrameKind::Cts => (CTS_BYTES, t.cts_ns, t.response_rate(t.basic_rate)),
             FrameKind::Ack => (ACK_BYTES, t.ack_after_ns(answering), t.response_rate(answering)),
-            FrameKind::BlockAckReq | FrameKind::BlockAck | FrameKind::Data => {
-                panic!("not an RTS, CTS or ACK")
-            }
+            FrameKind::BlockAckReq
+            | FrameKind::BlockAck
+            | FrameKind::Data
+            | FrameKind::AddbaRequest
+            | FrameKind::AddbaResponse => panic!("not an RTS, CTS or ACK"),
         };
         Frame {
             kind,

@@ -137,6 +137,7 @@ impl Trace {
             FrameKind::Ack => FrameTag::Ack,
             FrameKind::BlockAckReq => FrameTag::BlockAckReq,
             FrameKind::BlockAck => FrameTag::BlockAck,
+            FrameKind::AddbaRequest | FrameKind::AddbaResponse => FrameTag::Action,
         });
         if let (FrameKind::Data, Some(id)) = (frame.kind, frame.packet) {
             let p = packets.get(id);

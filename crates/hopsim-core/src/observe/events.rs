@@ -129,6 +129,8 @@ pub enum FrameTag {
     Ack,
     BlockAckReq,
     BlockAck,
+    /// An ADDBA Request or Response (Block Ack Action frames).
+    Action,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -330,6 +332,7 @@ pub fn frame_name(k: FrameTag) -> &'static str {
         FrameTag::Ack => "ack",
         FrameTag::BlockAckReq => "bar",
         FrameTag::BlockAck => "ba",
+        FrameTag::Action => "action",
     }
 }
 

@@ -355,7 +355,7 @@ impl World {
             && ok
             && frame.kind == FrameKind::Data
             && frame.dst == listener
-            && self.nodes[listener.index()].mac.reorders()
+            && self.nodes[listener.index()].mac.reorders_from(frame.src)
         {
             return self.deliver_qos_data(now, listener, frame, at, parts);
         }

@@ -82,6 +82,9 @@ impl Dcf {
 
     /// The backoff is over and the medium idle: send the job's first frame (RTS or DATA).
     pub fn win_access(&mut self, cx: &mut MacCtx) {
+        if self.agg_mgmt_due() {
+            return self.send_mgmt(cx); // an ADDBA frame goes first (dcf/agg/addba.rs)
+        }
         self.access.clear_backoff();
         let mut job = self.job.expect("contending without a job");
         if job.aggregate {

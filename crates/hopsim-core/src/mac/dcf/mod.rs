@@ -52,6 +52,8 @@ enum Phase {
     Filling,
     /// An A-MPDU was sent; its BlockAck is due.
     WaitBa,
+    /// The ADDBA Request was acknowledged; its Response is awaited (dcf/agg/addba.rs).
+    WaitAddba,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +72,8 @@ struct Job {
     rate: Rate,
     /// Served from the peer's Block Ack window (dcf/agg): `packet` is only its first MPDU.
     aggregate: bool,
+    /// Waits for a Block Ack agreement with `dst` being set up (dcf/agg/addba.rs).
+    awaiting_agreement: bool,
 }
 
 /// Per-node MAC counters (names as in the result document).
@@ -195,8 +199,15 @@ impl Dcf {
         if dst != NodeId::BROADCAST {
             self.rates.start_packet(dst, mpdu_bytes, use_rts, cx.now);
         }
-        let mpdu = agg::Mpdu { packet, bytes: mpdu_bytes, offered_ns: cx.now };
-        let aggregate = self.agg_offer(dst, mpdu).is_some();
+        let (mut aggregate, mut awaiting_agreement, mut seq) = (false, false, seq);
+        if self.agg.is_some() {
+            let mpdu = agg::Mpdu { packet, bytes: mpdu_bytes, offered_ns: cx.now };
+            aggregate = self.agg_offer(dst, mpdu).is_some();
+            awaiting_agreement = !aggregate && self.agg_needs_setup(dst, cx.now);
+            if !aggregate && !awaiting_agreement {
+                seq = self.agg_single_seq(dst).unwrap_or(seq);
+            }
+        }
         self.job = Some(Job {
             packet,
             dst,
@@ -210,6 +221,7 @@ impl Dcf {
             offered_ns: cx.now,
             rate: self.cfg.timing.basic_rate,
             aggregate,
+            awaiting_agreement,
         });
         self.phase = Phase::Contend;
         // The packet of a DATA frame is delivered up, and may be forwarded at once, at the
@@ -359,6 +371,12 @@ impl Dcf {
                 let job = self.job.take().expect("job");
                 self.done(cx, &job, true);
             }
+            (FrameKind::AddbaRequest | FrameKind::AddbaResponse, Phase::TxData) => {
+                self.phase = Phase::WaitAck;
+                let at = cx.now + self.response_timeout(t.ack_after_ns(frame.rate));
+                let generation = self.timeout_timer.arm(at);
+                cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
+            }
             (FrameKind::Data, Phase::TxData) | (FrameKind::BlockAckReq, Phase::TxData)
                 if frame.mpdus > 1 || frame.kind == FrameKind::BlockAckReq =>
             {
@@ -399,6 +417,12 @@ impl Dcf {
     pub fn on_timeout(&mut self, cx: &mut MacCtx, generation: u32) {
         if !self.timeout_timer.fire(generation) {
             return;
+        }
+        if self.phase == Phase::WaitAck && self.agg_mgmt().is_some() {
+            return self.on_mgmt_timeout(cx);
+        }
+        if self.phase == Phase::WaitAddba {
+            return self.on_addba_timeout(cx);
         }
         let Some(mut job) = self.job else { return };
         if job.aggregate {

@@ -31,7 +31,10 @@ impl Dcf {
                 }
                 self.phase = Phase::TxData;
             }
-            FrameKind::Rts | FrameKind::BlockAckReq => unreachable!("never a response"),
+            FrameKind::Rts
+            | FrameKind::BlockAckReq
+            | FrameKind::AddbaRequest
+            | FrameKind::AddbaResponse => unreachable!("never a response"),
         }
         self.transmit(cx, frame, true);
     }

@@ -114,10 +114,22 @@ impl Dcf {
             }
             FrameKind::BlockAck => self.on_block_ack(cx, frame),
             FrameKind::BlockAckReq => self.on_block_ack_req(cx, at, frame),
+            FrameKind::AddbaRequest | FrameKind::AddbaResponse => {
+                let ack = Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t, frame.rate);
+                self.respond_after_sifs(cx, at, ack);
+                if frame.kind == FrameKind::AddbaRequest {
+                    self.on_addba_request(cx, frame);
+                } else {
+                    self.on_addba_response(cx, frame);
+                }
+            }
             FrameKind::Ack => {
                 if self.phase == Phase::WaitAck {
                     self.timeout_timer.cancel();
                     cx.timers.disarm(self.node, MacTimer::Timeout);
+                    if self.agg_mgmt().is_some() {
+                        return self.on_mgmt_acked(cx);
+                    }
                     if self.job.is_some_and(|j| j.aggregate) {
                         // A lone MPDU of the Block Ack window: its own bit.
                         return self.agg_settle(cx, Some((frame_seq_of_lone(self), 1)));

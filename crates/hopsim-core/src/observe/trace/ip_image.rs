@@ -86,6 +86,8 @@ impl PcapTracer {
                 FrameKind::Ack => TraceKind::Ack,
                 FrameKind::BlockAckReq => TraceKind::BlockAckReq,
                 FrameKind::BlockAck => TraceKind::BlockAck,
+                FrameKind::AddbaRequest => TraceKind::AddbaRequest,
+                FrameKind::AddbaResponse => TraceKind::AddbaResponse,
             },
             ra: frame.dst,
             ta: frame.src,

@@ -20,6 +20,9 @@ pub enum TraceKind {
     BlockAckReq,
     /// Compressed BlockAck: `seq` is the Starting Sequence Number, `bitmap` the bitmap.
     BlockAck,
+    /// ADDBA Request (`seq`: its Starting Sequence Number) and ADDBA Response.
+    AddbaRequest,
+    AddbaResponse,
 }
 
 /// TCP header fields as on the wire (sequence numbers in bytes).

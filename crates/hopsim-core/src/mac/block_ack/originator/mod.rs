@@ -73,6 +73,15 @@ impl<T: Copy> Originator<T> {
         seq
     }
 
+    /// The next sequence number, for an MPDU sent to the peer outside the agreement (its
+    /// numbering is the peer's, 10.3.2.11.2, whether or not the MPDU is aggregated).
+    pub fn skip(&mut self) -> u16 {
+        let seq = self.next_seq;
+        self.next_seq = advance(seq, 1);
+        self.slide();
+        seq
+    }
+
     /// The MPDUs waiting to be sent, oldest first (retransmissions come before new MPDUs
     /// because they are older): (sequence number, item, sent before).
     pub fn pending(&self) -> impl Iterator<Item = (u16, T, bool)> + '_ {

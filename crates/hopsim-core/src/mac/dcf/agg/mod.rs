@@ -10,6 +10,7 @@
 //! an A-MPDU with its implicit BlockAckReq answered by a BlockAck after SIFS, or a lone MPDU
 //! answered by an ACK. A recipient (`recv.rs`) passes MSDUs up in sequence order.
 
+mod addba;
 mod recv;
 mod send;
 
@@ -56,6 +57,12 @@ pub struct Agg {
     pub cfg: AggConfig,
     /// Originator windows, sorted by peer.
     out: Vec<(NodeId, Originator<Mpdu>)>,
+    /// Where each agreement as originator stands, sorted by peer.
+    setups: Vec<(NodeId, addba::Setup)>,
+    /// ADDBA Requests and Responses waiting for the medium, and the one in flight.
+    mgmt_due: Vec<Frame>,
+    mgmt: Option<Frame>,
+    mgmt_retries: u32,
     /// Recipient agreements, sorted by peer.
     inb: Vec<(NodeId, Recipient<PacketId>)>,
     /// The PSDU on the air or awaiting its response: sequence numbers and MPDUs.
@@ -101,6 +108,10 @@ impl Agg {
         Agg {
             cfg,
             out: Vec::new(),
+            setups: Vec::new(),
+            mgmt_due: Vec::new(),
+            mgmt: None,
+            mgmt_retries: 0,
             inb: Vec::new(),
             psdu: Vec::with_capacity(n),
             subframes: Vec::with_capacity(n),
@@ -128,21 +139,29 @@ impl Agg {
         &mut self.out[i].1
     }
 
-    /// The recipient state for `peer`, made on first use with the agreement's first sequence
-    /// number, 0, as the originator's.
-    fn recipient(&mut self, peer: NodeId) -> &mut Recipient<PacketId> {
-        let i = match self.inb.binary_search_by_key(&peer, |e| e.0) {
-            Ok(i) => i,
-            Err(i) => {
-                self.inb.insert(i, (peer, Recipient::new(0, self.cfg.max_mpdus)));
-                i
-            }
-        };
-        &mut self.inb[i].1
+    /// The recipient state for `peer`, if an agreement was set up.
+    fn recipient(&mut self, peer: NodeId) -> Option<&mut Recipient<PacketId>> {
+        let i = self.inb.binary_search_by_key(&peer, |e| e.0).ok()?;
+        Some(&mut self.inb[i].1)
+    }
+
+    /// A (new) agreement with `peer` as recipient, from sequence number `ssn` (an ADDBA
+    /// Request's); an agreement set up again keeps what it holds.
+    fn start_recipient(&mut self, peer: NodeId, ssn: u16) {
+        if let Err(i) = self.inb.binary_search_by_key(&peer, |e| e.0) {
+            self.inb.insert(i, (peer, Recipient::new(ssn, self.cfg.max_mpdus)));
+        }
     }
 }
 
 impl super::Dcf {
+    /// Whether QoS Data from `src` goes through a reordering buffer (an agreement with it
+    /// stands; the world then hands over copies: `Dcf::on_rx_qos_data`).
+    #[inline]
+    pub fn reorders_from(&self, src: NodeId) -> bool {
+        self.agg.as_deref().is_some_and(|a| a.inb.binary_search_by_key(&src, |e| e.0).is_ok())
+    }
+
     /// The MPDUs of the A-MPDU this MAC sends or awaits the BlockAck of (empty without
     /// aggregation).
     pub fn psdu(&self) -> &[(u16, Mpdu)] {

@@ -9,13 +9,6 @@ use crate::mac::ampdu::BLOCK_ACK_BYTES;
 use crate::mac::block_ack::recipient::Arrival;
 
 impl Dcf {
-    /// Whether QoS Data addressed to this MAC goes through a reordering buffer (the world
-    /// then hands over copies: [`Dcf::on_rx_qos_data`]).
-    #[inline]
-    pub fn reorders(&self) -> bool {
-        self.agg.is_some()
-    }
-
     /// QoS Data addressed to this node ended at `at` with these MPDUs decoded: (sequence
     /// number, this node's copy of the packet). `frame` is the PPDU (an A-MPDU if
     /// `frame.mpdus` > 1).
@@ -33,7 +26,7 @@ impl Dcf {
         self.delivered_at = at;
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         let mut up = std::mem::take(&mut agg.up);
-        let r = agg.recipient(frame.src);
+        let r = agg.recipient(frame.src).expect("the world checks reorders_from");
         let mut late_drops = 0;
         for &(seq, copy) in decoded {
             let lost = match r.on_mpdu(seq, copy, at, &mut up) {
@@ -92,7 +85,10 @@ impl Dcf {
         let t = self.cfg.timing;
         let Some(agg) = self.agg.as_deref_mut() else { return };
         let mut up = std::mem::take(&mut agg.up);
-        let r = agg.recipient(frame.src);
+        let Some(r) = agg.recipient(frame.src) else {
+            agg.up = up;
+            return; // no agreement with it: nothing to answer
+        };
         r.on_bar(frame.seq, &mut up);
         let (ssn, bitmap) = r.block_ack();
         for &packet in &up {

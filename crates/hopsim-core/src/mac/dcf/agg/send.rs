@@ -15,7 +15,7 @@ impl Dcf {
     /// Aggregation is on and `dst` a unicast peer: the packet joins `dst`'s window.
     pub(in crate::mac::dcf) fn agg_offer(&mut self, dst: NodeId, mpdu: Mpdu) -> Option<u16> {
         let agg = self.agg.as_deref_mut()?;
-        if dst == NodeId::BROADCAST {
+        if dst == NodeId::BROADCAST || agg.setup(dst) != Some(super::addba::Setup::Established) {
             return None;
         }
         let o = agg.originator(dst);
@@ -160,7 +160,6 @@ impl Dcf {
         agg.counters.bars_sent += 1;
         job.use_rts = false;
         self.job = Some(job);
-        self.counters.mac_attempts += 1;
         self.phase = Phase::TxData;
         self.transmit(cx, frame, false);
     }

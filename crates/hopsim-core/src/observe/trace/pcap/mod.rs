@@ -378,6 +378,29 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
                 out.extend_from_slice(&f.bitmap.to_le_bytes());
             }
         }
+        TraceKind::AddbaRequest | TraceKind::AddbaResponse => {
+            // Management, subtype Action (0xd0): RA, TA, BSSID, sequence control, then the
+            // Block Ack Action body (9.6.5.2-3): category 3, action 0 / 1, dialog token 1,
+            // (Request) parameter set, timeout 0, SSC / (Response) status 0, parameter set,
+            // timeout 0. Parameter set: immediate policy (bit 1), TID 0, buffer size 64.
+            let flags = if f.retry { 0x08 } else { 0x00 };
+            out.extend_from_slice(&[0xd0, flags, duration[0], duration[1]]);
+            out.extend_from_slice(&node_mac(f.ra));
+            out.extend_from_slice(&node_mac(f.ta));
+            out.extend_from_slice(&BSSID);
+            out.extend_from_slice(&0u16.to_le_bytes());
+            let params: u16 = 0x0002 | (64 << 6);
+            if f.kind == TraceKind::AddbaRequest {
+                out.extend_from_slice(&[3, 0, 1]);
+                out.extend_from_slice(&params.to_le_bytes());
+                out.extend_from_slice(&0u16.to_le_bytes());
+                out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            } else {
+                out.extend_from_slice(&[3, 1, 1, 0, 0]);
+                out.extend_from_slice(&params.to_le_bytes());
+                out.extend_from_slice(&0u16.to_le_bytes());
+            }
+        }
         TraceKind::Data => {
             let flags = if f.retry { 0x08 } else { 0x00 };
             // Type data (0x08), subtype QoS Data (0x80) for a QoS station.

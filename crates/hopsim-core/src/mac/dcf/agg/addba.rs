@@ -1,0 +1,237 @@
+//! Setting up a Block Ack agreement (IEEE 802.11-2016 10.24.2): the originator sends an ADDBA
+//! Request (an Action frame, 9.6.5.2) before its first A-MPDU to a peer, the recipient
+//! acknowledges it, makes its scoreboard and reordering buffer, and answers with an ADDBA
+//! Response (9.6.5.3) when it next wins the medium, which the originator acknowledges; from
+//! then on the originator aggregates. Without a Response within 5 ms of the Request's ACK the
+//! originator sends without aggregation for 200 ms and then asks again (ns-3.44's QosTxop
+//! AddBaResponseTimeout and FailedAddBaTimeout; ns-3 asks once two packets wait, hopsim at the
+//! first unicast packet to a peer). Both frames carry the window: SSN of the originator's
+//! next sequence number, the buffer size `mac.ampdu_max_mpdus`, no Block Ack timeout.
+
+use super::super::*;
+use crate::engine::time::{us, SimDuration};
+
+/// 9.6.5.2-3: MAC header 24, Category, Block Ack Action, Dialog Token, then (Request)
+/// Block Ack Parameter Set, Timeout, Starting Sequence Control or (Response) Status, Block
+/// Ack Parameter Set, Timeout; FCS 4: 37 octets either way.
+pub const ADDBA_BYTES: u32 = 24 + 3 + 6 + 4;
+/// ns-3.44 QosTxop: AddBaResponseTimeout, FailedAddBaTimeout.
+const RESPONSE_TIMEOUT_NS: SimDuration = us(5_000);
+const FAILED_BACKOFF_NS: SimDuration = us(200_000);
+
+/// Where the agreement with a peer stands (originator side).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setup {
+    /// The Request is on its way or acknowledged; the Response is awaited.
+    Requested,
+    Established,
+    /// No Response came: no aggregation to this peer until `until`.
+    Failed {
+        until: SimTime,
+    },
+}
+
+impl super::Agg {
+    pub(super) fn setup(&self, peer: NodeId) -> Option<Setup> {
+        self.setups.binary_search_by_key(&peer, |e| e.0).ok().map(|i| self.setups[i].1)
+    }
+
+    fn set_setup(&mut self, peer: NodeId, setup: Setup) {
+        match self.setups.binary_search_by_key(&peer, |e| e.0) {
+            Ok(i) => self.setups[i].1 = setup,
+            Err(i) => self.setups.insert(i, (peer, setup)),
+        }
+    }
+}
+
+impl Dcf {
+    /// A unicast packet for `dst` is offered: does an agreement have to be asked for first?
+    /// (Then the Request is queued and the packet waits in the job.)
+    pub(in crate::mac::dcf) fn agg_needs_setup(&mut self, dst: NodeId, now: SimTime) -> bool {
+        let (node, t) = (self.node, &self.cfg.timing);
+        let Some(agg) = self.agg.as_deref_mut().filter(|_| dst != NodeId::BROADCAST) else {
+            return false;
+        };
+        let size = agg.cfg.max_mpdus;
+        match agg.setup(dst) {
+            Some(Setup::Established | Setup::Requested) => false,
+            Some(Setup::Failed { until }) if now < until => false,
+            _ => {
+                agg.set_setup(dst, Setup::Requested);
+                let ssn = agg.originator(dst).win_start();
+                let request = mgmt_frame(FrameKind::AddbaRequest, (node, dst), ssn, size, t);
+                agg.mgmt_due.push(request);
+                true
+            }
+        }
+    }
+
+    /// Is a management frame waiting for the medium?
+    #[inline]
+    pub(in crate::mac::dcf) fn agg_mgmt_due(&self) -> bool {
+        self.agg.as_deref().is_some_and(|a| !a.mgmt_due.is_empty() && a.mgmt.is_none())
+    }
+
+    /// The medium is won for the first management frame waiting.
+    pub(in crate::mac::dcf) fn send_mgmt(&mut self, cx: &mut MacCtx) {
+        self.access.clear_backoff();
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let frame = agg.mgmt_due.remove(0);
+        agg.mgmt = Some(frame);
+        self.phase = Phase::TxData;
+        self.transmit(cx, frame, false);
+    }
+
+    /// The management frame in flight, if any.
+    #[inline]
+    pub(in crate::mac::dcf) fn agg_mgmt(&self) -> Option<Frame> {
+        self.agg.as_deref().and_then(|a| a.mgmt)
+    }
+
+    /// It was acknowledged: a Request now awaits its Response; after a Response the MAC
+    /// goes back to what it was doing.
+    pub(in crate::mac::dcf) fn on_mgmt_acked(&mut self, cx: &mut MacCtx) {
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let frame = agg.mgmt.take().expect("a management frame was sent");
+        agg.mgmt_retries = 0;
+        self.cw = self.cfg.cw_min;
+        if frame.kind == FrameKind::AddbaRequest && agg.setup(frame.dst) == Some(Setup::Requested) {
+            self.phase = Phase::WaitAddba;
+            let at = cx.now + RESPONSE_TIMEOUT_NS;
+            let generation = self.timeout_timer.arm(at);
+            return cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
+        }
+        self.resume(cx);
+    }
+
+    /// No ACK for the management frame: again, up to the short retry limit; then a Request
+    /// counts as refused, a Response is given up (the originator's wait times out).
+    pub(in crate::mac::dcf) fn on_mgmt_timeout(&mut self, cx: &mut MacCtx) {
+        let limit = self.cfg.short_retry_limit;
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        let mut frame = agg.mgmt.take().expect("a management frame was sent");
+        agg.mgmt_retries += 1;
+        if agg.mgmt_retries < limit {
+            frame.retry = true;
+            agg.mgmt_due.insert(0, frame);
+            self.double_cw();
+        } else {
+            agg.mgmt_retries = 0;
+            if frame.kind == FrameKind::AddbaRequest {
+                self.agreement_failed(cx.now, frame.dst);
+            }
+            self.cw = self.cfg.cw_min;
+        }
+        self.resume(cx);
+    }
+
+    /// The ADDBA Response did not come in time.
+    pub(in crate::mac::dcf) fn on_addba_timeout(&mut self, cx: &mut MacCtx) {
+        if let Some(job) = self.job {
+            self.agreement_failed(cx.now, job.dst);
+        }
+        self.resume(cx);
+    }
+
+    /// An ADDBA Request for this node: it is acknowledged (by the caller), the recipient's
+    /// buffer is made from its SSN, and a Response waits for the medium.
+    pub(in crate::mac::dcf) fn on_addba_request(&mut self, cx: &mut MacCtx, frame: &Frame) {
+        let (node, t) = (self.node, self.cfg.timing);
+        let Some(agg) = self.agg.as_deref_mut() else { return };
+        let size = agg.cfg.max_mpdus;
+        agg.start_recipient(frame.src, frame.seq);
+        if !agg.mgmt_due.iter().any(|f| f.dst == frame.src) {
+            let response = mgmt_frame(FrameKind::AddbaResponse, (node, frame.src), 0, size, &t);
+            agg.mgmt_due.push(response);
+        }
+        if self.phase == Phase::Idle {
+            self.phase = Phase::Contend;
+            self.draw_backoff(cx);
+        }
+    }
+
+    /// An ADDBA Response for this node (acknowledged by the caller): the agreement stands,
+    /// and a packet waiting for it joins the window.
+    pub(in crate::mac::dcf) fn on_addba_response(&mut self, cx: &mut MacCtx, frame: &Frame) {
+        let Some(agg) = self.agg.as_deref_mut() else { return };
+        if agg.setup(frame.src) != Some(Setup::Requested) {
+            return; // too late: the originator sends without aggregation for now
+        }
+        agg.set_setup(frame.src, Setup::Established);
+        let Some(mut job) = self.job.filter(|j| j.dst == frame.src && j.awaiting_agreement) else {
+            return;
+        };
+        job.awaiting_agreement = false;
+        let mpdu =
+            super::Mpdu { packet: job.packet, bytes: job.mpdu_bytes, offered_ns: job.offered_ns };
+        job.aggregate = self.agg_offer(job.dst, mpdu).is_some();
+        self.job = Some(job);
+        if self.phase == Phase::WaitAddba {
+            self.timeout_timer.cancel();
+            cx.timers.disarm(self.node, MacTimer::Timeout);
+            self.resume(cx);
+        }
+    }
+
+    /// No aggregation to `peer` for a while: a packet waiting for the agreement goes alone.
+    fn agreement_failed(&mut self, now: SimTime, peer: NodeId) {
+        if let Some(agg) = self.agg.as_deref_mut() {
+            agg.set_setup(peer, Setup::Failed { until: now + FAILED_BACKOFF_NS });
+        }
+        if self.job.is_some_and(|j| j.dst == peer && j.awaiting_agreement) {
+            let seq = self.agg_single_seq(peer);
+            if let Some(j) = self.job.as_mut() {
+                j.awaiting_agreement = false;
+                j.seq = seq.unwrap_or(j.seq);
+            }
+        }
+    }
+
+    /// The sequence number of a QoS Data frame to `peer` sent alone, outside an agreement:
+    /// from the peer's numbering (None without aggregation: the MAC's own counter).
+    pub(in crate::mac::dcf) fn agg_single_seq(&mut self, peer: NodeId) -> Option<u16> {
+        let agg = self.agg.as_deref_mut().filter(|_| peer != NodeId::BROADCAST)?;
+        Some(agg.originator(peer).skip())
+    }
+
+    /// Back to contending for the job (or for a management frame), or idle.
+    fn resume(&mut self, cx: &mut MacCtx) {
+        let waiting_response = self.job.is_some_and(|j| j.awaiting_agreement)
+            && self.agg.as_deref().is_some_and(|a| a.mgmt_due.is_empty());
+        if waiting_response && self.phase == Phase::WaitAddba {
+            return;
+        }
+        if self.job.is_some() || self.agg_mgmt_due() {
+            self.phase = Phase::Contend;
+            self.draw_backoff(cx);
+        } else {
+            self.finish(cx);
+        }
+    }
+}
+
+/// An ADDBA Request or Response from `src` to `dst` at the basic rate (9.6.5.2-3); `ssn`
+/// rides in the sequence field, the buffer size is not needed by the receiving side here.
+fn mgmt_frame(
+    kind: FrameKind,
+    (src, dst): (NodeId, NodeId),
+    ssn: u16,
+    _buffer: u16,
+    t: &crate::mac::timing::Timing,
+) -> Frame {
+    let rate = t.basic_rate;
+    Frame {
+        kind,
+        src,
+        dst,
+        nav_ns: t.data_nav(rate),
+        bytes: ADDBA_BYTES,
+        rate,
+        airtime_ns: t.airtime_ns(ADDBA_BYTES, rate),
+        seq: ssn,
+        retry: false,
+        packet: None,
+        mpdus: 0,
+        bitmap: 0,
+    }
+}
