@@ -2,6 +2,7 @@
 //! (docs/interfaces.md).
 
 use crate::engine::time::SimTime;
+use crate::mac::dcf::AggCounters;
 use serde::Serialize;
 
 /// Counters kept by the layers above the MAC, per node.
@@ -199,36 +200,24 @@ pub struct MacTotals {
     pub aggregation: Option<AggResult>,
 }
 
-/// What A-MPDU aggregation did (docs/interfaces.md, result fields).
+/// What A-MPDU aggregation did (docs/interfaces.md, result fields): the MAC's counts and the
+/// mean A-MPDU size.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
 pub struct AggResult {
-    /// A-MPDUs of two or more MPDUs sent, the MPDUs in them, and their mean count.
-    pub ampdus_sent: u64,
-    pub ampdu_mpdus: u64,
+    #[serde(flatten)]
+    pub counts: AggCounters,
+    /// ampdu_mpdus / ampdus_sent.
     pub mean_ampdu_mpdus: f64,
-    pub block_acks_sent: u64,
-    pub block_acks_received: u64,
-    /// MPDUs a BlockAck left unacknowledged, or sent in an A-MPDU whose BlockAck was lost.
-    pub mpdus_failed: u64,
-    /// MSDUs the reordering buffer released past a gap at its timeout.
-    pub reorder_timeouts: u64,
-    /// BlockAckReq frames sent.
-    pub bars_sent: u64,
-    /// MSDUs that arrived after the reordering buffer had given their gap up (lost).
-    pub late_drops: u64,
 }
 
 impl AggResult {
+    pub(crate) fn of(counts: AggCounters) -> AggResult {
+        AggResult { counts, mean_ampdu_mpdus: ratio(counts.ampdu_mpdus, counts.ampdus_sent) }
+    }
+
     pub(crate) fn add(&mut self, o: &AggResult) {
-        self.ampdus_sent += o.ampdus_sent;
-        self.ampdu_mpdus += o.ampdu_mpdus;
-        self.mean_ampdu_mpdus = ratio(self.ampdu_mpdus, self.ampdus_sent);
-        self.block_acks_sent += o.block_acks_sent;
-        self.block_acks_received += o.block_acks_received;
-        self.mpdus_failed += o.mpdus_failed;
-        self.reorder_timeouts += o.reorder_timeouts;
-        self.bars_sent += o.bars_sent;
-        self.late_drops += o.late_drops;
+        self.counts.add(&o.counts);
+        self.mean_ampdu_mpdus = ratio(self.counts.ampdu_mpdus, self.counts.ampdus_sent);
     }
 }
 

@@ -82,21 +82,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 data_sent: m.data_sent,
                 ack_sent: m.ack_sent,
                 unicast_done: m.unicast_done,
-                aggregation: n.mac.agg_counters().map(|a| {
-                    let mut r = AggResult::default();
-                    r.add(&AggResult {
-                        ampdus_sent: a.ampdus_sent,
-                        ampdu_mpdus: a.ampdu_mpdus,
-                        mean_ampdu_mpdus: 0.0,
-                        block_acks_sent: a.block_acks_sent,
-                        block_acks_received: a.block_acks_received,
-                        mpdus_failed: a.mpdus_failed,
-                        reorder_timeouts: a.reorder_timeouts,
-                        bars_sent: a.bars_sent,
-                        late_drops: a.late_drops,
-                    });
-                    r
-                }),
+                aggregation: n.mac.agg_counters().map(AggResult::of),
                 queue: n.queue_delay_ms.as_ref().map(|h| {
                     all_delays.get_or_insert_with(Box::default).merge(h);
                     QueueResult::from_parts(c.aqm_drops, c.ecn_marks, h)

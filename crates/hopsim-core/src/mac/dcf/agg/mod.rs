@@ -84,8 +84,8 @@ pub struct Agg {
     pub counters: AggCounters,
 }
 
-/// What aggregation did (result fields of docs/interfaces.md).
-#[derive(Debug, Clone, Copy, Default)]
+/// What aggregation did (result fields of docs/interfaces.md, observe/schema).
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
 pub struct AggCounters {
     /// A-MPDUs of two or more MPDUs sent, and the MPDUs in them.
     pub ampdus_sent: u64,
@@ -100,6 +100,20 @@ pub struct AggCounters {
     pub bars_sent: u64,
     /// MSDUs that arrived after the reordering buffer had given their gap up (lost).
     pub late_drops: u64,
+}
+
+impl AggCounters {
+    /// Another node's counts added (the run's totals).
+    pub fn add(&mut self, o: &AggCounters) {
+        self.ampdus_sent += o.ampdus_sent;
+        self.ampdu_mpdus += o.ampdu_mpdus;
+        self.block_acks_sent += o.block_acks_sent;
+        self.block_acks_received += o.block_acks_received;
+        self.mpdus_failed += o.mpdus_failed;
+        self.reorder_timeouts += o.reorder_timeouts;
+        self.bars_sent += o.bars_sent;
+        self.late_drops += o.late_drops;
+    }
 }
 
 impl Agg {

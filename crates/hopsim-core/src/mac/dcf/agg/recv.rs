@@ -53,20 +53,7 @@ impl Dcf {
         agg.counters.late_drops += late_drops;
         let response = if frame.mpdus > 1 {
             agg.counters.block_acks_sent += 1;
-            Frame {
-                kind: FrameKind::BlockAck,
-                src: self.node,
-                dst: frame.src,
-                nav_ns: 0,
-                bytes: BLOCK_ACK_BYTES,
-                rate: t.response_rate(frame.rate),
-                airtime_ns: t.block_ack_after_ns(frame.rate),
-                seq: ssn,
-                retry: false,
-                packet: None,
-                mpdus: 0,
-                bitmap,
-            }
+            block_ack(self.node, frame, (ssn, bitmap), &t)
         } else {
             Frame::control(FrameKind::Ack, self.node, frame.src, 0, &t, frame.rate)
         };
@@ -99,20 +86,7 @@ impl Dcf {
         agg.up = up;
         agg.counters.block_acks_sent += 1;
         // The BlockAck answers at the control-response rate of the BlockAckReq.
-        let response = Frame {
-            kind: FrameKind::BlockAck,
-            src: self.node,
-            dst: frame.src,
-            nav_ns: 0,
-            bytes: BLOCK_ACK_BYTES,
-            rate: t.response_rate(frame.rate),
-            airtime_ns: t.block_ack_after_ns(frame.rate),
-            seq: ssn,
-            retry: false,
-            packet: None,
-            mpdus: 0,
-            bitmap,
-        };
+        let response = block_ack(self.node, frame, (ssn, bitmap), &t);
         self.respond_after_sifs(cx, at, response);
         self.arm_reorder(cx);
     }
@@ -164,5 +138,29 @@ impl Dcf {
         up.clear();
         agg.up = up;
         self.arm_reorder(cx);
+    }
+}
+
+/// The compressed BlockAck (9.3.1.9) from `src` answering `eliciting` (an A-MPDU or a
+/// BlockAckReq) at its control-response rate, Duration 0 (nothing follows it).
+fn block_ack(
+    src: NodeId,
+    eliciting: &Frame,
+    (ssn, bitmap): (u16, u64),
+    t: &crate::mac::timing::Timing,
+) -> Frame {
+    Frame {
+        kind: FrameKind::BlockAck,
+        src,
+        dst: eliciting.src,
+        nav_ns: 0,
+        bytes: BLOCK_ACK_BYTES,
+        rate: t.response_rate(eliciting.rate),
+        airtime_ns: t.block_ack_after_ns(eliciting.rate),
+        seq: ssn,
+        retry: false,
+        packet: None,
+        mpdus: 0,
+        bitmap,
     }
 }
