@@ -146,3 +146,47 @@ def test_an_80211n_a_mpdu_is_traced_mpdu_by_mpdu_with_its_reference(hopsim_mod, 
         assert lasts.count(True) == 1 and lasts[-1], (ref, lasts)
         seqs = [int(r[3]) for r in mpdus]
         assert seqs == sorted(seqs) and all(r[4] == "7" for r in mpdus), seqs
+
+
+def test_an_80211ac_trace_names_the_vht_mcs_streams_width_and_a_mpdu(hopsim_mod, tmp_path):
+    """802.11ac at MCS 8, 80 MHz, two streams, short GI, aggregated: tshark reads the radiotap
+    VHT field (user 0's MCS and N_SS, bandwidth code 4 = 80 MHz, short GI) beside the A-MPDU
+    status of each subframe; the BlockAcks go at 24 Mbit/s non-HT (256-QAM answers at 24)."""
+    scenario = {
+        "duration_s": 0.05,
+        "warmup_s": 0.01,
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 2.0},
+        "routing": {"protocol": "static"},
+        "radio": {
+            "standard": "80211ac",
+            "channel_width_mhz": 80,
+            "guard_interval_ns": 400,
+            "antennas": 2,
+            "spatial_streams": 2,
+        },
+        "mac": {"data_rate_mbps": "mcs8", "rts_threshold_bytes": 65535},
+        "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.0}],
+    }
+    hopsim_mod.run(scenario, pcap_dir=tmp_path)
+    rows = fields(
+        tmp_path / "node-0.pcap",
+        "wlan.fc.type_subtype",
+        "radiotap.vht.mcs.0",
+        "radiotap.vht.nss.0",
+        "radiotap.vht.bw",
+        "radiotap.vht.gi",
+        "radiotap.ampdu.reference",
+        "radiotap.datarate",
+    )
+    data = [r for r in rows if r[0] == QOS_DATA]
+    assert data, rows[:5]
+    for r in data:
+        assert r[1:5] == ["8", "2", "4", "1"], r
+        assert r[5] != "", r
+    answers = [r for r in rows if r[0] == BLOCK_ACK]
+    assert answers and all(r[6] == "24" and r[1] == "" for r in answers), answers[:3]
+    # 65,535 octets hold 42 MPDUs of 1526 octets (aPPDUMaxTime is far at 1.2 Gbit/s).
+    per_ref: dict[str, int] = {}
+    for r in data:
+        per_ref[r[5]] = per_ref.get(r[5], 0) + 1
+    assert max(per_ref.values()) == 42, per_ref

@@ -16,17 +16,20 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
         m.insert("reception".into(), json!(pick(u, &["capture", "sinr", "ideal"])?));
     }
     if chance(u, 30)? {
-        let standard = pick(u, &["80211b", "80211a", "80211g", "80211n"])?;
+        let standard = pick(u, &["80211b", "80211a", "80211g", "80211n", "80211ac"])?;
         m.insert("standard".into(), json!(standard));
     }
     if chance(u, 20)? {
-        m.insert("channel_width_mhz".into(), json!(*u.choose(&[20u32, 40, 80])?));
+        m.insert("channel_width_mhz".into(), json!(*u.choose(&[20u32, 40, 80, 160, 30])?));
     }
     if chance(u, 20)? {
         m.insert("guard_interval_ns".into(), json!(if chance(u, 50)? { 400 } else { 800 }));
     }
     if chance(u, 20)? {
         m.insert("antennas".into(), json!(u.int_in_range(0..=5u32)?));
+    }
+    if chance(u, 20)? {
+        m.insert("spatial_streams".into(), json!(u.int_in_range(0..=5u32)?));
     }
     if chance(u, 30)? {
         m.insert("fading".into(), json!(pick(u, &["none", "rayleigh", "ricean", "nakagami"])?));
@@ -77,7 +80,7 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
             let rates = [1.0, 2.0, 5.5, 11.0, 6.0, 24.0, 54.0].map(|r| json!(r));
             let mut all = rates.to_vec();
             all.push(json!("auto"));
-            all.extend(["mcs0", "mcs7", "mcs15", "mcs31", "mcs32"].map(|r| json!(r)));
+            all.extend(["mcs0", "mcs7", "mcs8", "mcs9", "mcs15", "mcs31", "mcs32"].map(|r| json!(r)));
             u.choose(&all)?.clone()
         };
         m.insert("data_rate_mbps".into(), rate);
@@ -91,6 +94,10 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
         m.insert("basic_rate_mbps".into(), rate);
     }
     put(u, &mut m, "rts_threshold_bytes", "mac", (0.0, 3000.0), true)?;
+    if chance(u, 20)? {
+        let sizes = [0u32, 8191, 65_535, 65_536, 1_048_575, 1_048_576];
+        m.insert("ampdu_max_bytes".into(), json!(*u.choose(&sizes)?));
+    }
     put(u, &mut m, "short_retry_limit", "mac", (1.0, 10.0), true)?;
     put(u, &mut m, "long_retry_limit", "mac", (1.0, 10.0), true)?;
     put(u, &mut m, "queue_packets", "mac", (1.0, 100.0), true)?;

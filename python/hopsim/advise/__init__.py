@@ -143,7 +143,7 @@ def parse_rate(rate: float | str) -> float | str:
     if value not in RATES:
         raise ValueError(
             f"{rate!r}: not allowed; allowed: 1, 2, 5.5, 11 (Mbit/s) or auto (the rules and the "
-            "search are for 802.11b chains; 802.11a/g/n rates and MCSs are not advised on)"
+            "search are for 802.11b chains; 802.11a/g/n/ac rates and MCSs are not advised on)"
         )
     return value
 

@@ -77,19 +77,23 @@ def ns3_mode(standard: str, mbps: float | str) -> str:
         mcs = mbps.removeprefix("mcs")
         if standard == "80211n" and mbps.startswith("mcs") and mcs.isdigit() and int(mcs) < 32:
             return f"HtMcs{int(mcs)}"
+        if standard == "80211ac" and mbps.startswith("mcs") and mcs.isdigit() and int(mcs) < 10:
+            return f"VhtMcs{int(mcs)}"
         mbps = float(mbps)
     if mbps in DSSS_MODES and standard in ("80211b", "80211g"):
         return DSSS_MODES[mbps]
-    if mbps in OFDM_MBPS and standard in ("80211a", "80211g", "80211n"):
+    if mbps in OFDM_MBPS and standard in ("80211a", "80211g", "80211n", "80211ac"):
         prefix = "ErpOfdmRate" if standard == "80211g" else "OfdmRate"
         return f"{prefix}{mbps:g}Mbps"
     raise ValueError(f"{mbps:g} Mbit/s is not a rate of {standard}")
 
 
-def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
+def static_chain_phy(s: Mapping[str, Any], *, ideal: bool = False) -> tuple[str, dict[str, str]]:
     """What both ns-3 chain programs require of the resolved scenario ``s``: a static chain
     with static routes, no fading, shadowing or injected errors, fixed rates ns-3 has modes for
-    and the standard's CWmin/CWmax. Returns the standard and ns-3's modes by ``mac`` key."""
+    (or, where ``ideal``, SNR-ideal control: ``data_rate_mbps = "auto"`` with ``rate_control =
+    "ideal"``, which ns-3's IdealWifiManager does) and the standard's CWmin/CWmax. Returns the
+    standard and ns-3's modes by ``mac`` key (no data mode under SNR-ideal control)."""
     require("topology.kind", s["topology"]["kind"], "chain", 'the ns-3 scenario is a "chain"')
     require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
     require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
@@ -100,6 +104,14 @@ def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
     standard = radio.get("standard", "80211b")
     modes = {}
     for key in ("data_rate_mbps", "basic_rate_mbps"):
+        if ideal and key == "data_rate_mbps" and mac[key] == "auto":
+            if mac["rate_control"] != "ideal":
+                raise Ns3Untranslatable(
+                    "mac.data_rate_mbps",
+                    "auto",
+                    'a fixed rate, or "auto" with rate_control "ideal"',
+                )
+            continue
         try:
             modes[key] = ns3_mode(standard, mac[key])
         except (TypeError, ValueError):
@@ -113,8 +125,9 @@ def static_chain_phy(s: Mapping[str, Any]) -> tuple[str, dict[str, str]]:
 
 
 def ht_arguments(radio: Mapping[str, Any], mac: Mapping[str, Any]) -> dict[str, Any]:
-    """The 802.11n options both ns-3 chain programs take: width, guard interval, antennas,
-    and the largest A-MPDU (0: each MPDU acknowledged alone). ns-3.44's HT Block Ack buffer
+    """The 802.11n/ac options both ns-3 chain programs take: width, guard interval, antennas,
+    spatial streams (802.11ac; 802.11n's MCS carries them) and the largest A-MPDU (0: each
+    MPDU acknowledged alone). ns-3.44's HT Block Ack buffer
     is 64 MPDUs and it announces no MPDU density, so the scenario must say the same."""
     require("mac.ampdu_max_mpdus", int(mac.get("ampdu_max_mpdus", 64)), 64, "64 only")
     require("mac.mpdu_density_ns", int(mac.get("mpdu_density_ns", 0)), 0, "0 only")
@@ -122,6 +135,7 @@ def ht_arguments(radio: Mapping[str, Any], mac: Mapping[str, Any]) -> dict[str, 
         "channelWidthMhz": int(radio.get("channel_width_mhz", 20)),
         "shortGi": "true" if int(radio.get("guard_interval_ns", 800)) == 400 else "false",
         "antennas": int(radio.get("antennas", 1)),
+        "streams": int(radio.get("spatial_streams", 1)),
         "maxAmpduBytes": int(mac.get("ampdu_max_bytes", 0)),
         # Under Block Ack both give an MPDU up only at its lifetime (ns-3: the MAC queue's
         # MaxDelay, which also times the wait in its queue).
@@ -254,7 +268,7 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "receiverWindowBytes": int(tcp["receiver_window"]) * mss,
         "dupackThreshold": int(tcp["dupack_threshold"]),
     }
-    args.update(ht_arguments(radio, mac) if standard == "80211n" else {})
+    args.update(ht_arguments(radio, mac) if standard in ("80211n", "80211ac") else {})
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -43,7 +43,7 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     for key in ("rx_range_m", "cs_range_m"):
         require(f"radio.{key}", radio.get(key), None, "unset (give thresholds)")
     require("radio.antenna_gain", radio["antenna_gain"], 1.0, "1 only")
-    standard, modes = static_chain_phy(s)
+    standard, modes = static_chain_phy(s, ideal=True)
     flows = s["flows"]
     if len(flows) != 1:
         raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one UDP flow")
@@ -77,7 +77,8 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "warmupS": float(s["warmup_s"]),
         "run": int(run),
         "standard": standard,
-        "dataMode": modes["data_rate_mbps"],
+        "dataMode": modes.get("data_rate_mbps", "unused"),
+        "rateManager": "constant" if "data_rate_mbps" in modes else "ideal",
         "controlMode": modes["basic_rate_mbps"],
         "rtsThresholdBytes": int(mac["rts_threshold_bytes"]),
         "retryLimit": int(mac["short_retry_limit"]),
@@ -92,10 +93,11 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "preambleSnrDb": float(radio["preamble_snr_db"]),
         "noiseFigureDb": float(radio["noise_figure_db"]),
     }
-    if standard == "80211n":
+    if standard in ("80211n", "80211ac"):
         args.update(ht_arguments(radio, mac))
-        # Above what up to 600 Mbit/s of HT carries: the source must saturate the link.
-        args["offeredMbps"] = 1000.0
+        # Above what HT (600 Mbit/s) or VHT (3.5 Gbit/s) carries: the source must saturate
+        # the link.
+        args["offeredMbps"] = 4000.0 if standard == "80211ac" else 1000.0
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -44,9 +44,15 @@ pub struct Frame {
     pub mpdus: u8,
     /// A BlockAck's bitmap.
     pub bitmap: u64,
+    /// In a CTS, ACK or BlockAck: the SNR (0.01 dB) at which the responder received the frame
+    /// it answers, [`Frame::NO_SNR`] if not measured (capture reception) or not a response.
+    /// It feeds SNR-ideal rate control, as ns-3.44's SnrTag on control responses does.
+    pub snr_cdb: i16,
 }
 
 impl Frame {
+    pub const NO_SNR: i16 = i16::MIN;
+
     /// An RTS (at the basic rate), or the CTS or ACK that answers a frame sent at `answering`
     /// (ignored for an RTS).
     #[inline]
@@ -81,6 +87,7 @@ impl Frame {
             packet: None,
             mpdus: 0,
             bitmap: 0,
+            snr_cdb: Frame::NO_SNR,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::engine::time::{us, SimDuration};
 /// Long PLCP preamble and header, always at 1 Mbit/s (phy/dsss.rs): 192 us.
 pub use crate::phy::dsss::PLCP_NS;
 use crate::phy::ht::HtMode;
+use crate::phy::mcs::McsMode;
 pub use crate::phy::standard::Standard;
 /// Clear channel assessment time of the DSSS PHY, aCCATime <= 15 us (802.11-2007 15.3.3,
 /// Table 15-2; the same for HR/DSSS in 18.3.3). The slot is built around it (9.2.10:
@@ -34,7 +35,7 @@ pub const LLC_SNAP_BYTES: u32 = 8;
 
 /// A data rate as the TXVECTOR gives it: a non-HT rate (DSSS/CCK or OFDM) in units of
 /// 100 kbit/s (10, 20, 55, 110 for 802.11b; 60, 90, 120, 180, 240, 360, 480, 540 for
-/// OFDM), or an HT MCS with its width and guard interval (phy/ht.rs `HtMode::code`). The
+/// OFDM), or an HT or VHT MCS with its streams, width and guard interval (phy/mcs.rs). The
 /// sets do not overlap, so the rate alone says which PPDU format carries the frame
 /// (phy/standard.rs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,17 +50,31 @@ impl Rate {
         Rate(mode.code())
     }
 
-    /// The HT mode, if this is an MCS.
+    pub fn mcs(mode: McsMode) -> Rate {
+        Rate(mode.code())
+    }
+
+    /// The HT or VHT mode, if this is an MCS.
     #[inline]
-    pub fn ht_mode(self) -> Option<HtMode> {
-        HtMode::from_code(self.0)
+    pub fn mcs_mode(self) -> Option<McsMode> {
+        McsMode::from_code(self.0)
     }
 
     pub fn mbps(self) -> f64 {
-        match self.ht_mode() {
+        match self.mcs_mode() {
             Some(m) => f64::from(m.kbps()) / 1000.0,
             None => self.0 as f64 / 10.0,
         }
+    }
+}
+
+/// The PSDU octets of one `mpdu_bytes` MPDU sent alone at `rate`: the MPDU, or at a VHT rate
+/// the S-MPDU (phy/mcs.rs).
+#[inline]
+pub fn single_psdu_bytes(mpdu_bytes: u32, rate: Rate) -> u32 {
+    match rate.mcs_mode() {
+        Some(m) => m.single_psdu_bytes(mpdu_bytes),
+        None => mpdu_bytes,
     }
 }
 
@@ -129,9 +144,16 @@ impl Timing {
         }
     }
 
-    /// TXTIME of a `bytes`-octet MPDU at `rate` on this standard's PHY.
+    /// TXTIME of one `bytes`-octet MPDU sent alone at `rate` on this standard's PHY (at a
+    /// VHT rate inside an S-MPDU: phy/mcs.rs).
     #[inline]
     pub fn airtime_ns(&self, bytes: u32, rate: Rate) -> SimDuration {
+        self.standard.txtime_ns(single_psdu_bytes(bytes, rate), rate.0)
+    }
+
+    /// TXTIME of a PSDU of `bytes` octets (an A-MPDU, delimiters and padding counted).
+    #[inline]
+    pub fn psdu_airtime_ns(&self, bytes: u32, rate: Rate) -> SimDuration {
         self.standard.txtime_ns(bytes, rate.0)
     }
 
@@ -157,7 +179,7 @@ impl Timing {
             Standard::B => PLCP_NS,
             // HT: the CTS the timeout waits for is a non-HT frame (ns-3's NAV reset delay
             // takes the CTS's own preamble and header).
-            Standard::A | Standard::G | Standard::N => {
+            Standard::A | Standard::G | Standard::N | Standard::Ac => {
                 crate::phy::ofdm::PREAMBLE_NS + crate::phy::ofdm::SIGNAL_NS
             }
         }

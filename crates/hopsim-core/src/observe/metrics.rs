@@ -280,6 +280,14 @@ pub struct LinkRateResult {
     pub rate_mbps: f64,
     pub attempts: u64,
     pub acked: u64,
+    /// An HT or VHT rate's MCS index, streams and airtime (absent for non-HT rates, so that
+    /// 802.11b/a/g results keep their form).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcs: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spatial_streams: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub airtime_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]

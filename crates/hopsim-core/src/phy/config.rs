@@ -40,16 +40,21 @@ pub struct Radio {
     /// every 802.11b scenario resolves to what it did before the key existed.
     #[serde(skip_serializing_if = "Standard::is_b")]
     pub standard: Standard,
-    /// The channel's width, MHz: 20, or 40 for 802.11n (the HT TXVECTOR's CH_BANDWIDTH).
+    /// The channel's width, MHz: 20; 40 for 802.11n; 40, 80 or 160 for 802.11ac (the
+    /// TXVECTOR's CH_BANDWIDTH).
     #[serde(skip_serializing_if = "is_20")]
     pub channel_width_mhz: u32,
-    /// The guard interval of HT DATA frames, ns: 800, or 400 (the short one, 19.3.2).
+    /// The guard interval of HT and VHT DATA frames, ns: 800, or 400 (the short one, 19.3.2).
     #[serde(skip_serializing_if = "is_800")]
     pub guard_interval_ns: u32,
     /// Antennas, which are also the spatial streams a station sends and receives (1-4;
     /// 802.11n's MCS 8k..8k+7 need k + 1).
     #[serde(skip_serializing_if = "is_1")]
     pub antennas: u32,
+    /// The spatial streams of an 802.11ac station's DATA frames, N_SS (1 to `antennas`);
+    /// 802.11n's MCS index carries its own.
+    #[serde(skip_serializing_if = "is_1")]
+    pub spatial_streams: u32,
     pub propagation: Propagation,
     pub reception: Reception,
     pub tx_power_w: f64,
@@ -95,6 +100,7 @@ impl Default for Radio {
             channel_width_mhz: 20,
             guard_interval_ns: 800,
             antennas: 1,
+            spatial_streams: 1,
             propagation: Propagation::TwoRayGround,
             reception: Reception::Capture,
             tx_power_w: 0.281_838_15,

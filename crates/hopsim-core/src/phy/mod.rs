@@ -8,6 +8,7 @@ pub mod dsss;
 pub mod error_rate;
 pub mod ht;
 pub mod links;
+pub mod mcs;
 pub mod noise;
 pub mod ofdm;
 pub mod propagation;

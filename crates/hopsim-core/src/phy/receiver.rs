@@ -87,6 +87,16 @@ impl Receiver {
         }
     }
 
+    /// The SNR of the last frame received whole, 0.01 dB; `i16::MIN` where reception is by
+    /// capture threshold (no noise is modelled).
+    #[inline]
+    pub fn last_rx_snr_cdb(&self) -> i16 {
+        match self {
+            Receiver::Capture(_) => i16::MIN,
+            Receiver::Sinr(r) => r.last_rx_snr_cdb(),
+        }
+    }
+
     #[inline]
     pub fn start_tx(&mut self, now: SimTime, end: SimTime) {
         match self {

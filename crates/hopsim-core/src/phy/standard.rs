@@ -5,7 +5,7 @@
 //! bandwidth and the PPDU format; the scenario keys it defaults are filled in by the parser.
 
 use super::dsss;
-use super::ht::{self, HtMode};
+use super::mcs::McsMode;
 use super::ofdm::{self, OfdmRate, PhyTiming};
 use crate::engine::time::{us, SimDuration};
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,11 @@ pub enum Standard {
     /// (Table 19-25: aSlotTime 9 us, aSIFSTime 16 us at 5 GHz); the stations are QoS stations.
     #[serde(rename = "80211n")]
     N,
+    /// VHT (clause 21), 5 GHz: MCS 0-9 on 20, 40, 80 or 160 MHz with 1-4 spatial streams
+    /// (phy/vht.rs), the OFDM rates for control frames and broadcast; timing as 802.11a
+    /// (Table 21-28). A VHT station is an HT station (a QoS station that aggregates).
+    #[serde(rename = "80211ac")]
+    Ac,
 }
 
 /// 802.11b (Table 15-5, HR/DSSS 16.3.4): aSlotTime 20 us, aSIFSTime 10 us, CW 31..1023.
@@ -48,13 +53,14 @@ impl Standard {
             Standard::A => "80211a",
             Standard::G => "80211g",
             Standard::N => "80211n",
+            Standard::Ac => "80211ac",
         }
     }
 
     pub fn timing(self) -> PhyTiming {
         match self {
             Standard::B => DSSS_TIMING,
-            Standard::A | Standard::N => ofdm::OFDM_20MHZ,
+            Standard::A | Standard::N | Standard::Ac => ofdm::OFDM_20MHZ,
             Standard::G => ofdm::erp_timing(false),
         }
     }
@@ -65,7 +71,7 @@ impl Standard {
     pub fn rate_ladder(self) -> &'static [u32] {
         match self {
             Standard::B => &DSSS_RATES,
-            Standard::A | Standard::N => &OFDM_RATES,
+            Standard::A | Standard::N | Standard::Ac => &OFDM_RATES,
             Standard::G => &ERP_RATES,
         }
     }
@@ -86,9 +92,23 @@ impl Standard {
         }
     }
 
-    /// Whether the standard sends HT MCSs.
+    /// Whether the stations are HT stations, sending MCSs, QoS Data and A-MPDUs: 802.11n,
+    /// and 802.11ac (a VHT station is an HT station, 10.1).
     pub fn is_ht(self) -> bool {
-        self == Standard::N
+        matches!(self, Standard::N | Standard::Ac)
+    }
+
+    pub fn is_vht(self) -> bool {
+        self == Standard::Ac
+    }
+
+    /// The channel widths (MHz) the standard's stations may use.
+    pub fn channel_widths_mhz(self) -> &'static [u32] {
+        match self {
+            Standard::N => &[20, 40],
+            Standard::Ac => &[20, 40, 80, 160],
+            _ => &[20],
+        }
     }
 
     /// Noise bandwidth of a channel `width_mhz` wide: 22 MHz for DSSS (15.4.4.6 spectrum
@@ -97,7 +117,7 @@ impl Standard {
     pub fn noise_bandwidth_hz(self, width_mhz: u32) -> f64 {
         match self {
             Standard::B => 22e6,
-            Standard::A | Standard::G | Standard::N => f64::from(width_mhz) * 1e6,
+            _ => f64::from(width_mhz) * 1e6,
         }
     }
 
@@ -113,8 +133,8 @@ impl Standard {
     /// for OFDM, with 18.5.3's signal extension on ERP).
     #[inline]
     pub fn txtime_ns(self, bytes: u32, rate_100kbps: u32) -> SimDuration {
-        if let Some(ht) = HtMode::from_code(rate_100kbps) {
-            return ht.txtime_ns(bytes, false); // 5 GHz: no signal extension
+        if let Some(m) = McsMode::from_code(rate_100kbps) {
+            return m.txtime_ns(bytes); // 5 GHz: no signal extension
         }
         let ofdm = match self {
             Standard::B => None, // every 802.11b rate is DSSS/CCK
@@ -141,9 +161,9 @@ impl Standard {
         if self == Standard::B {
             return basic_100kbps;
         }
-        // An HT frame is answered in non-HT OFDM, by its MCS's modulation and coding.
-        let eliciting = match HtMode::from_code(eliciting) {
-            Some(ht) => ht::non_ht_reference_100kbps(ht.mcs),
+        // An HT or VHT frame is answered in non-HT OFDM, by its MCS's modulation and coding.
+        let eliciting = match McsMode::from_code(eliciting) {
+            Some(m) => m.non_ht_reference_100kbps(),
             None => eliciting,
         };
         match OfdmRate::from_kbps(100 * eliciting) {
@@ -157,7 +177,7 @@ impl Standard {
     /// for a.
     pub fn lowest_mandatory_100kbps(self) -> u32 {
         match self {
-            Standard::A | Standard::N => 60,
+            Standard::A | Standard::N | Standard::Ac => 60,
             Standard::B | Standard::G => 10,
         }
     }
@@ -189,7 +209,7 @@ mod tests {
 
     #[test]
     fn ht_frames_are_answered_at_the_ofdm_rate_of_their_modulation() {
-        use crate::phy::ht::HtWidth;
+        use crate::phy::ht::{HtMode, HtWidth};
         let n = Standard::N;
         let answers: Vec<u32> = (0..16)
             .map(|m| n.response_rate(HtMode::new(m, HtWidth::Mhz20, false).unwrap().code(), 60))
@@ -200,6 +220,11 @@ mod tests {
         assert_eq!(answers[8..], one);
         let m7 = HtMode::new(7, HtWidth::Mhz40, true).unwrap();
         assert_eq!(n.txtime_ns(1500, m7.code()), m7.txtime_ns(1500, false));
+        // VHT: 256-QAM (MCS 8, 9) has no OFDM twin and is answered at 24 Mbit/s, 80 MHz too.
+        let ac = Standard::Ac;
+        let vht = |m| McsMode::vht(m, 1, 80, false).unwrap().code();
+        let answers: Vec<u32> = (0..10).map(|m| ac.response_rate(vht(m), 60)).collect();
+        assert_eq!(answers, [60, 120, 120, 240, 240, 240, 240, 240, 240, 240]);
     }
 
     #[test]
@@ -215,7 +240,7 @@ mod tests {
 
     #[test]
     fn serde_names() {
-        for s in [Standard::B, Standard::A, Standard::G, Standard::N] {
+        for s in [Standard::B, Standard::A, Standard::G, Standard::N, Standard::Ac] {
             let json = serde_json::to_string(&s).unwrap();
             assert_eq!(json, format!("\"{}\"", s.name()));
         }

@@ -26,6 +26,26 @@ pub enum VhtWidth {
 }
 
 impl VhtWidth {
+    /// The width of `mhz` MHz, None unless 20, 40, 80 or 160.
+    pub fn of_mhz(mhz: u32) -> Option<VhtWidth> {
+        match mhz {
+            20 => Some(VhtWidth::Mhz20),
+            40 => Some(VhtWidth::Mhz40),
+            80 => Some(VhtWidth::Mhz80),
+            160 => Some(VhtWidth::Mhz160),
+            _ => None,
+        }
+    }
+
+    pub fn mhz(self) -> u32 {
+        match self {
+            VhtWidth::Mhz20 => 20,
+            VhtWidth::Mhz40 => 40,
+            VhtWidth::Mhz80 => 80,
+            VhtWidth::Mhz160 => 160,
+        }
+    }
+
     /// N_SD: data subcarriers (Table 21-5).
     fn data_subcarriers(self) -> u32 {
         match self {
@@ -46,7 +66,50 @@ pub struct VhtMode {
     pub short_gi: bool,
 }
 
+/// The rate code of a VHT TXVECTOR (mac/timing.rs `Rate`): this flag, the MCS in bits 0-3,
+/// N_SS - 1 in bits 4-5, the width in bits 8-9 (20, 40, 80, 160 MHz) and the short guard
+/// interval in bit 10. HT codes carry bit 31 and non-HT rates are below 10,000, so none meet.
+pub const VHT_CODE_FLAG: u32 = 1 << 30;
+const WIDTH_SHIFT: u32 = 8;
+const SHORT_GI_BIT: u32 = 1 << 10;
+const WIDTHS: [VhtWidth; 4] = [VhtWidth::Mhz20, VhtWidth::Mhz40, VhtWidth::Mhz80, VhtWidth::Mhz160];
+
+/// The non-HT reference rate (100 kbit/s) of VHT MCS `i` for the control-response rules
+/// (10.7.6.5.2): MCS 0-7 as HT's; 256-QAM (8, 9) has no OFDM twin and refers to 54 Mbit/s.
+pub fn non_ht_reference_100kbps(i: u8) -> u32 {
+    ht::non_ht_reference_100kbps(i.min(7))
+}
+
 impl VhtMode {
+    /// The rate code of this mode.
+    pub fn code(self) -> u32 {
+        let width =
+            (WIDTHS.iter().position(|&w| w == self.width).unwrap_or(0) as u32) << WIDTH_SHIFT;
+        let gi = if self.short_gi { SHORT_GI_BIT } else { 0 };
+        VHT_CODE_FLAG | gi | width | (u32::from(self.streams - 1) << 4) | u32::from(self.mcs)
+    }
+
+    /// The mode of a rate code, None for a non-VHT rate.
+    #[inline]
+    pub fn from_code(code: u32) -> Option<VhtMode> {
+        (code & VHT_CODE_FLAG != 0).then_some(VhtMode {
+            mcs: (code & 0xf) as u8,
+            streams: ((code >> 4) & 3) as u8 + 1,
+            width: WIDTHS[((code >> WIDTH_SHIFT) & 3) as usize],
+            short_gi: code & SHORT_GI_BIT != 0,
+        })
+    }
+
+    /// L-STF to the VHT-LTFs and VHT-SIG-B: everything before the DATA field.
+    pub fn preamble_ns(self) -> SimDuration {
+        FIXED_PREAMBLE_NS + VHT_LTF_NS * u64::from(self.training_fields())
+    }
+
+    /// Bits of the DATA field: SERVICE, PSDU and the tail bits of each encoder.
+    pub fn data_bits(self, bytes: u32) -> u32 {
+        super::ofdm::SERVICE_BITS + 8 * bytes + 6 * self.encoders()
+    }
+
     /// None for MCS above 9, streams outside 1-4, or a combination the standard leaves out
     /// (Tables 21-30 to 21-61, up to four streams: MCS 9 at 20 MHz but with three streams,
     /// and MCS 6 at 80 MHz with three; N_DBPS or its share per encoder would not be whole).
@@ -101,8 +164,7 @@ impl VhtMode {
 
     /// TXTIME of a VHT SU PPDU (eq. 21-105; 5 GHz, no signal extension).
     pub fn txtime_ns(self, bytes: u32) -> SimDuration {
-        let preamble = FIXED_PREAMBLE_NS + VHT_LTF_NS * u64::from(self.training_fields());
-        preamble + ht::data_field_ns(self.data_symbols(bytes), self.short_gi)
+        self.preamble_ns() + ht::data_field_ns(self.data_symbols(bytes), self.short_gi)
     }
 }
 
@@ -138,6 +200,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn rate_codes_round_trip_and_meet_no_other_rate() {
+        for w in [Mhz20, Mhz40, Mhz80, Mhz160] {
+            for n in 1..=4 {
+                for m in 0..=9 {
+                    for gi in [false, true] {
+                        if let Some(v) = VhtMode::new(m, n, w, gi) {
+                            assert_eq!(VhtMode::from_code(v.code()), Some(v));
+                            assert!(ht::HtMode::from_code(v.code()).is_none());
+                            assert!(v.code() > 10_000);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(VhtMode::from_code(540), None);
+        let h = ht::HtMode::new(7, ht::HtWidth::Mhz40, true).unwrap();
+        assert_eq!(VhtMode::from_code(h.code()), None);
+        assert_eq!(non_ht_reference_100kbps(9), 540);
+        assert_eq!(non_ht_reference_100kbps(3), 240);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
+use crate::phy::mcs::McsMode;
 use crate::phy::standard::Standard;
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +86,56 @@ fn list_mbps(rates: &[u32]) -> String {
     names.join(", ")
 }
 
+/// The MCS names of `mac.data_rate_mbps` an HT or VHT station may give.
+fn mcs_names(standard: Standard) -> &'static str {
+    if standard.is_vht() {
+        "\"mcs0\" to \"mcs9\""
+    } else {
+        "\"mcs0\" to \"mcs31\""
+    }
+}
+
+/// `mac.data_rate_mbps = "mcsN"`: an MCS the radio's standard, width and streams can send.
+fn check_mcs(at: &KeyPath, radio: &Radio, mcs: u8) -> Check {
+    let standard = radio.standard;
+    let key = at.field("data_rate_mbps");
+    if standard.is_vht() {
+        let (streams, width) = (radio.spatial_streams, radio.channel_width_mhz);
+        let gi = radio.guard_interval_ns == 400;
+        if McsMode::vht(mcs, streams as u8, width, gi).is_none() {
+            let why = if mcs > 9 {
+                "must be \"mcs0\" to \"mcs9\" with radio.standard = \"80211ac\" (VHT MCSs; \
+                 radio.spatial_streams sets the streams)"
+                    .to_string()
+            } else {
+                // Tables 21-30 to 21-61 leave out the combinations whose N_DBPS is not whole.
+                format!(
+                    "is not a VHT MCS with radio.channel_width_mhz = {width} and \
+                     radio.spatial_streams = {streams} (802.11-2016 Tables 21-30 to 21-61 leave \
+                     it out); choose another MCS, width or stream count"
+                )
+            };
+            return Err(key.invalid(format!("mcs{mcs}"), &why));
+        }
+        return Ok(());
+    }
+    // MCS 8k..8k+7 send k + 1 streams, each needing an antenna (19.3.5).
+    let most = 8 * radio.antennas - 1;
+    if !standard.is_ht() || u32::from(mcs) > most {
+        let allowed = if standard.is_ht() {
+            format!("must be \"mcs0\" to \"mcs{most}\" with radio.antennas = {}", radio.antennas)
+        } else {
+            format!(
+                "an MCS needs radio.standard = \"80211n\" or \"80211ac\"; {} sends {} Mbit/s",
+                standard.name(),
+                list_mbps(standard.rate_ladder())
+            )
+        };
+        return Err(key.invalid(format!("mcs{mcs}"), &allowed));
+    }
+    Ok(())
+}
+
 /// The rates a station may send RTS and broadcast frames at: the mandatory rates
 /// (802.11-2016 15.4.4.2 / 16.2.3.4: 1, 2; 17.3.2.1: 6, 12, 24; 18.1.1: ERP both).
 pub fn basic_rates(standard: Standard) -> &'static [u32] {
@@ -92,7 +143,8 @@ pub fn basic_rates(standard: Standard) -> &'static [u32] {
         Standard::B => &[10, 20],
         Standard::A => &[60, 120, 240],
         Standard::G => &[10, 20, 60, 120, 240],
-        Standard::N => &[60, 120, 240], // non-HT OFDM: HT rates are not basic (10.7.6.5.1)
+        // non-HT OFDM: HT and VHT rates are not basic (10.7.6.5.1)
+        Standard::N | Standard::Ac => &[60, 120, 240],
     }
 }
 
@@ -101,29 +153,10 @@ impl Mac {
         let standard = radio.standard;
         let name = standard.name();
         if let DataRate::Mcs(mcs) = self.data_rate_mbps {
-            // MCS 8k..8k+7 send k + 1 streams, each needing an antenna (19.3.5).
-            let most = 8 * radio.antennas - 1;
-            if !standard.is_ht() || u32::from(mcs) > most {
-                let allowed = if standard.is_ht() {
-                    format!(
-                        "must be \"mcs0\" to \"mcs{most}\" with radio.antennas = {}",
-                        radio.antennas
-                    )
-                } else {
-                    format!(
-                        "an MCS needs radio.standard = \"80211n\"; {name} sends {} Mbit/s",
-                        list_mbps(standard.rate_ladder())
-                    )
-                };
-                return Err(at.field("data_rate_mbps").invalid(format!("mcs{mcs}"), &allowed));
-            }
+            check_mcs(at, radio, mcs)?;
         }
-        if standard.is_ht() && self.data_rate_mbps == DataRate::Auto {
-            return Err(at.field("data_rate_mbps").invalid(
-                "auto",
-                "802.11n takes a fixed rate here, \"mcs0\" to \"mcs31\" or an OFDM rate in Mbit/s \
-                 (Minstrel-HT is not modelled yet)",
-            ));
+        if self.data_rate_mbps == DataRate::Auto {
+            self.check_rate_control(at, radio)?;
         }
         self.check_aggregation(at, radio)?;
         if let Some(rate) = self.data_rate_mbps.fixed() {
@@ -131,7 +164,7 @@ impl Mac {
             let r100 = (rate * 10.0).round();
             if (rate * 10.0 - r100).abs() > 1e-9 || !standard.supports(r100 as u32) {
                 let rates = list_mbps(standard.rate_ladder());
-                let or = if standard.is_ht() { "\"mcs0\" to \"mcs31\"" } else { "\"auto\"" };
+                let or = if standard.is_ht() { mcs_names(standard) } else { "\"auto\"" };
                 return Err(at
                     .field("data_rate_mbps")
                     .invalid(rate, &format!("must be one of {rates} ({name}) or {or}")));
@@ -250,16 +283,70 @@ pub enum RateControlAlgo {
     Arf,
     Aarf,
     Sample,
+    /// SNR-ideal (ns-3's IdealWifiManager): needs SINR reception.
+    Ideal,
+}
+
+impl RateControlAlgo {
+    pub fn name(self) -> &'static str {
+        match self {
+            RateControlAlgo::Arf => "arf",
+            RateControlAlgo::Aarf => "aarf",
+            RateControlAlgo::Sample => "sample",
+            RateControlAlgo::Ideal => "ideal",
+        }
+    }
 }
 
 impl Mac {
-    /// The A-MPDU keys: 802.11n only, within the standard's limits.
+    /// `rate_control` with `data_rate_mbps = "auto"`: ARF, AARF and SampleRate climb the
+    /// non-HT ladder of 802.11b/a/g; HT and VHT stations adapt their MCS by SNR-ideal control;
+    /// SNR-ideal needs receivers that measure SNR.
+    fn check_rate_control(&self, at: &KeyPath, radio: &Radio) -> Check {
+        let algo = self.rate_control;
+        let key = at.field("rate_control");
+        let name = radio.standard.name();
+        if radio.standard.is_ht() && algo != RateControlAlgo::Ideal {
+            return Err(key.invalid(
+                algo.name(),
+                &format!(
+                    "must be \"ideal\" with radio.standard = \"{name}\" and data_rate_mbps = \
+                     \"auto\" (ARF, AARF and SampleRate choose among 802.11b/a/g rates; \
+                     Minstrel-HT is not modelled yet), or give a fixed {}",
+                    mcs_names(radio.standard)
+                ),
+            ));
+        }
+        if algo == RateControlAlgo::Ideal && radio.reception != crate::phy::config::Reception::Sinr
+        {
+            return Err(key.invalid(
+                "ideal",
+                "needs radio.reception = \"sinr\": the receivers measure the SNR it adapts to \
+                 (arf, aarf or sample work with every reception mode)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Mac {
+    /// The A-MPDU keys: 802.11n and 802.11ac only, within the standard's limits.
     fn check_aggregation(&self, at: &KeyPath, radio: &Radio) -> Check {
         let ht = radio.standard.is_ht();
         let name = radio.standard.name();
-        if self.ampdu_max_bytes > 65_535 || (!ht && self.ampdu_max_bytes != 0) {
-            let allowed =
-                if ht { "0 (no aggregation) to 65535" } else { "0: only 802.11n aggregates" };
+        // The largest Maximum A-MPDU Length Exponent: 3 for HT, 7 for VHT (9.4.2.56.3,
+        // 9.4.2.158.2).
+        let vht = radio.standard.is_vht();
+        let most = crate::mac::ampdu::max_ampdu_bytes(if vht { 7 } else { 3 }, vht)
+            .expect("exponents within the standard");
+        if self.ampdu_max_bytes > most || (!ht && self.ampdu_max_bytes != 0) {
+            let allowed = if radio.standard.is_vht() {
+                "0 (no aggregation) to 1048575"
+            } else if ht {
+                "0 (no aggregation) to 65535"
+            } else {
+                "0: only 802.11n and 802.11ac aggregate"
+            };
             return Err(at.field("ampdu_max_bytes").invalid(
                 self.ampdu_max_bytes,
                 &format!("must be {allowed} (radio.standard = \"{name}\")"),
@@ -281,7 +368,8 @@ impl Mac {
             if !(t.is_finite() && t > 0.0 && t <= 1000.0 && ht) {
                 return Err(at.field("msdu_lifetime_s").invalid(
                     t,
-                    "must be above 0 and at most 1000 seconds, with radio.standard = \"80211n\"",
+                    "must be above 0 and at most 1000 seconds, with radio.standard = \"80211n\" or \
+                     \"80211ac\"",
                 ));
             }
         }
@@ -289,7 +377,7 @@ impl Mac {
             if !(t.is_finite() && (0.0..=10.0).contains(&t) && ht) {
                 return Err(at.field("reorder_timeout_s").invalid(
                     t,
-                    "must be 0 (never) to 10 seconds, with radio.standard = \"80211n\"",
+                    "must be 0 (never) to 10 seconds, with radio.standard = \"80211n\" or \"80211ac\"",
                 ));
             }
         }

@@ -75,17 +75,18 @@ impl Radio {
 }
 
 impl Radio {
-    /// The keys of the HT PHY: only 802.11n has a choice of width, guard interval and
-    /// antennas, and it is modelled in the 5 GHz band.
+    /// The keys of the HT and VHT PHYs: only 802.11n and 802.11ac have a choice of width,
+    /// guard interval and antennas, and they are modelled in the 5 GHz band.
     fn check_ht_keys(&self, at: &KeyPath) -> Check {
         let name = self.standard.name();
-        let ht = self.standard == Standard::N;
-        let (widths, gis, most_antennas) =
-            if ht { ("20 or 40", "800 or 400", 4) } else { ("20", "800", 1) };
-        if self.channel_width_mhz != 20 && !(ht && self.channel_width_mhz == 40) {
+        let ht = self.standard.is_ht();
+        let widths = self.standard.channel_widths_mhz();
+        let (gis, most_antennas) = if ht { ("800 or 400", 4) } else { ("800", 1) };
+        if !widths.contains(&self.channel_width_mhz) {
+            let list: Vec<String> = widths.iter().map(u32::to_string).collect();
             return Err(at.field("channel_width_mhz").invalid(
                 self.channel_width_mhz,
-                &format!("must be {widths} with radio.standard = \"{name}\""),
+                &format!("must be one of {} with radio.standard = \"{name}\"", list.join(", ")),
             ));
         }
         if self.guard_interval_ns != 800 && !(ht && self.guard_interval_ns == 400) {
@@ -100,11 +101,27 @@ impl Radio {
                 &format!("must be 1 to {most_antennas} with radio.standard = \"{name}\""),
             ));
         }
+        if self.spatial_streams != 1
+            && !(self.standard.is_vht() && (1..=self.antennas).contains(&self.spatial_streams))
+        {
+            let allowed = if self.standard.is_vht() {
+                format!("must be 1 to radio.antennas = {}", self.antennas)
+            } else if self.standard == Standard::N {
+                "must be 1 with radio.standard = \"80211n\": its MCS index gives the streams \
+                 (mcs8-mcs15 two, and so on)"
+                    .to_string()
+            } else {
+                format!("must be 1 with radio.standard = \"{name}\"")
+            };
+            return Err(at.field("spatial_streams").invalid(self.spatial_streams, &allowed));
+        }
         if ht && !(4.9e9..=5.925e9).contains(&self.frequency_hz) {
             return Err(at.field("frequency_hz").invalid(
                 self.frequency_hz,
-                "must lie in the 5 GHz band, 4.9e9 to 5.925e9, with radio.standard = \"80211n\" \
-                 (802.11n in the 2.4 GHz band is not modelled)",
+                &format!(
+                    "must lie in the 5 GHz band, 4.9e9 to 5.925e9, with radio.standard = \
+                     \"{name}\" (802.11n and 802.11ac in the 2.4 GHz band are not modelled)"
+                ),
             ));
         }
         Ok(())

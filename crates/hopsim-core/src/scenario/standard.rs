@@ -34,7 +34,7 @@ pub(super) fn fill_defaults(doc: &mut Value) {
         _ => return, // 802.11b, or a wrong value the typed parse names
     };
     let frequency_hz = match standard.as_str() {
-        "80211a" | "80211n" => 5.18e9,
+        "80211a" | "80211n" | "80211ac" => 5.18e9,
         "80211g" => 2.412e9,
         _ => return,
     };
@@ -49,12 +49,13 @@ pub(super) fn fill_defaults(doc: &mut Value) {
     let capture = radio.get("reception") == Some(&json!("capture"));
     put(radio, "cs_threshold_w", json!(if capture { MINUS_82_DBM_W } else { MINUS_62_DBM_W }));
     let mac = table(top, "mac");
-    let data_rate = if standard == "80211n" { json!("mcs0") } else { json!(6.0) };
+    let ht = standard == "80211n" || standard == "80211ac";
+    let data_rate = if ht { json!("mcs0") } else { json!(6.0) };
     put(mac, "data_rate_mbps", data_rate);
     put(mac, "basic_rate_mbps", json!(6.0));
     put(mac, "cw_min", json!(15));
-    if standard == "80211n" {
-        // HT aggregates by default (ns-3's BE_MaxAmpduSize 65,535), with Linux's reorder
+    if ht {
+        // HT and VHT aggregate by default (ns-3's BE_MaxAmpduSize 65,535), with Linux's reorder
         // release timeout.
         put(mac, "ampdu_max_bytes", json!(65_535));
         put(mac, "reorder_timeout_s", json!(0.1));
@@ -126,7 +127,18 @@ mod tests {
         ))
         .and_then(|s| crate::scenario::validate(&s))
         .is_ok());
-        assert_eq!(refused("[mac]\ndata_rate_mbps = \"auto\"\n").key, "mac.data_rate_mbps");
+        // "auto" adapts the MCS by SNR-ideal control only: ARF (the default) is refused.
+        assert_eq!(refused("[mac]\ndata_rate_mbps = \"auto\"\n").key, "mac.rate_control");
+        assert!(parse_toml(&format!(
+            "[radio]\nstandard = \"80211n\"\n[mac]\ndata_rate_mbps = \"auto\"\n\
+             rate_control = \"ideal\"\n{FLOW}"
+        ))
+        .and_then(|s| crate::scenario::validate(&s))
+        .is_ok());
+        let e = refused(
+            "reception = \"capture\"\n[mac]\ndata_rate_mbps = \"auto\"\nrate_control = \"ideal\"\n",
+        );
+        assert_eq!(e.key, "mac.rate_control");
         // ...and other standards refuse the HT keys.
         let e =
             parse_toml(&format!("[radio]\nstandard = \"80211a\"\nchannel_width_mhz = 40\n{FLOW}"))

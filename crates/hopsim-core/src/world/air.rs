@@ -60,6 +60,13 @@ impl World {
     ) {
         let (fade, capture_mode, ns2) = (self.fading.enabled(), self.capture_mode, self.cx.cfg.ns2);
         let subframes = self.subframes_of(fref.tx, frame);
+        // The octets on the air: an A-MPDU's are counted in the frame; a lone MPDU at a VHT
+        // rate travels as an S-MPDU.
+        let psdu_bytes = if frame.mpdus == 0 {
+            crate::mac::timing::single_psdu_bytes(frame.bytes, frame.rate)
+        } else {
+            frame.bytes
+        };
         for link in links {
             let mut link = *link;
             if fade {
@@ -75,7 +82,7 @@ impl World {
             let j = link.listener.index();
             let start = now + link.delay_ns;
             let stop = start + frame.airtime_ns;
-            let psdu = Psdu { rate: frame.rate.0, bytes: frame.bytes, subframes: &subframes };
+            let psdu = Psdu { rate: frame.rate.0, bytes: psdu_bytes, subframes: &subframes };
             let (early, busy, captured) = self.nodes[j].radio.signal_start(
                 fref,
                 link.power_w,
@@ -350,6 +357,12 @@ impl World {
         self.cx.trace.air(&self.cx.packets, (at, listener), event, (frame, fref), lost);
         if ok {
             self.trace_parts(listener, at, frame, parts);
+            if frame.dst == listener {
+                // The response to it carries the SNR it was received at (SNR-ideal senders).
+                let node = &mut self.nodes[listener.index()];
+                let snr = node.radio.last_rx_snr_cdb();
+                node.mac.note_rx_snr(snr);
+            }
         }
         if self.aggregating
             && ok

@@ -4,9 +4,10 @@
 use crate::engine::time::secs_to_ns;
 use crate::engine::time::SimDuration;
 use crate::mac::dcf::{AggConfig, DcfConfig};
+use crate::mac::rate::ideal::IdealConfig;
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
-use crate::phy::ht::{HtMode, HtWidth};
+use crate::phy::mcs::McsMode;
 use crate::scenario::{DataRate, Profile, RateControlAlgo, Scenario};
 
 /// The DCF configuration of every node; `max_delay_ns`: the largest propagation delay.
@@ -18,10 +19,13 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
     let data_rate = match s.mac.data_rate_mbps {
         DataRate::Mbps(r) => Rate::from_mbps(r),
         DataRate::Mcs(m) => {
-            let width =
-                if s.radio.channel_width_mhz == 40 { HtWidth::Mhz40 } else { HtWidth::Mhz20 };
-            let mode = HtMode::new(m, width, s.radio.guard_interval_ns == 400);
-            Rate::ht(mode.expect("the scenario checks allow MCS 0-31"))
+            let (width, gi) = (s.radio.channel_width_mhz, s.radio.guard_interval_ns == 400);
+            let mode = if standard.is_vht() {
+                McsMode::vht(m, s.radio.spatial_streams as u8, width, gi)
+            } else {
+                McsMode::ht(m, width, gi)
+            };
+            Rate::mcs(mode.expect("the scenario checks allow only valid MCSs"))
         }
         DataRate::Auto => top,
     };
@@ -51,6 +55,11 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
             (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
             (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
             (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
+            (DataRate::Auto, RateControlAlgo::Ideal) => RateAlgo::Ideal(IdealConfig {
+                width_mhz: s.radio.channel_width_mhz,
+                short_gi: s.radio.guard_interval_ns == 400,
+                max_streams: s.radio.antennas as u8,
+            }),
         },
     }
 }

@@ -91,16 +91,18 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
             totals.add(&counters);
             let [x_m, y_m] = world.positions[i];
             let mut rate_stats = Vec::new();
-            for (dst, attempts, acked) in n.mac.rates.stats() {
-                for (k, rate) in n.mac.rates.ladder().enumerate() {
-                    if attempts[k] > 0 {
-                        rate_stats.push(LinkRateResult {
-                            dst: dst.0,
-                            rate_mbps: rate.mbps(),
-                            attempts: attempts[k],
-                            acked: acked[k],
-                        });
-                    }
+            for (dst, counts) in n.mac.rates.stats() {
+                for c in counts {
+                    let mcs = c.rate.mcs_mode();
+                    rate_stats.push(LinkRateResult {
+                        dst: dst.0,
+                        rate_mbps: c.rate.mbps(),
+                        attempts: c.attempts,
+                        acked: c.acked,
+                        mcs: mcs.map(|m| m.index()),
+                        spatial_streams: mcs.map(|m| m.streams() as u8),
+                        airtime_s: mcs.map(|_| c.airtime_ns as f64 * 1e-9),
+                    });
                 }
             }
             NodeResult { id: i as u32, x_m, y_m, counters, rate_stats }

@@ -222,6 +222,7 @@ main(int argc, char* argv[])
     uint32_t channelWidthMhz = 20;
     bool shortGi = false;
     uint32_t antennas = 1;
+    uint32_t streams = 1;
     uint32_t maxAmpduBytes = 0;
     double msduLifetimeS = 0.0;
     std::string propagation = "two_ray_ground";
@@ -262,10 +263,12 @@ main(int argc, char* argv[])
     cmd.AddValue("retryLimit", "WifiMac FrameRetryLimit (attempts)", retryLimit);
     cmd.AddValue("queuePackets", "WifiMacQueue size (packets)", queuePackets);
     cmd.AddValue("txPowerW", "transmit power (W)", txPowerW);
-    cmd.AddValue("standard", "80211b, 80211a, 80211g or 80211n", standard);
-    cmd.AddValue("channelWidthMhz", "80211n: 20 or 40 (5 GHz band)", channelWidthMhz);
-    cmd.AddValue("shortGi", "80211n: the 400 ns guard interval", shortGi);
-    cmd.AddValue("antennas", "80211n: antennas and spatial streams", antennas);
+    cmd.AddValue("standard", "80211b, 80211a, 80211g, 80211n or 80211ac", standard);
+    cmd.AddValue("channelWidthMhz", "80211n: 20 or 40; 80211ac: up to 160 (5 GHz band)",
+                 channelWidthMhz);
+    cmd.AddValue("shortGi", "80211n/ac: the 400 ns guard interval", shortGi);
+    cmd.AddValue("antennas", "80211n/ac: antennas (80211n: and spatial streams)", antennas);
+    cmd.AddValue("streams", "80211ac: spatial streams of DATA frames", streams);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
@@ -418,14 +421,17 @@ main(int argc, char* argv[])
     {
         phy.SetErrorRateModel("ns3::NistErrorRateModel"); // as hopsim decodes OFDM
     }
-    const bool ht = standard == "80211n";
+    const bool vht = standard == "80211ac";
+    const bool ht = standard == "80211n" || vht;
     if (ht)
     {
+        // VHT: the constant-rate manager sends min(MaxSupportedTxSpatialStreams, the peer's
+        // Rx streams); HT: the MCS gives them.
         phy.Set("ChannelSettings",
                 StringValue("{0, " + std::to_string(channelWidthMhz) + ", BAND_5GHZ, 0}"));
         phy.Set("Antennas", UintegerValue(antennas));
-        phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(antennas));
-        phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(antennas));
+        phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(vht ? streams : antennas));
+        phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(vht ? streams : antennas));
     }
     // Only frames at or above the decode threshold are synchronised on (the decode range).
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
@@ -433,9 +439,10 @@ main(int argc, char* argv[])
                                   "Threshold", DoubleValue(preambleSnrDb));
 
     WifiHelper wifi;
-    // The driver writes 80211b, 80211a, 80211g or 80211n.
+    // The driver writes 80211b, 80211a, 80211g, 80211n or 80211ac.
     wifi.SetStandard(standard == "80211a"   ? WIFI_STANDARD_80211a
                      : standard == "80211g" ? WIFI_STANDARD_80211g
+                     : vht                  ? WIFI_STANDARD_80211ac
                      : ht                   ? WIFI_STANDARD_80211n
                                             : WIFI_STANDARD_80211b);
     wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",

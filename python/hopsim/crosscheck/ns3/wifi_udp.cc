@@ -174,8 +174,12 @@ StandardOf(const std::string& name)
     {
         return WIFI_STANDARD_80211n;
     }
+    if (name == "80211ac")
+    {
+        return WIFI_STANDARD_80211ac;
+    }
     NS_ABORT_MSG_IF(name != "80211g",
-                    "standard must be 80211b, 80211a, 80211g or 80211n, not " << name);
+                    "standard must be 80211b, 80211a, 80211g, 80211n or 80211ac, not " << name);
     return WIFI_STANDARD_80211g;
 }
 
@@ -209,6 +213,8 @@ main(int argc, char* argv[])
     uint32_t channelWidthMhz = 20;
     bool shortGi = false;
     uint32_t antennas = 1;
+    uint32_t streams = 1;
+    std::string rateManager = "constant";
     uint32_t maxAmpduBytes = 0;
     double msduLifetimeS = 0.0;
 
@@ -218,7 +224,7 @@ main(int argc, char* argv[])
     cmd.AddValue("durationS", "simulated time (s)", durationS);
     cmd.AddValue("warmupS", "goodput is measured over [warmupS, durationS]", warmupS);
     cmd.AddValue("run", "RngSeedManager run number (the replication)", run);
-    cmd.AddValue("standard", "80211b, 80211a, 80211g or 80211n", standard);
+    cmd.AddValue("standard", "80211b, 80211a, 80211g, 80211n or 80211ac", standard);
     cmd.AddValue("dataMode", "WifiMode of DATA frames", dataMode);
     cmd.AddValue("controlMode", "WifiMode of RTS and broadcast frames", controlMode);
     cmd.AddValue("rtsThresholdBytes", "RTS/CTS when the PSDU is longer than this", rtsThresholdBytes);
@@ -237,7 +243,9 @@ main(int argc, char* argv[])
     cmd.AddValue("txLog", "write every transmission to this file (diagnosis)", txLogPath);
     cmd.AddValue("channelWidthMhz", "80211n: 20 or 40 (5 GHz band)", channelWidthMhz);
     cmd.AddValue("shortGi", "80211n: the 400 ns guard interval", shortGi);
-    cmd.AddValue("antennas", "80211n: antennas and spatial streams", antennas);
+    cmd.AddValue("antennas", "80211n/ac: antennas (80211n: and spatial streams)", antennas);
+    cmd.AddValue("streams", "80211ac: spatial streams of DATA frames", streams);
+    cmd.AddValue("rateManager", "constant (dataMode) or ideal (IdealWifiManager)", rateManager);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
@@ -289,15 +297,18 @@ main(int argc, char* argv[])
     // hopsim decodes OFDM with the NIST model (phy/error_rate/ofdm.rs); ns-3's Yans default
     // is the table-based model.
     phy.SetErrorRateModel("ns3::NistErrorRateModel");
-    const bool ht = standard == "80211n";
+    const bool ht = standard == "80211n" || standard == "80211ac";
     if (ht)
     {
-        // A 20 or 40 MHz channel of the 5 GHz band (0: the default channel of that width).
+        // A 20/40/80/160 MHz channel of the 5 GHz band (0: the default channel of that
+        // width). HT: the MCS gives the streams, so every antenna may send one; VHT: the
+        // constant-rate manager sends min(MaxSupportedTxSpatialStreams, the peer's Rx streams).
         phy.Set("ChannelSettings",
                 StringValue("{0, " + std::to_string(channelWidthMhz) + ", BAND_5GHZ, 0}"));
+        const uint32_t nss = standard == "80211ac" ? streams : antennas;
         phy.Set("Antennas", UintegerValue(antennas));
-        phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(antennas));
-        phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(antennas));
+        phy.Set("MaxSupportedTxSpatialStreams", UintegerValue(nss));
+        phy.Set("MaxSupportedRxSpatialStreams", UintegerValue(nss));
     }
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
                                   "MinimumRssi", DoubleValue(rxThresholdDbm),
@@ -305,11 +316,23 @@ main(int argc, char* argv[])
 
     WifiHelper wifi;
     wifi.SetStandard(StandardOf(standard));
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
-                                 "DataMode", StringValue(dataMode),
-                                 "ControlMode", StringValue(controlMode),
-                                 "NonUnicastMode", StringValue(controlMode),
-                                 "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
+    if (rateManager == "ideal")
+    {
+        // SNR-ideal: the receiver's SNR of the last frame, told back in the ACK/CTS tag.
+        wifi.SetRemoteStationManager("ns3::IdealWifiManager",
+                                     "NonUnicastMode", StringValue(controlMode),
+                                     "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(rateManager != "constant",
+                        "rateManager must be constant or ideal, not " << rateManager);
+        wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
+                                     "DataMode", StringValue(dataMode),
+                                     "ControlMode", StringValue(controlMode),
+                                     "NonUnicastMode", StringValue(controlMode),
+                                     "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
+    }
     WifiMacHelper mac;
     // HT stations are QoS stations (best effort); A-MPDUs up to maxAmpduBytes, none at 0.
     mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(ht),

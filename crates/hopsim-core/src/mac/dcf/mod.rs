@@ -121,6 +121,8 @@ pub struct Dcf {
     tap: bool,
     /// When the last DATA frame delivered up ended at this node (see [`Dcf::offer`]).
     delivered_at: SimTime,
+    /// SNR (0.01 dB) of the last frame addressed to this node: its response carries it.
+    rx_snr_cdb: i16,
     nav_reset: Option<nav_reset::NavReset>,
     nav_reset_timer: Timer,
     /// A-MPDU and Block Ack state (boxed: most MACs have none).
@@ -151,6 +153,7 @@ impl Dcf {
             notes: false,
             tap: false,
             delivered_at: 0,
+            rx_snr_cdb: Frame::NO_SNR,
             nav_reset: None,
             nav_reset_timer: Timer::default(),
             rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
@@ -343,6 +346,7 @@ impl Dcf {
             packet: Some(job.packet),
             mpdus: 0,
             bitmap: 0,
+            snr_cdb: Frame::NO_SNR,
         }
     }
 
@@ -440,12 +444,12 @@ impl Dcf {
                 (job.short_retries, self.cfg.short_retry_limit)
             }
             Phase::WaitAck if job.use_rts => {
-                self.rates.report_attempt(job.dst, job.rate, false, cx.now);
+                self.rates.report_attempt(job.dst, job.rate, false, job.mpdu_bytes, cx.now);
                 job.long_retries += 1;
                 (job.long_retries, self.cfg.long_retry_limit)
             }
             Phase::WaitAck => {
-                self.rates.report_attempt(job.dst, job.rate, false, cx.now);
+                self.rates.report_attempt(job.dst, job.rate, false, job.mpdu_bytes, cx.now);
                 job.short_retries += 1;
                 (job.short_retries, self.cfg.short_retry_limit)
             }

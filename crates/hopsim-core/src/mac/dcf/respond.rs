@@ -39,10 +39,20 @@ impl Dcf {
         self.transmit(cx, frame, true);
     }
 
-    pub(super) fn respond_after_sifs(&mut self, cx: &mut MacCtx, at: SimTime, frame: Frame) {
+    pub(super) fn respond_after_sifs(&mut self, cx: &mut MacCtx, at: SimTime, mut frame: Frame) {
+        if matches!(frame.kind, FrameKind::Cts | FrameKind::Ack | FrameKind::BlockAck) {
+            frame.snr_cdb = self.rx_snr_cdb;
+        }
         let when = at + self.cfg.timing.sifs;
         self.sifs_frame = Some(frame);
         let generation = self.sifs_timer.arm(when);
         cx.timers.arm(when, self.node, MacTimer::Sifs, generation);
+    }
+
+    /// The receiver measured the frame about to be handed over (addressed to this node) at
+    /// `snr_cdb` (0.01 dB; [`Frame::NO_SNR`] without a measure): its response carries it.
+    #[inline]
+    pub fn note_rx_snr(&mut self, snr_cdb: i16) {
+        self.rx_snr_cdb = snr_cdb;
     }
 }

@@ -81,6 +81,7 @@ impl Dcf {
                 if self.phase == Phase::WaitCts && self.job.is_some_and(|j| j.dst == frame.src) {
                     self.timeout_timer.cancel();
                     cx.timers.disarm(self.node, MacTimer::Timeout);
+                    self.rates.report_snr(frame.src, frame.snr_cdb);
                     let mut job = self.job.expect("job");
                     job.short_retries = 0; // SSRC reset on CTS (9.2.5.3)
                     self.job = Some(job);
@@ -127,6 +128,7 @@ impl Dcf {
                 if self.phase == Phase::WaitAck {
                     self.timeout_timer.cancel();
                     cx.timers.disarm(self.node, MacTimer::Timeout);
+                    self.rates.report_snr(frame.src, frame.snr_cdb);
                     if self.agg_mgmt().is_some() {
                         return self.on_mgmt_acked(cx);
                     }
@@ -135,7 +137,7 @@ impl Dcf {
                         return self.agg_settle(cx, Some((frame_seq_of_lone(self), 1)));
                     }
                     let job = self.job.take().expect("job");
-                    self.rates.report_attempt(job.dst, job.rate, true, cx.now);
+                    self.rates.report_attempt(job.dst, job.rate, true, job.mpdu_bytes, cx.now);
                     self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
                     self.counters.unicast_done += 1;
                     self.done(cx, &job, true);

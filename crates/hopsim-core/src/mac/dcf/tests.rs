@@ -249,6 +249,7 @@ pub(super) fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t:
         packet: Some(packet),
         mpdus: 0,
         bitmap: 0,
+        snr_cdb: Frame::NO_SNR,
     }
 }
 

@@ -14,16 +14,22 @@
 //!   packets (all tries lost; madwifi's sample.c counts packets), which are not sampled
 //!   for 10 s.
 //!
+//! * SNR-ideal (ns-3.44's IdealWifiManager): the fastest rate whose SNR threshold the
+//!   receiver's last reported SNR meets (ideal.rs).
+//!
 //! The rates are the standard's ladder, slowest first (phy/standard.rs: 802.11b's four, the
 //! eight OFDM rates of 802.11a, the twelve of an ERP station). Control frames go at the basic
 //! rate or answer at the control-response rate (mac/timing.rs); only unicast DATA frames use
 //! these rates.
+
+pub mod ideal;
 
 use super::timing::{Rate, Timing};
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
 use crate::phy::standard::MAX_RATES;
+use ideal::{Ideal, IdealConfig};
 
 const ARF_SUCCESS: u32 = 10;
 const ARF_TIMER: u32 = 15;
@@ -40,6 +46,7 @@ pub enum RateAlgo {
     Arf,
     Aarf,
     Sample,
+    Ideal(IdealConfig),
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -76,13 +83,26 @@ struct Peer {
     packet_attempts: u32,
     packet_bytes: u32,
     packet_rts: bool,
-    /// DATA attempts and acknowledged DATA frames per rate (the metrics).
-    pub attempts: [u64; MAX_RATES],
-    pub acked: [u64; MAX_RATES],
+    /// The SNR (0.01 dB) the peer last told it received a frame of ours at (SNR-ideal).
+    snr_cdb: Option<i16>,
+    /// DATA attempts and acknowledged DATA frames per rate used (the metrics), in the order
+    /// first used; a rate joins once, so this stops growing.
+    counts: Vec<RateCount>,
 }
 
-/// Per-link statistics reported in the results: (destination, attempts, acked) per rate.
-pub type LinkRateStats = (NodeId, [u64; MAX_RATES], [u64; MAX_RATES]);
+/// DATA attempts at one rate to one peer, and how many were acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateCount {
+    pub rate: Rate,
+    pub attempts: u64,
+    pub acked: u64,
+    /// Airtime of those transmissions (the PPDUs alone).
+    pub airtime_ns: u64,
+}
+
+/// Per-link statistics reported in the results: the destination and its counts, slowest
+/// rate first.
+pub type LinkRateStats = (NodeId, Vec<RateCount>);
 
 #[derive(Debug, Clone)]
 pub struct RateControl {
@@ -94,6 +114,8 @@ pub struct RateControl {
     cw_min: u32,
     /// Sorted by destination.
     peers: Vec<Peer>,
+    /// The candidates and thresholds of SNR-ideal control.
+    ideal: Option<Box<Ideal>>,
     rng: Rng,
 }
 
@@ -118,6 +140,10 @@ impl RateControl {
             ladder_len: ladder.len(),
             cw_min,
             peers: Vec::new(),
+            ideal: match algo {
+                RateAlgo::Ideal(cfg) => Some(Box::new(Ideal::new(timing.standard, cfg))),
+                _ => None,
+            },
             rng,
         }
     }
@@ -134,11 +160,6 @@ impl RateControl {
 
     fn rate_at(&self, i: usize) -> Rate {
         Rate(self.rates()[i])
-    }
-
-    fn rate_index(&self, rate: Rate) -> usize {
-        // Scenario checks allow only rates of the standard.
-        self.rates().iter().position(|&r| r == rate.0).unwrap_or(0)
     }
 
     fn peer(&mut self, dst: NodeId) -> &mut Peer {
@@ -162,8 +183,8 @@ impl RateControl {
                     packet_attempts: 0,
                     packet_bytes: 0,
                     packet_rts: false,
-                    attempts: [0; MAX_RATES],
-                    acked: [0; MAX_RATES],
+                    snr_cdb: None,
+                    counts: Vec::new(),
                 };
                 self.peers.insert(i, p);
                 i
@@ -237,6 +258,10 @@ impl RateControl {
                 let i = self.peer(dst).arf.idx;
                 self.rate_at(i)
             }
+            RateAlgo::Ideal(_) => {
+                let snr = self.peer(dst).snr_cdb;
+                self.ideal.as_ref().expect("SNR-ideal tables").rate_for(snr)
+            }
             RateAlgo::Sample => {
                 // A sample gets one try; its retries go at the best rate (as madwifi's
                 // multi-rate retry chain does), so sampling a bad rate costs one frame.
@@ -247,16 +272,55 @@ impl RateControl {
         }
     }
 
-    /// Outcome of one DATA attempt at `rate` (acknowledged or not).
-    pub fn report_attempt(&mut self, dst: NodeId, rate: Rate, acked: bool, now: SimTime) {
-        let algo = self.algo;
-        let (i, n) = (self.rate_index(rate), self.ladder_len);
+    /// Outcome of an A-MPDU of `mpdus` MPDUs at `rate`, `acked` of them acknowledged (0 when
+    /// its BlockAck was missed), `airtime_ns` on the air.
+    pub fn report_ampdu(
+        &mut self,
+        dst: NodeId,
+        rate: Rate,
+        (mpdus, acked): (u32, u32),
+        airtime_ns: u64,
+        now: SimTime,
+    ) {
+        debug_assert!(acked <= mpdus);
+        self.count(dst, rate, acked > 0, airtime_ns);
+        self.adapt(dst, acked > 0, now);
+    }
+
+    /// Outcome of one DATA attempt of an `mpdu_bytes` MPDU at `rate` (acknowledged or not).
+    pub fn report_attempt(
+        &mut self,
+        dst: NodeId,
+        rate: Rate,
+        acked: bool,
+        mpdu_bytes: u32,
+        now: SimTime,
+    ) {
+        let airtime_ns = self.timing.airtime_ns(mpdu_bytes, rate);
+        self.count(dst, rate, acked, airtime_ns);
+        self.adapt(dst, acked, now);
+    }
+
+    /// The results' count of one transmission at `rate`.
+    fn count(&mut self, dst: NodeId, rate: Rate, acked: bool, airtime_ns: u64) {
         let p = self.peer(dst);
-        p.attempts[i] += 1;
+        let k = match p.counts.iter().position(|c| c.rate == rate) {
+            Some(k) => k,
+            None => {
+                p.counts.push(RateCount { rate, attempts: 0, acked: 0, airtime_ns: 0 });
+                p.counts.len() - 1
+            }
+        };
+        p.counts[k].attempts += 1;
+        p.counts[k].airtime_ns += airtime_ns;
+        p.counts[k].acked += u64::from(acked);
+    }
+
+    /// The algorithm's reaction to one transmission's outcome.
+    fn adapt(&mut self, dst: NodeId, acked: bool, now: SimTime) {
+        let (algo, n) = (self.algo, self.ladder_len);
+        let p = self.peer(dst);
         p.packet_attempts += 1;
-        if acked {
-            p.acked[i] += 1;
-        }
         if algo == RateAlgo::Sample {
             if p.packet_attempts == 1 && p.packet_rate != p.retry_rate {
                 // The one try of a sample: its record is that single frame.
@@ -362,9 +426,24 @@ impl RateControl {
         }
     }
 
-    /// Attempts and acknowledged DATA frames per destination and rate.
+    /// The receiver `dst` told (in a CTS, ACK or BlockAck) the SNR at which it received our
+    /// frame: 0.01 dB, [`crate::mac::frame::Frame::NO_SNR`] if it could not measure.
+    pub fn report_snr(&mut self, dst: NodeId, snr_cdb: i16) {
+        if matches!(self.algo, RateAlgo::Ideal(_)) && snr_cdb != i16::MIN {
+            self.peer(dst).snr_cdb = Some(snr_cdb);
+        }
+    }
+
+    /// Attempts and acknowledged DATA frames per destination and rate, slowest rate first.
     pub fn stats(&self) -> Vec<LinkRateStats> {
-        self.peers.iter().map(|p| (p.dst, p.attempts, p.acked)).collect()
+        self.peers
+            .iter()
+            .map(|p| {
+                let mut counts = p.counts.clone();
+                counts.sort_by(|a, b| a.rate.mbps().total_cmp(&b.rate.mbps()));
+                (p.dst, counts)
+            })
+            .collect()
     }
 }
 

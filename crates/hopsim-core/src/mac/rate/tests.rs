@@ -9,14 +9,14 @@ fn control(algo: RateAlgo) -> RateControl {
 fn ok(rc: &mut RateControl, dst: u32, n: u32) {
     for _ in 0..n {
         let r = rc.data_rate(NodeId(dst));
-        rc.report_attempt(NodeId(dst), r, true, 0);
+        rc.report_attempt(NodeId(dst), r, true, 1000, 0);
     }
 }
 
 fn fail(rc: &mut RateControl, dst: u32, n: u32) {
     for _ in 0..n {
         let r = rc.data_rate(NodeId(dst));
-        rc.report_attempt(NodeId(dst), r, false, 0);
+        rc.report_attempt(NodeId(dst), r, false, 1000, 0);
     }
 }
 
@@ -96,7 +96,7 @@ fn sample_rate_settles_on_the_fastest_rate_that_delivers() {
         let r = rc.data_rate(NodeId(3));
         let works = r.0 <= 20;
         used[rc.ladder().position(|l| l == r).unwrap()] += 1;
-        rc.report_attempt(NodeId(3), r, works, now);
+        rc.report_attempt(NodeId(3), r, works, 1000, now);
         rc.finish_packet(NodeId(3), 1000, true, works, now);
     }
     assert!(used[1] > 300, "most packets at 2 Mbit/s: {used:?}");
@@ -111,9 +111,9 @@ fn constant_rate_is_constant_and_stats_count_attempts() {
     ok(&mut rc, 2, 3);
     assert_eq!(rc.data_rate(NodeId(2)), Rate(55));
     let stats = rc.stats();
-    let (mut attempts, mut acked) = ([0; 12], [0; 12]);
-    (attempts[2], acked[2]) = (8, 3);
-    assert_eq!(stats, vec![(NodeId(2), attempts, acked)]);
+    let airtime_ns = 8 * rc.timing.airtime_ns(1000, Rate(55));
+    let count = RateCount { rate: Rate(55), attempts: 8, acked: 3, airtime_ns };
+    assert_eq!(stats, vec![(NodeId(2), vec![count])]);
 }
 
 #[test]
@@ -127,14 +127,14 @@ fn a_failed_sample_is_retried_at_the_best_rate() {
         rc.start_packet(NodeId(3), 1000, false, now);
         let first = rc.data_rate(NodeId(3));
         let works = first.0 <= 20;
-        rc.report_attempt(NodeId(3), first, works, now);
+        rc.report_attempt(NodeId(3), first, works, 1000, now);
         if !works {
             let second = rc.data_rate(NodeId(3));
             if k > 50 {
                 assert!(second.0 <= 20, "retry of a failed sample at {:?}", second);
                 retried_at_best += 1;
             }
-            rc.report_attempt(NodeId(3), second, second.0 <= 20, now);
+            rc.report_attempt(NodeId(3), second, second.0 <= 20, 1000, now);
             rc.finish_packet(NodeId(3), 1000, false, second.0 <= 20, now);
         } else {
             rc.finish_packet(NodeId(3), 1000, false, true, now);

@@ -74,7 +74,8 @@ const OBJECT: &str = "object";
 const TCP: &str = "tcp flows";
 const ECN: &str = "tcp flows with tcp.ecn";
 const QUEUE: &str = "a [queue] table";
-const AGG: &str = "802.11n with `mac.ampdu_max_bytes` > 0";
+const MCS: &str = "rows of HT and VHT rates (802.11n, 802.11ac)";
+const AGG: &str = "802.11n or 802.11ac with `mac.ampdu_max_bytes` > 0";
 
 /// Every key of the result document, level by level.
 #[rustfmt::skip]
@@ -150,7 +151,10 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f("node.rate_stats", "dst", INT, "", "", "next hop"),
     f("node.rate_stats", "rate_mbps", FLOAT, "Mbit/s", "", "data rate"),
     f("node.rate_stats", "attempts", INT, "frames", "", "DATA transmissions at this rate"),
-    f("node.rate_stats", "acked", INT, "frames", "", "of them acknowledged"),
+    f("node.rate_stats", "acked", INT, "frames", "", "of them acknowledged (an A-MPDU: any of its MPDUs)"),
+    f("node.rate_stats", "mcs", INT, "", "", "the MCS index (HT 0-31, VHT 0-9)").when(MCS),
+    f("node.rate_stats", "spatial_streams", INT, "", "", "spatial streams of the MCS").when(MCS),
+    f("node.rate_stats", "airtime_s", FLOAT, "s", "", "airtime of those PPDUs").when(MCS),
 
     f(TOTALS, "mac_attempts", INT, "frames", "total", "RTS and DATA frames transmitted"),
     f(TOTALS, "mac_retries", INT, "frames", "total", "retransmissions (RTS or DATA)"),

@@ -67,7 +67,15 @@ fn full_result() -> RunResult {
             aggregation: Some(AggResult::default()),
             ..MacTotals::default()
         },
-        rate_stats: vec![LinkRateResult { dst: 1, rate_mbps: 2.0, attempts: 1, acked: 1 }],
+        rate_stats: vec![LinkRateResult {
+            dst: 1,
+            rate_mbps: 65.0,
+            attempts: 1,
+            acked: 1,
+            mcs: Some(7),
+            spatial_streams: Some(1),
+            airtime_s: Some(0.000224),
+        }],
     };
     let mut series = Series::new(1, 1);
     series.time_s.push(1.0);

@@ -3,14 +3,13 @@
 //! flow and its advertised window; routing control with its real message where it has one.
 
 use super::writer::PcapTracer;
-use super::{TraceFrame, TraceIp, TraceKind, TraceTcp, TraceTransport};
+use super::{TraceFrame, TraceIp, TraceKind, TraceMcs, TraceTcp, TraceTransport};
 use crate::ids::NodeId;
 use crate::ids::PacketId;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
 use crate::net::packet::{Packet, PacketArena, SeqNo};
 use crate::observe::trace::pcap::node_ipv4;
-use crate::phy::ht::HtWidth;
 use crate::transport::flow::{FlowApp, FlowState};
 
 /// Well-known port of every flow's receiver; senders use 49152 + flow id.
@@ -76,7 +75,13 @@ impl PcapTracer {
             (FrameKind::Data, Some(p)) => Some(ip_image(packets.get(p), flows)),
             _ => None,
         };
-        let ht = frame.rate.ht_mode().map(|m| (m.mcs, m.width == HtWidth::Mhz40, m.short_gi));
+        let mcs = frame.rate.mcs_mode().map(|m| TraceMcs {
+            vht: m.is_vht(),
+            index: m.index(),
+            streams: m.streams() as u8,
+            width_mhz: m.width_mhz() as u16,
+            short_gi: m.short_gi(),
+        });
         let record = TraceFrame {
             time_ns,
             kind: match frame.kind {
@@ -94,8 +99,8 @@ impl PcapTracer {
             duration_us: (frame.nav_ns / 1000).min(32_767) as u16,
             seq: frame.seq,
             retry: frame.retry,
-            rate_500kbps: if ht.is_some() { 0 } else { (frame.rate.0 / 5) as u8 },
-            ht,
+            rate_500kbps: if mcs.is_some() { 0 } else { (frame.rate.0 / 5) as u8 },
+            mcs,
             qos: self.qos(),
             bitmap: frame.bitmap,
             ampdu,

@@ -71,6 +71,17 @@ pub struct TraceIp {
 }
 
 /// One 802.11 frame as sent or received by a node.
+/// The MCS of an HT or VHT frame as radiotap records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceMcs {
+    pub vht: bool,
+    /// HT 0-31 (the streams in it), VHT 0-9.
+    pub index: u8,
+    pub streams: u8,
+    pub width_mhz: u16,
+    pub short_gi: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraceFrame {
     /// Time the frame started (transmitter) or ended (receiver), nanoseconds.
@@ -84,10 +95,10 @@ pub struct TraceFrame {
     pub seq: u16,
     pub retry: bool,
     /// Data rate in units of 500 kbit/s (radiotap convention): 2, 4, 11, 22 (DSSS/CCK); 12,
-    /// 18, 24, 36, 48, 72, 96, 108 (OFDM); 0 for an HT frame, which `ht` describes.
+    /// 18, 24, 36, 48, 72, 96, 108 (OFDM); 0 for an HT or VHT frame, which `mcs` describes.
     pub rate_500kbps: u8,
-    /// An HT frame's MCS, 40 MHz and short guard interval (radiotap MCS field).
-    pub ht: Option<(u8, bool, bool)>,
+    /// An HT or VHT frame's TXVECTOR (radiotap MCS or VHT field).
+    pub mcs: Option<TraceMcs>,
     /// A QoS Data frame (QoS Control field, 9.2.4.5): a QoS station's data.
     pub qos: bool,
     /// A BlockAck's bitmap.

@@ -210,7 +210,7 @@ mod tests {
             seq: 0,
             retry: false,
             rate_500kbps: 2,
-            ht: None,
+            mcs: None,
             qos: false,
             bitmap: 0,
             ampdu: None,

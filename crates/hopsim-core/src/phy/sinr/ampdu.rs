@@ -6,7 +6,6 @@
 
 use super::{Coding, Cuts, PayloadGeometry, SinrRadio};
 use crate::engine::time::SimTime;
-use crate::phy::error_rate::ofdm as ofdm_error;
 use crate::phy::ofdm::SERVICE_BITS;
 
 /// The octets of each subframe of the frame being received (none for a single MPDU).
@@ -41,7 +40,7 @@ impl SinrRadio {
         let n = self.cuts(g.span, &mut cuts);
         let mut ln_q = [0.0; 34];
         for k in 0..n - 1 {
-            let q = ofdm_error::bit_success(c, r, self.sinr_at(g.power_w, cuts[k]));
+            let q = self.bit_cache.bit_success(c, r, self.sinr_at(g.power_w, cuts[k]));
             ln_q[k] = q.ln();
         }
         let mut parts = 0;

@@ -15,7 +15,7 @@
 use super::busy::BusyPeriods;
 use super::dsss::{self, PLCP_HEADER_BITS};
 use super::error_rate::{chunk_success, ofdm as ofdm_error, Modulation};
-use super::ht::HtMode;
+use super::mcs::McsMode;
 use super::ofdm::{self, CodeRate, Constellation, OfdmRate};
 use super::radio::{all_or_none, EarlyEnd, FrameRef, Psdu, RxEnd};
 use super::standard::Standard;
@@ -44,19 +44,21 @@ struct Layout {
 
 impl Layout {
     fn of(standard: Standard, rate_100kbps: u32, mpdu_bytes: u32) -> Layout {
-        if let Some(ht) = HtMode::from_code(rate_100kbps) {
-            let (c, code) = ht.modulation();
+        if let Some(m) = McsMode::from_code(rate_100kbps) {
+            let (c, code) = m.modulation();
             let bpsk = Coding::Ofdm(Constellation::Bpsk, CodeRate(1, 2));
             let sig = ofdm::PREAMBLE_NS;
             return Layout {
-                // L-SIG (24 bits, 4 us) and HT-SIG (48 bits, 8 us), both BPSK 1/2 (19.3.9.3.5,
-                // 19.3.9.4.3); then HT-STF and the HT-LTFs, which carry no bits.
+                // L-SIG (24 bits, 4 us) and HT-SIG or VHT-SIG-A (48 bits, 8 us), all BPSK 1/2
+                // (19.3.9.3.5, 19.3.9.4.3, 21.3.8.3.3); then the training fields, which carry
+                // no bits. VHT-SIG-B (26-29 bits BPSK 1/2 after the VHT-LTFs, 21.3.8.3.6) is
+                // not decoded apart: ns-3.44 gives SU PPDUs none (phy/vht.rs).
                 header: (sig, sig + us(12), 72.0, bpsk),
-                payload_from: ht.preamble_ns(),
+                payload_from: m.preamble_ns(),
                 tail_silence: 0,
-                payload_bits: f64::from(ht.data_bits(mpdu_bytes)),
+                payload_bits: f64::from(m.data_bits(mpdu_bytes)),
                 payload: Coding::Ofdm(c, code),
-                streams: ht.streams(),
+                streams: m.streams(),
             };
         }
         match OfdmRate::from_kbps(100 * rate_100kbps) {
@@ -89,6 +91,14 @@ impl Layout {
             },
         }
     }
+}
+
+/// The probability that one payload bit of a frame sent at `rate_100kbps` is lost at SNR
+/// `snr` (linear), by the error model the receiver decodes with: what an SNR-ideal sender
+/// compares with its bit-error threshold (ns-3.44 ErrorRateModel::CalculateSnr asks the same
+/// of its model, a chunk of one bit).
+pub fn payload_bit_error(standard: Standard, rate_100kbps: u32, snr: f64) -> f64 {
+    1.0 - success(Layout::of(standard, rate_100kbps, 0).payload, snr, 1.0)
 }
 
 fn success(coding: Coding, sinr: f64, bits: f64) -> f64 {
@@ -150,6 +160,10 @@ pub struct SinrRadio {
     lock_parts: ampdu::Subframes,
     rng: Rng,
     last_rx_start: SimTime,
+    /// The SNR of the last frame that ended locked, 0.01 dB (see [`SinrRadio::last_rx_snr_cdb`]).
+    last_rx_snr_cdb: i16,
+    /// The last OFDM bit-success values worked out (a link's SINR repeats frame after frame).
+    bit_cache: Box<cache::BitCache>,
 }
 
 impl SinrRadio {
@@ -187,6 +201,8 @@ impl SinrRadio {
             lock_parts: ampdu::Subframes::default(),
             rng,
             last_rx_start: 0,
+            last_rx_snr_cdb: i16::MIN,
+            bit_cache: Box::default(),
         }
     }
 
@@ -327,6 +343,7 @@ impl SinrRadio {
     /// an A-MPDU's MPDUs each have their own (ampdu.rs). Returns (any decoded, which).
     fn finish_lock(&mut self) -> (bool, u64) {
         let l = self.lock.take().expect("a frame is locked");
+        self.last_rx_snr_cdb = self.snr_cdb(&l);
         if l.killed {
             return (false, 0);
         }
@@ -365,6 +382,20 @@ impl SinrRadio {
         (p_header, PayloadGeometry { span, density, coding: lay.payload, power_w })
     }
 
+    /// The SINR of a frame at the start of its payload (signal over noise and the interference
+    /// then, no diversity gain), 0.01 dB: what ns-3.44's receiver reports of a PPDU
+    /// (InterferenceHelper::CalculateSnr over its first chunk) and an SNR-ideal sender uses.
+    fn snr_cdb(&self, l: &Lock) -> i16 {
+        let lay = Layout::of(self.standard, l.rate_100kbps, l.mpdu_bytes);
+        let sinr = self.sinr_at(l.signal.power_w, l.signal.start + lay.payload_from);
+        (1000.0 * sinr.log10()).round().clamp(-32_767.0, 32_767.0) as i16
+    }
+
+    /// The SNR (0.01 dB) of the last frame that ended while locked on.
+    pub fn last_rx_snr_cdb(&self) -> i16 {
+        self.last_rx_snr_cdb
+    }
+
     /// The success probability the locked frame would have now (tests).
     #[cfg(test)]
     fn locked_success(&self) -> Option<f64> {
@@ -387,7 +418,12 @@ impl SinrRadio {
             if b <= a {
                 continue;
             }
-            p *= success(coding, self.sinr_at(power_w, a), (b - a) as f64 * bits_per_ns);
+            let (sinr, bits) = (self.sinr_at(power_w, a), (b - a) as f64 * bits_per_ns);
+            p *= match coding {
+                // ofdm_error::chunk_success, its per-bit part remembered.
+                Coding::Ofdm(c, r) => self.bit_cache.bit_success(c, r, sinr).powf(bits),
+                Coding::Dsss(_) => success(coding, sinr, bits),
+            };
         }
         p
     }
@@ -448,6 +484,7 @@ impl SinrRadio {
 }
 
 mod ampdu;
+mod cache;
 
 #[cfg(test)]
 mod tests;

@@ -75,7 +75,8 @@ pub const RANGES: &[KeyRange] = &[
     closed("radio.noise_figure_db", 0.0, 50.0, "dB"),
     closed("radio.preamble_snr_db", -10.0, 40.0, "dB"),
     // mac
-    closed("mac.rts_threshold_bytes", 0.0, 65_535.0, "bytes (0 = RTS/CTS for every frame)"),
+    // Up to the largest VHT A-MPDU (1,048,575 octets): above it, never.
+    closed("mac.rts_threshold_bytes", 0.0, 1_048_576.0, "bytes (0 = RTS/CTS for every frame)"),
     closed("mac.short_retry_limit", 1.0, 255.0, "attempts"),
     closed("mac.long_retry_limit", 1.0, 255.0, "attempts"),
     closed("mac.queue_packets", 1.0, 1e6, "packets"),

@@ -233,5 +233,6 @@ fn mgmt_frame(
         packet: None,
         mpdus: 0,
         bitmap: 0,
+        snr_cdb: Frame::NO_SNR,
     }
 }

@@ -98,6 +98,7 @@ impl Dcf {
         }
         self.timeout_timer.cancel();
         cx.timers.disarm(self.node, MacTimer::Timeout);
+        self.rates.report_snr(frame.src, frame.snr_cdb);
         if let Some(agg) = self.agg.as_deref_mut() {
             agg.counters.block_acks_received += 1;
         }
@@ -162,5 +163,6 @@ fn block_ack(
         packet: None,
         mpdus: 0,
         bitmap,
+        snr_cdb: Frame::NO_SNR,
     }
 }

@@ -96,6 +96,7 @@ impl Dcf {
                 packet: Some(first.packet),
                 mpdus: 0,
                 bitmap: 0,
+                snr_cdb: Frame::NO_SNR,
             }
         } else {
             // The last subframe carries no padding.
@@ -111,12 +112,13 @@ impl Dcf {
                 nav_ns: t.sifs + t.block_ack_after_ns(job.rate),
                 bytes,
                 rate: job.rate,
-                airtime_ns: t.airtime_ns(bytes, job.rate),
+                airtime_ns: t.psdu_airtime_ns(bytes, job.rate),
                 seq: first_seq,
                 retry: false,
                 packet: Some(first.packet),
                 mpdus: n as u8,
                 bitmap: 0,
+                snr_cdb: Frame::NO_SNR,
             }
         };
         let i = agg.out.binary_search_by_key(&job.dst, |e| e.0).expect("the job's peer");
@@ -155,6 +157,7 @@ impl Dcf {
             packet: None,
             mpdus: 0,
             bitmap: 0,
+            snr_cdb: Frame::NO_SNR,
         };
         agg.frame = Some(frame);
         agg.counters.bars_sent += 1;
@@ -196,7 +199,8 @@ impl Dcf {
         let rate_bps = (job.rate.mbps() * 1e6) as u64;
         let so_far: u32 = agg.subframes.iter().map(|&b| u32::from(b)).sum();
         let total = so_far + subframe_bytes(bytes, rate_bps, agg.cfg.density_ns, true);
-        total <= agg.cfg.max_bytes && self.cfg.timing.airtime_ns(total, job.rate) <= PPDU_MAX_NS
+        total <= agg.cfg.max_bytes
+            && self.cfg.timing.psdu_airtime_ns(total, job.rate) <= PPDU_MAX_NS
     }
 
     /// Append an MPDU to the draft (its subframe padded as an inner one; `send_aggregate`
@@ -223,6 +227,9 @@ impl Dcf {
         let last = agg.frame.expect("a frame was sent");
         let was_bar = last.kind == FrameKind::BlockAckReq;
         if response.is_none() && last.mpdus > 1 {
+            let mpdus = (u32::from(last.mpdus), 0);
+            self.rates.report_ampdu(job.dst, last.rate, mpdus, last.airtime_ns, cx.now);
+            let agg = self.agg.as_deref_mut().expect("aggregation on");
             // Ask before sending anything again: the MPDUs keep awaiting their BlockAck.
             agg.bar_for_missed = true;
             self.counters.mac_retries += 1;
@@ -268,8 +275,12 @@ impl Dcf {
         discarded.clear();
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         (agg.acked, agg.discarded) = (acked, discarded);
-        if !was_bar {
-            self.rates.report_attempt(job.dst, job.rate, settled.acked > 0, cx.now);
+        if !was_bar && last.mpdus > 1 {
+            let mpdus = (u32::from(last.mpdus), settled.acked);
+            self.rates.report_ampdu(job.dst, last.rate, mpdus, last.airtime_ns, cx.now);
+        } else if !was_bar {
+            let ok = settled.acked > 0;
+            self.rates.report_attempt(job.dst, last.rate, ok, last.bytes, cx.now);
         }
         if settled.acked > 0 || (was_bar && response.is_some()) {
             self.cw = self.cfg.cw_min;

@@ -295,11 +295,11 @@ pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
 /// Clears `out` and fills it with a radiotap header and the 802.11 frame `f` (for
 /// [`LINKTYPE_IEEE802_11_RADIOTAP`] records).
 ///
-/// Radiotap: Flags (FCS at end), Rate (in 500 kbit/s) or for an HT frame the MCS field, and
-/// Channel (frequency; CCK or OFDM, 2 or 5 GHz); the Flags byte does not set "short
-/// preamble", i.e. the long preamble of 802.11b DSSS is meant. The 802.11 frame is an RTS,
-/// CTS, ACK or (IBSS) data frame (QoS Data for a QoS station) carrying LLC/SNAP + IPv4,
-/// followed by the FCS. The Retry bit is only set on data frames.
+/// Radiotap: Flags (FCS at end), Rate (in 500 kbit/s) or for an HT frame the MCS field and
+/// for a VHT frame the VHT field, and Channel (frequency; CCK or OFDM, 2 or 5 GHz); the Flags
+/// byte does not set "short preamble", i.e. the long preamble of 802.11b DSSS is meant. The
+/// 802.11 frame is an RTS, CTS, ACK or (IBSS) data frame (QoS Data for a QoS station) carrying
+/// LLC/SNAP + IPv4, followed by the FCS. The Retry bit is only set on data frames.
 pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
     out.clear();
     const FLAGS: u32 = 1 << 1;
@@ -307,46 +307,78 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
     const CHANNEL: u32 = 1 << 3;
     const MCS: u32 = 1 << 19;
     const AMPDU_STATUS: u32 = 1 << 20;
+    const VHT: u32 = 1 << 21;
     const FLAG_FCS_AT_END: u8 = 0x10;
     // Channel flags (radiotap.org, Channel): CCK 0x0020, OFDM 0x0040, 2 GHz 0x0080, 5 GHz
     // 0x0100. The OFDM rates in 500 kbit/s are 12..108; DSSS/CCK's 2, 4, 11, 22.
-    let ofdm = f.ht.is_some() || matches!(f.rate_500kbps, 12 | 18 | 24 | 36 | 48 | 72 | 96 | 108);
+    let ofdm = f.mcs.is_some() || matches!(f.rate_500kbps, 12 | 18 | 24 | 36 | 48 | 72 | 96 | 108);
     let modulation: u16 = if ofdm { 0x0040 } else { 0x0020 };
     let band: u16 = if f.channel_mhz >= 4900 { 0x0100 } else { 0x0080 };
     // Fields in bit order with natural alignment: Flags u8 @8, then Rate u8 @9 and Channel
-    // u16+u16 @10; or (HT) a pad byte @9, Channel @10 and MCS (known, flags, index) @14.
-    // An A-MPDU's subframe adds the A-MPDU status (u32 reference, u16 flags, u8 delimiter
-    // CRC, u8 reserved), 4-aligned after MCS: @20.
-    let len = match (f.ht.is_some(), f.ampdu.is_some()) {
-        (true, true) => 28,
-        (true, false) => 17,
-        _ => RADIOTAP_LEN,
+    // u16+u16 @10; or (HT, VHT) a pad byte @9 and Channel @10. HT: MCS (known, flags, index)
+    // @14; an A-MPDU's subframe adds the A-MPDU status (u32 reference, u16 flags, u8
+    // delimiter CRC, u8 reserved), 4-aligned after it: @20. VHT: the A-MPDU status @16, and
+    // the 12-octet VHT field, 2-aligned, after what comes before it.
+    let ampdu = f.mcs.is_some() && f.ampdu.is_some();
+    let (len, present) = match f.mcs {
+        None => (RADIOTAP_LEN, FLAGS | RATE | CHANNEL),
+        Some(m) if m.vht => {
+            let len = if ampdu { 24 + 12 } else { 14 + 12 };
+            (len, FLAGS | CHANNEL | VHT | if ampdu { AMPDU_STATUS } else { 0 })
+        }
+        Some(_) => (
+            if ampdu { 28 } else { 17 },
+            FLAGS | CHANNEL | MCS | if ampdu { AMPDU_STATUS } else { 0 },
+        ),
     };
-    let mut present = if f.ht.is_some() { FLAGS | CHANNEL | MCS } else { FLAGS | RATE | CHANNEL };
-    if f.ampdu.is_some() && f.ht.is_some() {
-        present |= AMPDU_STATUS;
-    }
     out.extend_from_slice(&[0, 0]);
     out.extend_from_slice(&(len as u16).to_le_bytes());
     out.extend_from_slice(&present.to_le_bytes());
     out.push(FLAG_FCS_AT_END);
-    out.push(if f.ht.is_some() { 0 } else { f.rate_500kbps });
+    out.push(if f.mcs.is_some() { 0 } else { f.rate_500kbps });
     out.extend_from_slice(&f.channel_mhz.to_le_bytes());
     out.extend_from_slice(&(modulation | band).to_le_bytes());
-    if let Some((mcs, width40, short_gi)) = f.ht {
-        // Known: bandwidth, MCS index, guard interval, HT format, FEC type (0x1f); flags:
-        // bandwidth 1 = 40 MHz, bit 2 short GI; format 0 = HT-mixed, FEC 0 = BCC.
-        out.push(0x1f);
-        out.push(u8::from(width40) | (u8::from(short_gi) << 2));
-        out.push(mcs);
-        if let Some((reference, last)) = f.ampdu {
+    let ampdu_status = |out: &mut Vec<u8>| {
+        if let (true, Some((reference, last))) = (ampdu, f.ampdu) {
             // Flags: last-subframe known (0x0004), this is the last (0x0008).
-            out.extend_from_slice(&[0, 0, 0]);
             out.extend_from_slice(&reference.to_le_bytes());
             let flags: u16 = 0x0004 | if last { 0x0008 } else { 0 };
             out.extend_from_slice(&flags.to_le_bytes());
             out.extend_from_slice(&[0, 0]);
         }
+    };
+    match f.mcs {
+        Some(m) if m.vht => {
+            if ampdu {
+                out.extend_from_slice(&[0, 0]);
+                ampdu_status(out);
+            }
+            // Known: guard interval (0x0004), bandwidth (0x0040); flags bit 2: short GI;
+            // bandwidth 0, 1, 4, 11 = 20, 40, 80, 160 MHz; user 0's MCS (high nibble) and
+            // N_SS (low); coding 0 = BCC; group id 0 (single user), partial AID 0.
+            out.extend_from_slice(&0x0044u16.to_le_bytes());
+            out.push(u8::from(m.short_gi) << 2);
+            out.push(match m.width_mhz {
+                40 => 1,
+                80 => 4,
+                160 => 11,
+                _ => 0,
+            });
+            out.extend_from_slice(&[(m.index << 4) | m.streams, 0, 0, 0]);
+            out.extend_from_slice(&[0, 0, 0, 0]);
+        }
+        Some(m) => {
+            // Known: bandwidth, MCS index, guard interval, HT format, FEC type (0x1f); flags:
+            // bandwidth 1 = 40 MHz, bit 2 short GI; format 0 = HT-mixed, FEC 0 = BCC.
+            out.push(0x1f);
+            out.push(u8::from(m.width_mhz == 40) | (u8::from(m.short_gi) << 2));
+            out.push(m.index);
+            if ampdu {
+                out.extend_from_slice(&[0, 0, 0]);
+                ampdu_status(out);
+            }
+        }
+        None => {}
     }
     debug_assert_eq!(out.len(), len);
 

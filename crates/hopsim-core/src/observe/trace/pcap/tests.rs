@@ -33,7 +33,7 @@ fn frame(kind: TraceKind, ip: Option<TraceIp>) -> TraceFrame {
         seq: 0x123,
         retry: false,
         rate_500kbps: 4,
-        ht: None,
+        mcs: None,
         qos: false,
         bitmap: 0,
         ampdu: None,
