@@ -57,7 +57,7 @@ def contended_scenario(seed: int = 1) -> dict:
 # ---------------------------------------------------------------------------------------
 
 
-AGGREGATION = "802.11n with `mac.ampdu_max_bytes` > 0"
+AGGREGATION = "802.11n or 802.11ac with `mac.ampdu_max_bytes` > 0"
 
 
 def test_result_document_has_the_contract_fields(run_scenario):
