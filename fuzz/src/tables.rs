@@ -80,13 +80,18 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
             let rates = [1.0, 2.0, 5.5, 11.0, 6.0, 24.0, 54.0].map(|r| json!(r));
             let mut all = rates.to_vec();
             all.push(json!("auto"));
-            all.extend(["mcs0", "mcs7", "mcs8", "mcs9", "mcs15", "mcs31", "mcs32"].map(|r| json!(r)));
+            all.extend(
+                ["mcs0", "mcs7", "mcs8", "mcs9", "mcs15", "mcs31", "mcs32"].map(|r| json!(r)),
+            );
             u.choose(&all)?.clone()
         };
         m.insert("data_rate_mbps".into(), rate);
     }
     if chance(u, 20)? {
-        m.insert("rate_control".into(), json!(pick(u, &["arf", "aarf", "sample", "minstrel"])?));
+        m.insert(
+            "rate_control".into(),
+            json!(pick(u, &["arf", "aarf", "sample", "ideal", "minstrel_ht", "minstrel"])?),
+        );
     }
     if chance(u, 10)? {
         let basic = [json!(1.0), json!(2), json!(6.0), json!(24)];

@@ -285,6 +285,8 @@ pub enum RateControlAlgo {
     Sample,
     /// SNR-ideal (ns-3's IdealWifiManager): needs SINR reception.
     Ideal,
+    /// Linux mac80211's Minstrel-HT: 802.11n and 802.11ac (their default with "auto").
+    MinstrelHt,
 }
 
 impl RateControlAlgo {
@@ -294,6 +296,7 @@ impl RateControlAlgo {
             RateControlAlgo::Aarf => "aarf",
             RateControlAlgo::Sample => "sample",
             RateControlAlgo::Ideal => "ideal",
+            RateControlAlgo::MinstrelHt => "minstrel_ht",
         }
     }
 }
@@ -306,14 +309,24 @@ impl Mac {
         let algo = self.rate_control;
         let key = at.field("rate_control");
         let name = radio.standard.name();
-        if radio.standard.is_ht() && algo != RateControlAlgo::Ideal {
+        let ht = radio.standard.is_ht();
+        if ht && !matches!(algo, RateControlAlgo::Ideal | RateControlAlgo::MinstrelHt) {
             return Err(key.invalid(
                 algo.name(),
                 &format!(
-                    "must be \"ideal\" with radio.standard = \"{name}\" and data_rate_mbps = \
-                     \"auto\" (ARF, AARF and SampleRate choose among 802.11b/a/g rates; \
-                     Minstrel-HT is not modelled yet), or give a fixed {}",
+                    "must be \"minstrel_ht\" or \"ideal\" with radio.standard = \"{name}\" and \
+                     data_rate_mbps = \"auto\" (ARF, AARF and SampleRate choose among \
+                     802.11b/a/g rates), or give a fixed {}",
                     mcs_names(radio.standard)
+                ),
+            ));
+        }
+        if !ht && algo == RateControlAlgo::MinstrelHt {
+            return Err(key.invalid(
+                "minstrel_ht",
+                &format!(
+                    "adapts HT and VHT MCSs: radio.standard must be \"80211n\" or \"80211ac\", \
+                     not \"{name}\" (arf, aarf, sample or ideal adapt its rates)"
                 ),
             ));
         }

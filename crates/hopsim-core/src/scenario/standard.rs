@@ -55,6 +55,8 @@ pub(super) fn fill_defaults(doc: &mut Value) {
     put(mac, "basic_rate_mbps", json!(6.0));
     put(mac, "cw_min", json!(15));
     if ht {
+        // "auto" adapts the MCS as Linux does, Minstrel-HT (ARF is for 802.11b/a/g).
+        put(mac, "rate_control", json!("minstrel_ht"));
         // HT and VHT aggregate by default (ns-3's BE_MaxAmpduSize 65,535), with Linux's reorder
         // release timeout.
         put(mac, "ampdu_max_bytes", json!(65_535));
@@ -127,8 +129,15 @@ mod tests {
         ))
         .and_then(|s| crate::scenario::validate(&s))
         .is_ok());
-        // "auto" adapts the MCS by SNR-ideal control only: ARF (the default) is refused.
-        assert_eq!(refused("[mac]\ndata_rate_mbps = \"auto\"\n").key, "mac.rate_control");
+        // "auto" adapts the MCS by Minstrel-HT (the default) or SNR-ideal control; ARF is for
+        // the non-HT ladders.
+        let arf = refused("[mac]\ndata_rate_mbps = \"auto\"\nrate_control = \"arf\"\n");
+        assert_eq!(arf.key, "mac.rate_control");
+        let auto = parse_toml(&format!(
+            "[radio]\nstandard = \"80211n\"\n[mac]\ndata_rate_mbps = \"auto\"\n{FLOW}"
+        ))
+        .unwrap();
+        assert_eq!(auto.mac.rate_control, crate::scenario::RateControlAlgo::MinstrelHt);
         assert!(parse_toml(&format!(
             "[radio]\nstandard = \"80211n\"\n[mac]\ndata_rate_mbps = \"auto\"\n\
              rate_control = \"ideal\"\n{FLOW}"

@@ -5,6 +5,7 @@ use crate::engine::time::secs_to_ns;
 use crate::engine::time::SimDuration;
 use crate::mac::dcf::{AggConfig, DcfConfig};
 use crate::mac::rate::ideal::IdealConfig;
+use crate::mac::rate::minstrel_ht::{MinstrelConfig, LINUX_OVERHEAD_NS, LINUX_OVERHEAD_RTSCTS_NS};
 use crate::mac::rate::RateAlgo;
 use crate::mac::timing::{Rate, Timing};
 use crate::phy::mcs::McsMode;
@@ -55,6 +56,18 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
             (DataRate::Auto, RateControlAlgo::Arf) => RateAlgo::Arf,
             (DataRate::Auto, RateControlAlgo::Aarf) => RateAlgo::Aarf,
             (DataRate::Auto, RateControlAlgo::Sample) => RateAlgo::Sample,
+            (DataRate::Auto, RateControlAlgo::MinstrelHt) => RateAlgo::MinstrelHt(MinstrelConfig {
+                vht: standard.is_vht(),
+                width_mhz: s.radio.channel_width_mhz,
+                short_gi: s.radio.guard_interval_ns == 400,
+                max_streams: s.radio.antennas as u8,
+                cw_min: s.mac.cw_min,
+                cw_max: s.mac.cw_max,
+                slot_ns: timing.slot,
+                // Linux's own estimate of a PPDU's fixed cost (minstrel_ht_update_caps).
+                overhead_ns: LINUX_OVERHEAD_NS,
+                overhead_rtscts_ns: LINUX_OVERHEAD_RTSCTS_NS,
+            }),
             (DataRate::Auto, RateControlAlgo::Ideal) => RateAlgo::Ideal(IdealConfig {
                 width_mhz: s.radio.channel_width_mhz,
                 short_gi: s.radio.guard_interval_ns == 400,

@@ -94,7 +94,7 @@ impl Dcf {
         job.rate = if job.dst == NodeId::BROADCAST {
             self.cfg.timing.basic_rate
         } else {
-            self.rates.data_rate(job.dst)
+            self.rates.data_rate(job.dst, cx.now)
         };
         self.job = Some(job);
         if job.use_rts {

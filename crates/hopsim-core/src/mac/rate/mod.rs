@@ -22,7 +22,9 @@
 //! rate or answer at the control-response rate (mac/timing.rs); only unicast DATA frames use
 //! these rates.
 
+mod chain;
 pub mod ideal;
+pub mod minstrel_ht;
 
 use super::timing::{Rate, Timing};
 use crate::engine::rng::Rng;
@@ -47,6 +49,8 @@ pub enum RateAlgo {
     Aarf,
     Sample,
     Ideal(IdealConfig),
+    /// Linux mac80211's Minstrel-HT (minstrel_ht/), HT and VHT stations.
+    MinstrelHt(minstrel_ht::MinstrelConfig),
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -85,6 +89,8 @@ struct Peer {
     packet_rts: bool,
     /// The SNR (0.01 dB) the peer last told it received a frame of ours at (SNR-ideal).
     snr_cdb: Option<i16>,
+    /// Minstrel-HT's state and the retry chain in service (chain.rs).
+    mrr: Option<Box<chain::Mrr>>,
     /// DATA attempts and acknowledged DATA frames per rate used (the metrics), in the order
     /// first used; a rate joins once, so this stops growing.
     counts: Vec<RateCount>,
@@ -184,6 +190,7 @@ impl RateControl {
                     packet_bytes: 0,
                     packet_rts: false,
                     snr_cdb: None,
+                    mrr: None,
                     counts: Vec::new(),
                 };
                 self.peers.insert(i, p);
@@ -207,6 +214,9 @@ impl RateControl {
 
     /// A new packet for `dst` enters service (SampleRate picks its rate here).
     pub fn start_packet(&mut self, dst: NodeId, bytes: u32, rts: bool, now: SimTime) {
+        if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
+            return self.mrr_start(dst);
+        }
         if self.algo != RateAlgo::Sample {
             return;
         }
@@ -250,10 +260,20 @@ impl RateControl {
         p.packet_rts = rts;
     }
 
+    /// The rate of an A-MPDU to `dst` about to be sent (each A-MPDU asks afresh), and
+    /// whether it is a probe of rate control (then sent with one MPDU).
+    pub fn ppdu_rate(&mut self, dst: NodeId, now: SimTime) -> (Rate, bool) {
+        match self.algo {
+            RateAlgo::MinstrelHt(_) => self.mrr_ppdu_rate(dst, now),
+            _ => (self.data_rate(dst, now), false),
+        }
+    }
+
     /// The rate of the next DATA attempt to `dst`.
-    pub fn data_rate(&mut self, dst: NodeId) -> Rate {
+    pub fn data_rate(&mut self, dst: NodeId, now: SimTime) -> Rate {
         match self.algo {
             RateAlgo::Constant(r) => r,
+            RateAlgo::MinstrelHt(_) => self.mrr_rate(dst, now),
             RateAlgo::Arf | RateAlgo::Aarf => {
                 let i = self.peer(dst).arf.idx;
                 self.rate_at(i)
@@ -284,6 +304,9 @@ impl RateControl {
     ) {
         debug_assert!(acked <= mpdus);
         self.count(dst, rate, acked > 0, airtime_ns);
+        if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
+            return self.mrr_ampdu(dst, (mpdus, acked), now);
+        }
         self.adapt(dst, acked > 0, now);
     }
 
@@ -319,6 +342,9 @@ impl RateControl {
     /// The algorithm's reaction to one transmission's outcome.
     fn adapt(&mut self, dst: NodeId, acked: bool, now: SimTime) {
         let (algo, n) = (self.algo, self.ladder_len);
+        if matches!(algo, RateAlgo::MinstrelHt(_)) {
+            return self.mrr_tried(dst);
+        }
         let p = self.peer(dst);
         p.packet_attempts += 1;
         if algo == RateAlgo::Sample {
@@ -380,6 +406,9 @@ impl RateControl {
         delivered: bool,
         now: SimTime,
     ) {
+        if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
+            return self.mrr_finish(dst, delivered, now);
+        }
         if self.algo != RateAlgo::Sample {
             return;
         }

@@ -8,14 +8,14 @@ fn control(algo: RateAlgo) -> RateControl {
 
 fn ok(rc: &mut RateControl, dst: u32, n: u32) {
     for _ in 0..n {
-        let r = rc.data_rate(NodeId(dst));
+        let r = rc.data_rate(NodeId(dst), 0);
         rc.report_attempt(NodeId(dst), r, true, 1000, 0);
     }
 }
 
 fn fail(rc: &mut RateControl, dst: u32, n: u32) {
     for _ in 0..n {
-        let r = rc.data_rate(NodeId(dst));
+        let r = rc.data_rate(NodeId(dst), 0);
         rc.report_attempt(NodeId(dst), r, false, 1000, 0);
     }
 }
@@ -23,22 +23,22 @@ fn fail(rc: &mut RateControl, dst: u32, n: u32) {
 #[test]
 fn arf_steps_down_after_two_failures_and_up_after_ten_successes() {
     let mut rc = control(RateAlgo::Arf);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(110), "ARF starts at the top rate");
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(110), "ARF starts at the top rate");
     fail(&mut rc, 5, 1);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(110), "one failure is not enough");
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(110), "one failure is not enough");
     fail(&mut rc, 5, 1);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(55));
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(55));
     fail(&mut rc, 5, 2);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(20));
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(20));
     ok(&mut rc, 5, 9);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(20));
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(20));
     ok(&mut rc, 5, 1);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(55), "10 successes: up one rate");
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(55), "10 successes: up one rate");
     // The probe at 5.5 fails: straight back to 2 (no second failure needed).
     fail(&mut rc, 5, 1);
-    assert_eq!(rc.data_rate(NodeId(5)), Rate(20));
+    assert_eq!(rc.data_rate(NodeId(5), 0), Rate(20));
     // Another destination has its own state.
-    assert_eq!(rc.data_rate(NodeId(9)), Rate(110));
+    assert_eq!(rc.data_rate(NodeId(9), 0), Rate(110));
 }
 
 #[test]
@@ -50,10 +50,10 @@ fn arf_timer_raises_the_rate_after_fifteen_attempts() {
         ok(&mut rc, 1, 1);
         fail(&mut rc, 1, 1);
     }
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(55), "14 attempts");
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(55), "14 attempts");
     ok(&mut rc, 1, 1);
     assert_eq!(
-        rc.data_rate(NodeId(1)),
+        rc.data_rate(NodeId(1), 0),
         Rate(110),
         "the 15th attempt since the change fires the timer"
     );
@@ -65,23 +65,23 @@ fn aarf_doubles_its_threshold_when_probes_fail() {
     fail(&mut rc, 1, 2); // down to 5.5, thresholds 10/15
     ok(&mut rc, 1, 10); // up to 11: a probe
     fail(&mut rc, 1, 1); // failed probe: back to 5.5, success threshold 20
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(55));
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(55));
     // Alternating keeps the timer running; succeed in a row instead.
     ok(&mut rc, 1, 19);
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(55), "19 < 20 successes");
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(55), "19 < 20 successes");
     ok(&mut rc, 1, 1);
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(110));
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(110));
     fail(&mut rc, 1, 1); // probe fails again: threshold 40
     ok(&mut rc, 1, 39);
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(55));
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(55));
     ok(&mut rc, 1, 1);
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(110));
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(110));
     // Two failures in a row (not a probe) reset it to 10.
     ok(&mut rc, 1, 1);
     fail(&mut rc, 1, 2);
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(55));
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(55));
     ok(&mut rc, 1, 10);
-    assert_eq!(rc.data_rate(NodeId(1)), Rate(110));
+    assert_eq!(rc.data_rate(NodeId(1), 0), Rate(110));
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn sample_rate_settles_on_the_fastest_rate_that_delivers() {
     for k in 0..400u64 {
         let now = k * 10_000_000; // a packet every 10 ms
         rc.start_packet(NodeId(3), 1000, true, now);
-        let r = rc.data_rate(NodeId(3));
+        let r = rc.data_rate(NodeId(3), 0);
         let works = r.0 <= 20;
         used[rc.ladder().position(|l| l == r).unwrap()] += 1;
         rc.report_attempt(NodeId(3), r, works, 1000, now);
@@ -109,7 +109,7 @@ fn constant_rate_is_constant_and_stats_count_attempts() {
     let mut rc = control(RateAlgo::Constant(Rate(55)));
     fail(&mut rc, 2, 5);
     ok(&mut rc, 2, 3);
-    assert_eq!(rc.data_rate(NodeId(2)), Rate(55));
+    assert_eq!(rc.data_rate(NodeId(2), 0), Rate(55));
     let stats = rc.stats();
     let airtime_ns = 8 * rc.timing.airtime_ns(1000, Rate(55));
     let count = RateCount { rate: Rate(55), attempts: 8, acked: 3, airtime_ns };
@@ -125,11 +125,11 @@ fn a_failed_sample_is_retried_at_the_best_rate() {
     for k in 0..200u64 {
         let now = k * 10_000_000;
         rc.start_packet(NodeId(3), 1000, false, now);
-        let first = rc.data_rate(NodeId(3));
+        let first = rc.data_rate(NodeId(3), 0);
         let works = first.0 <= 20;
         rc.report_attempt(NodeId(3), first, works, 1000, now);
         if !works {
-            let second = rc.data_rate(NodeId(3));
+            let second = rc.data_rate(NodeId(3), 0);
             if k > 50 {
                 assert!(second.0 <= 20, "retry of a failed sample at {:?}", second);
                 retried_at_best += 1;

@@ -74,6 +74,10 @@ pub struct Agg {
     /// The last A-MPDU's BlockAck was missed: a BlockAckReq asks what arrived before
     /// anything is sent again (10.24.7.7; ns-3's UseExplicitBarAfterMissedBlockAck).
     bar_for_missed: bool,
+    /// The PSDU being drafted goes at a rate control probe: one MPDU alone (Linux drivers
+    /// do not aggregate a frame flagged IEEE80211_TX_CTL_RATE_CTRL_PROBE, e.g. ath9k
+    /// ath_tx_form_aggr), so that a failed probe costs one MPDU.
+    probe: bool,
     /// Scratch: MSDUs released by a recipient, MPDUs settled by a Block Ack, MPDUs waiting.
     up: Vec<PacketId>,
     waiting: Vec<(u16, Mpdu)>,
@@ -131,6 +135,7 @@ impl Agg {
             subframes: Vec::with_capacity(n),
             frame: None,
             bar_for_missed: false,
+            probe: false,
             up: Vec::with_capacity(n),
             waiting: Vec::with_capacity(n),
             acked: Vec::with_capacity(n),

@@ -26,11 +26,12 @@ impl Dcf {
     /// The medium is won for an aggregate job: draft the PSDU from the waiting MPDUs and ask
     /// the node for more (it answers with [`Dcf::add_mpdu`] and [`Dcf::send_aggregate`]).
     pub(in crate::mac::dcf) fn agg_win_access(&mut self, cx: &mut MacCtx, dst: NodeId) {
-        let rate = self.rates.data_rate(dst);
+        let (rate, probe) = self.rates.ppdu_rate(dst, cx.now);
         if let Some(j) = self.job.as_mut() {
             j.rate = rate;
         }
         let agg = self.agg.as_deref_mut().expect("aggregation on");
+        agg.probe = probe;
         if agg.bar_for_missed || agg.originator(dst).bar_due() {
             return self.send_bar(cx, dst);
         }
@@ -193,7 +194,7 @@ impl Dcf {
         if n == 0 {
             return true; // one MPDU may always go
         }
-        if n >= usize::from(agg.cfg.max_mpdus) {
+        if n >= usize::from(agg.cfg.max_mpdus) || agg.probe {
             return false;
         }
         let rate_bps = (job.rate.mbps() * 1e6) as u64;
@@ -275,12 +276,10 @@ impl Dcf {
         discarded.clear();
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         (agg.acked, agg.discarded) = (acked, discarded);
-        if !was_bar && last.mpdus > 1 {
-            let mpdus = (u32::from(last.mpdus), settled.acked);
+        if !was_bar {
+            // A lone MPDU of the window is an A-MPDU of one for rate control.
+            let mpdus = (u32::from(last.mpdus).max(1), settled.acked);
             self.rates.report_ampdu(job.dst, last.rate, mpdus, last.airtime_ns, cx.now);
-        } else if !was_bar {
-            let ok = settled.acked > 0;
-            self.rates.report_attempt(job.dst, last.rate, ok, last.bytes, cx.now);
         }
         if settled.acked > 0 || (was_bar && response.is_some()) {
             self.cw = self.cfg.cw_min;
