@@ -105,11 +105,11 @@ def static_chain_phy(s: Mapping[str, Any], *, ideal: bool = False) -> tuple[str,
     modes = {}
     for key in ("data_rate_mbps", "basic_rate_mbps"):
         if ideal and key == "data_rate_mbps" and mac[key] == "auto":
-            if mac["rate_control"] != "ideal":
+            if mac["rate_control"] not in ("ideal", "minstrel_ht"):
                 raise Ns3Untranslatable(
                     "mac.data_rate_mbps",
                     "auto",
-                    'a fixed rate, or "auto" with rate_control "ideal"',
+                    'a fixed rate, or "auto" with rate_control "ideal" or "minstrel_ht"',
                 )
             continue
         try:

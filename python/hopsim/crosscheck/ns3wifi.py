@@ -78,7 +78,9 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "run": int(run),
         "standard": standard,
         "dataMode": modes.get("data_rate_mbps", "unused"),
-        "rateManager": "constant" if "data_rate_mbps" in modes else "ideal",
+        "rateManager": "constant"
+        if "data_rate_mbps" in modes
+        else {"ideal": "ideal", "minstrel_ht": "minstrelht"}[mac["rate_control"]],
         "controlMode": modes["basic_rate_mbps"],
         "rtsThresholdBytes": int(mac["rts_threshold_bytes"]),
         "retryLimit": int(mac["short_retry_limit"]),

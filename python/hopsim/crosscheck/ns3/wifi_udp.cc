@@ -245,7 +245,8 @@ main(int argc, char* argv[])
     cmd.AddValue("shortGi", "80211n: the 400 ns guard interval", shortGi);
     cmd.AddValue("antennas", "80211n/ac: antennas (80211n: and spatial streams)", antennas);
     cmd.AddValue("streams", "80211ac: spatial streams of DATA frames", streams);
-    cmd.AddValue("rateManager", "constant (dataMode) or ideal (IdealWifiManager)", rateManager);
+    cmd.AddValue("rateManager",
+                 "constant (dataMode), ideal (IdealWifiManager) or minstrelht", rateManager);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
@@ -323,10 +324,17 @@ main(int argc, char* argv[])
                                      "NonUnicastMode", StringValue(controlMode),
                                      "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
     }
+    else if (rateManager == "minstrelht")
+    {
+        // ns-3's port of Linux's Minstrel-HT (the older, pre-5.11 sampling).
+        wifi.SetRemoteStationManager("ns3::MinstrelHtWifiManager",
+                                     "NonUnicastMode", StringValue(controlMode),
+                                     "RtsCtsThreshold", UintegerValue(rtsThresholdBytes));
+    }
     else
     {
         NS_ABORT_MSG_IF(rateManager != "constant",
-                        "rateManager must be constant or ideal, not " << rateManager);
+                        "rateManager must be constant, ideal or minstrelht, not " << rateManager);
         wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
                                      "DataMode", StringValue(dataMode),
                                      "ControlMode", StringValue(controlMode),
