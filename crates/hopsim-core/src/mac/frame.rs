@@ -48,6 +48,9 @@ pub struct Frame {
     /// it answers, [`Frame::NO_SNR`] if not measured (capture reception) or not a response.
     /// It feeds SNR-ideal rate control, as ns-3.44's SnrTag on control responses does.
     pub snr_cdb: i16,
+    /// TID of QoS Data, a BlockAck(Req) or an ADDBA frame (the user priority: mac/edca.rs);
+    /// 0 otherwise.
+    pub tid: u8,
 }
 
 impl Frame {
@@ -88,6 +91,7 @@ impl Frame {
             mpdus: 0,
             bitmap: 0,
             snr_cdb: Frame::NO_SNR,
+            tid: 0,
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod access;
 pub mod ampdu;
 pub mod block_ack;
 pub mod dcf;
+pub mod edca;
 pub mod frame;
 pub mod rate;
 pub mod timing;

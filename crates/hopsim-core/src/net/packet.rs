@@ -66,6 +66,8 @@ pub struct Packet {
     pub transport_header_bytes: u32,
     pub created_ns: u64,
     pub ttl: u8,
+    /// The DS field's codepoint (RFC 2474): a flow's access category marks it (mac/edca.rs).
+    pub dscp: u8,
     /// Routing control packets go to the head of interface queues.
     pub control: bool,
     /// The IP header's ECN field.
@@ -136,6 +138,7 @@ impl Packet {
             transport_header_bytes,
             created_ns,
             ttl: INITIAL_TTL,
+            dscp: 0,
             control: false,
             ecn: Ecn::NotEct,
             handed_over: false,

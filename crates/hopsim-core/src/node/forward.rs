@@ -6,6 +6,7 @@
 use super::ctx::NodeCtx;
 use super::Node;
 use crate::ids::{NodeId, PacketId};
+use crate::mac::edca::Ac;
 use crate::mac::timing::LLC_SNAP_BYTES;
 use crate::net::packet::Packet;
 use crate::net::router::{Control, Failure};
@@ -41,7 +42,8 @@ impl Node {
             Class::Data
         };
         let arrival = super::queue::arrival(cx, packet);
-        let verdict = self.queue.push_class(Queued { packet, next_hop }, class, arrival);
+        let k = self.queue_of(cx, packet);
+        let verdict = self.queues[k].push_class(Queued { packet, next_hop }, class, arrival);
         match verdict {
             Verdict::Queued | Verdict::Marked => {
                 if local {
@@ -69,43 +71,48 @@ impl Node {
         self.pump(cx);
     }
 
-    /// Give the MAC its next packet if it is idle; refill saturated sources.
+    /// Give each idle channel access function of the MAC the next packet of its queue
+    /// (highest category first); refill saturated sources.
     pub fn pump(&mut self, cx: &mut NodeCtx) {
-        if !self.mac.is_idle() {
-            return;
+        for k in (0..self.queues.len()).rev() {
+            let ac = self.ac_of_queue(k);
+            if !self.mac.is_idle(ac) {
+                continue;
+            }
+            let Some(item) = self.dequeue(cx, k) else { continue };
+            let msdu_bytes = self.handed_to_mac(cx, item, k);
+            let radio = &self.radio;
+            let job = (item.packet, item.next_hop, msdu_bytes, ac);
+            self.mac.offer(&mut cx.mac(), job, || radio.nav_reset_report());
+            self.refill_saturated(cx);
         }
-        let Some(item) = self.dequeue(cx) else { return };
-        let msdu_bytes = self.handed_to_mac(cx, item);
-        let radio = &self.radio;
-        let job = (item.packet, item.next_hop, msdu_bytes);
-        self.mac.offer(&mut cx.mac(), job, || radio.nav_reset_report());
-        self.refill_saturated(cx);
     }
 
-    /// The MAC won the medium for an A-MPDU to `next_hop`: the queued packets for it that
-    /// fit join it, in queue order, and it goes.
-    pub fn fill_aggregate(&mut self, cx: &mut NodeCtx, next_hop: NodeId) {
-        while let Some(packet) = self.queue.peek_for(next_hop) {
+    /// The MAC won the medium for an A-MPDU of category `ac` to `next_hop`: the packets of
+    /// its queue for that hop that fit join it, in queue order, and it goes.
+    pub fn fill_aggregate(&mut self, cx: &mut NodeCtx, next_hop: NodeId, ac: Ac) {
+        let k = if self.queues.len() == 1 { 0 } else { ac.index() };
+        while let Some(packet) = self.queues[k].peek_for(next_hop) {
             let msdu_bytes = LLC_SNAP_BYTES + cx.packets.get(packet).ip_bytes();
             if !self.mac.aggregate_wants(msdu_bytes) {
                 break;
             }
-            let Some(d) = self.queue.take_first_for(next_hop, cx.now) else { break };
+            let Some(d) = self.queues[k].take_first_for(next_hop, cx.now) else { break };
             if let Some(h) = self.queue_delay_ms.as_mut() {
                 h.record(d.sojourn_ns as f64 / 1e6);
             }
-            self.handed_to_mac(cx, d.item);
+            self.handed_to_mac(cx, d.item, k);
             self.mac.add_mpdu(d.item.packet, msdu_bytes, cx.now);
         }
         self.mac.send_aggregate(&mut cx.mac());
         self.refill_saturated(cx);
     }
 
-    /// A packet leaves the queue for the MAC: traced and counted. Returns its MSDU length.
-    fn handed_to_mac(&mut self, cx: &mut NodeCtx, item: Queued) -> u32 {
+    /// A packet leaves queue `k` for the MAC: traced and counted. Returns its MSDU length.
+    fn handed_to_mac(&mut self, cx: &mut NodeCtx, item: Queued, k: usize) -> u32 {
         if cx.trace.on() {
             let p = *cx.packets.get(item.packet);
-            let hop_len = (item.next_hop, self.queue.len());
+            let hop_len = (item.next_hop, self.queues[k].len());
             cx.trace.queue((cx.now, self.id), EventKind::Dequeue, &p, hop_len);
         }
         let p = cx.packets.get(item.packet);
@@ -293,7 +300,8 @@ impl Node {
         if cx.trace.on() {
             let p = *cx.packets.get(packet);
             let at = (cx.now, self.id);
-            cx.trace.queue(at, EventKind::Enqueue, &p, (next_hop, self.queue.len()));
+            let k = self.queue_of(cx, packet);
+            cx.trace.queue(at, EventKind::Enqueue, &p, (next_hop, self.queues[k].len()));
         }
     }
 }

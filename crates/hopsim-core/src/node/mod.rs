@@ -31,7 +31,8 @@ pub struct Node {
     pub id: NodeId,
     pub radio: Receiver,
     pub mac: Dcf,
-    pub queue: IfQueue,
+    /// The interface queue: one, or one per EDCA category (indexed as `mac::edca::Ac`).
+    pub queues: Vec<IfQueue>,
     /// Sojourn time of each packet leaving the queue, ms (with a `[queue]` table only).
     pub queue_delay_ms: Option<Box<crate::transport::tcp::stats::LogHistogram>>,
     /// The frame on the air from this node, with its identity.

@@ -5,6 +5,7 @@
 use super::ctx::NodeCtx;
 use super::Node;
 use crate::ids::PacketId;
+use crate::mac::edca::Ac;
 use crate::net::packet::Ecn;
 use crate::observe::events::{EventKind, Layer, Reason};
 use crate::queue::{Arrival, Cause, Discipline, Queued};
@@ -21,9 +22,35 @@ pub(super) fn arrival(cx: &NodeCtx, packet: PacketId) -> Arrival {
 }
 
 impl Node {
+    /// The queue of `packet`: the only one, or its category's (the DS field's user
+    /// priority, mac/edca.rs).
+    #[inline]
+    pub(super) fn queue_of(&self, cx: &NodeCtx, packet: PacketId) -> usize {
+        if self.queues.len() == 1 {
+            0
+        } else {
+            Ac::of_dscp(cx.packets.get(packet).dscp).index()
+        }
+    }
+
+    /// The category queue `k` holds (a single queue holds them all: best effort).
+    #[inline]
+    pub(super) fn ac_of_queue(&self, k: usize) -> Ac {
+        if self.queues.len() == 1 {
+            Ac::Be
+        } else {
+            Ac::from_index(k)
+        }
+    }
+
+    /// Packets in the interface queues.
+    pub fn queued(&self) -> usize {
+        self.queues.iter().map(|q| q.len()).sum()
+    }
+
     /// The trace's reason for an AQM action here.
     fn aqm_reason(&self) -> Reason {
-        match self.queue.discipline() {
+        match self.queues[0].discipline() {
             Discipline::Codel(_) => Reason::Codel,
             Discipline::FqCodel(_) => Reason::FqCodel,
             _ => Reason::Red,
@@ -53,10 +80,10 @@ impl Node {
         cx.trace_id(self.id, (Layer::Ifq, EventKind::Mark), packet, why);
     }
 
-    /// The next packet of the queue for the MAC, after what the AQM drops on the way.
-    pub(super) fn dequeue(&mut self, cx: &mut NodeCtx) -> Option<Queued> {
+    /// The next packet of queue `k` for the MAC, after what the AQM drops on the way.
+    pub(super) fn dequeue(&mut self, cx: &mut NodeCtx, k: usize) -> Option<Queued> {
         let mut dropped = std::mem::take(&mut cx.scratch.aqm_dropped);
-        let out = self.queue.pop(cx.now, &mut dropped);
+        let out = self.queues[k].pop(cx.now, &mut dropped);
         let any_dropped = !dropped.is_empty();
         for d in dropped.drain(..) {
             self.count_queue_drop(cx, d.packet, Cause::Aqm);

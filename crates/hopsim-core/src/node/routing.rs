@@ -98,7 +98,9 @@ impl Node {
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
     fn purge_queue(&mut self, cx: &mut NodeCtx, next_hop: NodeId) {
         let mut taken = Vec::new();
-        self.queue.take_for(next_hop, cx.now, &mut taken);
+        for q in &mut self.queues {
+            q.take_for(next_hop, cx.now, &mut taken);
+        }
         for item in taken {
             self.counters.queue_purge_drops += 1;
             let what = (Layer::Ifq, EventKind::Drop);
@@ -129,7 +131,8 @@ impl Node {
         let to = cx.packets.get(packet).dst;
         let next_hop = if to == NodeId::BROADCAST { NodeId::BROADCAST } else { to };
         let arrival = super::queue::arrival(cx, packet);
-        let verdict = self.queue.push(Queued { packet, next_hop }, true, arrival);
+        let k = self.queue_of(cx, packet);
+        let verdict = self.queues[k].push(Queued { packet, next_hop }, true, arrival);
         let pushed = match verdict {
             Verdict::Dropped(d, _) => Some(d),
             Verdict::Queued | Verdict::Marked => None,

@@ -78,7 +78,9 @@ impl Node {
     /// through `salvage` (lost when it cannot).
     pub(super) fn purge_and_salvage(&mut self, cx: &mut NodeCtx, next_hop: NodeId) {
         let mut taken = Vec::new();
-        self.queue.take_for(next_hop, cx.now, &mut taken);
+        for q in &mut self.queues {
+            q.take_for(next_hop, cx.now, &mut taken);
+        }
         for item in taken {
             cx.left_queue(self.id, item.packet);
             if !self.salvage(cx, item.packet) {

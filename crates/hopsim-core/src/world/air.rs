@@ -368,7 +368,7 @@ impl World {
             && ok
             && frame.kind == FrameKind::Data
             && frame.dst == listener
-            && self.nodes[listener.index()].mac.reorders_from(frame.src)
+            && self.nodes[listener.index()].mac.reorders_from(frame.src, frame.tid)
         {
             return self.deliver_qos_data(now, listener, frame, at, parts);
         }

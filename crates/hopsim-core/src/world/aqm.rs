@@ -12,8 +12,9 @@ use crate::scenario::{QueueDiscipline, Scenario};
 /// The interface MTU (IP bytes): CoDel's `maxpacket` (RFC 8289 5.3).
 const MTU_BYTES: u32 = 1500;
 
-/// The discipline of node `id`'s queue.
-pub(super) fn discipline(s: &Scenario, timing: &Timing, id: NodeId) -> Discipline {
+/// The discipline of node `id`'s queue `k` (0: its only one or its best-effort one; an EDCA
+/// node's others 1 + their category's index), whose random stream it names.
+pub(super) fn discipline(s: &Scenario, timing: &Timing, id: NodeId, k: u64) -> Discipline {
     let Some(q) = &s.queue else { return Discipline::DropTail };
     let codel = CodelConfig {
         target_ns: secs_to_ns(q.codel_target_s),
@@ -34,7 +35,7 @@ pub(super) fn discipline(s: &Scenario, timing: &Timing, id: NodeId) -> Disciplin
                 packet_time_ns: packet_time_ns(timing, s.mac.cw_min),
                 ecn: q.ecn,
             },
-            Rng::derive(s.seed, Purpose::Queue, u64::from(id.0)),
+            Rng::derive(s.seed, Purpose::Queue, u64::from(id.0) | k << 32),
         ))),
         QueueDiscipline::Codel => Discipline::Codel(Codel::new(codel)),
         QueueDiscipline::FqCodel => Discipline::FqCodel(Box::new(FqCodel::new(FqCodelConfig {

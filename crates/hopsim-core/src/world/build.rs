@@ -13,6 +13,7 @@ use crate::engine::time::{secs_to_ns, SimTime};
 use crate::error::ScenarioError;
 use crate::ids::NodeId;
 use crate::mac::dcf::Dcf;
+use crate::mac::edca::Ac;
 use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
 use crate::net::packet::{FlowId, PacketArena};
@@ -118,11 +119,21 @@ impl World {
                     Rng::derive(s.seed, Purpose::RateControl, u64::from(id.0)),
                 ),
                 // ns-2 gives DSR its CMUPriQueue (bands of 50; `-ifqLen` has no effect there).
-                queue: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
-                    IfQueue::cmu_priority()
+                queues: if ns2 && s.routing.protocol == RoutingProtocol::Dsr {
+                    vec![IfQueue::cmu_priority()]
+                } else if cfg.edca.is_some() {
+                    // One queue per category, as Linux's mq qdisc over mac80211's four
+                    // hardware queues and ns-3's per-AC WifiMacQueues.
+                    Ac::ALL
+                        .map(|ac| {
+                            let k = if ac == Ac::Be { 0 } else { 1 + ac.index() as u64 };
+                            let d = super::aqm::discipline(s, &timing, id, k);
+                            IfQueue::with_discipline(s.mac.queue_packets as usize, d)
+                        })
+                        .into()
                 } else {
-                    let d = super::aqm::discipline(s, &timing, id);
-                    IfQueue::with_discipline(s.mac.queue_packets as usize, d)
+                    let d = super::aqm::discipline(s, &timing, id, 0);
+                    vec![IfQueue::with_discipline(s.mac.queue_packets as usize, d)]
                 },
                 queue_delay_ms: s.queue.as_ref().map(|_| Box::default()),
                 tx_frame: None,

@@ -4,6 +4,7 @@
 use crate::engine::time::secs_to_ns;
 use crate::engine::time::SimDuration;
 use crate::mac::dcf::{AggConfig, DcfConfig};
+use crate::mac::edca::{Ac, EdcaParams};
 use crate::mac::rate::ideal::IdealConfig;
 use crate::mac::rate::minstrel_ht::{MinstrelConfig, LINUX_OVERHEAD_NS, LINUX_OVERHEAD_RTSCTS_NS};
 use crate::mac::rate::RateAlgo;
@@ -44,6 +45,11 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
         short_retry_limit: s.mac.short_retry_limit,
         long_retry_limit: s.mac.long_retry_limit,
         ns2: s.profile == Profile::Ns2,
+        // A QoS station (HT and VHT require QoS, 802.11-2016 10.2.1): EDCA with the default
+        // parameter set from the PHY's aCWmin and aCWmax (`mac.cw_min`, `mac.cw_max`).
+        edca: standard.is_ht().then(|| {
+            Ac::ALL.map(|ac| EdcaParams::default_for(ac, s.mac.cw_min, s.mac.cw_max, false))
+        }),
         agg: (s.mac.ampdu_max_bytes > 0).then(|| AggConfig {
             max_bytes: s.mac.ampdu_max_bytes,
             max_mpdus: s.mac.ampdu_max_mpdus as u16,

@@ -143,8 +143,8 @@ impl World {
                     let cx: &mut NodeCtx = &mut self.cx;
                     cx.drop_packet(packet)
                 }
-                MacOutput::Fill { next_hop } => {
-                    at_node!(self, now, node, |n, cx| n.fill_aggregate(cx, next_hop))
+                MacOutput::Fill { next_hop, ac } => {
+                    at_node!(self, now, node, |n, cx| n.fill_aggregate(cx, next_hop, ac))
                 }
                 MacOutput::Overheard { packet, from } => {
                     at_node!(self, now, node, |n, cx| n.on_mac_overheard(cx, packet, from))

@@ -18,14 +18,11 @@ pub enum AccessCheck {
 }
 
 impl Dcf {
-    /// (Re)arm the access timer if a packet waits for the medium and the deadline moved
+    /// (Re)arm the access timer if a function waits for the medium and the deadline moved
     /// earlier or none is pending.
     #[inline]
     pub(super) fn arm_access(&mut self, cx: &mut MacCtx) {
-        if self.phase != Phase::Contend {
-            return;
-        }
-        if let Some(at) = self.access.access_time() {
+        if let Some(at) = self.next_access_time() {
             let at = at.max(cx.now);
             if self.access_timer.deadline().is_none_or(|d| at < d) {
                 let generation = self.access_timer.arm(at);
@@ -37,11 +34,10 @@ impl Dcf {
     /// Would [`Dcf::arm_access`] at `now` leave the timer as it is? (Checks that a change
     /// which never re-arms the timer only moved the access time later.)
     pub fn access_timer_holds(&self, now: SimTime) -> bool {
-        self.phase != Phase::Contend
-            || match (self.access.access_time(), self.access_timer.deadline()) {
-                (Some(at), Some(d)) => at.max(now) >= d,
-                (at, _) => at.is_none(),
-            }
+        match (self.next_access_time(), self.access_timer.deadline()) {
+            (Some(at), Some(d)) => at.max(now) >= d,
+            (at, _) => at.is_none(),
+        }
     }
 
     /// The access timer's event of `generation` fires at `now`.
@@ -60,35 +56,36 @@ impl Dcf {
     /// saves taking it off the queue and putting it back.
     #[inline]
     pub fn check_access(&mut self, now: SimTime, generation: u32) -> AccessCheck {
-        if !self.access_timer.fire(generation) || self.phase != Phase::Contend {
+        if !self.access_timer.fire(generation) {
             return AccessCheck::Stale;
         }
-        let Some(mut at) = self.access.access_time() else {
-            return AccessCheck::Stale;
-        };
-        if at < now && self.access.busy_at(now) {
-            // The countdown ended before a busy period this timer fired inside of (cannot
-            // happen while the timer is re-armed on every earlier deadline; kept safe): the
-            // backoff is spent, access follows the busy period.
-            self.access.start_backoff(now, 0);
-            at = self.access.access_time().expect("backoff set");
+        if self.pick_winner(now) {
+            return AccessCheck::Due;
         }
-        if at > now {
-            let generation = self.access_timer.arm(at);
-            return AccessCheck::Later { at, generation };
+        match self.next_access_time() {
+            Some(at) if at > now => {
+                let generation = self.access_timer.arm(at);
+                AccessCheck::Later { at, generation }
+            }
+            _ => AccessCheck::Stale,
         }
-        AccessCheck::Due
     }
 
-    /// The backoff is over and the medium idle: send the job's first frame (RTS or DATA).
+    /// The current function's backoff is over and the medium idle: send its first frame (RTS
+    /// or DATA), after settling the internal collisions it won.
     pub fn win_access(&mut self, cx: &mut MacCtx) {
+        self.internal_collisions(cx);
+        let continuing = self.txop_on_win(cx.now);
         if self.agg_mgmt_due() {
             return self.send_mgmt(cx); // an ADDBA frame goes first (dcf/agg/addba.rs)
         }
-        self.access.clear_backoff();
-        let mut job = self.job.expect("contending without a job");
+        let Some(mut job) = self.job() else {
+            // A continuation offered nothing this function sends (cannot happen: kept safe).
+            return self.txop_give_up(cx);
+        };
         if job.aggregate {
-            return self.agg_win_access(cx, job.dst);
+            self.efs[self.cur].access.clear_backoff();
+            return self.agg_win_access(cx, job.dst, continuing);
         }
         // Each attempt asks rate control afresh (ARF may have stepped down after a failure).
         job.rate = if job.dst == NodeId::BROADCAST {
@@ -96,11 +93,30 @@ impl Dcf {
         } else {
             self.rates.data_rate(job.dst, cx.now)
         };
-        self.job = Some(job);
+        if continuing && !self.fits_txop(cx.now, &job) {
+            // The next exchange does not fit what is left: the TXOP ends, the function
+            // contends with the backoff it drew when the last one ended.
+            return self.txop_give_up(cx);
+        }
+        self.efs[self.cur].access.clear_backoff();
+        *self.job_mut() = Some(job);
         if job.use_rts {
             self.send_rts(cx, job);
         } else {
             self.send_data(cx, job);
         }
+    }
+
+    /// Would the exchange of a lone frame of `job` (its RTS/CTS, the frame, SIFS and the ACK)
+    /// end within the TXOP?
+    fn fits_txop(&self, now: SimTime, job: &Job) -> bool {
+        let Some(left) = self.txop_left(now) else { return true };
+        let t = &self.cfg.timing;
+        let data_ns = t.airtime_ns(job.mpdu_bytes, job.rate);
+        let mut need = data_ns + t.sifs + t.ack_after_ns(job.rate);
+        if job.use_rts {
+            need += t.rts_ns + t.sifs + t.cts_ns + t.sifs;
+        }
+        need <= left
     }
 }

@@ -4,6 +4,7 @@
 use crate::engine::sched::TimerSink;
 use crate::engine::time::SimTime;
 use crate::ids::{NodeId, PacketId};
+use crate::mac::edca::Ac;
 use crate::mac::frame::Frame;
 
 /// What the MAC asks of the layers around it.
@@ -21,7 +22,7 @@ pub enum MacOutput {
     Discard { packet: PacketId, lost: bool },
     /// The medium is won for an A-MPDU to `next_hop`: add the queued packets for it that fit
     /// (`Dcf::aggregate_wants`, `Dcf::add_mpdu`), then `Dcf::send_aggregate`.
-    Fill { next_hop: NodeId },
+    Fill { next_hop: NodeId, ac: Ac },
     /// A data frame for another node was decoded here (the promiscuous tap, reported only
     /// when `set_tap` turned it on: ns-2.35's DSR, mac-802_11.cc `recv_timer` → `tap`).
     Overheard { packet: PacketId, from: NodeId },

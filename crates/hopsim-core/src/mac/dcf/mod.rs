@@ -5,13 +5,13 @@
 //! The MAC talks to its neighbours only through [`MacCtx`]: it schedules its own timers and
 //! pushes [`MacOutput`]s (frames to put on the air, packets to hand up, finished packets).
 
-use super::access::Access;
+use super::edca::{Ac, EdcaParams};
 use super::frame::{Frame, FrameKind};
 use super::rate::{RateAlgo, RateControl};
-use super::timing::{Rate, Timing};
+use super::timing::Timing;
 use crate::engine::rng::Rng;
 use crate::engine::sched::Timer;
-use crate::engine::time::SimTime;
+use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::{NodeId, PacketId};
 use agg::Agg;
 
@@ -34,6 +34,9 @@ pub struct DcfConfig {
     pub ns2: bool,
     /// A-MPDU aggregation under Block Ack (802.11n), or none.
     pub agg: Option<AggConfig>,
+    /// A QoS station's four EDCA functions (mac/edca.rs), indexed by access category; none:
+    /// one DCF with `cw_min`, `cw_max` and the timing's DIFS.
+    pub edca: Option<[EdcaParams; 4]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,50 +59,21 @@ enum Phase {
     WaitAddba,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Job {
-    packet: PacketId,
-    dst: NodeId,
-    mpdu_bytes: u32,
-    seq: u16,
-    use_rts: bool,
-    short_retries: u32,
-    long_retries: u32,
-    /// A DATA frame of this job has been sent before (Retry bit).
-    data_sent: bool,
-    offered_ns: SimTime,
-    /// Rate of this attempt's DATA frame (chosen when the medium is won).
-    rate: Rate,
-    /// Served from the peer's Block Ack window (dcf/agg): `packet` is only its first MPDU.
-    aggregate: bool,
-    /// Waits for a Block Ack agreement with `dst` being set up (dcf/agg/addba.rs).
-    awaiting_agreement: bool,
-}
-
-/// Per-node MAC counters (names as in the result document).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct MacCounters {
-    pub rts_sent: u64,
-    pub cts_sent: u64,
-    pub data_sent: u64,
-    pub ack_sent: u64,
-    /// RTS and DATA transmissions.
-    pub mac_attempts: u64,
-    /// Failed attempts followed by another attempt (CTS or ACK timeouts below the limit).
-    pub mac_retries: u64,
-    pub retry_limit_drops: u64,
-    /// Unicast packets finished: acknowledged or dropped.
-    pub unicast_done: u64,
-    pub duplicates: u64,
-}
-
 pub struct Dcf {
     node: NodeId,
     cfg: DcfConfig,
-    cw: u32,
-    access: Access,
+    /// The channel access functions (dcf/edcaf.rs): one DCF, or four EDCAFs by category.
+    efs: Vec<Edcaf>,
+    /// The function whose exchange `phase` describes (the last to win the medium, or the one
+    /// whose packet came to an idle MAC).
+    cur: usize,
     phase: Phase,
-    job: Option<Job>,
+    /// The TXOP the current function holds (dcf/edcaf.rs).
+    txop: Txop,
+    /// Functions (bits by index) that lost an internal collision at the last access.
+    losers: u8,
+    /// The longest PSDU the TXOP leaves room for, while an A-MPDU is drafted in one.
+    psdu_budget_ns: Option<SimDuration>,
     access_timer: Timer,
     timeout_timer: Timer,
     sifs_timer: Timer,
@@ -110,8 +84,8 @@ pub struct Dcf {
     /// ns2 profile: end of the wait for the DATA after a CTS this node sent (`MAC_CTS`).
     ns2_cts_until: SimTime,
     next_seq: u16,
-    /// Last sequence number received from each transmitter (sorted by transmitter).
-    seen: Vec<(NodeId, u16)>,
+    /// Last sequence number received from each transmitter and TID (sorted).
+    seen: Vec<((NodeId, u8), u16)>,
     rng: Rng,
     pub counters: MacCounters,
     pub rates: RateControl,
@@ -135,10 +109,12 @@ impl Dcf {
         Dcf {
             node,
             cfg,
-            cw: cfg.cw_min,
-            access: Access::new(t.slot, t.difs, t.eifs, Self::cca_of(&cfg)),
+            efs: Edcaf::all(&cfg, Self::cca_of(&cfg)),
+            cur: if cfg.edca.is_some() { Ac::Be.index() } else { 0 },
             phase: Phase::Idle,
-            job: None,
+            txop: Txop::default(),
+            losers: 0,
+            psdu_budget_ns: None,
             access_timer: Timer::default(),
             timeout_timer: Timer::default(),
             sifs_timer: Timer::default(),
@@ -174,26 +150,31 @@ impl Dcf {
         }
     }
 
-    /// Ready to take the next packet from the interface queue.
-    pub fn is_idle(&self) -> bool {
-        self.job.is_none()
+    /// Ready to take the next packet of category `ac` from its interface queue (a DCF has
+    /// one queue: any `ac` names it).
+    #[inline]
+    pub fn is_idle(&self, ac: Ac) -> bool {
+        self.efs[self.ef_index(ac)].job.is_none()
     }
 
     pub fn nav_until(&self) -> SimTime {
         self.nav_until
     }
 
-    /// Start serving `packet` for next hop `dst` (or [`NodeId::BROADCAST`]); `msdu_bytes` is the
-    /// LLC/SNAP + network-layer length. `receiver` reads the PHY's report for a NAV reset
-    /// whose deadline passed while the MAC was idle (dcf/nav_reset.rs).
+    /// Start serving `packet` of category `ac` for next hop `dst` (or [`NodeId::BROADCAST`]);
+    /// `msdu_bytes` is the LLC/SNAP + network-layer length. `receiver` reads the PHY's report
+    /// for a NAV reset whose deadline passed while the MAC was idle (dcf/nav_reset.rs).
     pub fn offer(
         &mut self,
         cx: &mut MacCtx,
-        (packet, dst, msdu_bytes): (PacketId, NodeId, u32),
+        (packet, dst, msdu_bytes, ac): (PacketId, NodeId, u32, Ac),
         receiver: impl FnOnce() -> (SimTime, SimTime),
     ) {
-        debug_assert!(self.job.is_none());
-        self.nav_reset_on_offer(cx, receiver);
+        let i = self.ef_index(ac);
+        debug_assert!(self.efs[i].job.is_none());
+        if self.efs.iter().all(|e| e.job.is_none()) {
+            self.nav_reset_on_offer(cx, receiver);
+        }
         let mpdu_bytes =
             self.cfg.timing.data_header_bytes() + msdu_bytes + super::timing::FCS_BYTES;
         let seq = self.next_seq;
@@ -204,14 +185,15 @@ impl Dcf {
         }
         let (mut aggregate, mut awaiting_agreement, mut seq) = (false, false, seq);
         if self.agg.is_some() {
+            let peer = (dst, self.efs[i].tid);
             let mpdu = agg::Mpdu { packet, bytes: mpdu_bytes, offered_ns: cx.now };
-            aggregate = self.agg_offer(dst, mpdu).is_some();
-            awaiting_agreement = !aggregate && self.agg_needs_setup(dst, cx.now);
+            aggregate = self.agg_offer(peer, mpdu).is_some();
+            awaiting_agreement = !aggregate && self.agg_needs_setup(peer, cx.now);
             if !aggregate && !awaiting_agreement {
-                seq = self.agg_single_seq(dst).unwrap_or(seq);
+                seq = self.agg_single_seq(peer).unwrap_or(seq);
             }
         }
-        self.job = Some(Job {
+        self.efs[i].job = Some(Job {
             packet,
             dst,
             mpdu_bytes,
@@ -226,35 +208,30 @@ impl Dcf {
             aggregate,
             awaiting_agreement,
         });
-        self.phase = Phase::Contend;
+        if self.phase == Phase::Idle {
+            self.cur = i;
+        }
+        if i == self.cur && self.phase == Phase::Idle {
+            self.phase = Phase::Contend;
+        }
+        self.txop_on_offer(cx.now, i);
         // The packet of a DATA frame is delivered up, and may be forwarded at once, at the
         // transmitter's end-of-frame event: up to a propagation delay before the frame's last
         // bit reached this node. For channel access it is queued when that reception ended,
         // not during it (which would make it back off where the medium is idle, 9.2.5.1).
         let queued_at = cx.now.max(self.delivered_at);
+        let ns2 = self.cfg.ns2;
+        let a = &mut self.efs[i].access;
         // A post-backoff that ran out while there was nothing to send is over: it is never
         // timed, only computed when the next packet arrives.
-        if self.access.access_time().is_some_and(|at| at <= queued_at) {
-            self.access.clear_backoff();
+        if a.access_time().is_some_and(|at| at <= queued_at) {
+            a.clear_backoff();
         }
         // ns-2 `send` always draws a backoff (no immediate access, mac-802_11.cc).
-        if self.access.backoff().is_none()
-            && (self.cfg.ns2 || !self.access.try_immediate(queued_at))
-        {
-            let slots = self.backoff_slots();
-            self.note(cx, MacNote::Backoff { slots, cw: self.cw });
-            self.access.start_backoff(cx.now, slots);
+        if a.backoff().is_none() && (ns2 || !a.try_immediate(queued_at)) {
+            self.draw_backoff_for(cx, i, cx.now);
         }
         self.arm_access(cx);
-    }
-
-    /// Uniform on {0, ..., CW} (802.11 9.2.4), or ns-2's `Random::random() % cw`.
-    fn backoff_slots(&mut self) -> u32 {
-        if self.cfg.ns2 {
-            self.rng.up_to(self.cw.saturating_sub(1))
-        } else {
-            self.rng.up_to(self.cw)
-        }
     }
 
     /// Report to the event trace (off unless asked: one branch).
@@ -274,23 +251,6 @@ impl Dcf {
         self.notes = on;
     }
 
-    /// CW after a failed attempt: 2 CW + 1, at most CWmax (9.2.4; ns-2 `inc_cw`).
-    fn double_cw(&mut self) {
-        self.cw = (2 * self.cw + 1).min(self.cfg.cw_max);
-    }
-
-    fn draw_backoff(&mut self, cx: &mut MacCtx) {
-        self.draw_backoff_not_before(cx, cx.now);
-    }
-
-    /// A backoff whose countdown begins no earlier than `not_before` (after DIFS/EIFS).
-    fn draw_backoff_not_before(&mut self, cx: &mut MacCtx, not_before: SimTime) {
-        let slots = self.backoff_slots();
-        self.note(cx, MacNote::Backoff { slots, cw: self.cw });
-        self.access.start_backoff_not_before(cx.now, slots, not_before);
-        self.arm_access(cx);
-    }
-
     /// One of this MAC's timers fired (`generation`: its arming).
     pub fn on_timer(&mut self, cx: &mut MacCtx, timer: MacTimer, generation: u32) {
         match timer {
@@ -304,7 +264,7 @@ impl Dcf {
     }
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
-        self.access.note_busy(cx.now, cx.now + frame.airtime_ns);
+        self.medium_busy(cx.now, cx.now + frame.airtime_ns);
         cx.out.push(Tagged { output: MacOutput::Transmit { frame, response }, node: self.node });
     }
 
@@ -347,12 +307,13 @@ impl Dcf {
             mpdus: 0,
             bitmap: 0,
             snr_cdb: Frame::NO_SNR,
+            tid: self.efs[self.cur].tid,
         }
     }
 
     fn send_data(&mut self, cx: &mut MacCtx, job: Job) {
         let frame = self.data_frame(&job);
-        if let Some(j) = self.job.as_mut() {
+        if let Some(j) = self.job_mut().as_mut() {
             j.data_sent = true;
         }
         self.counters.data_sent += 1;
@@ -372,7 +333,7 @@ impl Dcf {
                 cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
             (FrameKind::Data, Phase::TxData) if frame.dst == NodeId::BROADCAST => {
-                let job = self.job.take().expect("job");
+                let job = self.job_mut().take().expect("job");
                 self.done(cx, &job, true);
             }
             (FrameKind::AddbaRequest | FrameKind::AddbaResponse, Phase::TxData) => {
@@ -405,6 +366,9 @@ impl Dcf {
     fn done(&mut self, cx: &mut MacCtx, job: &Job, acked: bool) {
         let service_ns = cx.now - job.offered_ns;
         let (packet, next_hop) = (job.packet, job.dst);
+        if !acked {
+            self.txop.end(); // a failure ends the TXOP (10.22.2.2)
+        }
         cx.out.push(Tagged {
             output: MacOutput::Done { packet, next_hop, acked, service_ns },
             node: self.node,
@@ -414,8 +378,9 @@ impl Dcf {
 
     fn finish(&mut self, cx: &mut MacCtx) {
         self.phase = Phase::Idle;
-        self.cw = self.cfg.cw_min;
+        self.efs[self.cur].reset_cw();
         self.draw_backoff(cx);
+        self.txop_on_finish(cx.now);
     }
 
     pub fn on_timeout(&mut self, cx: &mut MacCtx, generation: u32) {
@@ -428,7 +393,7 @@ impl Dcf {
         if self.phase == Phase::WaitAddba {
             return self.on_addba_timeout(cx);
         }
-        let Some(mut job) = self.job else { return };
+        let Some(mut job) = self.job() else { return };
         if job.aggregate {
             return match self.phase {
                 Phase::WaitAck | Phase::WaitBa => self.agg_settle(cx, None),
@@ -459,11 +424,12 @@ impl Dcf {
             self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, false, cx.now);
             self.counters.retry_limit_drops += 1;
             self.counters.unicast_done += 1;
-            self.job = None;
+            *self.job_mut() = None;
             self.done(cx, &job, false);
         } else {
             self.counters.mac_retries += 1;
-            self.job = Some(job);
+            self.txop.end();
+            *self.job_mut() = Some(job);
             self.double_cw();
             self.phase = Phase::Contend;
             let not_before = cx.now + self.retry_countdown_delay();
@@ -474,7 +440,7 @@ impl Dcf {
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
     #[inline]
     pub fn on_medium_busy(&mut self, start: SimTime, end: SimTime) {
-        self.access.note_busy(start, end);
+        self.medium_busy(start, end);
     }
 }
 
@@ -491,6 +457,13 @@ mod ns2;
 
 mod access_timer;
 pub use access_timer::AccessCheck;
+
+mod edcaf;
+use edcaf::{Edcaf, Txop};
+
+mod job;
+use job::Job;
+pub use job::MacCounters;
 
 #[cfg(test)]
 mod ns2_tests;

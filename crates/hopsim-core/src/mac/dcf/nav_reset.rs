@@ -28,7 +28,7 @@ impl Dcf {
         self.nav_reset = Some(NavReset { rts_end, nav_end, deadline });
         // Only a MAC with a packet needs to wake for it; an idle one settles it when its next
         // packet arrives (Dcf::offer): no event per overheard RTS at every idle listener.
-        if self.phase != Phase::Idle {
+        if self.has_work() {
             self.arm_nav_reset(cx);
         }
     }
@@ -91,7 +91,7 @@ impl Dcf {
         }
         self.nav_until = cx.now;
         self.note(cx, MacNote::Nav { until: cx.now });
-        self.access.reset_nav(cx.now.max(phys_busy_until));
+        self.medium_reset_nav(cx.now.max(phys_busy_until));
         self.arm_access(cx);
     }
 }

@@ -43,7 +43,7 @@ impl Dcf {
         if until > self.eifs_nav_until {
             self.eifs_nav_until = until;
         }
-        self.access.note_busy(start, until);
+        self.medium_busy(start, until);
     }
 
     /// How long after the end of its RTS (DATA) the sender waits for the CTS (ACK). ns-2
@@ -86,7 +86,7 @@ impl Dcf {
         let until = (now + cts.airtime_ns + 2 * NS2_MAX_PROP_NS + cts.nav_ns)
             .saturating_sub(t.sifs + t.ack_ns);
         self.ns2_cts_until = until;
-        self.access.note_busy(now, until);
+        self.medium_busy(now, until);
     }
 
     /// ns-2 `check_pktTx` SIFS after the CTS: the medium is not idle (a frame being
@@ -103,6 +103,6 @@ impl Dcf {
     /// true outside the profile).
     pub(super) fn ns2_may_answer(&self, now: SimTime) -> bool {
         !self.cfg.ns2
-            || (self.nav_until <= now && self.eifs_nav_until <= now && !self.access.busy_at(now))
+            || (self.nav_until <= now && self.eifs_nav_until <= now && !self.medium_busy_at(now))
     }
 }

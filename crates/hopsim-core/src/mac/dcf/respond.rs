@@ -26,7 +26,7 @@ impl Dcf {
             FrameKind::Data => {
                 self.counters.data_sent += 1;
                 self.counters.mac_attempts += 1;
-                if let Some(j) = self.job.as_mut() {
+                if let Some(j) = self.job_mut().as_mut() {
                     j.data_sent = true;
                 }
                 self.phase = Phase::TxData;

@@ -16,7 +16,7 @@ impl Dcf {
         }
         // A cleared EIFS moves the access time earlier: the timer must never be late. Nothing
         // else here does (ns-2's EIFS is a NAV no good frame clears, dcf/ns2.rs).
-        if !self.cfg.ns2 && self.access.note_rx_end(at, true) {
+        if !self.cfg.ns2 && self.medium_rx_end(at, true) {
             self.arm_access(cx);
         }
         debug_assert!(self.access_timer_holds(cx.now), "the access timer is late");
@@ -31,7 +31,7 @@ impl Dcf {
             if nav_end > self.nav_until {
                 self.nav_until = nav_end;
                 self.note(cx, MacNote::Nav { until: nav_end });
-                self.access.note_busy(at, nav_end);
+                self.medium_busy(at, nav_end);
                 if frame.kind == FrameKind::Rts {
                     self.nav_from_rts(cx, at, nav_end);
                 }
@@ -51,7 +51,7 @@ impl Dcf {
         if self.cfg.ns2 {
             self.ns2_eifs_nav(at, at);
         } else {
-            self.access.note_rx_end(at, false);
+            self.medium_rx_end(at, false);
         }
     }
 
@@ -78,13 +78,13 @@ impl Dcf {
                 }
             }
             FrameKind::Cts => {
-                if self.phase == Phase::WaitCts && self.job.is_some_and(|j| j.dst == frame.src) {
+                if self.phase == Phase::WaitCts && self.job().is_some_and(|j| j.dst == frame.src) {
                     self.timeout_timer.cancel();
                     cx.timers.disarm(self.node, MacTimer::Timeout);
                     self.rates.report_snr(frame.src, frame.snr_cdb);
-                    let mut job = self.job.expect("job");
+                    let mut job = self.job().expect("job");
                     job.short_retries = 0; // SSRC reset on CTS (9.2.5.3)
-                    self.job = Some(job);
+                    *self.job_mut() = Some(job);
                     self.phase = Phase::SifsData;
                     let data = self.data_frame(&job);
                     self.respond_after_sifs(cx, at, data);
@@ -132,11 +132,11 @@ impl Dcf {
                     if self.agg_mgmt().is_some() {
                         return self.on_mgmt_acked(cx);
                     }
-                    if self.job.is_some_and(|j| j.aggregate) {
+                    if self.job().is_some_and(|j| j.aggregate) {
                         // A lone MPDU of the Block Ack window: its own bit.
                         return self.agg_settle(cx, Some((frame_seq_of_lone(self), 1)));
                     }
-                    let job = self.job.take().expect("job");
+                    let job = self.job_mut().take().expect("job");
                     self.rates.report_attempt(job.dst, job.rate, true, job.mpdu_bytes, cx.now);
                     self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, true, cx.now);
                     self.counters.unicast_done += 1;
@@ -146,16 +146,18 @@ impl Dcf {
         }
     }
 
-    /// Duplicate detection by (transmitter, sequence number) with the Retry bit (9.2.9).
+    /// Duplicate detection by (transmitter, TID, sequence number) with the Retry bit (9.2.9;
+    /// a QoS station keeps one entry per <TA, TID>, 10.3.2.14.3).
     fn is_duplicate(&mut self, frame: &Frame) -> bool {
-        match self.seen.binary_search_by_key(&frame.src, |e| e.0) {
+        let key = (frame.src, frame.tid);
+        match self.seen.binary_search_by_key(&key, |e| e.0) {
             Ok(i) => {
                 let dup = frame.retry && self.seen[i].1 == frame.seq;
                 self.seen[i].1 = frame.seq;
                 dup
             }
             Err(i) => {
-                self.seen.insert(i, (frame.src, frame.seq));
+                self.seen.insert(i, (key, frame.seq));
                 false
             }
         }

@@ -66,6 +66,7 @@ impl Bench {
             long_retry_limit: 4,
             rate_algo: crate::mac::rate::RateAlgo::Constant(Rate(20)),
             agg: None,
+            edca: None,
         };
         Bench {
             dcf: Dcf::new(
@@ -110,7 +111,7 @@ impl Bench {
     pub(super) fn offer(&mut self, now: SimTime, packet: PacketId) {
         let mut cx = MacCtx { now, timers: &mut self.sched, out: &mut self.out };
         let report = (self.last_rx_start, self.phys_until);
-        self.dcf.offer(&mut cx, (packet, PEER, 1036), || report);
+        self.dcf.offer(&mut cx, (packet, PEER, 1036, Ac::Be), || report);
         self.handle_outputs(now);
     }
 
@@ -250,6 +251,7 @@ pub(super) fn data_from(src: NodeId, seq: u16, retry: bool, packet: PacketId, t:
         mpdus: 0,
         bitmap: 0,
         snr_cdb: Frame::NO_SNR,
+        tid: 0,
     }
 }
 
@@ -300,11 +302,11 @@ fn ns2_eifs_is_a_nav_followed_by_difs_and_a_backoff() {
 #[test]
 fn ns2_backoff_is_drawn_below_cw() {
     let mut b = Bench::with_profile(0, true);
-    let draws: Vec<u32> = (0..20_000).map(|_| b.dcf.backoff_slots()).collect();
+    let draws: Vec<u32> = (0..20_000).map(|_| b.dcf.backoff_slots(0)).collect();
     assert_eq!(draws.iter().max(), Some(&30), "Random::random() % 31");
     assert_eq!(draws.iter().min(), Some(&0));
     let mut std = Bench::new(0);
-    assert!((0..20_000).any(|_| std.dcf.backoff_slots() == 31), "802.11: [0, CW]");
+    assert!((0..20_000).any(|_| std.dcf.backoff_slots(0) == 31), "802.11: [0, CW]");
 }
 
 #[test]
@@ -428,7 +430,7 @@ fn contention_window_doubles_per_failure_and_resets_after_a_drop() {
     let p = b.packet();
     b.offer(us(1000), p);
     b.run_until(1_000_000_000);
-    assert_eq!(b.dcf.cw, 31, "reset to CWmin after the drop");
+    assert_eq!(b.dcf.efs[0].cw, 31, "reset to CWmin after the drop");
     // The largest gap can only come from a window of 2^k*32-1 slots: check the bound holds.
     let t = b.timing;
     let mut cw = 31u64;
@@ -479,7 +481,7 @@ fn a_frame_queued_after_an_exchange_draws_a_new_backoff() {
         b.run_until(end + 1);
         let q = b.packet();
         b.offer(end + 1, q);
-        let backoff = b.dcf.access.backoff().expect("a backoff");
+        let backoff = b.dcf.efs[0].access.backoff().expect("a backoff");
         assert!(backoff.reference > end, "ns2 = {ns2}: a new backoff, not {backoff:?}");
         b.run_until(us(60_000));
         let ack_end = end + t.sifs + t.ack_ns;

@@ -41,6 +41,10 @@ pub struct AggConfig {
 /// aPPDUMaxTime of the HT-mixed format (Table 19-25): 5.484 ms.
 pub const PPDU_MAX_NS: SimDuration = 5_484_000;
 
+/// The other end of an agreement: a peer and a TID (agreements are per <RA, TID> or
+/// <TA, TID>, 10.24.2).
+pub type Peer = (NodeId, u8);
+
 /// An MPDU in an originator's window.
 #[derive(Debug, Clone, Copy)]
 pub struct Mpdu {
@@ -55,16 +59,16 @@ pub struct Mpdu {
 #[derive(Debug, Clone)]
 pub struct Agg {
     pub cfg: AggConfig,
-    /// Originator windows, sorted by peer.
-    out: Vec<(NodeId, Originator<Mpdu>)>,
-    /// Where each agreement as originator stands, sorted by peer.
-    setups: Vec<(NodeId, addba::Setup)>,
+    /// Originator windows, sorted by peer and TID.
+    out: Vec<(Peer, Originator<Mpdu>)>,
+    /// Where each agreement as originator stands, sorted by peer and TID.
+    setups: Vec<(Peer, addba::Setup)>,
     /// ADDBA Requests and Responses waiting for the medium, and the one in flight.
     mgmt_due: Vec<Frame>,
     mgmt: Option<Frame>,
     mgmt_retries: u32,
-    /// Recipient agreements, sorted by peer.
-    inb: Vec<(NodeId, Recipient<PacketId>)>,
+    /// Recipient agreements, sorted by peer and TID.
+    inb: Vec<(Peer, Recipient<PacketId>)>,
     /// The PSDU on the air or awaiting its response: sequence numbers and MPDUs.
     psdu: Vec<(u16, Mpdu)>,
     /// Its subframes' octets (delimiter and padding included; the last unpadded).
@@ -147,7 +151,7 @@ impl Agg {
 
     /// The originator window toward `peer`, made on first use (the agreement's first
     /// sequence number 0).
-    fn originator(&mut self, peer: NodeId) -> &mut Originator<Mpdu> {
+    fn originator(&mut self, peer: Peer) -> &mut Originator<Mpdu> {
         let i = match self.out.binary_search_by_key(&peer, |e| e.0) {
             Ok(i) => i,
             Err(i) => {
@@ -159,14 +163,14 @@ impl Agg {
     }
 
     /// The recipient state for `peer`, if an agreement was set up.
-    fn recipient(&mut self, peer: NodeId) -> Option<&mut Recipient<PacketId>> {
+    fn recipient(&mut self, peer: Peer) -> Option<&mut Recipient<PacketId>> {
         let i = self.inb.binary_search_by_key(&peer, |e| e.0).ok()?;
         Some(&mut self.inb[i].1)
     }
 
     /// A (new) agreement with `peer` as recipient, from sequence number `ssn` (an ADDBA
     /// Request's); an agreement set up again keeps what it holds.
-    fn start_recipient(&mut self, peer: NodeId, ssn: u16) {
+    fn start_recipient(&mut self, peer: Peer, ssn: u16) {
         if let Err(i) = self.inb.binary_search_by_key(&peer, |e| e.0) {
             self.inb.insert(i, (peer, Recipient::new(ssn, self.cfg.max_mpdus)));
         }
@@ -174,11 +178,12 @@ impl Agg {
 }
 
 impl super::Dcf {
-    /// Whether QoS Data from `src` goes through a reordering buffer (an agreement with it
+    /// Whether QoS Data of `tid` from `src` goes through a reordering buffer (an agreement
     /// stands; the world then hands over copies: `Dcf::on_rx_qos_data`).
     #[inline]
-    pub fn reorders_from(&self, src: NodeId) -> bool {
-        self.agg.as_deref().is_some_and(|a| a.inb.binary_search_by_key(&src, |e| e.0).is_ok())
+    pub fn reorders_from(&self, src: NodeId, tid: u8) -> bool {
+        let key = (src, tid);
+        self.agg.as_deref().is_some_and(|a| a.inb.binary_search_by_key(&key, |e| e.0).is_ok())
     }
 
     /// The MPDUs of the A-MPDU this MAC sends or awaits the BlockAck of (empty without

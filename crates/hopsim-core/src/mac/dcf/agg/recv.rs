@@ -19,14 +19,14 @@ impl Dcf {
         frame: &Frame,
         decoded: &[(u16, PacketId)],
     ) {
-        if !self.cfg.ns2 && self.access.note_rx_end(at, true) {
+        if !self.cfg.ns2 && self.medium_rx_end(at, true) {
             self.arm_access(cx);
         }
         let t = self.cfg.timing;
         self.delivered_at = at;
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         let mut up = std::mem::take(&mut agg.up);
-        let r = agg.recipient(frame.src).expect("the world checks reorders_from");
+        let r = agg.recipient((frame.src, frame.tid)).expect("the world checks reorders_from");
         let mut late_drops = 0;
         for &(seq, copy) in decoded {
             let lost = match r.on_mpdu(seq, copy, at, &mut up) {
@@ -72,7 +72,7 @@ impl Dcf {
         let t = self.cfg.timing;
         let Some(agg) = self.agg.as_deref_mut() else { return };
         let mut up = std::mem::take(&mut agg.up);
-        let Some(r) = agg.recipient(frame.src) else {
+        let Some(r) = agg.recipient((frame.src, frame.tid)) else {
             agg.up = up;
             return; // no agreement with it: nothing to answer
         };
@@ -93,7 +93,7 @@ impl Dcf {
 
     /// A BlockAck for this node's A-MPDU or BlockAckReq.
     pub(in crate::mac::dcf) fn on_block_ack(&mut self, cx: &mut MacCtx, frame: &Frame) {
-        if self.phase != Phase::WaitBa || self.job.is_none_or(|j| j.dst != frame.src) {
+        if self.phase != Phase::WaitBa || self.job().is_none_or(|j| j.dst != frame.src) {
             return;
         }
         self.timeout_timer.cancel();
@@ -132,7 +132,7 @@ impl Dcf {
             r.on_timeout(cx.now, timeout, &mut up);
             agg.counters.reorder_timeouts += (up.len() - before) as u64;
             for &packet in &up[before..] {
-                let output = MacOutput::Received { packet, from: *from, copied: true };
+                let output = MacOutput::Received { packet, from: from.0, copied: true };
                 cx.out.push(Tagged { output, node: self.node });
             }
         }
@@ -164,5 +164,6 @@ fn block_ack(
         mpdus: 0,
         bitmap,
         snr_cdb: Frame::NO_SNR,
+        tid: eliciting.tid,
     }
 }

@@ -7,64 +7,97 @@
 //! WifiDefaultAckManager chooses alike).
 
 use super::super::*;
-use super::{Mpdu, PPDU_MAX_NS};
+use super::{Mpdu, Peer, PPDU_MAX_NS};
 use crate::engine::time::SimDuration;
 use crate::mac::ampdu::{subframe_bytes, BLOCK_ACK_REQ_BYTES};
 
 impl Dcf {
     /// Aggregation is on and `dst` a unicast peer: the packet joins `dst`'s window.
-    pub(in crate::mac::dcf) fn agg_offer(&mut self, dst: NodeId, mpdu: Mpdu) -> Option<u16> {
+    pub(in crate::mac::dcf) fn agg_offer(&mut self, peer: Peer, mpdu: Mpdu) -> Option<u16> {
         let agg = self.agg.as_deref_mut()?;
-        if dst == NodeId::BROADCAST || agg.setup(dst) != Some(super::addba::Setup::Established) {
+        if peer.0 == NodeId::BROADCAST || agg.setup(peer) != Some(super::addba::Setup::Established)
+        {
             return None;
         }
-        let o = agg.originator(dst);
+        let o = agg.originator(peer);
         debug_assert!(o.has_room(), "an idle MAC has settled its window");
         Some(o.push(mpdu))
     }
 
     /// The medium is won for an aggregate job: draft the PSDU from the waiting MPDUs and ask
     /// the node for more (it answers with [`Dcf::add_mpdu`] and [`Dcf::send_aggregate`]).
-    pub(in crate::mac::dcf) fn agg_win_access(&mut self, cx: &mut MacCtx, dst: NodeId) {
+    /// Within a TXOP (`continuing` one, or one with a limit) the PSDU is also held to the
+    /// time left (dcf/edcaf.rs).
+    pub(in crate::mac::dcf) fn agg_win_access(
+        &mut self,
+        cx: &mut MacCtx,
+        dst: NodeId,
+        continuing: bool,
+    ) {
+        let peer = (dst, self.tid());
         let (rate, probe) = self.rates.ppdu_rate(dst, cx.now);
-        if let Some(j) = self.job.as_mut() {
+        if let Some(j) = self.job_mut().as_mut() {
             j.rate = rate;
         }
+        self.psdu_budget_ns = self.txop_left(cx.now).map(|left| self.psdu_budget(left, rate));
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         agg.probe = probe;
-        if agg.bar_for_missed || agg.originator(dst).bar_due() {
-            return self.send_bar(cx, dst);
+        if agg.bar_for_missed || agg.originator(peer).bar_due() {
+            return self.send_bar(cx, peer);
         }
         agg.psdu.clear();
         agg.subframes.clear();
         let mut waiting = std::mem::take(&mut agg.waiting);
         waiting.clear();
-        waiting.extend(agg.originator(dst).pending().map(|(seq, m, _)| (seq, m)));
+        waiting.extend(agg.originator(peer).pending().map(|(seq, m, _)| (seq, m)));
         for &(seq, mpdu) in &waiting {
             if !self.agg_fits(mpdu.bytes) {
                 break;
             }
             self.agg_push(seq, mpdu);
         }
-        self.agg.as_deref_mut().expect("aggregation on").waiting = waiting;
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
+        agg.waiting = waiting;
+        let first_fits = agg.psdu.first().is_none_or(|&(_, m)| {
+            self.psdu_budget_ns.is_none_or(|b| self.cfg.timing.airtime_ns(m.bytes, rate) <= b)
+        });
+        if continuing && !first_fits {
+            // Not even one MPDU fits what is left of the TXOP: it ends (its MPDUs wait).
+            self.phase = Phase::Contend;
+            return self.txop_give_up(cx);
+        }
         self.phase = Phase::Filling;
-        cx.out.push(Tagged { output: MacOutput::Fill { next_hop: dst }, node: self.node });
+        let ac = Ac::of_up(peer.1);
+        cx.out.push(Tagged { output: MacOutput::Fill { next_hop: dst, ac }, node: self.node });
+    }
+
+    /// The longest PSDU at `rate` whose exchange (an RTS/CTS if the threshold may call for
+    /// one, SIFS and the BlockAck) ends within `left` of the TXOP.
+    fn psdu_budget(&self, left: SimDuration, rate: crate::mac::timing::Rate) -> SimDuration {
+        let t = &self.cfg.timing;
+        let mut overhead = t.sifs + t.block_ack_after_ns(rate);
+        if self.agg.as_deref().is_some_and(|a| self.cfg.rts_threshold_bytes < a.cfg.max_bytes) {
+            overhead += t.rts_ns + t.sifs + t.cts_ns + t.sifs;
+        }
+        left.saturating_sub(overhead)
     }
 
     /// Would one more MPDU of `msdu_bytes` fit the A-MPDU being drafted?
     pub fn aggregate_wants(&self, msdu_bytes: u32) -> bool {
         let Some(agg) = self.agg.as_deref() else { return false };
-        let Some(job) = self.job.filter(|_| self.phase == Phase::Filling) else { return false };
-        let has_room = agg.out.iter().any(|(p, o)| *p == job.dst && o.has_room());
+        let Some(job) = self.job().filter(|_| self.phase == Phase::Filling) else { return false };
+        let peer = (job.dst, self.tid());
+        let has_room = agg.out.iter().any(|(p, o)| *p == peer && o.has_room());
         has_room && self.agg_fits(self.mpdu_bytes_of(msdu_bytes))
     }
 
     /// A packet of `msdu_bytes` for the job's peer, taken from the queue, joins the A-MPDU.
     pub fn add_mpdu(&mut self, packet: PacketId, msdu_bytes: u32, now: SimTime) {
-        let job = self.job.expect("filling an aggregate");
+        let job = self.job().expect("filling an aggregate");
+        let peer = (job.dst, self.tid());
         let mpdu = Mpdu { packet, bytes: self.mpdu_bytes_of(msdu_bytes), offered_ns: now };
         let agg = self.agg.as_deref_mut().expect("aggregation on");
-        let seq = agg.originator(job.dst).push(mpdu);
+        let seq = agg.originator(peer).push(mpdu);
         self.agg_push(seq, mpdu);
     }
 
@@ -72,8 +105,9 @@ impl Dcf {
     /// threshold).
     pub fn send_aggregate(&mut self, cx: &mut MacCtx) {
         debug_assert_eq!(self.phase, Phase::Filling);
-        let mut job = self.job.expect("filling an aggregate");
+        let mut job = self.job().expect("filling an aggregate");
         let t = self.cfg.timing;
+        let (peer, tid) = ((job.dst, self.tid()), self.tid());
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         let n = agg.psdu.len();
         debug_assert!(n >= 1, "the job's own MPDU is always waiting");
@@ -81,7 +115,7 @@ impl Dcf {
         let frame = if n == 1 {
             // A lone MPDU: Normal Ack (its octets are the MPDU's alone).
             let retry = agg.out.iter().any(|(p, o)| {
-                *p == job.dst && o.pending().any(|(s, _, again)| s == first_seq && again)
+                *p == peer && o.pending().any(|(s, _, again)| s == first_seq && again)
             });
             agg.subframes.clear();
             Frame {
@@ -98,6 +132,7 @@ impl Dcf {
                 mpdus: 0,
                 bitmap: 0,
                 snr_cdb: Frame::NO_SNR,
+                tid,
             }
         } else {
             // The last subframe carries no padding.
@@ -120,14 +155,15 @@ impl Dcf {
                 mpdus: n as u8,
                 bitmap: 0,
                 snr_cdb: Frame::NO_SNR,
+                tid,
             }
         };
-        let i = agg.out.binary_search_by_key(&job.dst, |e| e.0).expect("the job's peer");
+        let i = agg.out.binary_search_by_key(&peer, |e| e.0).expect("the job's peer");
         agg.out[i].1.mark_sent(agg.psdu.iter().map(|&(s, _)| s));
         agg.frame = Some(frame);
         job.mpdu_bytes = frame.bytes;
         job.use_rts = frame.bytes > self.cfg.rts_threshold_bytes;
-        self.job = Some(job);
+        *self.job_mut() = Some(job);
         self.phase = Phase::Contend; // as if just won: send_rts / send_data take it from here
         if job.use_rts {
             self.send_rts(cx, job);
@@ -139,11 +175,12 @@ impl Dcf {
     /// A compressed BlockAckReq naming WinStartO (9.3.1.8), at the BlockAck's rate (ns-3's
     /// GetBlockAckTxVector): after a missed BlockAck, or to move the recipient's window past
     /// discarded MPDUs.
-    fn send_bar(&mut self, cx: &mut MacCtx, dst: NodeId) {
-        let mut job = self.job.expect("an aggregate job");
+    fn send_bar(&mut self, cx: &mut MacCtx, peer: Peer) {
+        let mut job = self.job().expect("an aggregate job");
         let t = self.cfg.timing;
+        let (dst, tid) = peer;
         let agg = self.agg.as_deref_mut().expect("aggregation on");
-        let ssn = agg.originator(dst).win_start();
+        let ssn = agg.originator(peer).win_start();
         let rate = t.response_rate(job.rate);
         let frame = Frame {
             kind: FrameKind::BlockAckReq,
@@ -159,11 +196,12 @@ impl Dcf {
             mpdus: 0,
             bitmap: 0,
             snr_cdb: Frame::NO_SNR,
+            tid,
         };
         agg.frame = Some(frame);
         agg.counters.bars_sent += 1;
         job.use_rts = false;
-        self.job = Some(job);
+        *self.job_mut() = Some(job);
         self.phase = Phase::TxData;
         self.transmit(cx, frame, false);
     }
@@ -189,7 +227,7 @@ impl Dcf {
 
     /// Would an MPDU of `bytes` more keep the draft within every limit?
     fn agg_fits(&self, bytes: u32) -> bool {
-        let (Some(agg), Some(job)) = (self.agg.as_deref(), self.job) else { return false };
+        let (Some(agg), Some(job)) = (self.agg.as_deref(), self.job()) else { return false };
         let n = agg.psdu.len();
         if n == 0 {
             return true; // one MPDU may always go
@@ -200,14 +238,14 @@ impl Dcf {
         let rate_bps = (job.rate.mbps() * 1e6) as u64;
         let so_far: u32 = agg.subframes.iter().map(|&b| u32::from(b)).sum();
         let total = so_far + subframe_bytes(bytes, rate_bps, agg.cfg.density_ns, true);
-        total <= agg.cfg.max_bytes
-            && self.cfg.timing.psdu_airtime_ns(total, job.rate) <= PPDU_MAX_NS
+        let max_ns = self.psdu_budget_ns.map_or(PPDU_MAX_NS, |b| b.min(PPDU_MAX_NS));
+        total <= agg.cfg.max_bytes && self.cfg.timing.psdu_airtime_ns(total, job.rate) <= max_ns
     }
 
     /// Append an MPDU to the draft (its subframe padded as an inner one; `send_aggregate`
     /// trims the last).
     fn agg_push(&mut self, seq: u16, mpdu: Mpdu) {
-        let rate_bps = self.job.map_or(0, |j| (j.rate.mbps() * 1e6) as u64);
+        let rate_bps = self.job().map_or(0, |j| (j.rate.mbps() * 1e6) as u64);
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         let octets = subframe_bytes(mpdu.bytes, rate_bps, agg.cfg.density_ns, false);
         agg.psdu.push((seq, mpdu));
@@ -222,8 +260,9 @@ impl Dcf {
         cx: &mut MacCtx,
         response: Option<(u16, u64)>,
     ) {
-        let mut job = self.job.expect("an aggregate job");
+        let mut job = self.job().expect("an aggregate job");
         let limit = self.cfg.short_retry_limit;
+        let peer = (job.dst, self.tid());
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         let last = agg.frame.expect("a frame was sent");
         let was_bar = last.kind == FrameKind::BlockAckReq;
@@ -234,6 +273,7 @@ impl Dcf {
             // Ask before sending anything again: the MPDUs keep awaiting their BlockAck.
             agg.bar_for_missed = true;
             self.counters.mac_retries += 1;
+            self.txop.end();
             self.double_cw();
             self.phase = Phase::Contend;
             return self.draw_backoff(cx);
@@ -241,14 +281,14 @@ impl Dcf {
         if was_bar {
             agg.bar_for_missed = false;
             job.short_retries += 1;
-            let o = agg.originator(job.dst);
+            let o = agg.originator(peer);
             // A BlockAckReq answered, or given up at the retry limit (the recipient's reorder
             // timeout then skips the gap).
             if response.is_some() || job.short_retries >= limit {
                 o.bar_sent();
                 job.short_retries = 0;
             }
-            self.job = Some(job);
+            *self.job_mut() = Some(job);
         }
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         let mut acked = std::mem::take(&mut agg.acked);
@@ -258,7 +298,7 @@ impl Dcf {
         // agreement; ns-3.44's IncrementRetryCountUnderBa is off).
         let (now, lifetime) = (cx.now, agg.cfg.msdu_lifetime_ns);
         let expired = |m: &Mpdu, _failures: u32| now.saturating_sub(m.offered_ns) >= lifetime;
-        let o = agg.originator(job.dst);
+        let o = agg.originator(peer);
         let settled = match response {
             Some(ba) => o.on_block_ack(ba, expired, &mut acked, &mut discarded),
             None => o.on_missed_block_ack(expired, &mut discarded),
@@ -282,17 +322,18 @@ impl Dcf {
             self.rates.report_ampdu(job.dst, last.rate, mpdus, last.airtime_ns, cx.now);
         }
         if settled.acked > 0 || (was_bar && response.is_some()) {
-            self.cw = self.cfg.cw_min;
+            self.efs[self.cur].reset_cw();
         } else {
             self.counters.mac_retries += 1;
             self.double_cw();
         }
         if left > 0 {
-            // What failed waits in the window for the next access.
+            self.txop.end(); // what failed waits for a new access
+                             // What failed waits in the window for the next access.
             self.phase = Phase::Contend;
             self.draw_backoff(cx);
         } else {
-            self.job = None;
+            *self.job_mut() = None;
             self.finish(cx);
         }
     }
@@ -300,21 +341,22 @@ impl Dcf {
     /// The RTS before the aggregate job's frame went unanswered: its MPDUs wait again; at
     /// the short retry limit they count one failure each (and may be discarded).
     pub(in crate::mac::dcf) fn agg_rts_failed(&mut self, cx: &mut MacCtx) {
-        let mut job = self.job.expect("an aggregate job");
+        let mut job = self.job().expect("an aggregate job");
         job.short_retries += 1;
-        self.job = Some(job);
+        *self.job_mut() = Some(job);
         if job.short_retries >= self.cfg.short_retry_limit {
             let agg = self.agg.as_deref_mut().expect("aggregation on");
             if let Some(f) = agg.frame.as_mut() {
                 f.mpdus = f.mpdus.min(1); // no BlockAckReq: nothing was sent
             }
-            if let Some(j) = self.job.as_mut() {
+            if let Some(j) = self.job_mut().as_mut() {
                 j.short_retries = 0;
             }
             return self.agg_settle(cx, None);
         }
+        let peer = (job.dst, self.tid());
         let agg = self.agg.as_deref_mut().expect("aggregation on");
-        agg.originator(job.dst).unsend();
+        agg.originator(peer).unsend();
         self.counters.mac_retries += 1;
         self.double_cw();
         self.phase = Phase::Contend;
