@@ -8,7 +8,9 @@ simulator test uses:
   invariants on it (see ``simhelpers.check_result``);
 * ``hopsim_mod``: the imported ``hopsim`` package;
 * ``ns2``: the path of ns-2.35's ``ns`` (installed from Debian's package if missing; the test
-  is skipped, saying why, where it cannot be).
+  is skipped, saying why, where it cannot be);
+* ``wifi_udp_binary``: ns-3.44's ``wifi_udp.cc`` built against the ``ns3`` wheel (skipped,
+  saying why, without it).
 """
 
 from __future__ import annotations
@@ -60,3 +62,14 @@ def ns2():
             if proc.returncode != 0:
                 pytest.skip(f"`{' '.join(cmd)}` failed: {proc.stderr.strip()[-300:]}")
     return shutil.which("ns")
+
+
+@pytest.fixture(scope="session")
+def wifi_udp_binary():
+    """The ns-3 program of the Wi-Fi side-by-side checks (hopsim.crosscheck.ns3build)."""
+    from hopsim.crosscheck.ns3build import Ns3Missing, build_wifi_udp
+
+    try:
+        return build_wifi_udp()
+    except Ns3Missing as e:
+        pytest.skip(str(e))

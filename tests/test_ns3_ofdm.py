@@ -15,7 +15,7 @@ import statistics
 
 import pytest
 
-from hopsim.crosscheck.ns3build import Ns3Missing, build_chain_tcp, build_wifi_udp
+from hopsim.crosscheck.ns3build import Ns3Missing, build_chain_tcp
 from hopsim.crosscheck.ns3run import run_hopsim, run_ns3
 from hopsim.crosscheck.ns3translate import Ns3Untranslatable
 from hopsim.crosscheck.ns3wifi import run_hopsim_udp, run_ns3_udp, wifi_udp_arguments
@@ -73,11 +73,8 @@ def test_translation_refuses_what_the_program_cannot_express(hopsim_mod, key, va
 
 
 @pytest.fixture(scope="module")
-def ns3_binary():
-    try:
-        return build_wifi_udp()
-    except Ns3Missing as e:
-        pytest.skip(str(e))
+def ns3_binary(wifi_udp_binary):
+    return wifi_udp_binary
 
 
 def _goodputs(s, binary, hopsim_mod) -> tuple[float, float]:

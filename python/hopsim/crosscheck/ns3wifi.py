@@ -26,7 +26,12 @@ from .ns3translate import (
     static_chain_phy,
 )
 
-__all__ = ["run_hopsim_udp", "run_ns3_udp", "wifi_udp_arguments"]
+__all__ = [
+    "edca_pairs_arguments",
+    "run_hopsim_udp",
+    "run_ns3_udp",
+    "wifi_udp_arguments",
+]
 
 
 def _dbm(w: float) -> float:
@@ -103,11 +108,46 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 
+def edca_pairs_arguments(s: Mapping[str, Any], run: int) -> list[str]:
+    """The command line of ``wifi_udp.cc --acs`` for a resolved scenario of saturated UDP
+    flows between pairs of nodes (flow j from node 2j at (0, j * gap) to node 2j + 1 at
+    (spacing, j * gap)), each of its own access category: EDCA side by side. Raises
+    :class:`Ns3Untranslatable`."""
+    topo, flows = s["topology"], s["flows"]
+    require("topology.kind", topo["kind"], "positions", '"positions" (pairs of nodes)')
+    pos = [tuple(map(float, p[:2])) for p in topo["positions"]]
+    if len(flows) < 1 or len(pos) != 2 * len(flows):
+        raise Ns3Untranslatable("topology.positions", f"{len(pos)} nodes", "two per flow")
+    spacing = pos[1][0] - pos[0][0]
+    gap = pos[2][1] - pos[0][1] if len(pos) > 2 else 1.0
+    for j, f in enumerate(flows):
+        require(f"flows.{j}.src", f["src"], 2 * j, f"node {2 * j}")
+        require(f"flows.{j}.dst", f["dst"], 2 * j + 1, f"node {2 * j + 1}")
+        for key in ("transport", "payload_bytes", "interval_s"):
+            require(f"flows.{j}.{key}", f[key], flows[0][key], "the same for every flow")
+        want = [(0.0, j * gap), (spacing, j * gap)]
+        if [pos[2 * j], pos[2 * j + 1]] != want:
+            raise Ns3Untranslatable(
+                f"topology.positions.{2 * j}", pos[2 * j], f"the pair layout {want}"
+            )
+    one = dict(s)
+    one["topology"] = {"kind": "chain", "hops": 1, "spacing_m": spacing}
+    one["flows"] = [dict(flows[0], src=0, dst=1)]
+    acs = ",".join(f.get("access_category", "BE") for f in flows)
+    return [*wifi_udp_arguments(one, run), f"--acs={acs}", f"--pairGapM={gap!r}"]
+
+
 def run_ns3_udp(
-    resolved: dict[str, Any], run: int, binary: Path | None = None, timeout_s: float = 3600.0
+    resolved: dict[str, Any],
+    run: int,
+    binary: Path | None = None,
+    timeout_s: float = 3600.0,
+    *,
+    pairs: bool = False,
 ) -> dict[str, Any]:
-    """One ns-3 run of the resolved scenario: its JSON line, parsed."""
-    args = wifi_udp_arguments(resolved, run)
+    """One ns-3 run of the resolved scenario (``pairs``: of :func:`edca_pairs_arguments`):
+    its JSON line, parsed."""
+    args = edca_pairs_arguments(resolved, run) if pairs else wifi_udp_arguments(resolved, run)
     binary = binary or build_wifi_udp()
     t0 = time.perf_counter()
     proc = subprocess.run(
@@ -131,6 +171,7 @@ def run_hopsim_udp(scenario: Mapping[str, Any], seed: int) -> dict[str, Any]:
     return {
         "simulator": "hopsim",
         "goodput_kbps": r.flows[0].goodput_kbps,
+        "goodput_kbps_by_flow": [f.goodput_kbps for f in r.flows],
         "mac_retries": r.totals.mac_retries,
         "retry_limit_drops": r.totals.retry_limit_drops,
         "events": r.raw["engine"]["events"],

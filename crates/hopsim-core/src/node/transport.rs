@@ -88,6 +88,7 @@ impl Node {
     fn send(&mut self, cx: &mut NodeCtx, mut packet: Packet, event: EventKind) {
         let f = &mut cx.flows[packet.flow.index()];
         f.packets_sent += 1;
+        packet.dscp = f.dscp;
         if packet.src == f.src {
             // The data direction (not TCP's ACKs): its route is sampled.
             cx.out.push(NodeOutput::DataSent { flow: packet.flow });

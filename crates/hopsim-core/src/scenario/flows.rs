@@ -37,6 +37,10 @@ pub struct Flow {
     /// TCP settings of this flow (resolved from the top-level `[tcp]` and `[flows.tcp]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSpec>,
+    /// EDCA access category of the flow's packets, both ways (802.11n/ac): the flow marks
+    /// their DS field with its DSCP (mac/edca.rs).
+    #[serde(default, skip_serializing_if = "AccessCategory::is_best_effort")]
+    pub access_category: AccessCategory,
 }
 
 /// Flows between random distinct node pairs, all with the same settings.
@@ -58,6 +62,40 @@ pub struct Traffic {
     pub bytes: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpSpec>,
+    /// EDCA access category of the flow's packets, both ways (802.11n/ac): the flow marks
+    /// their DS field with its DSCP (mac/edca.rs).
+    #[serde(default, skip_serializing_if = "AccessCategory::is_best_effort")]
+    pub access_category: AccessCategory,
+}
+
+/// The EDCA access category of a flow's packets (a QoS station's, 802.11n/ac).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessCategory {
+    #[serde(rename = "BK")]
+    Background,
+    #[default]
+    #[serde(rename = "BE")]
+    BestEffort,
+    #[serde(rename = "VI")]
+    Video,
+    #[serde(rename = "VO")]
+    Voice,
+}
+
+impl AccessCategory {
+    pub fn is_best_effort(&self) -> bool {
+        *self == AccessCategory::BestEffort
+    }
+
+    /// As the scenario writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessCategory::Background => "BK",
+            AccessCategory::BestEffort => "BE",
+            AccessCategory::Video => "VI",
+            AccessCategory::Voice => "VO",
+        }
+    }
 }
 
 fn d_transport() -> Transport {
@@ -80,6 +118,7 @@ impl Traffic {
             stop_s: self.stop_s,
             bytes: self.bytes,
             tcp: self.tcp.clone(),
+            access_category: self.access_category,
         }
     }
 
@@ -124,6 +163,13 @@ impl Flow {
             }
             (Transport::Tcp, Some(t)) => t.check(&tcp)?,
             _ => {}
+        }
+        if !self.access_category.is_best_effort() && !run.qos {
+            return Err(at.field("access_category").invalid(
+                format!("\"{}\"", self.access_category.name()),
+                "needs a QoS station's EDCA: radio.standard = \"80211n\" or \"80211ac\" \
+                 (802.11a/b/g stations here use the DCF, best effort only)",
+            ));
         }
         if self.transport == Transport::Tcp && self.interval_s != 0.0 {
             return Err(at.field("interval_s").invalid(

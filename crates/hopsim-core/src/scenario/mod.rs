@@ -30,7 +30,7 @@ mod work;
 pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
 pub use crate::phy::standard::Standard;
 pub use crate::transport::tcp::config::{TcpSpec, TcpVariant, WindowLimit};
-pub use flows::{Flow, Traffic, Transport};
+pub use flows::{AccessCategory, Flow, Traffic, Transport};
 pub use key_path::KeyPath;
 pub use mac::{DataRate, Mac, RateControlAlgo};
 pub use mobility::{Mobility, MobilityModel};

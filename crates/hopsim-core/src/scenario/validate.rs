@@ -13,6 +13,8 @@ pub(super) type Check = Result<(), ScenarioError>;
 pub(super) struct Context {
     pub duration_s: f64,
     pub nodes: usize,
+    /// The stations are QoS stations (EDCA: 802.11n/ac).
+    pub qos: bool,
 }
 
 /// Check every value of a parsed scenario; the first rejection is returned.
@@ -27,7 +29,11 @@ pub fn validate(s: &Scenario) -> Check {
         );
     }
     s.topology.check(&root.field("topology"))?;
-    let run = Context { duration_s: s.duration_s, nodes: node_count(&s.topology) };
+    let run = Context {
+        duration_s: s.duration_s,
+        nodes: node_count(&s.topology),
+        qos: s.radio.standard.is_ht(),
+    };
     s.radio.check(&root.field("radio"))?;
     if s.profile == super::Profile::Ns2 && !s.radio.standard.is_b() {
         return Err(root.field("radio").field("standard").invalid(

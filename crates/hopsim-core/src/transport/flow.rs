@@ -86,5 +86,8 @@ pub struct FlowState {
     pub false_route_failures: u64,
     /// Own packets waiting in the source's interface queue (saturated UDP refill).
     pub queued_at_source: u32,
+    /// The DS field its packets carry both ways (its access category's DSCP, mac/edca.rs):
+    /// as a socket's IP_TOS.
+    pub dscp: u8,
     pub app: FlowApp,
 }

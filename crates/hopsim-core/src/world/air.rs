@@ -168,6 +168,8 @@ impl World {
     /// Invariants: a radio sends one frame at a time, and a frame won by contention starts
     /// only when neither physical nor virtual carrier sense forbids it (idle for DIFS). A
     /// signal counts only once it has lasted longer than the CCA time (mac/access/mod.rs).
+    /// (DIFS, or the shortest AIFS of an EDCA station; the frames of a TXOP after its first
+    /// come SIFS after a response, as responses do.)
     fn check_may_transmit(&mut self, now: SimTime, node: NodeId, response: bool) {
         let n = &self.nodes[node.index()];
         if n.radio.transmitting_at(now) || n.tx_frame.is_some() {
@@ -184,7 +186,7 @@ impl World {
             self.cx.invariants.violate(format!(
                 "node {node} transmitted at {now} ns while carrier sense was busy"
             ));
-        } else if now < n.radio.idle_since(seen) + self.difs_ns {
+        } else if now < n.radio.idle_since(seen) + n.mac.min_aifs_ns() {
             self.cx.invariants.violate(format!(
                 "node {node} transmitted at {now} ns less than DIFS after the medium became idle"
             ));

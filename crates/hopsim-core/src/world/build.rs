@@ -26,7 +26,9 @@ use crate::phy::radio::Radio;
 use crate::phy::receiver::Receiver;
 use crate::phy::sinr::SinrRadio;
 use crate::queue::IfQueue;
-use crate::scenario::{Flow, Profile, Reception, RoutingProtocol, Scenario, TcpVariant, Transport};
+use crate::scenario::{
+    AccessCategory, Flow, Profile, Reception, RoutingProtocol, Scenario, TcpVariant, Transport,
+};
 use crate::transport::flow::{FlowApp, FlowState, TcpFlow};
 use crate::transport::tcp::config::{TcpHost, TcpSpec};
 use crate::transport::tcp::quick_ack::QuickAckConfig;
@@ -222,7 +224,6 @@ impl World {
             },
             channel,
             positions,
-            difs_ns: timing.difs,
             frame_error_rate: s.radio.frame_error_rate,
             fading: Fader::new(&s.radio, (model.rx_w, model.cs_w), n_nodes as usize),
             capture_mode: s.radio.reception == Reception::Capture,
@@ -319,6 +320,13 @@ fn flow_state(id: u32, f: &Flow, hops: u32, s: &Scenario) -> FlowState {
         link_failures: 0,
         false_route_failures: 0,
         queued_at_source: 0,
+        dscp: match f.access_category {
+            AccessCategory::Background => Ac::Bk,
+            AccessCategory::BestEffort => Ac::Be,
+            AccessCategory::Video => Ac::Vi,
+            AccessCategory::Voice => Ac::Vo,
+        }
+        .dscp(),
         app,
     }
 }

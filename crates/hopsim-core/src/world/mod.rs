@@ -44,7 +44,6 @@ pub struct World {
     cx: NodeCtx<Scheduler<Event>>,
     channel: Channel,
     positions: Vec<[f64; 2]>,
-    difs_ns: SimTime,
     frame_error_rate: f64,
     fading: Fader,
     /// Every receiver is in ns-2 capture mode (else SINR).

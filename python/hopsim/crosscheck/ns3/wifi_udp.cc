@@ -4,6 +4,12 @@
 // written from a resolved hopsim scenario; this file holds no defaults of its own that
 // matter. Prints one JSON object on stdout.
 //
+// With --acs=AC,AC,... (one hop only) the scenario is instead one saturated flow per entry,
+// each between its own pair of nodes (sender 2j at (0, j * pairGapM), receiver 2j + 1 at
+// (spacingM, j * pairGapM)), marked with a DS field whose user priority ns-3's wifi queue
+// selection (SelectQueueByDSField: the field's top three bits) maps to that EDCA access
+// category: CS1 -> UP 1 (BK), 0 (BE), AF41 -> UP 4 (VI), CS6 -> UP 6 (VO).
+//
 // Build (the driver does it): g++ -std=c++20 -O2 -I<ns3>/include wifi_udp.cc
 //   -L<ns3>/lib64 -lns3.44-{wifi,internet,applications,mobility,propagation,network,core}
 //   -Wl,-rpath,<ns3>/lib64
@@ -33,6 +39,7 @@ namespace
 struct Counters
 {
     uint64_t bytesInWindow = 0; // payload bytes the sink received in [warmup, duration]
+    std::vector<uint64_t> flowBytesInWindow; // the same per flow (--acs)
     uint64_t packetsInWindow = 0;
     uint64_t macRetries = 0;      // failed RTS and DATA attempts, all nodes
     uint64_t retryLimitDrops = 0; // MPDUs dropped at the retry limit, all nodes
@@ -81,6 +88,48 @@ OnSinkRx(Ptr<const Packet> p, const Address&)
         g.bytesInWindow += p->GetSize();
         g.packetsInWindow++;
     }
+}
+
+void
+OnFlowSinkRx(size_t flow, Ptr<const Packet> p, const Address& from)
+{
+    if (Simulator::Now().GetSeconds() >= g.warmupS)
+    {
+        g.flowBytesInWindow[flow] += p->GetSize();
+    }
+    OnSinkRx(p, from);
+}
+
+// The DS field (IP TOS octet) ns-3 sends in access category `ac`.
+uint8_t
+TosOf(const std::string& ac)
+{
+    if (ac == "BK")
+    {
+        return 0x20;
+    }
+    if (ac == "VI")
+    {
+        return 0x88;
+    }
+    if (ac == "VO")
+    {
+        return 0xc0;
+    }
+    NS_ABORT_MSG_IF(ac != "BE", "an access category is BK, BE, VI or VO, not " << ac);
+    return 0x00;
+}
+
+std::vector<std::string>
+Split(const std::string& list)
+{
+    std::vector<std::string> out;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+    {
+        out.push_back(item);
+    }
+    return out;
 }
 
 // The node of a trace context "/NodeList/<i>/...".
@@ -159,6 +208,17 @@ JsonDrops()
     return out + "]";
 }
 
+std::string
+JsonKbps(const std::vector<uint64_t>& bytes, double windowS)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < bytes.size(); ++i)
+    {
+        out += (i ? ", " : "") + std::to_string(bytes[i] * 8.0 / windowS / 1e3);
+    }
+    return out + "]";
+}
+
 WifiStandard
 StandardOf(const std::string& name)
 {
@@ -217,6 +277,8 @@ main(int argc, char* argv[])
     std::string rateManager = "constant";
     uint32_t maxAmpduBytes = 0;
     double msduLifetimeS = 0.0;
+    std::string acs;
+    double pairGapM = 1.0;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
@@ -247,6 +309,9 @@ main(int argc, char* argv[])
     cmd.AddValue("streams", "80211ac: spatial streams of DATA frames", streams);
     cmd.AddValue("rateManager",
                  "constant (dataMode), ideal (IdealWifiManager) or minstrelht", rateManager);
+    cmd.AddValue("acs", "one flow per pair of nodes, of these access categories (BK,BE,VI,VO)",
+                 acs);
+    cmd.AddValue("pairGapM", "--acs: distance between the pairs (m)", pairGapM);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
@@ -264,7 +329,11 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::WifiMacQueue::MaxDelay",
                        TimeValue(Seconds(msduLifetimeS > 0 ? msduLifetimeS : 10 * durationS)));
 
-    const uint32_t n = hops + 1;
+    const std::vector<std::string> flowAcs = Split(acs);
+    const bool pairs = !flowAcs.empty();
+    NS_ABORT_MSG_IF(pairs && hops != 1, "--acs needs hops = 1");
+    g.flowBytesInWindow.assign(flowAcs.size(), 0);
+    const uint32_t n = pairs ? 2 * flowAcs.size() : hops + 1;
     g.dataFailed.assign(n, 0);
     g.rtsFailed.assign(n, 0);
     g.limitDrops.assign(n, 0);
@@ -275,7 +344,8 @@ main(int argc, char* argv[])
     Ptr<ListPositionAllocator> pos = CreateObject<ListPositionAllocator>();
     for (uint32_t i = 0; i < n; ++i)
     {
-        pos->Add(Vector(i * spacingM, 0.0, 0.0));
+        pos->Add(pairs ? Vector((i % 2) * spacingM, (i / 2) * pairGapM, 0.0)
+                       : Vector(i * spacingM, 0.0, 0.0));
     }
     mobility.SetPositionAllocator(pos);
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
@@ -350,7 +420,16 @@ main(int argc, char* argv[])
         mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(true),
                     "FrameRetryLimit", UintegerValue(retryLimit),
                     "BE_MaxAmpduSize", UintegerValue(maxAmpduBytes),
-                    "BE_MaxAmsduSize", UintegerValue(0));
+                    "BK_MaxAmpduSize", UintegerValue(maxAmpduBytes),
+                    "VI_MaxAmpduSize", UintegerValue(maxAmpduBytes),
+                    "BE_MaxAmsduSize", UintegerValue(0),
+                    "BK_MaxAmsduSize", UintegerValue(0),
+                    "VI_MaxAmsduSize", UintegerValue(0),
+                    "VO_MaxAmsduSize", UintegerValue(0));
+        // A failed exchange inside a TXOP ends it with a backoff, as in hopsim
+        // (mac/dcf/edcaf.rs), not with PIFS recovery. (ns-3.44's Duration fields cover the
+        // rest of the TXOP and a CF-End frees it; hopsim's cover each exchange alone.)
+        Config::SetDefault("ns3::QosFrameExchangeManager::PifsRecovery", BooleanValue(false));
         wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(shortGi));
     }
     NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
@@ -366,17 +445,34 @@ main(int argc, char* argv[])
     tch.Uninstall(devices);
     NeighborCacheHelper neighbours;
     neighbours.PopulateNeighborCache();
-    for (uint32_t i = 0; i + 1 < n; ++i)
+    for (uint32_t i = 0; i + 1 < n && !pairs; ++i)
     {
         Ptr<Ipv4StaticRouting> rt = staticRouting.GetStaticRouting(nodes.Get(i)->GetObject<Ipv4>());
         rt->AddHostRouteTo(ifs.GetAddress(n - 1), ifs.GetAddress(i + 1), 1);
     }
 
+    for (size_t j = 0; j < flowAcs.size(); ++j)
+    {
+        const uint16_t flowPort = 6000 + j;
+        OnOffHelper app("ns3::UdpSocketFactory",
+                        InetSocketAddress(ifs.GetAddress(2 * j + 1), flowPort));
+        app.SetConstantRate(DataRate(static_cast<uint64_t>(offeredMbps * 1e6)), payloadBytes);
+        app.SetAttribute("Tos", UintegerValue(TosOf(flowAcs[j])));
+        ApplicationContainer a = app.Install(nodes.Get(2 * j));
+        a.Start(Seconds(0.0));
+        a.Stop(Seconds(durationS));
+        PacketSinkHelper sh("ns3::UdpSocketFactory",
+                            InetSocketAddress(Ipv4Address::GetAny(), flowPort));
+        ApplicationContainer k = sh.Install(nodes.Get(2 * j + 1));
+        k.Start(Seconds(0.0));
+        k.Stop(Seconds(durationS));
+        k.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnFlowSinkRx, j));
+    }
     const uint16_t port = 5000;
     OnOffHelper onoff("ns3::UdpSocketFactory", InetSocketAddress(ifs.GetAddress(n - 1), port));
     onoff.SetConstantRate(DataRate(static_cast<uint64_t>(offeredMbps * 1e6)), payloadBytes);
     ApplicationContainer src = onoff.Install(nodes.Get(0));
-    src.Start(Seconds(0.0));
+    src.Start(Seconds(pairs ? 2 * durationS : 0.0)); // never, beside the pairs' flows
     src.Stop(Seconds(durationS));
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer sink = sinkHelper.Install(nodes.Get(n - 1));
@@ -414,12 +510,13 @@ main(int argc, char* argv[])
                 "\"retry_limit_drops\": %llu, \"events\": %llu, \"wall_s\": %.6f, "
                 "\"data_failed_by_node\": %s, \"rts_failed_by_node\": %s, "
                 "\"retry_limit_drops_by_node\": %s, "
-                "\"phy_rx_drops_by_node\": %s}\n",
+                "\"phy_rx_drops_by_node\": %s, \"goodput_kbps_by_flow\": %s}\n",
                 hops, static_cast<unsigned long long>(run), g.bytesInWindow * 8.0 / windowS / 1e3,
                 static_cast<unsigned long long>(g.packetsInWindow),
                 static_cast<unsigned long long>(g.macRetries),
                 static_cast<unsigned long long>(g.retryLimitDrops),
                 static_cast<unsigned long long>(events), wallS, JsonList(g.dataFailed).c_str(),
-                JsonList(g.rtsFailed).c_str(), JsonList(g.limitDrops).c_str(), JsonDrops().c_str());
+                JsonList(g.rtsFailed).c_str(), JsonList(g.limitDrops).c_str(), JsonDrops().c_str(),
+                JsonKbps(g.flowBytesInWindow, windowS).c_str());
     return 0;
 }

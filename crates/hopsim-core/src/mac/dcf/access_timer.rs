@@ -59,6 +59,28 @@ impl Dcf {
         if !self.access_timer.fire(generation) {
             return AccessCheck::Stale;
         }
+        if let [dcf] = self.efs.as_mut_slice() {
+            // One DCF (every 802.11a/b/g MAC, the hot path): no ties, no TXOP.
+            if self.phase != Phase::Contend {
+                return AccessCheck::Stale;
+            }
+            let a = &mut dcf.access;
+            let Some(mut at) = a.access_time() else {
+                return AccessCheck::Stale;
+            };
+            if at < now && a.busy_at(now) {
+                // The countdown ended before a busy period this timer fired inside of (cannot
+                // happen while the timer is re-armed on every earlier deadline; kept safe):
+                // the backoff is spent, access follows the busy period.
+                a.start_backoff(now, 0);
+                at = a.access_time().expect("backoff set");
+            }
+            if at > now {
+                let generation = self.access_timer.arm(at);
+                return AccessCheck::Later { at, generation };
+            }
+            return AccessCheck::Due;
+        }
         if self.pick_winner(now) {
             return AccessCheck::Due;
         }
@@ -76,6 +98,8 @@ impl Dcf {
     pub fn win_access(&mut self, cx: &mut MacCtx) {
         self.internal_collisions(cx);
         let continuing = self.txop_on_win(cx.now);
+        // A TXOP's later frames follow a response by SIFS, as responses do.
+        self.txop_burst = continuing;
         if self.agg_mgmt_due() {
             return self.send_mgmt(cx); // an ADDBA frame goes first (dcf/agg/addba.rs)
         }

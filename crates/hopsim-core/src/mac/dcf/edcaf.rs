@@ -149,8 +149,9 @@ impl Dcf {
         if !self.exchange_free() {
             return None;
         }
-        if self.efs.len() == 1 {
-            return self.access_time_of(0);
+        if let [dcf] = self.efs.as_slice() {
+            // One DCF (every 802.11a/b/g MAC): no TXOP.
+            return if self.phase == Phase::Contend { dcf.access.access_time() } else { None };
         }
         (0..self.efs.len()).filter_map(|i| self.access_time_of(i)).min()
     }
@@ -197,7 +198,15 @@ impl Dcf {
     /// The functions that lost an internal collision to the current one (10.22.2.4): each
     /// counts a failed attempt of its frame (dropped at the retry limit, except under a
     /// Block Ack agreement, whose MPDUs only age out), doubles its CW and backs off again.
+    #[inline]
     pub(super) fn internal_collisions(&mut self, cx: &mut MacCtx) {
+        if self.losers != 0 {
+            self.settle_internal_collisions(cx);
+        }
+    }
+
+    #[inline(never)]
+    fn settle_internal_collisions(&mut self, cx: &mut MacCtx) {
         while self.losers != 0 {
             let i = self.losers.trailing_zeros() as usize;
             self.losers &= self.losers - 1;
@@ -238,19 +247,19 @@ impl Dcf {
     /// Medium busy over [start, end) for every function.
     #[inline]
     pub(super) fn medium_busy(&mut self, start: SimTime, end: SimTime) {
-        for e in &mut self.efs {
-            e.access.note_busy(start, end);
+        match self.efs.as_mut_slice() {
+            [dcf] => dcf.access.note_busy(start, end),
+            efs => efs.iter_mut().for_each(|e| e.access.note_busy(start, end)),
         }
     }
 
     /// A reception ended at `at` (EIFS after an error); true if an access time moved earlier.
     #[inline]
     pub(super) fn medium_rx_end(&mut self, at: SimTime, ok: bool) -> bool {
-        let mut earlier = false;
-        for e in &mut self.efs {
-            earlier |= e.access.note_rx_end(at, ok);
+        match self.efs.as_mut_slice() {
+            [dcf] => dcf.access.note_rx_end(at, ok),
+            efs => efs.iter_mut().fold(false, |earlier, e| e.access.note_rx_end(at, ok) | earlier),
         }
-        earlier
     }
 
     pub(super) fn medium_reset_nav(&mut self, until: SimTime) {
@@ -266,6 +275,7 @@ impl Dcf {
     }
 
     /// The current function wins the medium: a TXOP begins, or (returns true) continues.
+    #[inline]
     pub(super) fn txop_on_win(&mut self, now: SimTime) -> bool {
         self.txop.next = None;
         if self.txop.due.take().is_some() {
@@ -278,6 +288,7 @@ impl Dcf {
 
     /// The current function's exchange succeeded and it is idle: if its TXOP has time left,
     /// a packet offered at once may follow after SIFS.
+    #[inline]
     pub(super) fn txop_on_finish(&mut self, now: SimTime) {
         let sifs = self.cfg.timing.sifs;
         if self.txop.until > now + sifs {
@@ -287,8 +298,30 @@ impl Dcf {
         }
     }
 
+    /// The least idle time before a countdown: DIFS, or the shortest AIFS.
+    pub fn min_aifs_ns(&self) -> SimDuration {
+        let t = &self.cfg.timing;
+        match self.cfg.edca {
+            Some(p) => p.iter().map(|p| p.aifs_ns(t.slot, t.sifs)).min().unwrap_or(t.difs),
+            None => t.difs,
+        }
+    }
+
+    /// The current function's exchange was answered and it still has a frame to send: it
+    /// goes SIFS later if the TXOP has time left (true).
+    pub(super) fn txop_continue(&mut self, now: SimTime) -> bool {
+        let at = now + self.cfg.timing.sifs;
+        if self.txop.until <= at {
+            return false;
+        }
+        self.txop.next = None;
+        self.txop.due = Some(at);
+        true
+    }
+
     /// A packet for function `i` is offered at `now`: it continues the TXOP if the exchange
     /// before it just ended.
+    #[inline]
     pub(super) fn txop_on_offer(&mut self, now: SimTime, i: usize) {
         match self.txop.next {
             Some((ended, at)) if ended == now && i == self.cur => {
@@ -309,6 +342,7 @@ impl Dcf {
     /// function contends with the backoff drawn when its last exchange ended.
     pub(super) fn txop_give_up(&mut self, cx: &mut MacCtx) {
         self.txop.end();
+        self.txop_burst = false;
         if self.efs[self.cur].access.backoff().is_none() {
             self.draw_backoff_for(cx, self.cur, cx.now);
         }
@@ -317,6 +351,7 @@ impl Dcf {
 
     /// Uniform on {0, ..., CW}, CW that of function `i` (802.11 9.2.4), or ns-2's
     /// `Random::random() % cw`.
+    #[inline]
     pub(super) fn backoff_slots(&mut self, i: usize) -> u32 {
         let cw = self.efs[i].cw;
         if self.cfg.ns2 {
@@ -342,6 +377,7 @@ impl Dcf {
     }
 
     /// Function `i` draws a backoff (its countdown from `not_before` at the earliest).
+    #[inline]
     pub(super) fn draw_backoff_for(&mut self, cx: &mut MacCtx, i: usize, not_before: SimTime) {
         let slots = self.backoff_slots(i);
         self.note(cx, MacNote::Backoff { slots, cw: self.efs[i].cw });

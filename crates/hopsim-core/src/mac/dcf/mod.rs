@@ -74,6 +74,8 @@ pub struct Dcf {
     losers: u8,
     /// The longest PSDU the TXOP leaves room for, while an A-MPDU is drafted in one.
     psdu_budget_ns: Option<SimDuration>,
+    /// The frame about to go continues a TXOP.
+    txop_burst: bool,
     access_timer: Timer,
     timeout_timer: Timer,
     sifs_timer: Timer,
@@ -115,6 +117,7 @@ impl Dcf {
             txop: Txop::default(),
             losers: 0,
             psdu_budget_ns: None,
+            txop_burst: false,
             access_timer: Timer::default(),
             timeout_timer: Timer::default(),
             sifs_timer: Timer::default(),
@@ -264,6 +267,7 @@ impl Dcf {
     }
 
     fn transmit(&mut self, cx: &mut MacCtx, frame: Frame, response: bool) {
+        let response = response || std::mem::take(&mut self.txop_burst);
         self.medium_busy(cx.now, cx.now + frame.airtime_ns);
         cx.out.push(Tagged { output: MacOutput::Transmit { frame, response }, node: self.node });
     }
@@ -465,6 +469,10 @@ mod job;
 use job::Job;
 pub use job::MacCounters;
 
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+mod edca_tests;
 #[cfg(test)]
 mod ns2_tests;
 #[cfg(test)]

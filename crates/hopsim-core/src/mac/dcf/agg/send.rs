@@ -321,17 +321,24 @@ impl Dcf {
             let mpdus = (u32::from(last.mpdus).max(1), settled.acked);
             self.rates.report_ampdu(job.dst, last.rate, mpdus, last.airtime_ns, cx.now);
         }
-        if settled.acked > 0 || (was_bar && response.is_some()) {
+        let answered = settled.acked > 0 || (was_bar && response.is_some());
+        if answered {
             self.efs[self.cur].reset_cw();
         } else {
             self.counters.mac_retries += 1;
             self.double_cw();
         }
         if left > 0 {
-            self.txop.end(); // what failed waits for a new access
-                             // What failed waits in the window for the next access.
+            // What failed waits in the window: for the next exchange of the TXOP if this one
+            // was answered and time is left (as ns-3.44 goes on after a BlockAckReq), else
+            // for the next access.
             self.phase = Phase::Contend;
-            self.draw_backoff(cx);
+            if answered && self.txop_continue(cx.now) {
+                self.arm_access(cx);
+            } else {
+                self.txop.end();
+                self.draw_backoff(cx);
+            }
         } else {
             *self.job_mut() = None;
             self.finish(cx);
