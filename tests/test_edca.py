@@ -14,6 +14,7 @@ A video TXOP (3.008 ms) carries one A-MPDU held to the limit less SIFS + BlockAc
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -131,3 +132,69 @@ def test_the_key_is_refused_where_there_is_no_edca(hopsim_mod):
     # Best effort is the default and is left out of the resolved scenario.
     assert "access_category" not in hopsim_mod.validate(scenario("BE", ampdu=False))["flows"][0]
     assert hopsim_mod.validate(scenario("VI", ampdu=False))["flows"][0]["access_category"] == "VI"
+
+
+def test_internal_collisions_happen_only_inside_a_station(run_scenario):
+    # 10.22.2.4: an internal collision is two categories of one station ending their backoff
+    # in the same slot. Voice and best effort on two stations never collide internally (the
+    # field is there, at 0); from one station they do (each counts against the best-effort
+    # frame's short retry count, not as a retransmission on the air: mac_retries).
+    scn = scenario("BE", ampdu=False)
+    scn["topology"] = {"kind": "positions", "positions": [[0, 0], [10, 0], [0, 1], [10, 1]]}
+    scn["routing"] = {"protocol": "static"}
+    apart = [
+        udp_flow(0, 1, payload_bytes=PAYLOAD),
+        udp_flow(2, 3, payload_bytes=PAYLOAD, access_category="VO"),
+    ]
+    t = run_scenario({**scn, "flows": apart}).raw["totals"]
+    assert t["internal_collisions"] == 0, t
+    together = [
+        udp_flow(0, 1, payload_bytes=PAYLOAD),
+        udp_flow(0, 1, payload_bytes=PAYLOAD, access_category="VO"),
+    ]
+    raw = run_scenario({**scn, "flows": together}).raw
+    sender = raw["nodes"][0]
+    assert sender["internal_collisions"] > 0, sender
+    assert raw["totals"]["internal_collisions"] == sender["internal_collisions"]
+    assert "internal_collisions" not in run_scenario(scenario("BE", ampdu=False)).raw["totals"]
+
+
+def test_edca_keys_move_a_category_to_other_parameters(run_scenario):
+    # mac.edca overrides Table 9-137 key by key: best effort given voice's AIFSN, CW and TXOP
+    # limit runs voice's TXOP cycle; voice with txop_limit_us = 0 sends one exchange per
+    # access: E[cycle] = AIFS[VO] + CW_VO / 2 slots + DATA + SIFS + ACK.
+    scn = scenario("BE", ampdu=False)
+    vo_keys = {"aifsn": 2, "cw_min": 3, "cw_max": 7, "txop_limit_us": 1504}
+    scn["mac"]["edca"] = {"BE": vo_keys}
+    got = run_scenario(scn).raw["flows"][0]["goodput_kbps"]
+    assert got == pytest.approx(vo_txop_kbps(), rel=TOLERANCE), got
+    scn = scenario("VO", ampdu=False)
+    scn["mac"]["edca"] = {"VO": {"txop_limit_us": 0}}
+    ack = ofdm.ppdu_us(ofdm.ACK_BYTES, ht.ack_rate_mbps(7))
+    exchange = ht.ppdu_us(MPDU, 7) + d_pair() + ht.SIFS_US + ack
+    cycle = aifs_us("VO") + CW_MIN["VO"] / 2 * ht.SLOT_US + exchange
+    got = run_scenario(scn).raw["flows"][0]["goodput_kbps"]
+    assert got == pytest.approx(1000.0 * 8 * PAYLOAD / cycle, rel=TOLERANCE), got
+
+
+@pytest.mark.parametrize(
+    "table,key",
+    [
+        ({"VI": {"aifsn": 1}}, "mac.edca.VI.aifsn"),
+        ({"VO": {"cw_min": 12}}, "mac.edca.VO.cw_min"),
+        ({"BK": {"cw_max": 7, "cw_min": 31}}, "mac.edca.BK.cw_max"),
+        ({"BE": {"txop_limit_us": 1000}}, "mac.edca.BE.txop_limit_us"),
+        ({"BE": {"aifs": 2}}, "mac.edca.BE"),
+        ({"AC_BE": {"aifsn": 2}}, "mac.edca"),
+    ],
+)
+def test_edca_keys_are_refused_by_name(hopsim_mod, table, key):
+    scn = scenario("BE", ampdu=False)
+    scn["mac"]["edca"] = table
+    with pytest.raises(hopsim_mod.ScenarioError, match=re.escape(key)):
+        hopsim_mod.validate(scn)
+    scn["radio"] = {"standard": "80211a"}
+    scn["mac"].update(data_rate_mbps=54.0, edca={"VO": {"aifsn": 2}})
+    scn["mac"].pop("ampdu_max_bytes")
+    with pytest.raises(hopsim_mod.ScenarioError, match=r"`mac\.edca\.VO` .*QoS station"):
+        hopsim_mod.validate(scn)

@@ -59,6 +59,7 @@ def contended_scenario(seed: int = 1) -> dict:
 
 #: The condition of the A-MPDU keys, as the schema words it (one home: observe/schema).
 AGGREGATION = next(f.present for f in RESULT_SCHEMA if f.name == "ampdus_sent")
+QUEUE = next(f.present for f in RESULT_SCHEMA if f.name == "aqm_drops")
 
 
 def test_result_document_has_the_contract_fields(run_scenario):
@@ -84,10 +85,11 @@ def test_result_document_has_the_contract_fields(run_scenario):
     assert "aqm_drops" not in node and "queue_delay_mean_ms" not in raw["totals"]
     queued = run_scenario({**scn, "queue": {"discipline": "droptail"}}).raw
     for f in RESULT_SCHEMA:
-        if f.level == "totals" and f.present != AGGREGATION:
+        if f.level == "totals" and f.present == QUEUE:
             assert f.name in queued["totals"] and f.name in queued["nodes"][1], f.name
     # The aggregation keys only where 802.11n aggregates (its default).
     assert "ampdus_sent" not in queued["totals"]
+    assert "internal_collisions" not in queued["totals"]  # no flow outside best effort
     ht = {"radio": {"standard": "80211n"}, "mac": {"data_rate_mbps": "mcs0"}}
     topology = {**scn["topology"], "spacing_m": 30.0}
     n = run_scenario({**scn, **ht, "topology": topology, "flows": [udp_flow(0, 2)]}).raw

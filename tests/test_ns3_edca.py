@@ -82,3 +82,26 @@ def test_categories_share_the_medium_as_in_ns3(ns3_binary, hopsim_mod, acs):
             assert o < 0.02 * sum(ours), (ns3, ours)
         else:
             assert o == pytest.approx(n, rel=0.12), (ns3, ours)
+
+
+def test_edca_keys_translate(hopsim_mod):
+    s = pairs(["BE"], False)
+    s["mac"]["edca"] = {"BE": {"aifsn": 2, "cw_min": 3, "cw_max": 7}, "VO": {"txop_limit_us": 0}}
+    args = dict(a[2:].split("=", 1) for a in edca_pairs_arguments(hopsim_mod.validate(s), 1))
+    assert args["edca"] == "BE:2:3:7:,VO::::0"
+
+
+@pytest.mark.parametrize(
+    "acs,edca",
+    [
+        (["VO"], {"VO": {"txop_limit_us": 0}}),  # one exchange per access: no CF-End either
+        (["BK", "BE"], {"BK": {"aifsn": 3}}),  # BK with BE's parameters: an even share
+    ],
+)
+def test_edca_keys_beside_ns3(ns3_binary, hopsim_mod, acs, edca):
+    s = pairs(acs, False)
+    s["mac"]["edca"] = edca
+    ns3, ours = _per_flow(s, ns3_binary, hopsim_mod)
+    assert sum(ours) == pytest.approx(sum(ns3), rel=0.03), (ns3, ours)
+    for n, o in zip(ns3, ours, strict=True):
+        assert o == pytest.approx(n, rel=0.08), (ns3, ours)

@@ -197,6 +197,8 @@ class _Counters(Record):
     cts_sent: int
     data_sent: int
     ack_sent: int
+    # With a flow in an access category other than BE only:
+    internal_collisions: int
     # With a [queue] table only:
     aqm_drops: int
     ecn_marks: int

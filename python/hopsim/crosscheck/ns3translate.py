@@ -269,6 +269,8 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "dupackThreshold": int(tcp["dupack_threshold"]),
     }
     args.update(ht_arguments(radio, mac) if standard in ("80211n", "80211ac") else {})
+    if mac.get("edca"):
+        raise Ns3Untranslatable("mac.edca", mac["edca"], "absent: chain_tcp.cc keeps Table 9-137's")
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -105,7 +105,18 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         # Above what HT (600 Mbit/s) or VHT (3.5 Gbit/s) carries: the source must saturate
         # the link.
         args["offeredMbps"] = 4000.0 if standard == "80211ac" else 1000.0
+        if edca := mac.get("edca"):
+            args["edca"] = edca_argument(edca)
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
+
+
+def edca_argument(table: Mapping[str, Mapping[str, int]]) -> str:
+    """``mac.edca`` as ``wifi_udp.cc --edca``: AC:aifsn:cwMin:cwMax:txopUs per category, an
+    empty field where the scenario keeps the default (both take Table 9-137's)."""
+    keys = ("aifsn", "cw_min", "cw_max", "txop_limit_us")
+    return ",".join(
+        ":".join([ac, *(str(o[k]) if k in o else "" for k in keys)]) for ac, o in table.items()
+    )
 
 
 def edca_pairs_arguments(s: Mapping[str, Any], run: int) -> list[str]:

@@ -192,6 +192,9 @@ pub struct MacTotals {
     pub ack_sent: u64,
     #[serde(skip)]
     pub(crate) unicast_done: u64,
+    /// EDCA internal collisions (802.11-2020 10.22.2.4), with flows in two or more categories.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub internal_collisions: Option<u64>,
     /// AQM counters and queueing delay (with a `[queue]` table).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueResult>,
@@ -227,6 +230,9 @@ impl MacTotals {
         self.mac_retries += o.mac_retries;
         self.retry_limit_drops += o.retry_limit_drops;
         self.collisions += o.collisions;
+        if let (Some(t), Some(x)) = (self.internal_collisions.as_mut(), o.internal_collisions) {
+            *t += x;
+        }
         self.queue_drops += o.queue_drops;
         self.queue_purge_drops += o.queue_purge_drops;
         self.no_route_drops += o.no_route_drops;

@@ -2,6 +2,7 @@
 //! Defaults and sources: docs/models.md 1.4. The defaults here are 802.11b's; another
 //! `radio.standard` fills the keys a scenario leaves out with its own (scenario/standard.rs).
 
+use super::edca::EdcaTable;
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
@@ -45,6 +46,9 @@ pub struct Mac {
     /// under Block Ack its failures are not counted against a retry limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub msdu_lifetime_s: Option<f64>,
+    /// 802.11n/ac: per-category EDCA parameters over Table 9-137's (scenario/edca.rs).
+    #[serde(skip_serializing_if = "EdcaTable::is_empty")]
+    pub edca: EdcaTable,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -75,6 +79,7 @@ impl Default for Mac {
             mpdu_density_ns: 0,
             reorder_timeout_s: None,
             msdu_lifetime_s: None,
+            edca: EdcaTable::default(),
         }
     }
 }
@@ -209,7 +214,10 @@ impl Mac {
                 ),
             ));
         }
-        Ok(())
+        let defaults = crate::mac::edca::Ac::ALL.map(|ac| {
+            crate::mac::edca::EdcaParams::default_for(ac, self.cw_min, self.cw_max, false)
+        });
+        self.edca.check(&at.field("edca"), standard.is_ht(), defaults)
     }
 }
 

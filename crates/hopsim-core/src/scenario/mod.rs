@@ -9,6 +9,7 @@
 //! sections, naming each with a [`KeyPath`] (`key_path.rs`); `ranges.rs` is the one table of
 //! allowed numeric ranges.
 
+mod edca;
 mod flows;
 mod key_path;
 mod mac;
@@ -30,6 +31,7 @@ mod work;
 pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
 pub use crate::phy::standard::Standard;
 pub use crate::transport::tcp::config::{TcpSpec, TcpVariant, WindowLimit};
+pub use edca::{AcOverride, EdcaTable};
 pub use flows::{AccessCategory, Flow, Traffic, Transport};
 pub use key_path::KeyPath;
 pub use mac::{DataRate, Mac, RateControlAlgo};

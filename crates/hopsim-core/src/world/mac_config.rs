@@ -46,9 +46,12 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
         long_retry_limit: s.mac.long_retry_limit,
         ns2: s.profile == Profile::Ns2,
         // A QoS station (HT and VHT require QoS, 802.11-2016 10.2.1): EDCA with the default
-        // parameter set from the PHY's aCWmin and aCWmax (`mac.cw_min`, `mac.cw_max`).
+        // parameter set from the PHY's aCWmin and aCWmax (`mac.cw_min`, `mac.cw_max`), and
+        // the scenario's `mac.edca` keys over it.
         edca: standard.is_ht().then(|| {
-            Ac::ALL.map(|ac| EdcaParams::default_for(ac, s.mac.cw_min, s.mac.cw_max, false))
+            let defaults =
+                Ac::ALL.map(|ac| EdcaParams::default_for(ac, s.mac.cw_min, s.mac.cw_max, false));
+            s.mac.edca.apply(defaults)
         }),
         agg: (s.mac.ampdu_max_bytes > 0).then(|| AggConfig {
             max_bytes: s.mac.ampdu_max_bytes,

@@ -52,7 +52,9 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
             r
         })
         .collect();
-    let mut totals = MacTotals::default();
+    // Internal collisions need two categories: shown when a flow is marked other than BE.
+    let qos_mix = world.cx.flows.iter().any(|f| f.dscp != 0);
+    let mut totals = MacTotals { internal_collisions: qos_mix.then_some(0), ..Default::default() };
     let mut all_delays: Option<Box<LogHistogram>> = None;
     let nodes: Vec<NodeResult> = world
         .nodes
@@ -82,6 +84,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 data_sent: m.data_sent,
                 ack_sent: m.ack_sent,
                 unicast_done: m.unicast_done,
+                internal_collisions: qos_mix.then_some(m.internal_collisions),
                 aggregation: n.mac.agg_counters().map(AggResult::of),
                 queue: n.queue_delay_ms.as_ref().map(|h| {
                     all_delays.get_or_insert_with(Box::default).merge(h);

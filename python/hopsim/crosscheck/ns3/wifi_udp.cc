@@ -132,6 +132,50 @@ Split(const std::string& list)
     return out;
 }
 
+// --edca=AC:aifsn:cwMin:cwMax:txopUs,...: each listed category's EDCA parameters on every
+// device, set on its QosTxop after installation (ConfigureStandard has set the defaults); an
+// empty field keeps the default.
+void
+SetEdca(const NetDeviceContainer& devices, const std::string& spec)
+{
+    for (const std::string& entry : Split(spec))
+    {
+        std::stringstream in(entry);
+        std::string ac;
+        std::string field;
+        std::vector<std::string> v;
+        std::getline(in, ac, ':');
+        while (std::getline(in, field, ':'))
+        {
+            v.push_back(field);
+        }
+        v.resize(4);
+        const AcIndex index = ac == "BK" ? AC_BK : ac == "VI" ? AC_VI : ac == "VO" ? AC_VO : AC_BE;
+        NS_ABORT_MSG_IF(index == AC_BE && ac != "BE", "an access category is BK, BE, VI or VO");
+        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        {
+            Ptr<QosTxop> txop =
+                DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac()->GetQosTxop(index);
+            if (!v[0].empty())
+            {
+                txop->SetAifsn(static_cast<uint8_t>(std::stoul(v[0])));
+            }
+            if (!v[1].empty())
+            {
+                txop->SetMinCw(std::stoul(v[1]));
+            }
+            if (!v[2].empty())
+            {
+                txop->SetMaxCw(std::stoul(v[2]));
+            }
+            if (!v[3].empty())
+            {
+                txop->SetTxopLimit(MicroSeconds(std::stoul(v[3])));
+            }
+        }
+    }
+}
+
 // The node of a trace context "/NodeList/<i>/...".
 uint32_t
 NodeOf(const std::string& context)
@@ -279,6 +323,7 @@ main(int argc, char* argv[])
     double msduLifetimeS = 0.0;
     std::string acs;
     double pairGapM = 1.0;
+    std::string edca;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
@@ -312,6 +357,7 @@ main(int argc, char* argv[])
     cmd.AddValue("acs", "one flow per pair of nodes, of these access categories (BK,BE,VI,VO)",
                  acs);
     cmd.AddValue("pairGapM", "--acs: distance between the pairs (m)", pairGapM);
+    cmd.AddValue("edca", "EDCA parameters AC:aifsn:cwMin:cwMax:txopUs,... (HT stations)", edca);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
@@ -433,6 +479,8 @@ main(int argc, char* argv[])
         wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(shortGi));
     }
     NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
+    NS_ABORT_MSG_IF(!edca.empty() && !ht, "--edca needs a QoS (802.11n/ac) station");
+    SetEdca(devices, edca);
 
     InternetStackHelper internet;
     Ipv4StaticRoutingHelper staticRouting;

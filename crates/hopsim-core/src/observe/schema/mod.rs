@@ -75,6 +75,7 @@ const TCP: &str = "tcp flows";
 const ECN: &str = "tcp flows with tcp.ecn";
 const QUEUE: &str = "a [queue] table";
 const MCS: &str = "rows of HT and VHT rates (802.11n, 802.11ac)";
+const QOS_MIX: &str = "a flow with `access_category` other than BE";
 const AGG: &str = "802.11n or 802.11ac with `mac.ampdu_max_bytes` > 0";
 
 /// Every key of the result document, level by level.
@@ -175,6 +176,7 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(TOTALS, "cts_sent", INT, "frames", "total", "CTS frames sent"),
     f(TOTALS, "data_sent", INT, "frames", "total", "DATA frames sent, retransmissions included"),
     f(TOTALS, "ack_sent", INT, "frames", "total", "MAC ACK frames sent"),
+    f(TOTALS, "internal_collisions", INT, "events", "total", "EDCA internal collisions: a category's backoff ended with a higher one's in the same slot, and it backed off (802.11-2020 10.22.2.4)").when(QOS_MIX),
     f(TOTALS, "aqm_drops", INT, "packets", "total", "packets the AQM dropped (RED early or above its range, CoDel at dequeue); full-queue drops are `queue_drops`").when(QUEUE),
     f(TOTALS, "ecn_marks", INT, "packets", "total", "ECN-capable packets the AQM marked CE instead of dropping").when(QUEUE),
     f(TOTALS, "queue_delay_mean_ms", FLOAT, "ms", "total", "mean sojourn time (enqueue to dequeue) of the packets that left the interface queue, over the node's (totals: every node's) packets (`null` without any)").nullable().when(QUEUE),

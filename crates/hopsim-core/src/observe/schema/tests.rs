@@ -65,6 +65,7 @@ fn full_result() -> RunResult {
         counters: MacTotals {
             queue: Some(QueueResult::default()),
             aggregation: Some(AggResult::default()),
+            internal_collisions: Some(0),
             ..MacTotals::default()
         },
         rate_stats: vec![LinkRateResult {
@@ -94,6 +95,7 @@ fn full_result() -> RunResult {
         totals: MacTotals {
             queue: Some(QueueResult::default()),
             aggregation: Some(AggResult::default()),
+            internal_collisions: Some(0),
             ..MacTotals::default()
         },
         invariants: InvariantResult { violations: vec!["x".into()], violation_count: 1 },
