@@ -30,7 +30,14 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 TUTORIAL = REPO / "docs" / "tutorial.md"
-FOLDERS = ["grid-aodv", "manet-dsr", "newreno-vs-vegas", "testbed", "crosscheck-ns2"]
+FOLDERS = [
+    "grid-aodv",
+    "manet-dsr",
+    "newreno-vs-vegas",
+    "testbed",
+    "window-80211n",
+    "crosscheck-ns2",
+]
 SKIP_MARK = "<!-- test: skip"
 FENCE = re.compile(r"^```(\w*)\s*$")
 #: A committed figure stays below this (the brief: about 150 KB).
@@ -259,11 +266,26 @@ def check_tutorial(ran: list[Ran], cwd: Path) -> None:
     assert "newreno" in output_of(ran, "python block")
 
 
+def check_window_80211n(ran: list[Ran], cwd: Path) -> None:
+    assert "56 runs, 0 already stored, 56 run now, 0 failed" in output_of(ran, "hopsim sweep")
+    table = output_of(ran, "python examples/window-80211n/best_window.py")
+    best = {
+        (int(h), agg): int(cwl)
+        for h, agg, cwl in re.findall(r"^\s*(\d+)\s+(no|yes)\s+(\d+)\s", table, re.M)
+    }
+    # Without aggregation a second segment in flight meets the first at a hidden relay; with
+    # A-MPDUs the best window is what one PPDU carries at MCS 4 within aPPDUMaxTime (5.484
+    # ms): 17 MPDUs of 1,538 octets take 5.424 ms, 18 would take 5.740 (dot11ht_timing).
+    assert best == {(2, "no"): 1, (2, "yes"): 17, (8, "no"): 1, (8, "yes"): 17}, table
+    assert_figure(cwd / "results/window-80211n-quick/best_window.png")
+
+
 CHECKS = {
     "grid-aodv": check_grid_aodv,
     "manet-dsr": check_manet_dsr,
     "newreno-vs-vegas": check_newreno_vs_vegas,
     "testbed": check_testbed,
+    "window-80211n": check_window_80211n,
     "crosscheck-ns2": check_crosscheck_ns2,
 }
 
