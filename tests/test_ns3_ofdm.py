@@ -102,6 +102,17 @@ def test_one_hop_saturated_udp_beside_ns3(ns3_binary, hopsim_mod, standard, rate
     assert ours == pytest.approx(ns3, rel=0.005), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
+@pytest.mark.parametrize("protection", ["cts_to_self", "rts_cts"])
+def test_erp_protection_beside_ns3(ns3_binary, hopsim_mod, protection):
+    # 802.11g at 54 Mbit/s with each frame protected at DSSS 1 Mbit/s, as beside 802.11b
+    # stations (ns-3: UseNonErpProtection with its ErpProtectionMode).
+    s = scenario("80211g", 54.0)
+    s["mac"].update(basic_rate_mbps=1.0, erp_protection=protection)
+    assert _args(hopsim_mod.validate(s))["erpProtection"] == protection
+    ns3, ours = _goodputs(s, ns3_binary, hopsim_mod)
+    assert ours == pytest.approx(ns3, rel=0.02), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
+
+
 def test_frame_loss_near_the_edge_of_54_mbps_is_alike(ns3_binary, hopsim_mod):
     # 24 m: 21.9 dB SNR, where 64-QAM 3/4 loses most 1524-byte frames (measured ns-3 4446,
     # hopsim 5000 kbit/s of 29,700 without loss): the same steep curve within ~0.1 dB.

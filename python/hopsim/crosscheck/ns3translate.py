@@ -271,6 +271,8 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     args.update(ht_arguments(radio, mac) if standard in ("80211n", "80211ac") else {})
     if mac.get("edca"):
         raise Ns3Untranslatable("mac.edca", mac["edca"], "absent: chain_tcp.cc keeps Table 9-137's")
+    if mac.get("erp_protection", "none") != "none":
+        raise Ns3Untranslatable("mac.erp_protection", mac["erp_protection"], '"none" only')
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 

@@ -100,6 +100,13 @@ def wifi_udp_arguments(s: Mapping[str, Any], run: int) -> list[str]:
         "preambleSnrDb": float(radio["preamble_snr_db"]),
         "noiseFigureDb": float(radio["noise_figure_db"]),
     }
+    if mac.get("erp_protection", "none") != "none":
+        # ns-3.44 sends a CTS-to-self at its default mode (DSSS 1 Mbit/s for 802.11g),
+        # hopsim at the basic rate: the two agree at 1 Mbit/s.
+        require(
+            "mac.basic_rate_mbps", float(mac["basic_rate_mbps"]), 1.0, "1 (ns-3's default mode)"
+        )
+        args["erpProtection"] = mac["erp_protection"]
     if standard in ("80211n", "80211ac"):
         args.update(ht_arguments(radio, mac))
         # Above what HT (600 Mbit/s) or VHT (3.5 Gbit/s) carries: the source must saturate

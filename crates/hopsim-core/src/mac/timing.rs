@@ -60,6 +60,12 @@ impl Rate {
         McsMode::from_code(self.0)
     }
 
+    /// Whether this is a non-HT OFDM (or ERP-OFDM) rate, 6-54 Mbit/s (Table 17-4).
+    #[inline]
+    pub fn is_ofdm(self) -> bool {
+        crate::phy::standard::OFDM_RATES.contains(&self.0)
+    }
+
     pub fn mbps(self) -> f64 {
         match self.mcs_mode() {
             Some(m) => f64::from(m.kbps()) / 1000.0,

@@ -6,6 +6,7 @@ use super::edca::EdcaTable;
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
+use crate::mac::dcf::ErpProtection;
 use crate::phy::mcs::McsMode;
 use crate::phy::standard::Standard;
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,9 @@ pub struct Mac {
     /// under Block Ack its failures are not counted against a retry limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub msdu_lifetime_s: Option<f64>,
+    /// 802.11g: the frame before each ERP-OFDM frame, as beside 802.11b stations (10.26.2).
+    #[serde(skip_serializing_if = "is_unprotected")]
+    pub erp_protection: ErpProtection,
     /// 802.11n/ac: per-category EDCA parameters over Table 9-137's (scenario/edca.rs).
     #[serde(skip_serializing_if = "EdcaTable::is_empty")]
     pub edca: EdcaTable,
@@ -53,6 +57,10 @@ pub struct Mac {
 
 fn is_zero(v: &u32) -> bool {
     *v == 0
+}
+
+fn is_unprotected(p: &ErpProtection) -> bool {
+    *p == ErpProtection::None
 }
 
 fn is_64(v: &u32) -> bool {
@@ -79,6 +87,7 @@ impl Default for Mac {
             mpdu_density_ns: 0,
             reorder_timeout_s: None,
             msdu_lifetime_s: None,
+            erp_protection: ErpProtection::None,
             edca: EdcaTable::default(),
         }
     }
@@ -213,6 +222,24 @@ impl Mac {
                     self.cw_min
                 ),
             ));
+        }
+        if self.erp_protection != ErpProtection::None {
+            // The protecting frames go at the basic rate, which the 802.11b stations must
+            // decode: a DSSS rate (10.26.2.2; 18.1).
+            let key = at.field("erp_protection");
+            if standard != Standard::G {
+                return Err(key.invalid(
+                    self.erp_protection.name(),
+                    &format!("must be \"none\" with radio.standard = \"{name}\" (ERP protection is 802.11g's)"),
+                ));
+            }
+            if !matches!(b100 as u32, 10 | 20) {
+                return Err(key.invalid(
+                    self.erp_protection.name(),
+                    "needs mac.basic_rate_mbps = 1 or 2: the protecting frames go at the basic \
+                     rate, which 802.11b stations decode only at a DSSS rate",
+                ));
+            }
         }
         let defaults = crate::mac::edca::Ac::ALL.map(|ac| {
             crate::mac::edca::EdcaParams::default_for(ac, self.cw_min, self.cw_max, false)

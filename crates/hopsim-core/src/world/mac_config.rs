@@ -53,6 +53,7 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
                 Ac::ALL.map(|ac| EdcaParams::default_for(ac, s.mac.cw_min, s.mac.cw_max, false));
             s.mac.edca.apply(defaults)
         }),
+        erp_protection: s.mac.erp_protection,
         agg: (s.mac.ampdu_max_bytes > 0).then(|| AggConfig {
             max_bytes: s.mac.ampdu_max_bytes,
             max_mpdus: s.mac.ampdu_max_mpdus as u16,

@@ -324,6 +324,7 @@ main(int argc, char* argv[])
     std::string acs;
     double pairGapM = 1.0;
     std::string edca;
+    std::string erpProtection = "none";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("hops", "hops of the chain (hops + 1 nodes)", hops);
@@ -358,6 +359,8 @@ main(int argc, char* argv[])
                  acs);
     cmd.AddValue("pairGapM", "--acs: distance between the pairs (m)", pairGapM);
     cmd.AddValue("edca", "EDCA parameters AC:aifsn:cwMin:cwMax:txopUs,... (HT stations)", edca);
+    cmd.AddValue("erpProtection", "80211g: none, cts_to_self or rts_cts before ERP-OFDM frames",
+                 erpProtection);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
@@ -481,6 +484,21 @@ main(int argc, char* argv[])
     NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
     NS_ABORT_MSG_IF(!edca.empty() && !ht, "--edca needs a QoS (802.11n/ac) station");
     SetEdca(devices, edca);
+    // ERP protection as if non-ERP stations were present (a STA learns that from beacons;
+    // ad hoc stations are told here). CTS-to-self goes at the manager's default mode.
+    NS_ABORT_MSG_IF(erpProtection != "none" && standard != "80211g",
+                    "--erpProtection needs --standard=80211g");
+    for (uint32_t i = 0; i < devices.GetN() && erpProtection != "none"; ++i)
+    {
+        Ptr<WifiRemoteStationManager> m =
+            DynamicCast<WifiNetDevice>(devices.Get(i))->GetRemoteStationManager();
+        NS_ABORT_MSG_IF(erpProtection != "cts_to_self" && erpProtection != "rts_cts",
+                        "--erpProtection is none, cts_to_self or rts_cts");
+        m->SetAttribute("ErpProtectionMode",
+                        EnumValue(erpProtection == "rts_cts" ? WifiRemoteStationManager::RTS_CTS
+                                                             : WifiRemoteStationManager::CTS_TO_SELF));
+        m->SetUseNonErpProtection(true);
+    }
 
     InternetStackHelper internet;
     Ipv4StaticRoutingHelper staticRouting;

@@ -123,9 +123,18 @@ impl Dcf {
             return self.txop_give_up(cx);
         }
         self.efs[self.cur].access.clear_backoff();
+        let protection = self.erp_protection(&job);
+        if self.cfg.erp_protection == ErpProtection::RtsCts {
+            // Per attempt, as the rate: RTS/CTS by the threshold or to protect ERP-OFDM.
+            let by_threshold =
+                job.dst != NodeId::BROADCAST && job.mpdu_bytes > self.cfg.rts_threshold_bytes;
+            job.use_rts = by_threshold || protection == ErpProtection::RtsCts;
+        }
         *self.job_mut() = Some(job);
         if job.use_rts {
             self.send_rts(cx, job);
+        } else if protection == ErpProtection::CtsToSelf {
+            self.send_cts_to_self(cx, &job);
         } else {
             self.send_data(cx, job);
         }

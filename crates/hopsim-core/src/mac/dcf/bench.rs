@@ -70,6 +70,7 @@ impl Bench {
             rate_algo: crate::mac::rate::RateAlgo::Constant(Rate(20)),
             agg: None,
             edca: None,
+            erp_protection: Default::default(),
         };
         Bench::with_config(cfg)
     }

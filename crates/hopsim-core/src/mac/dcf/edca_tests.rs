@@ -23,6 +23,7 @@ fn bench() -> Bench {
         rate_algo: crate::mac::rate::RateAlgo::Constant(mcs7),
         agg: None,
         edca: Some(edca),
+        erp_protection: Default::default(),
     };
     let mut b = Bench::with_config(cfg);
     b.answer_data = true;

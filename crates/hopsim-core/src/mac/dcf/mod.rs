@@ -16,7 +16,9 @@ use crate::ids::{NodeId, PacketId};
 use agg::Agg;
 
 mod interface;
+mod protection;
 pub use interface::{MacCtx, MacNote, MacOutput, MacTimer, Tagged};
+pub use protection::ErpProtection;
 
 /// Static configuration of one MAC.
 #[derive(Debug, Clone, Copy)]
@@ -37,6 +39,8 @@ pub struct DcfConfig {
     /// A QoS station's four EDCA functions (mac/edca.rs), indexed by access category; none:
     /// one DCF with `cw_min`, `cw_max` and the timing's DIFS.
     pub edca: Option<[EdcaParams; 4]>,
+    /// 802.11g: the frame before each ERP-OFDM frame (dcf/protection.rs).
+    pub erp_protection: ErpProtection,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +50,8 @@ enum Phase {
     /// Waiting for the backoff to complete.
     Contend,
     TxRts,
+    /// ERP protection: the CTS to itself is on the air (dcf/protection.rs).
+    TxCtsSelf,
     WaitCts,
     /// CTS received; DATA goes out after SIFS.
     SifsData,
@@ -336,6 +342,7 @@ impl Dcf {
                 let generation = self.timeout_timer.arm(at);
                 cx.timers.arm(at, self.node, MacTimer::Timeout, generation);
             }
+            (FrameKind::Cts, Phase::TxCtsSelf) => self.on_cts_to_self_end(cx),
             (FrameKind::Data, Phase::TxData) if frame.dst == NodeId::BROADCAST => {
                 let job = self.job_mut().take().expect("job");
                 self.done(cx, &job, true);
