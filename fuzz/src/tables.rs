@@ -118,6 +118,35 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
         m.insert("cw_min".into(), lo);
         m.insert("cw_max".into(), hi);
     }
+    if chance(u, 10)? {
+        let p = pick(u, &["none", "cts_to_self", "rts_cts", "cts"])?;
+        m.insert("erp_protection".into(), json!(p));
+    }
+    if chance(u, 10)? {
+        m.insert("edca".into(), edca(u)?);
+    }
+    Ok(Value::Object(m))
+}
+
+/// `[mac.edca.AC]` tables: each key sometimes outside 9.4.2.28's fields.
+fn edca(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    for _ in 0..u.int_in_range(1..=3u8)? {
+        let mut ac = Map::new();
+        if chance(u, 50)? {
+            ac.insert("aifsn".into(), json!(u.int_in_range(1..=16u32)?));
+        }
+        for k in ["cw_min", "cw_max"] {
+            if chance(u, 40)? {
+                ac.insert(k.into(), json!(*u.choose(&[0u32, 3, 7, 10, 15, 1023, 32767, 65535])?));
+            }
+        }
+        if chance(u, 40)? {
+            let t = [0u32, 32, 1504, 3000, 3008, 2_097_120, 2_097_152];
+            ac.insert("txop_limit_us".into(), json!(*u.choose(&t)?));
+        }
+        m.insert(pick(u, &["BK", "BE", "VI", "VO", "AC_VO"])?.into(), Value::Object(ac));
+    }
     Ok(Value::Object(m))
 }
 
@@ -283,6 +312,9 @@ pub fn flow(u: &mut Unstructured, nodes: u32, endpoints: bool) -> AResult<Value>
     }
     if tcp && chance(u, 25)? {
         m.insert("tcp".into(), self::tcp(u)?);
+    }
+    if chance(u, 15)? {
+        m.insert("access_category".into(), json!(pick(u, &["BE", "VO", "VI", "BK", "AC_BE"])?));
     }
     Ok(Value::Object(m))
 }

@@ -75,9 +75,10 @@ pub struct Agg {
     subframes: Vec<u16>,
     /// The frame that carries it (sent after a CTS too), or the BlockAckReq sent last.
     frame: Option<Frame>,
-    /// The last A-MPDU's BlockAck was missed: a BlockAckReq asks what arrived before
-    /// anything is sent again (10.24.7.7; ns-3's UseExplicitBarAfterMissedBlockAck).
-    bar_for_missed: bool,
+    /// The peers and TIDs whose last A-MPDU's BlockAck was missed: a BlockAckReq asks what
+    /// arrived before anything is sent to them again (10.24.7.7; ns-3's
+    /// UseExplicitBarAfterMissedBlockAck).
+    bar_for_missed: Vec<Peer>,
     /// The PSDU being drafted goes at a rate control probe: one MPDU alone (Linux drivers
     /// do not aggregate a frame flagged IEEE80211_TX_CTL_RATE_CTRL_PROBE, e.g. ath9k
     /// ath_tx_form_aggr), so that a failed probe costs one MPDU.
@@ -138,7 +139,7 @@ impl Agg {
             psdu: Vec::with_capacity(n),
             subframes: Vec::with_capacity(n),
             frame: None,
-            bar_for_missed: false,
+            bar_for_missed: Vec::new(),
             probe: false,
             up: Vec::with_capacity(n),
             waiting: Vec::with_capacity(n),

@@ -42,7 +42,7 @@ impl Dcf {
         self.psdu_budget_ns = self.txop_left(cx.now).map(|left| self.psdu_budget(left, rate));
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         agg.probe = probe;
-        if agg.bar_for_missed || agg.originator(peer).bar_due() {
+        if agg.bar_for_missed.contains(&peer) || agg.originator(peer).bar_due() {
             return self.send_bar(cx, peer);
         }
         agg.psdu.clear();
@@ -270,8 +270,12 @@ impl Dcf {
             let mpdus = (u32::from(last.mpdus), 0);
             self.rates.report_ampdu(job.dst, last.rate, mpdus, last.airtime_ns, cx.now);
             let agg = self.agg.as_deref_mut().expect("aggregation on");
-            // Ask before sending anything again: the MPDUs keep awaiting their BlockAck.
-            agg.bar_for_missed = true;
+            // Ask before sending this peer and TID anything again: the MPDUs keep awaiting
+            // their BlockAck. (Per TID: another category's function may win the medium
+            // first, and its own exchange goes as usual.)
+            if !agg.bar_for_missed.contains(&peer) {
+                agg.bar_for_missed.push(peer);
+            }
             self.counters.mac_retries += 1;
             self.txop.end();
             self.double_cw();
@@ -279,7 +283,7 @@ impl Dcf {
             return self.draw_backoff(cx);
         }
         if was_bar {
-            agg.bar_for_missed = false;
+            agg.bar_for_missed.retain(|&p| p != peer);
             job.short_retries += 1;
             let o = agg.originator(peer);
             // A BlockAckReq answered, or given up at the retry limit (the recipient's reorder
