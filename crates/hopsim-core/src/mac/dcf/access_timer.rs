@@ -126,9 +126,8 @@ impl Dcf {
         let protection = self.erp_protection(&job);
         if self.cfg.erp_protection == ErpProtection::RtsCts {
             // Per attempt, as the rate: RTS/CTS by the threshold or to protect ERP-OFDM.
-            let by_threshold =
-                job.dst != NodeId::BROADCAST && job.mpdu_bytes > self.cfg.rts_threshold_bytes;
-            job.use_rts = by_threshold || protection == ErpProtection::RtsCts;
+            job.use_rts = self.rts_by_threshold(job.dst, job.mpdu_bytes)
+                || protection == ErpProtection::RtsCts;
         }
         *self.job_mut() = Some(job);
         if job.use_rts {

@@ -188,7 +188,7 @@ impl Dcf {
             self.cfg.timing.data_header_bytes() + msdu_bytes + super::timing::FCS_BYTES;
         let seq = self.next_seq;
         self.next_seq = (self.next_seq + 1) & 0x0FFF;
-        let use_rts = dst != NodeId::BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes;
+        let use_rts = self.rts_by_threshold(dst, mpdu_bytes);
         if dst != NodeId::BROADCAST {
             self.rates.start_packet(dst, mpdu_bytes, use_rts, cx.now);
         }
@@ -241,6 +241,11 @@ impl Dcf {
             self.draw_backoff_for(cx, i, cx.now);
         }
         self.arm_access(cx);
+    }
+
+    /// The RTS threshold's rule: unicast MPDUs longer than it go after an RTS/CTS exchange.
+    fn rts_by_threshold(&self, dst: NodeId, mpdu_bytes: u32) -> bool {
+        dst != NodeId::BROADCAST && mpdu_bytes > self.cfg.rts_threshold_bytes
     }
 
     /// Report to the event trace (off unless asked: one branch).
