@@ -329,7 +329,9 @@ impl Dcf {
         if answered {
             self.efs[self.cur].reset_cw();
         } else {
-            self.counters.mac_retries += 1;
+            // Retries count failed RTS and DATA attempts (as `mac_attempts` counts them), not
+            // an unanswered BlockAckReq.
+            self.counters.mac_retries += u64::from(!was_bar);
             self.double_cw();
         }
         if left > 0 {
