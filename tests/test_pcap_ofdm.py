@@ -190,3 +190,35 @@ def test_an_80211ac_trace_names_the_vht_mcs_streams_width_and_a_mpdu(hopsim_mod,
     for r in data:
         per_ref[r[5]] = per_ref.get(r[5], 0) + 1
     assert max(per_ref.values()) == 42, per_ref
+
+
+def test_an_a_msdu_in_an_a_mpdu_is_decoded_subframe_by_subframe(hopsim_mod, tmp_path):
+    """With `mac.amsdu_max_bytes` 3839 each MPDU of the A-MPDUs carries an A-MSDU of two UDP
+    packets: tshark finds the A-MSDU Present bit, two subframes of 1,496 octets (LLC/SNAP and
+    the IP packet) addressed by the frame's own addresses, and the IP packets within them,
+    with a good FCS over the whole MPDU."""
+    scenario = {
+        "duration_s": 0.05,
+        "warmup_s": 0.01,
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 10.0},
+        "routing": {"protocol": "static"},
+        "radio": {"standard": "80211n"},
+        "mac": {"data_rate_mbps": "mcs7", "rts_threshold_bytes": 65535, "amsdu_max_bytes": 3839},
+        "flows": [{"src": 0, "dst": 1, "transport": "udp", "interval_s": 0.0}],
+    }
+    hopsim_mod.run(scenario, pcap_dir=tmp_path)
+    rows = fields(
+        tmp_path / "node-1.pcap",
+        "wlan.qos.amsdupresent",
+        "wlan_aggregate.a_mdsu.length",  # (tshark spells it so)
+        "ip.id",
+        "radiotap.ampdu.reference",
+        "wlan.fcs.status",
+        where=f"wlan.fc.type_subtype == {QOS_DATA}",
+    )
+    assert rows, "no QoS Data received"
+    for present, lengths, ids, ref, fcs in rows:
+        assert present in ("1", "True"), rows[0]
+        assert lengths.split("|") == ["1496", "1496"], lengths
+        assert len(set(ids.split("|"))) == 2, ids
+        assert ref and fcs in ("1", "Good"), (ref, fcs)

@@ -217,6 +217,10 @@ class _Counters(Record):
     bars_sent: int
     late_drops: int
     reorder_timeouts: int
+    # 802.11n/ac with A-MSDUs only:
+    amsdus: int
+    amsdu_msdus: int
+    mean_amsdu_msdus: float
 
 
 class NodeResult(_Counters):

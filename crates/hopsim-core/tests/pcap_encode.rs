@@ -96,10 +96,10 @@ impl Script {
         };
         let end = self.t + air_us(bytes, f.rate_500kbps) * US;
         f.time_ns = self.t;
-        self.tracer.frame(f.ta, &f);
+        self.tracer.frame(f.ta, &f, &[]);
         for &n in to {
             f.time_ns = end + PROP_NS;
-            self.tracer.frame(NodeId(n), &f);
+            self.tracer.frame(NodeId(n), &f, &[]);
         }
         self.t = end;
         end

@@ -68,6 +68,9 @@ DSSS_MODES = {
 #: The OFDM rates (Mbit/s) of 802.11a and of 802.11g's ERP-OFDM.
 OFDM_MBPS = (6.0, 9.0, 12.0, 18.0, 24.0, 36.0, 48.0, 54.0)
 SPEED_OF_LIGHT_M_S = 299_792_458.0
+# The largest A-MSDU in an MPDU of an HT A-MPDU: 4,095 octets less the QoS Data header (26)
+# and the FCS (4) (crates/hopsim-core/src/mac/amsdu.rs).
+HT_AMSDU_IN_AMPDU_BYTES = 4_095 - 26 - 4
 
 
 def ns3_mode(standard: str, mbps: float | str) -> str:
@@ -131,12 +134,24 @@ def ht_arguments(radio: Mapping[str, Any], mac: Mapping[str, Any]) -> dict[str, 
     is 64 MPDUs and it announces no MPDU density, so the scenario must say the same."""
     require("mac.ampdu_max_mpdus", int(mac.get("ampdu_max_mpdus", 64)), 64, "64 only")
     require("mac.mpdu_density_ns", int(mac.get("mpdu_density_ns", 0)), 0, "0 only")
+    amsdu = int(mac.get("amsdu_max_bytes", 0))
+    vht = str(radio.get("standard")) == "80211ac"
+    if amsdu > HT_AMSDU_IN_AMPDU_BYTES and int(mac.get("ampdu_max_bytes", 0)) > 0 and not vht:
+        # hopsim holds an MPDU in an HT A-MPDU to 4,095 octets (the delimiter's 12-bit
+        # length, 802.11-2016 9.7.1); ns-3.44 does not, so the two would build other MPDUs.
+        raise Ns3Untranslatable(
+            "mac.amsdu_max_bytes",
+            amsdu,
+            f"at most {HT_AMSDU_IN_AMPDU_BYTES} with A-MPDUs under 802.11n (ns-3.44 does not "
+            "hold an MPDU in an HT A-MPDU to 4,095 octets)",
+        )
     return {
         "channelWidthMhz": int(radio.get("channel_width_mhz", 20)),
         "shortGi": "true" if int(radio.get("guard_interval_ns", 800)) == 400 else "false",
         "antennas": int(radio.get("antennas", 1)),
         "streams": int(radio.get("spatial_streams", 1)),
         "maxAmpduBytes": int(mac.get("ampdu_max_bytes", 0)),
+        "maxAmsduBytes": amsdu,
         # Under Block Ack both give an MPDU up only at its lifetime (ns-3: the MAC queue's
         # MaxDelay, which also times the wait in its queue).
         "msduLifetimeS": float(mac.get("msdu_lifetime_s") or 0.0),

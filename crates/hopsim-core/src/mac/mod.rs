@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod ampdu;
+pub mod amsdu;
 pub mod block_ack;
 pub mod dcf;
 pub mod edca;

@@ -180,7 +180,13 @@ pub struct PacketArena {
     live: usize,
     /// The id of the last packet numbered (`Packet::uid`).
     last_uid: u32,
+    /// By slot: the MSDU after this one in the A-MSDU its MAC sends it in (mac/amsdu.rs), or
+    /// `NO_NEXT`. A transmitter's chain lasts until its MAC is done with the MPDU. Empty until
+    /// the first A-MSDU (a run without them pays one length check per look-up).
+    next_msdu: Vec<u32>,
 }
+
+const NO_NEXT: u32 = u32::MAX;
 
 impl PacketArena {
     pub fn with_capacity(capacity: usize) -> Self {
@@ -189,12 +195,14 @@ impl PacketArena {
             free: Vec::with_capacity(capacity),
             live: 0,
             last_uid: 0,
+            next_msdu: Vec::new(),
         }
     }
 
     /// Bytes of the slots (live and free), for the run's memory budget.
     pub fn memory_bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Option<Packet>>() + self.free.len() * 4
+        self.slots.len() * std::mem::size_of::<Option<Packet>>()
+            + (self.free.len() + self.next_msdu.len()) * 4
     }
 
     pub fn alloc(&mut self, packet: Packet) -> PacketId {
@@ -226,8 +234,35 @@ impl PacketArena {
         let slot = &mut self.slots[id.index()];
         assert!(slot.is_some(), "double free of a packet");
         *slot = None;
+        if let Some(n) = self.next_msdu.get_mut(id.index()) {
+            *n = NO_NEXT;
+        }
         self.free.push(id.index() as u32);
         self.live -= 1;
+    }
+
+    /// `next` follows `tail` in an A-MSDU (`tail` ends its chain so far).
+    pub fn link_msdu(&mut self, tail: PacketId, next: PacketId) {
+        if self.next_msdu.len() < self.slots.len() {
+            self.next_msdu.resize(self.slots.len(), NO_NEXT);
+        }
+        debug_assert_eq!(self.next_msdu[tail.index()], NO_NEXT, "only a chain's tail grows");
+        debug_assert!(self.slots[next.index()].is_some(), "a live packet joins");
+        self.next_msdu[tail.index()] = next.index() as u32;
+    }
+
+    /// The MSDU after `id` in its A-MSDU.
+    #[inline]
+    pub fn next_msdu(&self, id: PacketId) -> Option<PacketId> {
+        let n = *self.next_msdu.get(id.index())?;
+        (n != NO_NEXT).then(|| PacketId::from_index(n))
+    }
+
+    /// The MSDU after `id`, which leaves the chain (each becomes a packet on its own again).
+    #[inline]
+    pub fn unlink_msdu(&mut self, id: PacketId) -> Option<PacketId> {
+        let n = std::mem::replace(self.next_msdu.get_mut(id.index())?, NO_NEXT);
+        (n != NO_NEXT).then(|| PacketId::from_index(n))
     }
 
     pub fn live(&self) -> usize {

@@ -88,8 +88,8 @@ impl Node {
         }
     }
 
-    /// The MAC won the medium for an A-MPDU of category `ac` to `next_hop`: the packets of
-    /// its queue for that hop that fit join it, in queue order, and it goes.
+    /// The MAC won the medium for an A-MPDU or A-MSDU of category `ac` to `next_hop`: the
+    /// packets of its queue for that hop that fit join it, in queue order, and it goes.
     pub fn fill_aggregate(&mut self, cx: &mut NodeCtx, next_hop: NodeId, ac: Ac) {
         let k = if self.queues.len() == 1 { 0 } else { ac.index() };
         while let Some(packet) = self.queues[k].peek_for(next_hop) {
@@ -102,7 +102,9 @@ impl Node {
                 h.record(d.sojourn_ns as f64 / 1e6);
             }
             self.handed_to_mac(cx, d.item, k);
-            self.mac.add_mpdu(d.item.packet, msdu_bytes, cx.now);
+            if let Some(after) = self.mac.add_msdu(d.item.packet, msdu_bytes, cx.now) {
+                cx.packets.link_msdu(after, d.item.packet); // one A-MSDU (mac/amsdu.rs)
+            }
         }
         self.mac.send_aggregate(&mut cx.mac());
         self.refill_saturated(cx);
@@ -129,8 +131,9 @@ impl Node {
         LLC_SNAP_BYTES + ip_bytes
     }
 
-    /// The MAC accepted a data packet from neighbour `from`: a new copy for this hop (made
-    /// here, or already this node's when `copied`: a reordering buffer's, world/ampdu.rs).
+    /// The MAC accepted a data packet from neighbour `from` (of an A-MSDU, each of its
+    /// MSDUs in order): a new copy for this hop (made here, or already this node's when
+    /// `copied`: a reordering buffer's, world/ampdu.rs).
     #[inline]
     pub fn on_mac_received(
         &mut self,
@@ -139,6 +142,41 @@ impl Node {
         from: NodeId,
         copied: bool,
     ) {
+        let next = Self::next_received(cx, packet, copied);
+        self.msdu_received(cx, packet, from, copied);
+        if next.is_some() {
+            self.amsdu_received(cx, next, from, copied);
+        }
+    }
+
+    /// The MSDUs after the first of an A-MSDU (mac/amsdu.rs): this node's copies leave their
+    /// chain, the transmitter's stay in theirs.
+    #[cold]
+    #[inline(never)]
+    fn amsdu_received(
+        &mut self,
+        cx: &mut NodeCtx,
+        mut next: Option<PacketId>,
+        from: NodeId,
+        copied: bool,
+    ) {
+        while let Some(p) = next {
+            next = Self::next_received(cx, p, copied);
+            self.msdu_received(cx, p, from, copied);
+        }
+    }
+
+    #[inline(always)]
+    fn next_received(cx: &mut NodeCtx, p: PacketId, copied: bool) -> Option<PacketId> {
+        if copied {
+            cx.packets.unlink_msdu(p)
+        } else {
+            cx.packets.next_msdu(p)
+        }
+    }
+
+    #[inline(always)]
+    fn msdu_received(&mut self, cx: &mut NodeCtx, packet: PacketId, from: NodeId, copied: bool) {
         self.router.heard(from, cx.now);
         let p = cx.packets.get(packet);
         // Routing control from a neighbour (AODV's, a flooded DSR Route Request): consumed by
@@ -189,9 +227,13 @@ impl Node {
     /// The MAC decoded a data frame from `from` addressed to another node (ns-2 DSR's
     /// promiscuous tap): routing may learn from its source route.
     pub fn on_mac_overheard(&mut self, cx: &mut NodeCtx, packet: PacketId, from: NodeId) {
-        let p = *cx.packets.get(packet);
-        if p.route.is_some() {
-            self.with_router(cx, |r, rcx, _| r.tap(rcx, &p, from));
+        let mut next = Some(packet);
+        while let Some(id) = next {
+            next = cx.packets.next_msdu(id);
+            let p = *cx.packets.get(id);
+            if p.route.is_some() {
+                self.with_router(cx, |r, rcx, _| r.tap(rcx, &p, from));
+            }
         }
     }
 
@@ -202,6 +244,43 @@ impl Node {
     /// exhausted the retries.
     #[inline]
     pub fn on_mac_done(
+        &mut self,
+        cx: &mut NodeCtx,
+        (packet, next_hop): (PacketId, NodeId),
+        acked: bool,
+        service_ns: u64,
+        in_range: bool,
+    ) {
+        let next = cx.packets.unlink_msdu(packet);
+        self.msdu_done(cx, (packet, next_hop), acked, service_ns, in_range);
+        if next.is_some() {
+            self.amsdu_done(cx, (next, next_hop), acked, service_ns, in_range);
+        }
+        self.pump(cx);
+        if !self.deferred.is_empty() {
+            self.send_deferred(cx);
+        }
+    }
+
+    /// The MSDUs after the first of an A-MSDU, each a packet on its own again (mac/amsdu.rs).
+    #[cold]
+    #[inline(never)]
+    fn amsdu_done(
+        &mut self,
+        cx: &mut NodeCtx,
+        (mut next, next_hop): (Option<PacketId>, NodeId),
+        acked: bool,
+        service_ns: u64,
+        in_range: bool,
+    ) {
+        while let Some(p) = next {
+            next = cx.packets.unlink_msdu(p);
+            self.msdu_done(cx, (p, next_hop), acked, service_ns, in_range);
+        }
+    }
+
+    #[inline(always)]
+    fn msdu_done(
         &mut self,
         cx: &mut NodeCtx,
         (packet, next_hop): (PacketId, NodeId),
@@ -232,10 +311,6 @@ impl Node {
             self.deferring = cx.cfg.ns2;
             self.link_failed(cx, packet, next_hop, in_range);
             self.deferring = false;
-        }
-        self.pump(cx);
-        if !self.deferred.is_empty() {
-            self.send_deferred(cx);
         }
     }
 

@@ -201,6 +201,25 @@ pub struct MacTotals {
     /// A-MPDU and Block Ack counters (802.11n with `mac.ampdu_max_bytes` > 0).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub aggregation: Option<AggResult>,
+    /// A-MSDU counters (802.11n/ac with `mac.amsdu_max_bytes` > 0).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub amsdu: Option<AmsduResult>,
+}
+
+/// What A-MSDU aggregation did: MPDUs finished that carried an A-MSDU, their MSDUs, and the
+/// mean A-MSDU size.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct AmsduResult {
+    pub amsdus: u64,
+    pub amsdu_msdus: u64,
+    /// amsdu_msdus / amsdus.
+    pub mean_amsdu_msdus: f64,
+}
+
+impl AmsduResult {
+    pub(crate) fn of(amsdus: u64, amsdu_msdus: u64) -> AmsduResult {
+        AmsduResult { amsdus, amsdu_msdus, mean_amsdu_msdus: ratio(amsdu_msdus, amsdus) }
+    }
 }
 
 /// What A-MPDU aggregation did (docs/interfaces.md, result fields): the MAC's counts and the
@@ -232,6 +251,10 @@ impl MacTotals {
         self.collisions += o.collisions;
         if let (Some(t), Some(x)) = (self.internal_collisions.as_mut(), o.internal_collisions) {
             *t += x;
+        }
+        if let Some(x) = o.amsdu {
+            let t = self.amsdu.get_or_insert_with(Default::default);
+            *t = AmsduResult::of(t.amsdus + x.amsdus, t.amsdu_msdus + x.amsdu_msdus);
         }
         self.queue_drops += o.queue_drops;
         self.queue_purge_drops += o.queue_purge_drops;

@@ -6,6 +6,7 @@ use super::edca::EdcaTable;
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
+use crate::mac::amsdu;
 use crate::mac::dcf::ErpProtection;
 use crate::phy::mcs::McsMode;
 use crate::phy::standard::Standard;
@@ -47,6 +48,10 @@ pub struct Mac {
     /// under Block Ack its failures are not counted against a retry limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub msdu_lifetime_s: Option<f64>,
+    /// 802.11n/ac: the largest A-MSDU, octets (mac/amsdu.rs: up to 7,935 for 802.11n, 11,398
+    /// for 802.11ac); 0: every MSDU in an MPDU of its own.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub amsdu_max_bytes: u32,
     /// 802.11g: the frame before each ERP-OFDM frame, as beside 802.11b stations (10.26.2).
     #[serde(skip_serializing_if = "is_unprotected")]
     pub erp_protection: ErpProtection,
@@ -87,6 +92,7 @@ impl Default for Mac {
             mpdu_density_ns: 0,
             reorder_timeout_s: None,
             msdu_lifetime_s: None,
+            amsdu_max_bytes: 0,
             erp_protection: ErpProtection::None,
             edca: EdcaTable::default(),
         }
@@ -397,6 +403,18 @@ impl Mac {
             };
             return Err(at.field("ampdu_max_bytes").invalid(
                 self.ampdu_max_bytes,
+                &format!("must be {allowed} (radio.standard = \"{name}\")"),
+            ));
+        }
+        let most_amsdu = if vht { amsdu::MAX_VHT_BYTES } else { amsdu::MAX_HT_BYTES };
+        if self.amsdu_max_bytes > most_amsdu || (!ht && self.amsdu_max_bytes != 0) {
+            let allowed = if ht {
+                format!("0 (no A-MSDUs) to {most_amsdu}")
+            } else {
+                "0: only 802.11n and 802.11ac aggregate MSDUs".to_string()
+            };
+            return Err(at.field("amsdu_max_bytes").invalid(
+                self.amsdu_max_bytes,
                 &format!("must be {allowed} (radio.standard = \"{name}\")"),
             ));
         }

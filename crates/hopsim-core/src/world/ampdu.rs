@@ -31,6 +31,7 @@ impl World {
 
     /// QoS Data for `listener` decoded at `at` (of an A-MPDU, the MPDUs whose bits are set in
     /// `parts`): copies of their packets go to its MAC's reordering buffer.
+    #[inline(never)]
     pub(super) fn deliver_qos_data(
         &mut self,
         now: SimTime,
@@ -52,11 +53,21 @@ impl World {
             decoded.push((frame.seq, frame.packet.expect("data frame carries a packet")));
         }
         for d in decoded.iter_mut() {
-            let original = self.cx.packets.get_mut(d.1);
-            original.handed_over = true;
-            let mut copy = *original;
-            copy.handed_over = false;
-            d.1 = self.cx.packets.alloc(copy);
+            // Of an A-MSDU, every MSDU, the copies chained as the originals (mac/amsdu.rs).
+            let (mut original, mut prev) = (Some(d.1), None);
+            while let Some(o) = original {
+                original = self.cx.packets.next_msdu(o);
+                let p = self.cx.packets.get_mut(o);
+                p.handed_over = true;
+                let mut copy = *p;
+                copy.handed_over = false;
+                let c = self.cx.packets.alloc(copy);
+                match prev {
+                    None => d.1 = c,
+                    Some(before) => self.cx.packets.link_msdu(before, c),
+                }
+                prev = Some(c);
+            }
         }
         let mut cx = MacCtx { now, timers: &mut self.cx.sched, out: &mut self.cx.mac_out };
         self.nodes[listener.index()].mac.on_rx_qos_data(&mut cx, at, frame, &decoded);

@@ -144,7 +144,10 @@ impl World {
                 router: router(s, id),
                 route_wait: RouteWait::default(),
                 saturated_flows: Vec::new(),
-                saturation_depth: if s.mac.ampdu_max_bytes > 0 {
+                // Enough to fill each access's aggregate (A-MSDUs: the whole queue).
+                saturation_depth: if s.mac.amsdu_max_bytes > 0 {
+                    s.mac.queue_packets
+                } else if s.mac.ampdu_max_bytes > 0 {
                     s.mac.ampdu_max_mpdus.min(s.mac.queue_packets)
                 } else {
                     1

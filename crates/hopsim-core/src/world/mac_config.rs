@@ -3,6 +3,7 @@
 
 use crate::engine::time::secs_to_ns;
 use crate::engine::time::SimDuration;
+use crate::mac::amsdu::{AmsduConfig, HT_MPDU_IN_AMPDU_BYTES};
 use crate::mac::dcf::{AggConfig, DcfConfig};
 use crate::mac::edca::{Ac, EdcaParams};
 use crate::mac::rate::ideal::IdealConfig;
@@ -60,6 +61,16 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
             density_ns: u64::from(s.mac.mpdu_density_ns),
             reorder_timeout_ns: s.mac.reorder_timeout_s.filter(|&t| t > 0.0).map(secs_to_ns),
             msdu_lifetime_ns: secs_to_ns(s.mac.msdu_lifetime_s.unwrap_or(0.512)),
+        }),
+        amsdu: (s.mac.amsdu_max_bytes > 0).then(|| AmsduConfig {
+            max_bytes: s.mac.amsdu_max_bytes,
+            // An MPDU that may go in an HT A-MPDU: 4,095 octets (9.7.1); otherwise the
+            // A-MSDU limit alone holds it (mac/amsdu.rs).
+            max_mpdu_bytes: if s.mac.ampdu_max_bytes > 0 && !standard.is_vht() {
+                HT_MPDU_IN_AMPDU_BYTES
+            } else {
+                u32::MAX
+            },
         }),
         rate_algo: match (s.mac.data_rate_mbps, s.mac.rate_control) {
             (DataRate::Mbps(_) | DataRate::Mcs(_), _) => RateAlgo::Constant(data_rate),

@@ -137,10 +137,18 @@ impl World {
                 MacOutput::Received { packet, from, copied } => {
                     at_node!(self, now, node, |n, cx| n.on_mac_received(cx, packet, from, copied))
                 }
-                MacOutput::Discard { packet, lost: false } => self.cx.packets.free(packet),
-                MacOutput::Discard { packet, lost: true } => {
-                    let cx: &mut NodeCtx = &mut self.cx;
-                    cx.drop_packet(packet)
+                MacOutput::Discard { packet, lost } => {
+                    let mut next = Some(packet);
+                    while let Some(p) = next {
+                        // Every MSDU of an A-MSDU (mac/amsdu.rs).
+                        next = self.cx.packets.unlink_msdu(p);
+                        let cx: &mut NodeCtx = &mut self.cx;
+                        if lost {
+                            cx.drop_packet(p)
+                        } else {
+                            cx.packets.free(p)
+                        }
+                    }
                 }
                 MacOutput::Fill { next_hop, ac } => {
                     at_node!(self, now, node, |n, cx| n.fill_aggregate(cx, next_hop, ac))

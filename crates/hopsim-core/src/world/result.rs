@@ -5,9 +5,9 @@ use super::World;
 use crate::engine::time::{ns_to_secs, SimTime};
 use crate::ids::{FlowId, NodeId, SeqNo};
 use crate::observe::metrics::{
-    ratio, AggResult, EcnResult, EngineResult, EtxLinkResult, FlowResult, InvariantResult,
-    Invariants, LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare, RttResult,
-    RunResult, TcpResult,
+    ratio, AggResult, AmsduResult, EcnResult, EngineResult, EtxLinkResult, FlowResult,
+    InvariantResult, Invariants, LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare,
+    RttResult, RunResult, TcpResult,
 };
 use crate::transport::flow::{FlowApp, FlowState, TcpFlow};
 use crate::transport::tcp::config::WindowLimit;
@@ -86,6 +86,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 unicast_done: m.unicast_done,
                 internal_collisions: qos_mix.then_some(m.internal_collisions),
                 aggregation: n.mac.agg_counters().map(AggResult::of),
+                amsdu: n.mac.amsdu_on().then(|| AmsduResult::of(m.amsdus, m.amsdu_msdus)),
                 queue: n.queue_delay_ms.as_ref().map(|h| {
                     all_delays.get_or_insert_with(Box::default).merge(h);
                     QueueResult::from_parts(c.aqm_drops, c.ecn_marks, h)

@@ -224,6 +224,7 @@ main(int argc, char* argv[])
     uint32_t antennas = 1;
     uint32_t streams = 1;
     uint32_t maxAmpduBytes = 0;
+    uint32_t maxAmsduBytes = 0;
     double msduLifetimeS = 0.0;
     std::string propagation = "two_ray_ground";
     double exponent = 3.0;
@@ -271,6 +272,7 @@ main(int argc, char* argv[])
     cmd.AddValue("streams", "80211ac: spatial streams of DATA frames", streams);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
+    cmd.AddValue("maxAmsduBytes", "80211n/ac: BE_MaxAmsduSize (0: no A-MSDUs)", maxAmsduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
                  msduLifetimeS);
     cmd.AddValue("propagation", "two_ray_ground or log_distance", propagation);
@@ -455,7 +457,7 @@ main(int argc, char* argv[])
     mac.SetType("ns3::AdhocWifiMac", "QosSupported", BooleanValue(ht),
                 "FrameRetryLimit", UintegerValue(retryLimit),
                 "BE_MaxAmpduSize", UintegerValue(ht ? maxAmpduBytes : 65535),
-                "BE_MaxAmsduSize", UintegerValue(0));
+                "BE_MaxAmsduSize", UintegerValue(ht ? maxAmsduBytes : 0));
     if (ht)
     {
         wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(shortGi));

@@ -320,6 +320,7 @@ main(int argc, char* argv[])
     uint32_t streams = 1;
     std::string rateManager = "constant";
     uint32_t maxAmpduBytes = 0;
+    uint32_t maxAmsduBytes = 0;
     double msduLifetimeS = 0.0;
     std::string acs;
     double pairGapM = 1.0;
@@ -363,6 +364,7 @@ main(int argc, char* argv[])
                  erpProtection);
     cmd.AddValue("maxAmpduBytes", "80211n: BE_MaxAmpduSize (0: every MPDU acknowledged alone)",
                  maxAmpduBytes);
+    cmd.AddValue("maxAmsduBytes", "80211n/ac: {AC}_MaxAmsduSize (0: no A-MSDUs)", maxAmsduBytes);
     cmd.AddValue("msduLifetimeS", "WifiMacQueue MaxDelay (s); 0: none within the run",
                  msduLifetimeS);
     cmd.Parse(argc, argv);
@@ -471,10 +473,10 @@ main(int argc, char* argv[])
                     "BE_MaxAmpduSize", UintegerValue(maxAmpduBytes),
                     "BK_MaxAmpduSize", UintegerValue(maxAmpduBytes),
                     "VI_MaxAmpduSize", UintegerValue(maxAmpduBytes),
-                    "BE_MaxAmsduSize", UintegerValue(0),
-                    "BK_MaxAmsduSize", UintegerValue(0),
-                    "VI_MaxAmsduSize", UintegerValue(0),
-                    "VO_MaxAmsduSize", UintegerValue(0));
+                    "BE_MaxAmsduSize", UintegerValue(maxAmsduBytes),
+                    "BK_MaxAmsduSize", UintegerValue(maxAmsduBytes),
+                    "VI_MaxAmsduSize", UintegerValue(maxAmsduBytes),
+                    "VO_MaxAmsduSize", UintegerValue(maxAmsduBytes));
         // A failed exchange inside a TXOP ends it with a backoff, as in hopsim
         // (mac/dcf/edcaf.rs), not with PIFS recovery. (ns-3.44's Duration fields cover the
         // rest of the TXOP and a CF-End frees it; hopsim's cover each exchange alone.)

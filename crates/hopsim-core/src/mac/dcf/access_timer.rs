@@ -122,6 +122,16 @@ impl Dcf {
             // contends with the backoff it drew when the last one ended.
             return self.txop_give_up(cx);
         }
+        if self.amsdu_wanted(&job) {
+            *self.job_mut() = Some(job);
+            return self.amsdu_fill(cx, job); // more MSDUs join first (dcf/amsdu.rs)
+        }
+        self.send_first(cx, job);
+    }
+
+    /// The first frame of a lone MPDU's exchange: an RTS, a CTS to itself, or the DATA.
+    #[inline(always)]
+    pub(super) fn send_first(&mut self, cx: &mut MacCtx, mut job: Job) {
         self.efs[self.cur].access.clear_backoff();
         let protection = self.erp_protection(&job);
         if self.cfg.erp_protection == ErpProtection::RtsCts {

@@ -69,6 +69,7 @@ impl Bench {
             long_retry_limit: 4,
             rate_algo: crate::mac::rate::RateAlgo::Constant(Rate(20)),
             agg: None,
+            amsdu: None,
             edca: None,
             erp_protection: Default::default(),
         };

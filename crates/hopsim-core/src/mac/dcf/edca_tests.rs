@@ -22,6 +22,7 @@ fn bench() -> Bench {
         long_retry_limit: 4,
         rate_algo: crate::mac::rate::RateAlgo::Constant(mcs7),
         agg: None,
+        amsdu: None,
         edca: Some(edca),
         erp_protection: Default::default(),
     };

@@ -20,8 +20,8 @@ pub enum MacOutput {
     /// This node's copy of a packet is not passed up: a duplicate the reordering buffer
     /// refused, or (`lost`) an MSDU that came after the buffer had given its gap up.
     Discard { packet: PacketId, lost: bool },
-    /// The medium is won for an A-MPDU to `next_hop`: add the queued packets for it that fit
-    /// (`Dcf::aggregate_wants`, `Dcf::add_mpdu`), then `Dcf::send_aggregate`.
+    /// The medium is won for an A-MPDU or an A-MSDU to `next_hop`: add the queued packets for
+    /// it that fit (`Dcf::aggregate_wants`, `Dcf::add_msdu`), then `Dcf::send_aggregate`.
     Fill { next_hop: NodeId, ac: Ac },
     /// A data frame for another node was decoded here (the promiscuous tap, reported only
     /// when `set_tap` turned it on: ns-2.35's DSR, mac-802_11.cc `recv_timer` → `tap`).

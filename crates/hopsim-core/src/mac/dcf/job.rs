@@ -6,7 +6,11 @@ use crate::mac::timing::Rate;
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Job {
+    /// The packet of the MPDU (its first MSDU, of an A-MSDU: dcf/amsdu.rs).
     pub(super) packet: PacketId,
+    /// Its last MSDU and how many it carries.
+    pub(super) tail: PacketId,
+    pub(super) msdus: u16,
     pub(super) dst: NodeId,
     pub(super) mpdu_bytes: u32,
     pub(super) seq: u16,
@@ -42,4 +46,7 @@ pub struct MacCounters {
     /// EDCA: accesses a higher category took from a lower one whose countdown ended in the
     /// same slot (10.22.2.4).
     pub internal_collisions: u64,
+    /// MPDUs finished (acknowledged or given up) that carried an A-MSDU, and its MSDUs.
+    pub amsdus: u64,
+    pub amsdu_msdus: u64,
 }

@@ -36,6 +36,8 @@ pub struct DcfConfig {
     pub ns2: bool,
     /// A-MPDU aggregation under Block Ack (802.11n), or none.
     pub agg: Option<AggConfig>,
+    /// A-MSDU aggregation (dcf/amsdu.rs), or none.
+    pub amsdu: Option<super::amsdu::AmsduConfig>,
     /// A QoS station's four EDCA functions (mac/edca.rs), indexed by access category; none:
     /// one DCF with `cw_min`, `cw_max` and the timing's DIFS.
     pub edca: Option<[EdcaParams; 4]>,
@@ -80,6 +82,8 @@ pub struct Dcf {
     losers: u8,
     /// The longest PSDU the TXOP leaves room for, while an A-MPDU is drafted in one.
     psdu_budget_ns: Option<SimDuration>,
+    /// The draft's last MPDU has never been sent: MSDUs may join it (dcf/amsdu.rs).
+    growing: bool,
     /// The frame about to go continues a TXOP.
     txop_burst: bool,
     access_timer: Timer,
@@ -123,6 +127,7 @@ impl Dcf {
             txop: Txop::default(),
             losers: 0,
             psdu_budget_ns: None,
+            growing: false,
             txop_burst: false,
             access_timer: Timer::default(),
             timeout_timer: Timer::default(),
@@ -195,7 +200,8 @@ impl Dcf {
         let (mut aggregate, mut awaiting_agreement, mut seq) = (false, false, seq);
         if self.agg.is_some() {
             let peer = (dst, self.efs[i].tid);
-            let mpdu = agg::Mpdu { packet, bytes: mpdu_bytes, offered_ns: cx.now };
+            let (tail, msdus, offered_ns) = (packet, 1, cx.now);
+            let mpdu = agg::Mpdu { packet, tail, msdus, bytes: mpdu_bytes, offered_ns };
             aggregate = self.agg_offer(peer, mpdu).is_some();
             awaiting_agreement = !aggregate && self.agg_needs_setup(peer, cx.now);
             if !aggregate && !awaiting_agreement {
@@ -204,6 +210,8 @@ impl Dcf {
         }
         self.efs[i].job = Some(Job {
             packet,
+            tail: packet,
+            msdus: 1,
             dst,
             mpdu_bytes,
             seq,
@@ -382,6 +390,7 @@ impl Dcf {
     fn done(&mut self, cx: &mut MacCtx, job: &Job, acked: bool) {
         let service_ns = cx.now - job.offered_ns;
         let (packet, next_hop) = (job.packet, job.dst);
+        self.count_amsdu(job.msdus);
         if !acked {
             self.txop.end(); // a failure ends the TXOP (10.22.2.2)
         }
@@ -399,60 +408,6 @@ impl Dcf {
         self.txop_on_finish(cx.now);
     }
 
-    pub fn on_timeout(&mut self, cx: &mut MacCtx, generation: u32) {
-        if !self.timeout_timer.fire(generation) {
-            return;
-        }
-        if self.phase == Phase::WaitAck && self.agg_mgmt().is_some() {
-            return self.on_mgmt_timeout(cx);
-        }
-        if self.phase == Phase::WaitAddba {
-            return self.on_addba_timeout(cx);
-        }
-        let Some(mut job) = self.job() else { return };
-        if job.aggregate {
-            return match self.phase {
-                Phase::WaitAck | Phase::WaitBa => self.agg_settle(cx, None),
-                Phase::WaitCts => self.agg_rts_failed(cx),
-                _ => {}
-            };
-        }
-        // Which counter: RTS failures and frames not longer than the RTS threshold use the
-        // short retry counter, DATA frames sent after an RTS use the long one (9.2.5.3).
-        let (count, limit) = match self.phase {
-            Phase::WaitCts => {
-                job.short_retries += 1;
-                (job.short_retries, self.cfg.short_retry_limit)
-            }
-            Phase::WaitAck if job.use_rts => {
-                self.rates.report_attempt(job.dst, job.rate, false, job.mpdu_bytes, cx.now);
-                job.long_retries += 1;
-                (job.long_retries, self.cfg.long_retry_limit)
-            }
-            Phase::WaitAck => {
-                self.rates.report_attempt(job.dst, job.rate, false, job.mpdu_bytes, cx.now);
-                job.short_retries += 1;
-                (job.short_retries, self.cfg.short_retry_limit)
-            }
-            _ => return,
-        };
-        if count >= limit {
-            self.rates.finish_packet(job.dst, job.mpdu_bytes, job.use_rts, false, cx.now);
-            self.counters.retry_limit_drops += 1;
-            self.counters.unicast_done += 1;
-            *self.job_mut() = None;
-            self.done(cx, &job, false);
-        } else {
-            self.counters.mac_retries += 1;
-            self.txop.end();
-            *self.job_mut() = Some(job);
-            self.double_cw();
-            self.phase = Phase::Contend;
-            let not_before = cx.now + self.retry_countdown_delay();
-            self.draw_backoff_not_before(cx, not_before);
-        }
-    }
-
     /// Medium busy over [start, end) (a signal above the carrier-sense threshold).
     #[inline]
     pub fn on_medium_busy(&mut self, start: SimTime, end: SimTime) {
@@ -466,6 +421,10 @@ mod respond;
 
 mod agg;
 pub use agg::{AggConfig, AggCounters};
+
+mod amsdu;
+
+mod timeout;
 
 mod nav_reset;
 

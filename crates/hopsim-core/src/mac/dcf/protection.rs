@@ -80,6 +80,7 @@ mod tests {
             long_retry_limit: 4,
             rate_algo: crate::mac::rate::RateAlgo::Constant(data),
             agg: None,
+            amsdu: None,
             edca: None,
             erp_protection: protection,
         };

@@ -77,6 +77,7 @@ const QUEUE: &str = "a [queue] table";
 const MCS: &str = "rows of HT and VHT rates (802.11n, 802.11ac)";
 const QOS_MIX: &str = "a flow with `access_category` other than BE";
 const AGG: &str = "802.11n or 802.11ac with `mac.ampdu_max_bytes` > 0";
+const AMSDU: &str = "802.11n or 802.11ac with `mac.amsdu_max_bytes` > 0";
 
 /// Every key of the result document, level by level.
 #[rustfmt::skip]
@@ -193,6 +194,9 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(TOTALS, "bars_sent", INT, "frames", "total", "BlockAckReq frames sent: after a missed BlockAck, or to skip discarded MPDUs").when(AGG),
     f(TOTALS, "late_drops", INT, "packets", "total", "MSDUs lost because they reached the reordering buffer after it had given their gap up").when(AGG),
     f(TOTALS, "reorder_timeouts", INT, "packets", "total", "MSDUs the reordering buffer released past a gap at `mac.reorder_timeout_s`").when(AGG),
+    f(TOTALS, "amsdus", INT, "frames", "total", "MPDUs finished (acknowledged or given up) that carried an A-MSDU of two or more MSDUs").when(AMSDU),
+    f(TOTALS, "amsdu_msdus", INT, "packets", "total", "MSDUs in those A-MSDUs").when(AMSDU),
+    f(TOTALS, "mean_amsdu_msdus", FLOAT, "packets", "total", "amsdu_msdus / amsdus: the mean A-MSDU size in MSDUs").when(AMSDU),
 
     f("invariants", "violations", "list[text]", "", "", "the first violations, verbatim (empty when every check held)"),
     f("invariants", "violation_count", INT, "violations", "", "violations found"),

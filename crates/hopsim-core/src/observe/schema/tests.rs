@@ -65,6 +65,7 @@ fn full_result() -> RunResult {
         counters: MacTotals {
             queue: Some(QueueResult::default()),
             aggregation: Some(AggResult::default()),
+            amsdu: Some(AmsduResult::default()),
             internal_collisions: Some(0),
             ..MacTotals::default()
         },
@@ -95,6 +96,7 @@ fn full_result() -> RunResult {
         totals: MacTotals {
             queue: Some(QueueResult::default()),
             aggregation: Some(AggResult::default()),
+            amsdu: Some(AmsduResult::default()),
             internal_collisions: Some(0),
             ..MacTotals::default()
         },

@@ -75,6 +75,18 @@ impl PcapTracer {
             (FrameKind::Data, Some(p)) => Some(ip_image(packets.get(p), flows)),
             _ => None,
         };
+        // An A-MSDU: every packet of the chain (mac/amsdu.rs).
+        let mut amsdu = std::mem::take(&mut self.amsdu);
+        amsdu.clear();
+        if let (FrameKind::Data, Some(first)) = (frame.kind, frame.packet) {
+            if packets.next_msdu(first).is_some() {
+                let mut next = Some(first);
+                while let Some(p) = next {
+                    amsdu.push(ip_image(packets.get(p), flows));
+                    next = packets.next_msdu(p);
+                }
+            }
+        }
         let mcs = frame.rate.mcs_mode().map(|m| TraceMcs {
             vht: m.is_vht(),
             index: m.index(),
@@ -107,7 +119,8 @@ impl PcapTracer {
             channel_mhz: self.channel_mhz(),
             ip,
         };
-        self.frame(node, &record);
+        self.frame(node, &record, &amsdu);
+        self.amsdu = amsdu;
     }
 
     /// An endpoint of a flow at `node` sends or receives an IP packet.

@@ -91,6 +91,13 @@ impl<T: Copy> Originator<T> {
             .map(|o| (o.seq, o.item, o.failures > 0))
     }
 
+    /// The MPDU `seq`, waiting and never sent, is now `item` (an A-MSDU grew: dcf/amsdu.rs).
+    pub fn replace(&mut self, seq: u16, item: T) {
+        let o = self.slot_mut(seq).expect("an MPDU of the window");
+        debug_assert!(!o.awaiting && o.failures == 0, "only a fresh MPDU changes");
+        o.item = item;
+    }
+
     /// These MPDUs went out in one A-MPDU.
     pub fn mark_sent(&mut self, seqs: impl IntoIterator<Item = u16>) {
         for s in seqs {

@@ -201,8 +201,9 @@ impl Dcf {
             return;
         };
         job.awaiting_agreement = false;
+        let (packet, tail, msdus) = (job.packet, job.tail, job.msdus);
         let mpdu =
-            super::Mpdu { packet: job.packet, bytes: job.mpdu_bytes, offered_ns: job.offered_ns };
+            super::Mpdu { packet, tail, msdus, bytes: job.mpdu_bytes, offered_ns: job.offered_ns };
         job.aggregate = self.agg_offer(peer, mpdu).is_some();
         self.efs[i].job = Some(job);
         if self.phase == Phase::WaitAddba && i == self.cur {

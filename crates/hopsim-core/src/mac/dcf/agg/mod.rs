@@ -6,7 +6,7 @@
 //! How the DCF uses it: a unicast packet offered while aggregation is on joins the peer's
 //! originator window (`send.rs`). When the medium is won the DCF asks the node for more
 //! packets to the same peer (`MacOutput::Fill`): the node adds what fits
-//! ([`Dcf::aggregate_wants`], [`Dcf::add_mpdu`]) and the DCF sends ([`Dcf::send_aggregate`]):
+//! ([`Dcf::aggregate_wants`], [`Dcf::add_msdu`]) and the DCF sends ([`Dcf::send_aggregate`]):
 //! an A-MPDU with its implicit BlockAckReq answered by a BlockAck after SIFS, or a lone MPDU
 //! answered by an ACK. A recipient (`recv.rs`) passes MSDUs up in sequence order.
 
@@ -48,7 +48,10 @@ pub type Peer = (NodeId, u8);
 /// An MPDU in an originator's window.
 #[derive(Debug, Clone, Copy)]
 pub struct Mpdu {
+    /// Its packet (of an A-MSDU, the first MSDU; `tail` the last of `msdus`).
     pub packet: PacketId,
+    pub tail: PacketId,
+    pub msdus: u16,
     /// MPDU octets (header, MSDU, FCS).
     pub bytes: u32,
     /// When it was handed to the MAC (for the service time).
@@ -83,9 +86,10 @@ pub struct Agg {
     /// do not aggregate a frame flagged IEEE80211_TX_CTL_RATE_CTRL_PROBE, e.g. ath9k
     /// ath_tx_form_aggr), so that a failed probe costs one MPDU.
     probe: bool,
-    /// Scratch: MSDUs released by a recipient, MPDUs settled by a Block Ack, MPDUs waiting.
+    /// Scratch: MSDUs released by a recipient, MPDUs settled by a Block Ack, MPDUs waiting
+    /// (and whether each was sent before).
     up: Vec<PacketId>,
-    waiting: Vec<(u16, Mpdu)>,
+    waiting: Vec<(u16, Mpdu, bool)>,
     acked: Vec<Mpdu>,
     discarded: Vec<Mpdu>,
     /// Releases held MPDUs at the reorder timeout.

@@ -25,7 +25,7 @@ impl Dcf {
     }
 
     /// The medium is won for an aggregate job: draft the PSDU from the waiting MPDUs and ask
-    /// the node for more (it answers with [`Dcf::add_mpdu`] and [`Dcf::send_aggregate`]).
+    /// the node for more (it answers with [`Dcf::add_msdu`] and [`Dcf::send_aggregate`]).
     /// Within a TXOP (`continuing` one, or one with a limit) the PSDU is also held to the
     /// time left (dcf/edcaf.rs).
     pub(in crate::mac::dcf) fn agg_win_access(
@@ -49,12 +49,17 @@ impl Dcf {
         agg.subframes.clear();
         let mut waiting = std::mem::take(&mut agg.waiting);
         waiting.clear();
-        waiting.extend(agg.originator(peer).pending().map(|(seq, m, _)| (seq, m)));
-        for &(seq, mpdu) in &waiting {
+        waiting.extend(agg.originator(peer).pending());
+        // MSDUs may join the last MPDU if it has never been sent and none is left behind
+        // (they would overtake it: dcf/amsdu.rs).
+        let amsdu = self.cfg.amsdu.is_some();
+        for &(seq, mpdu, again) in &waiting {
             if !self.agg_fits(mpdu.bytes) {
+                self.growing = false;
                 break;
             }
             self.agg_push(seq, mpdu);
+            self.growing = amsdu && !again;
         }
         let agg = self.agg.as_deref_mut().expect("aggregation on");
         agg.waiting = waiting;
@@ -82,29 +87,64 @@ impl Dcf {
         left.saturating_sub(overhead)
     }
 
-    /// Would one more MPDU of `msdu_bytes` fit the A-MPDU being drafted?
-    pub fn aggregate_wants(&self, msdu_bytes: u32) -> bool {
+    /// The draft's last MPDU with an MSDU of `msdu_bytes` more, if it may grow and the
+    /// A-MSDU, the A-MPDU and the PPDU stay within their limits.
+    fn agg_grown(&self, msdu_bytes: u32) -> Option<u32> {
+        let agg = self.agg.as_deref().filter(|_| self.growing)?;
+        let &(_, last) = agg.psdu.last()?;
+        let bytes = self.amsdu_grown((last.msdus, last.bytes), msdu_bytes)?;
+        self.agg_fits_grown(bytes).then_some(bytes)
+    }
+
+    /// Would an MSDU of `msdu_bytes` join the A-MPDU being drafted (in its last MPDU's
+    /// A-MSDU, or as an MPDU of its own)?
+    pub(in crate::mac::dcf) fn agg_wants(&self, msdu_bytes: u32) -> bool {
         let Some(agg) = self.agg.as_deref() else { return false };
-        let Some(job) = self.job().filter(|_| self.phase == Phase::Filling) else { return false };
+        let Some(job) = self.job() else { return false };
+        if self.agg_grown(msdu_bytes).is_some() {
+            return true;
+        }
         let peer = (job.dst, self.tid());
         let has_room = agg.out.iter().any(|(p, o)| *p == peer && o.has_room());
         has_room && self.agg_fits(self.mpdu_bytes_of(msdu_bytes))
     }
 
-    /// A packet of `msdu_bytes` for the job's peer, taken from the queue, joins the A-MPDU.
-    pub fn add_mpdu(&mut self, packet: PacketId, msdu_bytes: u32, now: SimTime) {
+    /// A packet of `msdu_bytes` for the job's peer, taken from the queue, joins the A-MPDU:
+    /// in the last MPDU's A-MSDU (returning the packet it follows) or as a new MPDU.
+    pub(in crate::mac::dcf) fn agg_add_msdu(
+        &mut self,
+        packet: PacketId,
+        msdu_bytes: u32,
+        now: SimTime,
+    ) -> Option<PacketId> {
         let job = self.job().expect("filling an aggregate");
         let peer = (job.dst, self.tid());
-        let mpdu = Mpdu { packet, bytes: self.mpdu_bytes_of(msdu_bytes), offered_ns: now };
+        let grown = self.agg_grown(msdu_bytes);
+        let bytes = self.mpdu_bytes_of(msdu_bytes);
+        let rate_bps = (job.rate.mbps() * 1e6) as u64;
         let agg = self.agg.as_deref_mut().expect("aggregation on");
+        if let Some(bytes) = grown {
+            let n = agg.psdu.len();
+            let (seq, last) = &mut agg.psdu[n - 1];
+            let after = std::mem::replace(&mut last.tail, packet);
+            last.msdus += 1;
+            last.bytes = bytes;
+            let (seq, last) = (*seq, *last);
+            agg.subframes[n - 1] =
+                subframe_bytes(bytes, rate_bps, agg.cfg.density_ns, false) as u16;
+            agg.originator(peer).replace(seq, last);
+            return Some(after);
+        }
+        let mpdu = Mpdu { packet, tail: packet, msdus: 1, bytes, offered_ns: now };
         let seq = agg.originator(peer).push(mpdu);
         self.agg_push(seq, mpdu);
+        self.growing = self.cfg.amsdu.is_some();
+        None
     }
 
     /// The node has added what fits: send the PSDU (after an RTS if it is longer than the RTS
     /// threshold).
-    pub fn send_aggregate(&mut self, cx: &mut MacCtx) {
-        debug_assert_eq!(self.phase, Phase::Filling);
+    pub(in crate::mac::dcf) fn agg_send(&mut self, cx: &mut MacCtx) {
         let mut job = self.job().expect("filling an aggregate");
         let t = self.cfg.timing;
         let (peer, tid) = ((job.dst, self.tid()), self.tid());
@@ -240,6 +280,21 @@ impl Dcf {
         let total = so_far + subframe_bytes(bytes, rate_bps, agg.cfg.density_ns, true);
         let max_ns = self.psdu_budget_ns.map_or(PPDU_MAX_NS, |b| b.min(PPDU_MAX_NS));
         total <= agg.cfg.max_bytes && self.cfg.timing.psdu_airtime_ns(total, job.rate) <= max_ns
+    }
+
+    /// Would the draft with its last MPDU grown to `bytes` keep within every limit? (A lone
+    /// MPDU is held to the PPDU's time alone.)
+    fn agg_fits_grown(&self, bytes: u32) -> bool {
+        let (Some(agg), Some(job)) = (self.agg.as_deref(), self.job()) else { return false };
+        let n = agg.subframes.len();
+        let rate_bps = (job.rate.mbps() * 1e6) as u64;
+        let before: u32 = agg.subframes[..n - 1].iter().map(|&b| u32::from(b)).sum();
+        let total = before + subframe_bytes(bytes, rate_bps, agg.cfg.density_ns, true);
+        let max_ns = self.psdu_budget_ns.map_or(PPDU_MAX_NS, |b| b.min(PPDU_MAX_NS));
+        let t = &self.cfg.timing;
+        let airtime =
+            if n == 1 { t.airtime_ns(bytes, job.rate) } else { t.psdu_airtime_ns(total, job.rate) };
+        (n == 1 || total <= agg.cfg.max_bytes) && airtime <= max_ns
     }
 
     /// Append an MPDU to the draft (its subframe padded as an inner one; `send_aggregate`
@@ -378,6 +433,7 @@ impl Dcf {
 
     fn mpdu_done(&mut self, cx: &mut MacCtx, next_hop: NodeId, m: &Mpdu, acked: bool) {
         self.counters.unicast_done += 1;
+        self.count_amsdu(m.msdus);
         let service_ns = cx.now - m.offered_ns;
         let output = MacOutput::Done { packet: m.packet, next_hop, acked, service_ns };
         cx.out.push(Tagged { output, node: self.node });

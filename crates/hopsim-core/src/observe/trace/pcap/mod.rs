@@ -300,7 +300,12 @@ pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
 /// byte does not set "short preamble", i.e. the long preamble of 802.11b DSSS is meant. The
 /// 802.11 frame is an RTS, CTS, ACK or (IBSS) data frame (QoS Data for a QoS station) carrying
 /// LLC/SNAP + IPv4, followed by the FCS. The Retry bit is only set on data frames.
-pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
+///
+/// A data frame with two or more packets in `amsdu` carries them as an A-MSDU (9.3.2.2.2):
+/// the QoS Control field's A-MSDU Present bit, then per MSDU a subframe header (DA and SA:
+/// the frame's receiver and transmitter; the length, big-endian), LLC/SNAP + IPv4, and
+/// padding to 4 octets but after the last.
+pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp]) {
     out.clear();
     const FLAGS: u32 = 1 << 1;
     const RATE: u32 = 1 << 2;
@@ -442,10 +447,27 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame) {
             out.extend_from_slice(&node_mac(f.ta));
             out.extend_from_slice(&BSSID);
             out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            let aggregate = f.qos && amsdu.len() > 1;
             if f.qos {
-                out.extend_from_slice(&[0, 0]); // QoS Control: TID 0 (best effort)
+                // QoS Control: TID 0 (best effort); bit 7 A-MSDU Present.
+                out.extend_from_slice(&[if aggregate { 0x80 } else { 0 }, 0]);
             }
-            if let Some(ip) = &f.ip {
+            if aggregate {
+                for (i, ip) in amsdu.iter().enumerate() {
+                    let start = out.len();
+                    out.extend_from_slice(&node_mac(f.ra));
+                    out.extend_from_slice(&node_mac(f.ta));
+                    out.extend_from_slice(&[0, 0]);
+                    out.extend_from_slice(&LLC_SNAP_IPV4);
+                    push_ipv4(out, ip);
+                    let msdu_len = (out.len() - start - 14) as u16;
+                    out[start + 12..start + 14].copy_from_slice(&msdu_len.to_be_bytes());
+                    if i + 1 < amsdu.len() {
+                        let pad = (4 - (out.len() - start) % 4) % 4;
+                        out.resize(out.len() + pad, 0);
+                    }
+                }
+            } else if let Some(ip) = &f.ip {
                 out.extend_from_slice(&LLC_SNAP_IPV4);
                 push_ipv4(out, ip);
             }
