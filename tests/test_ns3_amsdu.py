@@ -57,6 +57,7 @@ def test_the_limit_is_translated_and_refused_where_the_two_differ(hopsim_mod):
 
 @pytest.mark.parametrize("mcs,amsdu,ampdu", [(7, 7935, 0), (0, 7935, 0), (7, 3839, 65535)])
 def test_one_hop_a_msdus_beside_ns3(ns3_binary, hopsim_mod, mcs, amsdu, ampdu):
+    # Measured (kbit/s, ns-3.44 / hopsim): 51840 / 51845, 5887 / 5887, 59848 / 59876.
     s = one_hop(mcs, amsdu, ampdu)
     resolved = hopsim_mod.validate(s)
     ns3 = statistics.mean(run_ns3_udp(resolved, r, ns3_binary)["goodput_kbps"] for r in RUNS)
@@ -81,7 +82,8 @@ def ns3_tcp_binary():
 @pytest.mark.parametrize("ampdu,amsdu", [(0, 7935), (65535, 3839)])
 def test_tcp_over_a_4_hop_80211n_chain_beside_ns3(ns3_tcp_binary, hopsim_mod, ampdu, amsdu):
     # The set-up of test_ns3_ofdm's 802.11n chains (MCS 4, 30 m, nodes two hops apart
-    # hidden, basic access), with A-MSDUs.
+    # hidden, basic access), with A-MSDUs. Measured (kbit/s, ns-3.44 / hopsim): alone 3233 /
+    # 3272, in A-MPDUs 5874 / 5118 (as A-MPDUs without A-MSDUs: 5662 / 5047).
     s = {
         "duration_s": 20.0,
         "warmup_s": 2.0,

@@ -103,6 +103,11 @@ pub fn mac(u: &mut Unstructured) -> AResult<Value> {
         let sizes = [0u32, 8191, 65_535, 65_536, 1_048_575, 1_048_576];
         m.insert("ampdu_max_bytes".into(), json!(*u.choose(&sizes)?));
     }
+    if chance(u, 15)? {
+        // A-MSDU limits: small, each standard's largest, one past, and 0.
+        let sizes = [0u32, 100, 3839, 4065, 7935, 7936, 11_398, 11_399];
+        m.insert("amsdu_max_bytes".into(), json!(*u.choose(&sizes)?));
+    }
     put(u, &mut m, "short_retry_limit", "mac", (1.0, 10.0), true)?;
     put(u, &mut m, "long_retry_limit", "mac", (1.0, 10.0), true)?;
     put(u, &mut m, "queue_packets", "mac", (1.0, 100.0), true)?;
