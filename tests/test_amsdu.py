@@ -159,3 +159,54 @@ def test_lengths_outside_the_standard_are_refused_by_key(hopsim_mod, standard, v
     with pytest.raises(hopsim_mod.ScenarioError) as e:
         hopsim_mod.validate(s)
     assert "mac.amsdu_max_bytes" in str(e.value) and allowed in str(e.value), str(e.value)
+
+
+def test_a_txop_holds_an_a_msdu_with_the_rts_it_brings(run_scenario):
+    """A video TXOP of 1,088 us (`[mac.edca.VI] txop_limit_us`), RTS/CTS above 2,000 octets:
+    the first exchange (RTS, CTS, an A-MSDU of two MSDUs, ACK) leaves a remainder in which a
+    second A-MSDU would fit without its RTS/CTS but not with it, so a lone MPDU goes there
+    (no RTS), and the TXOP ends: three MSDUs a cycle,
+
+        AIFS[VI] + CW_VI / 2 slots + (RTS + CTS + A-MSDU + ACK) + SIFS + (MPDU + ACK)
+
+    (ns-3.44's TryAggregateMsdu charges the changed protection to the available time alike)."""
+    d = SPACING_M / SPEED_OF_LIGHT_M_S * 1e6
+    sifs, mcs, txop = ht.SIFS_US, 7, 1088.0
+    ack = ofdm.ppdu_us(ofdm.ACK_BYTES, ht.ack_rate_mbps(mcs))
+    rts, cts = ofdm.ppdu_us(ofdm.RTS_BYTES, 6.0), ofdm.ppdu_us(ofdm.CTS_BYTES, 6.0)
+    big = ht.ppdu_us(ht.QOS_HEADER_BYTES + amsdu_bytes(2) + FCS, mcs)
+    small = ht.ppdu_us(ht.QOS_HEADER_BYTES + MSDU + FCS, mcs)
+    first = rts + d + sifs + cts + d + sifs + big + d + sifs + ack + d
+    lone = small + d + sifs + ack + d
+    left = txop - first - sifs
+    assert big + d + sifs + ack + d <= left < first, "the remainder sits between the two"
+    assert left - sifs - lone < lone, "and then the TXOP ends"
+    cycle = ht.SIFS_US + 2 * ht.SLOT_US + 7 / 2 * ht.SLOT_US + first + sifs + lone
+    expected = 1000.0 * 8 * PAYLOAD * 3 / cycle
+    s = chain_scenario(
+        1,
+        [udp_flow(0, 1, payload_bytes=PAYLOAD, interval_s=0.0, access_category="VI")],
+        spacing_m=SPACING_M,
+        duration_s=5.0,
+        warmup_s=1.0,
+        mac=mac_section(
+            data_rate_mbps=f"mcs{mcs}",
+            basic_rate_mbps=6.0,
+            rts_threshold_bytes=2000,
+            cw_min=15,
+            ampdu_max_bytes=0,
+            amsdu_max_bytes=3839,
+            edca={"VI": {"txop_limit_us": int(txop)}},
+        ),
+        radio={"standard": "80211n"},
+    )
+    raw = run_scenario(s).raw
+    got = raw["flows"][0]["goodput_kbps"]
+    assert got == pytest.approx(expected, rel=0.01), f"{got:.0f} vs {expected:.0f} kbit/s"
+    # The goodput alone would not tell: two A-MSDU exchanges a TXOP (the second running
+    # past its end) carry the same per microsecond. The frames do: one RTS and one A-MSDU
+    # to every two DATA frames.
+    t = raw["totals"]
+    assert t["data_sent"] == pytest.approx(2 * t["rts_sent"], abs=2), t
+    assert t["amsdus"] == pytest.approx(t["rts_sent"], abs=2), t
+    assert t["mean_amsdu_msdus"] == pytest.approx(2.0)

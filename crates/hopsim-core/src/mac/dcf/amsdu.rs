@@ -43,7 +43,9 @@ impl Dcf {
     pub(super) fn amsdu_fill(&mut self, cx: &mut MacCtx, job: Job) {
         let t = &self.cfg.timing;
         let mut overhead = t.sifs + t.ack_after_ns(job.rate);
-        if job.use_rts {
+        // An RTS/CTS if the grown MPDU may pass the RTS threshold (as for an A-MPDU's budget).
+        let largest = self.cfg.amsdu.map_or(0, |a| t.data_header_bytes() + a.max_bytes + FCS_BYTES);
+        if job.use_rts || self.cfg.rts_threshold_bytes < largest {
             overhead += t.rts_ns + t.sifs + t.cts_ns + t.sifs;
         }
         let budget = self.txop_left(cx.now).map(|left| left.saturating_sub(overhead));
