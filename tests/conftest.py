@@ -9,8 +9,8 @@ simulator test uses:
 * ``hopsim_mod``: the imported ``hopsim`` package;
 * ``ns2``: the path of ns-2.35's ``ns`` (installed from Debian's package if missing; the test
   is skipped, saying why, where it cannot be);
-* ``wifi_udp_binary``: ns-3.44's ``wifi_udp.cc`` built against the ``ns3`` wheel (skipped,
-  saying why, without it).
+* ``wifi_udp_binary``, ``chain_tcp_binary``: ns-3.44's ``wifi_udp.cc`` and ``chain_tcp.cc``
+  built against the ``ns3`` wheel (skipped, saying why, without it).
 """
 
 from __future__ import annotations
@@ -71,5 +71,16 @@ def wifi_udp_binary():
 
     try:
         return build_wifi_udp()
+    except Ns3Missing as e:
+        pytest.skip(str(e))
+
+
+@pytest.fixture(scope="session")
+def chain_tcp_binary():
+    """The ns-3 program of the TCP chain side-by-side checks (hopsim.crosscheck.ns3build)."""
+    from hopsim.crosscheck.ns3build import Ns3Missing, build_chain_tcp
+
+    try:
+        return build_chain_tcp()
     except Ns3Missing as e:
         pytest.skip(str(e))

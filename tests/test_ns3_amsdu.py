@@ -14,7 +14,6 @@ import statistics
 
 import pytest
 
-from hopsim.crosscheck.ns3build import Ns3Missing, build_chain_tcp
 from hopsim.crosscheck.ns3run import run_ns3
 from hopsim.crosscheck.ns3translate import Ns3Untranslatable
 from hopsim.crosscheck.ns3wifi import run_hopsim_udp, run_ns3_udp, wifi_udp_arguments
@@ -70,17 +69,9 @@ def test_one_hop_a_msdus_beside_ns3(ns3_binary, hopsim_mod, mcs, amsdu, ampdu):
     assert ours == pytest.approx(ns3, rel=0.05), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
-@pytest.fixture(scope="module")
-def ns3_tcp_binary():
-    try:
-        return build_chain_tcp()
-    except Ns3Missing as e:
-        pytest.skip(str(e))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("ampdu,amsdu", [(0, 7935), (65535, 3839)])
-def test_tcp_over_a_4_hop_80211n_chain_beside_ns3(ns3_tcp_binary, hopsim_mod, ampdu, amsdu):
+def test_tcp_over_a_4_hop_80211n_chain_beside_ns3(chain_tcp_binary, hopsim_mod, ampdu, amsdu):
     # The set-up of test_ns3_ofdm's 802.11n chains (MCS 4, 30 m, nodes two hops apart
     # hidden, basic access), with A-MSDUs. Measured (kbit/s, ns-3.44 / hopsim): alone 3233 /
     # 3272, in A-MPDUs 5874 / 5118 (as A-MPDUs without A-MSDUs: 5662 / 5047).
@@ -100,6 +91,6 @@ def test_tcp_over_a_4_hop_80211n_chain_beside_ns3(ns3_tcp_binary, hopsim_mod, am
         "flows": [{"src": 0, "dst": 4, "transport": "tcp", "payload_bytes": 1460}],
     }
     resolved = hopsim_mod.validate(s)
-    ns3 = statistics.mean(run_ns3(resolved, r, ns3_tcp_binary)["goodput_kbps"] for r in RUNS)
+    ns3 = statistics.mean(run_ns3(resolved, r, chain_tcp_binary)["goodput_kbps"] for r in RUNS)
     ours = statistics.mean(hopsim_mod.run(s, seed=r).flows[0].goodput_kbps for r in RUNS)
     assert ours == pytest.approx(ns3, rel=0.15), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"

@@ -15,7 +15,6 @@ import statistics
 
 import pytest
 
-from hopsim.crosscheck.ns3build import Ns3Missing, build_chain_tcp
 from hopsim.crosscheck.ns3run import run_hopsim, run_ns3
 from hopsim.crosscheck.ns3translate import Ns3Untranslatable
 from hopsim.crosscheck.ns3wifi import run_hopsim_udp, run_ns3_udp, wifi_udp_arguments
@@ -225,16 +224,8 @@ def test_hidden_node_chains_beside_ns3(ns3_binary, hopsim_mod, hops, rate):
     assert ours == pytest.approx(ns3, rel=0.08), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
-@pytest.fixture(scope="module")
-def ns3_tcp_binary():
-    try:
-        return build_chain_tcp()
-    except Ns3Missing as e:
-        pytest.skip(str(e))
-
-
 @pytest.mark.parametrize("hops", [1, 2])
-def test_tcp_over_80211a_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops):
+def test_tcp_over_80211a_chains_beside_ns3(chain_tcp_binary, hopsim_mod, hops):
     # One bulk NewReno transfer at 24 Mbit/s with RTS/CTS, 40 m apart (2 hops: the ends hidden
     # from each other). Measured (3 runs x 30 s): 1 hop 10628 / 10623 kbit/s, 2 hops 4833 /
     # 4836; the target for TCP chains is +-15%.
@@ -249,13 +240,13 @@ def test_tcp_over_80211a_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops):
         "flows": [{"src": 0, "dst": hops, "transport": "tcp", "payload_bytes": 1460}],
     }
     resolved = hopsim_mod.validate(s)
-    ns3 = statistics.mean(run_ns3(resolved, r, ns3_tcp_binary)["goodput_kbps"] for r in (1, 2))
+    ns3 = statistics.mean(run_ns3(resolved, r, chain_tcp_binary)["goodput_kbps"] for r in (1, 2))
     ours = statistics.mean(run_hopsim(s, r, "sinr")["goodput_kbps"] for r in (1, 2))
     assert ours == pytest.approx(ns3, rel=0.05), f"hopsim {ours:.0f} vs ns-3 {ns3:.0f} kbit/s"
 
 
 @pytest.mark.parametrize("hops,ampdu", [(1, 0), (2, 0), (4, 0), (1, 65535), (2, 65535), (4, 65535)])
-def test_tcp_over_80211n_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops, ampdu):
+def test_tcp_over_80211n_chains_beside_ns3(chain_tcp_binary, hopsim_mod, hops, ampdu):
     # One bulk NewReno transfer at MCS 4 (20 MHz), basic access, 30 m apart (nodes two hops
     # apart hidden, -83.7 dBm), each MPDU acknowledged alone or in A-MPDUs. Measured (3 runs
     # x 20 s), ns-3 / hopsim: alone 16453 / 16226, 6012 / 5971, 2148 / 2073 kbit/s; A-MPDUs
@@ -275,7 +266,7 @@ def test_tcp_over_80211n_chains_beside_ns3(ns3_tcp_binary, hopsim_mod, hops, amp
         "flows": [{"src": 0, "dst": hops, "transport": "tcp", "payload_bytes": 1460}],
     }
     resolved = hopsim_mod.validate(s)
-    ns3_runs = [run_ns3(resolved, r, ns3_tcp_binary) for r in (1, 2, 3)]
+    ns3_runs = [run_ns3(resolved, r, chain_tcp_binary) for r in (1, 2, 3)]
     ns3 = statistics.mean(r["goodput_kbps"] for r in ns3_runs)
     ours_runs = [hopsim_mod.run(s, seed=r) for r in (1, 2, 3)]
     ours = statistics.mean(r.flows[0].goodput_kbps for r in ours_runs)

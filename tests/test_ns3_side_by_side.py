@@ -23,7 +23,6 @@ import math
 import pytest
 
 import dot11b_timing as t
-from hopsim.crosscheck.ns3build import Ns3Missing, build_chain_tcp
 from hopsim.crosscheck.ns3run import hopsim_refusal, run_hopsim, run_ns3
 from hopsim.crosscheck.ns3translate import Ns3Untranslatable, chain_scenario, ns3_arguments
 
@@ -34,11 +33,8 @@ TOLERANCE = 0.03
 
 
 @pytest.fixture(scope="module")
-def ns3_binary():
-    try:
-        return build_chain_tcp()
-    except Ns3Missing as e:
-        pytest.skip(str(e))
+def ns3_binary(chain_tcp_binary):
+    return chain_tcp_binary
 
 
 def _exchange_us(mpdu_bytes: int, spacing_m: float) -> float:
