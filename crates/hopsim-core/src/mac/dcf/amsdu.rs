@@ -73,7 +73,7 @@ impl Dcf {
             return false;
         }
         match self.job() {
-            Some(j) if j.aggregate => self.agg_wants(msdu_bytes),
+            Some(j) if j.aggregate => self.agg_wants(&j, msdu_bytes),
             Some(_) => self.lone_grown(msdu_bytes).is_some(),
             None => false,
         }
@@ -90,7 +90,7 @@ impl Dcf {
     ) -> Option<PacketId> {
         let job = self.job().expect("filling a draft");
         if job.aggregate {
-            return self.agg_add_msdu(packet, msdu_bytes, now);
+            return self.agg_add_msdu(&job, packet, (msdu_bytes, now));
         }
         let bytes = self.lone_grown(msdu_bytes).expect("the MSDU was wanted");
         let j = self.job_mut().as_mut().expect("filling a draft");

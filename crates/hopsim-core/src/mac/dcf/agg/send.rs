@@ -98,10 +98,9 @@ impl Dcf {
 
     /// Would an MSDU of `msdu_bytes` join the A-MPDU being drafted (in its last MPDU's
     /// A-MSDU, or as an MPDU of its own)?
-    pub(in crate::mac::dcf) fn agg_wants(&self, msdu_bytes: u32) -> bool {
+    pub(in crate::mac::dcf) fn agg_wants(&self, job: &Job, msdu_bytes: u32) -> bool {
         let Some(agg) = self.agg.as_deref() else { return false };
-        let Some(job) = self.job() else { return false };
-        if self.agg_grown(msdu_bytes).is_some() {
+        if self.growing && self.agg_grown(msdu_bytes).is_some() {
             return true;
         }
         let peer = (job.dst, self.tid());
@@ -113,17 +112,16 @@ impl Dcf {
     /// in the last MPDU's A-MSDU (returning the packet it follows) or as a new MPDU.
     pub(in crate::mac::dcf) fn agg_add_msdu(
         &mut self,
+        job: &Job,
         packet: PacketId,
-        msdu_bytes: u32,
-        now: SimTime,
+        (msdu_bytes, now): (u32, SimTime),
     ) -> Option<PacketId> {
-        let job = self.job().expect("filling an aggregate");
         let peer = (job.dst, self.tid());
-        let grown = self.agg_grown(msdu_bytes);
+        let grown = if self.growing { self.agg_grown(msdu_bytes) } else { None };
         let bytes = self.mpdu_bytes_of(msdu_bytes);
-        let rate_bps = (job.rate.mbps() * 1e6) as u64;
-        let agg = self.agg.as_deref_mut().expect("aggregation on");
         if let Some(bytes) = grown {
+            let rate_bps = (job.rate.mbps() * 1e6) as u64;
+            let agg = self.agg.as_deref_mut().expect("aggregation on");
             let n = agg.psdu.len();
             let (seq, last) = &mut agg.psdu[n - 1];
             let after = std::mem::replace(&mut last.tail, packet);
@@ -135,6 +133,7 @@ impl Dcf {
             agg.originator(peer).replace(seq, last);
             return Some(after);
         }
+        let agg = self.agg.as_deref_mut().expect("aggregation on");
         let mpdu = Mpdu { packet, tail: packet, msdus: 1, bytes, offered_ns: now };
         let seq = agg.originator(peer).push(mpdu);
         self.agg_push(seq, mpdu);
