@@ -11,6 +11,7 @@ failures, ...) are reported in claims.md with their verdict and only checked for
 from __future__ import annotations
 
 import csv
+import math
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ import pytest
 from hopsim.studies import Verdict, get_study, reproduce_study
 from hopsim.studies import dsn_variants as dv
 from hopsim.studies.common import StudyContext
-from hopsim.sweeps import ResultStore
+from hopsim.sweeps import PointSummary, ResultStore
+from hopsim.sweeps.stats import Summary, student_t_quantile
 
 HOPS_QUICK = [2, 4, 6, 7, 8, 16]
 STEMS = [
@@ -219,3 +221,68 @@ def test_goodput_grows_sub_linearly_with_rate(data):
     lead = {r: dv._m(bw, dv.VEGAS, r) / max(dv._m(bw, a, r) for a in dv.ALPHAS[1:]) - 1
             for r in (2.0, 11.0)}  # fmt: skip
     assert lead[2.0] > lead[11.0] and abs(lead[11.0]) <= 0.05, lead
+
+
+# --------------------------------------------- Fig. 10's t_opt on constructed summaries
+
+
+def _udp7(*points: tuple[float, float, float], n: int = 10) -> list:
+    """Paced-UDP points on 7 hops: (interval ms, mean kbit/s, std) over ``n`` runs each."""
+    t = student_t_quantile(0.975, n - 1) if n > 1 else math.nan
+    return [
+        PointSummary(k, {"interval_ms": ms, "variant": "paced UDP"}, n,
+                     {dv.GP: Summary(n, g, sd, t * sd / math.sqrt(n))})
+        for k, (ms, g, sd) in enumerate(points)
+    ]  # fmt: skip
+
+
+def _udp_verdicts(udp7: list) -> dict[str, tuple[str, str]]:
+    keys = ("topt", "lin", "sharp")
+    return {k: (c.ours, c.verdict) for k, c in zip(keys, dv._udp_claims(udp7), strict=True)}
+
+
+def test_t_opt_is_the_fastest_interval_the_runs_cannot_tell_from_the_best():
+    """The knee of Fig. 10 (S002:298-300): 38 ms delivers its offered 307.4 kbit/s in every
+    run, 36 ms 2 kbit/s less with a spread of 12 (Welch: t = 0.53 on 9 df, far from 2.26),
+    so t_opt is 36 ms and one step faster, 34 ms, is the cliff (ns-2.35's ten full-mode
+    runs on the DSN chain: 186 / 305.4 / 307.4 kbit/s)."""
+    v = _udp_verdicts(
+        _udp7((34, 186.0, 40.0), (36, 305.4, 12.0), (38, 307.4, 0.0), (40, 292.0, 0.0))
+    )
+    assert v["topt"][0].startswith("36 ms, 305 kbit/s (most at 38 ms")
+    assert Verdict.of(v["topt"][1]) is Verdict.HOLDS
+    assert v["sharp"][0] == "34 ms: -39%" and Verdict.of(v["sharp"][1]) is Verdict.HOLDS
+    assert Verdict.of(v["lin"][1]) is Verdict.HOLDS  # 38 and 40 ms carry what they offer
+
+
+def test_t_opt_stays_at_the_best_when_the_faster_interval_is_significantly_below():
+    """36 ms 3.7% below 38 ms, inside the 5% but with a spread of 3 kbit/s (Welch: t = 12):
+    the best is t_opt and the step below it loses 4%, not the paper's collapse."""
+    v = _udp_verdicts(_udp7((34, 186.0, 40.0), (36, 296.0, 3.0), (38, 307.4, 0.0)))
+    assert v["topt"][0] == "38 ms, 307 kbit/s"
+    assert v["sharp"][0] == "36 ms: -4%" and Verdict.of(v["sharp"][1]) is Verdict.DOES_NOT_HOLD
+
+
+def test_t_opt_walks_down_only_through_contiguous_ties():
+    """A faster interval tied with the best (a wide 32 ms, 300 +- 150 kbit/s) does not
+    count past a lower one between them (34 ms)."""
+    v = _udp_verdicts(
+        _udp7((32, 300.0, 150.0), (34, 186.0, 10.0), (36, 305.0, 12.0), (38, 307.4, 0.0))
+    )
+    assert v["topt"][0].startswith("36 ms") and v["sharp"][0] == "34 ms: -39%"
+
+
+def test_t_opt_is_the_argmax_with_one_run_a_point():
+    """One replication gives no variance to test with: the best interval is t_opt."""
+    one = _udp7((34, 186.0, 0.0), (36, 305.4, 0.0), (38, 307.4, 0.0), n=1)
+    assert _udp_verdicts(one)["topt"][0] == "38 ms, 307 kbit/s"
+
+
+def test_t_opt_ties_only_within_the_studys_five_percent():
+    """Three runs at 36 ms, one of them collapsing (243 +- 60 kbit/s): Welch's test cannot
+    tell it from 40 ms (292), but 17% less is not an optimum; 38 ms (290 +- 5) is, and is
+    t_opt (ns-2.35's three quick-mode runs: 243 kbit/s at 36 ms, 292 at 40)."""
+    three = _udp7((36, 243.0, 60.0), (38, 290.0, 5.0), (40, 292.0, 0.0), n=3)
+    assert dv.means_differ(three[0].stats[dv.GP], three[2].stats[dv.GP]) is False
+    v = _udp_verdicts(three)
+    assert v["topt"][0].startswith("38 ms, 290 kbit/s") and v["sharp"][0] == "36 ms: -16%"

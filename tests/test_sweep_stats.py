@@ -11,12 +11,14 @@ import math
 import pytest
 
 from hopsim.sweeps import (
+    Summary,
     metric_value,
     student_t_cdf,
     student_t_quantile,
     summarize_values,
 )
 from hopsim.sweeps.progress import SweepProgress
+from hopsim.sweeps.stats import means_differ
 
 # ----------------------------------------------------------------------- metrics
 
@@ -130,3 +132,34 @@ def test_progress_lines_report_counts():
     bar.close()
     assert "demo: 4/4 runs (3 done, 1 failed)" in stream.getvalue()
     assert "left 0:00" in stream.getvalue().splitlines()[-1]
+
+
+# ------------------------------------------------------------------ Welch's test
+
+
+def _s(n: int, mean: float, std: float) -> Summary:
+    return Summary(n, mean, std, math.nan if n < 2 else 1.0)
+
+
+def test_welch_boundary_with_equal_variances_is_the_printed_t_quantile():
+    """Ten runs each, both std 10: Welch's df is exactly 18 and se = sqrt(20); the printed
+    t(0.975, 18) = 2.1009 puts the boundary at a gap of 9.3956."""
+    a = _s(10, 100.0, 10.0)
+    assert means_differ(a, _s(10, 109.3, 10.0)) is False
+    assert means_differ(a, _s(10, 109.5, 10.0)) is True
+    assert means_differ(a, _s(10, 90.5, 10.0)) is True  # two-sided
+
+
+def test_welch_with_one_exact_point_uses_the_other_points_degrees_of_freedom():
+    """One point without spread (every run delivers its offered load): df = n - 1 = 9 of
+    the other, t(0.975, 9) = 2.2622, se = 12 / sqrt(10): boundary 8.584."""
+    exact = _s(10, 307.4, 0.0)
+    assert means_differ(exact, _s(10, 307.4 - 8.5, 12.0)) is False
+    assert means_differ(exact, _s(10, 307.4 - 8.7, 12.0)) is True
+    assert means_differ(exact, _s(10, 307.4, 0.0)) is False
+    assert means_differ(exact, _s(10, 307.3, 0.0)) is True
+
+
+def test_welch_needs_two_replications_on_each_side():
+    assert means_differ(_s(1, 1.0, 0.0), _s(10, 5.0, 1.0)) is None
+    assert means_differ(_s(10, 5.0, 1.0), _s(1, 1.0, 0.0)) is None

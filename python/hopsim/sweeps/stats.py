@@ -13,7 +13,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Summary", "student_t_cdf", "student_t_quantile", "summarize_values"]
+__all__ = [
+    "Summary",
+    "means_differ",
+    "student_t_cdf",
+    "student_t_quantile",
+    "summarize_values",
+]
 
 
 def _betacf(a: float, b: float, x: float) -> float:
@@ -129,3 +135,18 @@ def summarize_values(values: Iterable[float | None], confidence: float = 0.95) -
     std = math.sqrt(var)
     t = student_t_quantile(0.5 + confidence / 2.0, n - 1)
     return Summary(n, mean, std, t * std / math.sqrt(n), confidence)
+
+
+def means_differ(a: Summary, b: Summary) -> bool | None:
+    """Welch's two-sided t-test at ``a``'s confidence: do the means of ``a`` and ``b``
+    differ? Welch (1947) with the Welch-Satterthwaite degrees of freedom; None when either
+    has a single replication (no variance to test with). Two points whose replications all
+    agree differ exactly when their means do."""
+    if a.n < 2 or b.n < 2:
+        return None
+    va, vb = a.std**2 / a.n, b.std**2 / b.n
+    se2, gap = va + vb, abs(a.mean - b.mean)
+    if se2 == 0.0:
+        return gap > 0.0
+    df = se2**2 / (va**2 / (a.n - 1) + vb**2 / (b.n - 1))
+    return gap > student_t_quantile(0.5 + a.confidence / 2.0, df) * math.sqrt(se2)

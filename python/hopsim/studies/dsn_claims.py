@@ -1,0 +1,40 @@
+"""The claims of the DSN study (ElRakabawy, Lindemann, Vernon, DSN 2005; seeds 000 + 002)
+as ``dsn_variants`` judges them: id -> (the claim, the paper's value, source as seed file
+and lines). Where the paper's wording is loose, "ours:" says the test applied."""
+
+TEXT = {
+    "max": ("Vegas goodput up to 83% above NewReno (max over h)", "+83%", "S002:220-221"),
+    "nrt": ("NewReno + ACK thinning slightly below Vegas, most h", "most h", "S002:222-224"),
+    "slope": ("Vegas, NR+thinning lose goodput more slowly with h", "slower", "S002:225-230"),
+    "thin": ("ACK thinning raises NewReno's goodput (h >= 4)", "near Vegas", "S002:222-230"),
+    "udp": ("paced UDP above Vegas and NewReno at every h", "above", "S002:230-237"),
+    "rtx": ("Vegas up to 99% fewer retransmissions than NewReno", "up to 99%", "S002:238-239"),
+    "low": ("Vegas retransmissions very low (ours: < half NewReno's)", "very low", "S002:239"),
+    "dbl": ("NewReno retransmissions ~x2 from 6 to 8 hops, peak at 8", "x2", "S002:244-247"),
+    "nrtw": ("NR+thinning: fewer retransmissions, smaller window", "fewer; smaller", "S002:253"),
+    "ss": ("NewReno in slow start > 40% of the time for h >= 7", "> 40%", "S002:260-262"),
+    "win": ("Vegas average window 3.5..5.5 for h = 4..40", "3.5..5.5", "S002:266-268"),
+    "w32": ("Vegas window near h/4 = 8 at 32 hops, < 16 at 64", "≈ 8; < 16", "S002:270-273"),
+    "frf": ("Vegas 93-100% fewer false route failures", "93..100% fewer", "S002:292-294"),
+    "ldp": ("NewReno more link-layer drops than Vegas (h >= 4)", "more", "S002:294-297"),
+    "frt": ("NR+thinning: no false route failures, short chains", "h < ? (lost)", "S002:298"),
+    "a2": ("Vegas α=2 best goodput, 4..20 hops (ours: within 2%)", "α=2 best", "S000:31-33"),
+    "along": ("long chains: goodput ~equal for all α (ours: <= 10%)", "≈ equal", "S000:32-34"),
+    "awin": ("Vegas average window grows with α", "α=2 < 3 < 4", "S000:34-36"),
+    "vt": ("Vegas α=2 + thinning slightly below α=2 for h > 6", "slightly", "S002:195-196"),
+    "vt3": ("with thinning the Vegas window often ≤ 3 (ACKs starve)", "often", "S002:197-203"),
+    "arate": ("7 hops: α=2 ahead at 2, slightly at 5.5, equal at 11", "gap → 0", "S000:37-43"),
+    "arise": ("higher rates help larger α; α=2 stays best", "α=4/α=2 rises", "S002:206-210"),
+    "sub": ("Fig. 4: sub-linear goodput growth with rate", "< 5.5, < 2.75", "S000:43-50"),
+    "vtg": (
+        "7 hops, 2 Mbit/s: thinning in Vegas: no gain, fewer drops",
+        "no gain; fewer",
+        "S002:316",
+    ),
+    "vtr": ("7 hops, 2 Mbit/s: thinning in Vegas, more retransmissions", "more", "S002:324"),
+    "mod": ("7 hops, 2 Mbit/s: Vegas' link load moderate (drops < 1%)", "moderate", "S002:319"),
+    "opt": ("NewReno with its optimal window", "lost", "S002:437"),
+    "topt": ("paced UDP, 7 hops: t_opt inside Fig. 10's 28-44 ms axis", "lost", "S002:377-398"),
+    "lin": ("beyond t_opt goodput = offered load (ours: within 5%)", "linear", "S002:298-300"),
+    "sharp": ("pacing rate very sensitive (ours: 1 below t_opt, ≥ 10% lost)", "sharp", "S002:300"),
+}
