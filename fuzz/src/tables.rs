@@ -68,6 +68,35 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
             m.insert(k.into(), number(u, &format!("radio.{k}"), p, false)?);
         }
     }
+    if chance(u, 10)? {
+        m.insert("gauss_markov".into(), link_process(u, "gauss_markov", GM_KEYS)?);
+    }
+    if chance(u, 10)? {
+        m.insert("gilbert_elliott".into(), link_process(u, "gilbert_elliott", GE_KEYS)?);
+    }
+    Ok(Value::Object(m))
+}
+
+type Plausible = &'static [(&'static str, (f64, f64))];
+const GM_KEYS: Plausible = &[("sigma_db", (0.0, 10.0)), ("coherence_s", (0.001, 5.0))];
+const GE_KEYS: Plausible = &[
+    ("good_mean_s", (0.001, 5.0)),
+    ("bad_mean_s", (0.001, 1.0)),
+    ("loss_good", (0.0, 0.2)),
+    ("loss_bad", (0.5, 1.0)),
+];
+
+/// `[radio.gauss_markov]` / `[radio.gilbert_elliott]`: each key sometimes, `symmetric` too.
+fn link_process(u: &mut Unstructured, table: &str, keys: Plausible) -> AResult<Value> {
+    let mut m = Map::new();
+    for (k, p) in keys {
+        if chance(u, 60)? {
+            m.insert((*k).into(), number(u, &format!("radio.{table}.{k}"), *p, false)?);
+        }
+    }
+    if chance(u, 30)? {
+        m.insert("symmetric".into(), json!(chance(u, 50)?));
+    }
     Ok(Value::Object(m))
 }
 

@@ -19,6 +19,7 @@ __all__ = ["NS2_DROP", "lines_from_rows", "write_ns2"]
 NS2_DROP = {
     ("phy", "collision"): ("MAC", "COL"),
     ("phy", "frame_error"): ("MAC", "ERR"),
+    ("phy", "channel_loss"): ("MAC", "ERR"),
     ("mac", "retry_limit"): ("MAC", "RET"),
     ("mac", "duplicate"): ("MAC", "DUP"),
     ("ifq", "queue_full"): ("IFQ", "IFQ"),

@@ -199,6 +199,8 @@ class _Counters(Record):
     ack_sent: int
     # With a flow in an access category other than BE only:
     internal_collisions: int
+    # With [radio.gilbert_elliott] only:
+    channel_losses: int
     # With a [queue] table only:
     aqm_drops: int
     ecn_marks: int

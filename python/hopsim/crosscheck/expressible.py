@@ -280,7 +280,7 @@ def check_translatable(s: Mapping[str, Any]) -> None:
         _RADIO_MAPPED
         | _RADIO_INERT
         | {"propagation", "reception"}
-        | {"frame_error_rate", "shadowing_sigma_db", "fading"},
+        | {"frame_error_rate", "shadowing_sigma_db", "fading", "gauss_markov", "gilbert_elliott"},
     )
     checks = [
         (
@@ -309,6 +309,18 @@ def check_translatable(s: Mapping[str, Any]) -> None:
             "static per-link shadowing has no ns-2 equivalent: 0",
         ),
         ("radio.fading", radio["fading"], ("none",), 'ns-2\'s two-ray model has no fading: "none"'),
+        (
+            "radio.gauss_markov",
+            radio.get("gauss_markov"),
+            (None,),
+            "ns-2 has no time-correlated shadowing: leave the table out",
+        ),
+        (
+            "radio.gilbert_elliott",
+            radio.get("gilbert_elliott"),
+            (None,),
+            "ns-2 has no Gilbert-Elliott link losses: leave the table out",
+        ),
     ]
     for key, value, ok, allowed in checks:
         if value not in ok:

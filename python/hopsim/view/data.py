@@ -175,7 +175,7 @@ _LAYERS = ["phy", "mac", "ifq", "net", "transport", "app"]
 _REASONS = [
     "collision", "frame_error", "not_decoded", "retry_limit", "queue_full", "queue_purge",
     "no_route", "bad_source_route", "ttl", "route_timeout", "salvage_limit", "duplicate",
-    "red", "codel", "fq_codel",
+    "red", "codel", "fq_codel", "channel_loss",
 ]  # fmt: skip
 
 
@@ -204,7 +204,7 @@ def _take(
         receiver.pop(r["frame"], None)
         if i is not None:
             out["frames"][2][i] = us
-    elif ev == "rx_error" and r["reason"] in ("collision", "frame_error"):
+    elif ev == "rx_error" and r["reason"] in ("collision", "frame_error", "channel_loss"):
         to = receiver.get(r["frame"], -2)
         if to in (-1, node):
             for col, v in zip(

@@ -22,6 +22,10 @@ pub enum Purpose {
     Transport = 12,
     /// ns-2 DSR's send-buffer check phase, per node.
     DsrBufferCheck = 13,
+    /// Gauss-Markov shadowing, per link (phy/dynamics).
+    LinkShadowing = 14,
+    /// Gilbert-Elliott loss states, per link (phy/dynamics).
+    LinkLoss = 15,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.
@@ -80,6 +84,20 @@ impl Rng {
         let u1 = 1.0 - self.uniform(); // (0, 1]: log is finite
         let u2 = self.uniform();
         (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+
+    /// Two independent standard normal draws (Marsaglia's polar method, 1964: a point drawn
+    /// uniformly in the unit disc, scaled; no trigonometry, 1.27 pairs of uniforms on average).
+    pub fn standard_normal_pair(&mut self) -> (f64, f64) {
+        loop {
+            let u = 2.0 * self.uniform() - 1.0;
+            let v = 2.0 * self.uniform() - 1.0;
+            let s = u * u + v * v;
+            if s > 0.0 && s < 1.0 {
+                let m = (-2.0 * s.ln() / s).sqrt();
+                return (u * m, v * m);
+            }
+        }
     }
 
     /// Exponential with mean 1 (the power gain of Rayleigh fading).

@@ -70,6 +70,8 @@ pub enum Reason {
     Collision,
     /// Injected frame error (`radio.frame_error_rate`).
     FrameError,
+    /// Lost to the link's Gilbert-Elliott state (`[radio.gilbert_elliott]`).
+    ChannelLoss,
     /// Too weak to decode (carrier sense only), or the receiver was busy with another frame.
     NotDecoded,
     RetryLimit,
@@ -308,6 +310,7 @@ pub fn reason_name(r: Reason) -> &'static str {
     match r {
         Collision => "collision",
         FrameError => "frame_error",
+        ChannelLoss => "channel_loss",
         NotDecoded => "not_decoded",
         RetryLimit => "retry_limit",
         QueueFull => "queue_full",

@@ -21,6 +21,8 @@ pub struct NodeCounters {
     pub false_route_failures: u64,
     /// Frames lost to injected errors (`radio.frame_error_rate`).
     pub frame_errors: u64,
+    /// Frames lost to a link's Gilbert-Elliott state.
+    pub channel_losses: u64,
     /// Routing control packets sent (and their IP bytes) and received.
     pub routing_sent: u64,
     pub routing_bytes: u64,
@@ -195,6 +197,9 @@ pub struct MacTotals {
     /// EDCA internal collisions (802.11-2020 10.22.2.4), with flows in two or more categories.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub internal_collisions: Option<u64>,
+    /// Frames lost to the links' Gilbert-Elliott states (with `[radio.gilbert_elliott]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel_losses: Option<u64>,
     /// AQM counters and queueing delay (with a `[queue]` table).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub queue: Option<QueueResult>,
@@ -250,6 +255,9 @@ impl MacTotals {
         self.retry_limit_drops += o.retry_limit_drops;
         self.collisions += o.collisions;
         if let (Some(t), Some(x)) = (self.internal_collisions.as_mut(), o.internal_collisions) {
+            *t += x;
+        }
+        if let (Some(t), Some(x)) = (self.channel_losses.as_mut(), o.channel_losses) {
             *t += x;
         }
         if let Some(x) = o.amsdu {

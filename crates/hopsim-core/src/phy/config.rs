@@ -2,6 +2,7 @@
 //! reception, fading, thresholds (defaults and sources: docs/models.md 1.2). The PHY reads
 //! only this, never the rest of the scenario.
 
+use super::dynamics::{GaussMarkov, GilbertElliott};
 use super::standard::Standard;
 use serde::{Deserialize, Serialize};
 
@@ -91,6 +92,12 @@ pub struct Radio {
     pub noise_figure_db: f64,
     /// `sinr` reception: least SINR at which a preamble is detected and the receiver locks.
     pub preamble_snr_db: f64,
+    /// Time-correlated shadowing per link (phy/dynamics/gauss_markov.rs); none by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gauss_markov: Option<GaussMarkov>,
+    /// Bursty losses per link (phy/dynamics/gilbert_elliott.rs); none by default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gilbert_elliott: Option<GilbertElliott>,
 }
 
 impl Default for Radio {
@@ -124,6 +131,8 @@ impl Default for Radio {
             ricean_k_db: 6.0,
             noise_figure_db: 7.0,
             preamble_snr_db: 4.0,
+            gauss_markov: None,
+            gilbert_elliott: None,
         }
     }
 }

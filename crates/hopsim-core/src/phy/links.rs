@@ -2,9 +2,11 @@
 //! once per link from the seed (Rappaport eq. 4.69a), then the extra loss of links between
 //! the clusters ("buildings") of a testbed topology. Which links a transmission reaches:
 //! above carrier sense in `capture` mode; in `sinr` mode also the weaker ones that still
-//! add interference (down to 10 dB below the noise floor); with fading, a margin lower.
+//! add interference (down to 10 dB below the noise floor); with fading or Gauss-Markov
+//! shadowing, a margin lower.
 
 use super::config::{Fading, Radio, Reception};
+use super::dynamics::GM_REACH_SIGMAS;
 use super::noise::noise_floor_w;
 use super::propagation::{delay_ns, thresholds_w, PathLoss};
 use crate::engine::rng::{Purpose, Rng};
@@ -45,6 +47,9 @@ pub struct LinkModel {
     pub cs_w: f64,
     /// Links weaker than this are not listeners at all.
     pub include_w: f64,
+    /// `include_w` without the margins for fading and Gauss-Markov shadowing: a frame
+    /// arriving weaker than this is no signal at all (where a link's power varies by frame).
+    pub floor_w: f64,
 }
 
 fn db(x: f64) -> f64 {
@@ -66,12 +71,17 @@ impl LinkModel {
     pub fn new(radio: &Radio, seed: u64, walls: Walls) -> Self {
         let path = PathLoss::new(radio);
         let (rx_w, cs_w) = thresholds_w(radio, &path);
-        let mut include_w = match radio.reception {
+        let floor_w = match radio.reception {
             Reception::Capture => cs_w,
             Reception::Sinr => cs_w.min(noise_floor_w(radio) * db(INTERFERENCE_FLOOR_DB)),
         };
+        let mut include_w = floor_w;
         if radio.fading != Fading::None {
             include_w *= db(-FADING_MARGIN_DB);
+        }
+        // Gauss-Markov shadowing may lift a link this much above its mean, frame by frame.
+        if let Some(m) = radio.gauss_markov {
+            include_w *= db(-GM_REACH_SIGMAS * m.sigma_db);
         }
         LinkModel {
             path,
@@ -84,6 +94,7 @@ impl LinkModel {
             rx_w,
             cs_w,
             include_w,
+            floor_w,
         }
     }
 
@@ -156,6 +167,7 @@ impl LinkModel {
     /// working out their power. `None` with shadowing (a draw may exceed any bound).
     pub fn sure_reach_sq_m2(&self) -> Option<f64> {
         // Walls only subtract a fixed loss unless they add their own shadowing.
+        // Gauss-Markov shadowing's reach is inside include_w (GM_REACH_SIGMAS).
         (self.sigma_db == 0.0 && self.wall_sigma_db == 0.0).then(|| {
             // A relative margin far above the rounding of the range's inversion.
             let reach_m = self.path.range_for_threshold_m(self.include_w) * (1.0 + 1e-6);

@@ -5,6 +5,7 @@ pub mod busy;
 pub mod channel;
 pub mod config;
 pub mod dsss;
+pub mod dynamics;
 pub mod error_rate;
 pub mod ht;
 pub mod links;

@@ -39,6 +39,18 @@ impl Radio {
                 ranges::check(&at.field(name), v)?;
             }
         }
+        if let Some(m) = self.gauss_markov {
+            let at = at.field("gauss_markov");
+            ranges::check(&at.field("sigma_db"), m.sigma_db)?;
+            ranges::check(&at.field("coherence_s"), m.coherence_s)?;
+        }
+        if let Some(m) = self.gilbert_elliott {
+            let at = at.field("gilbert_elliott");
+            ranges::check(&at.field("good_mean_s"), m.good_mean_s)?;
+            ranges::check(&at.field("bad_mean_s"), m.bad_mean_s)?;
+            ranges::check(&at.field("loss_good"), m.loss_good)?;
+            ranges::check(&at.field("loss_bad"), m.loss_bad)?;
+        }
         self.check_ht_keys(at)?;
         if let Some(dbm) = self.tx_power_dbm {
             // Two ways to say one power: refuse both rather than pick one silently.

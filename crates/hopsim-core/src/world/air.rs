@@ -70,11 +70,15 @@ impl World {
         for link in links {
             let mut link = *link;
             if fade {
-                let g = self.fading.gain(&mut self.nodes[fref.tx.index()].fading_rng);
+                let rng = &mut self.nodes[fref.tx.index()].fading_rng;
+                let g = self.fading.frame_gain(rng, (fref.tx, link.listener), now);
                 link.power_w *= g;
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
                 powers.push(link.power_w);
+                if self.fading.floor_w.is_some_and(|f| link.power_w < f) {
+                    continue; // no signal at this listener this time
+                }
             }
             if capture_mode && !link.sensed {
                 continue; // ns-2: below carrier sense a signal does not exist
@@ -258,6 +262,9 @@ impl World {
                 link.power_w = self.fading.on_air_w[fref.tx.index()][k];
                 link.decodable = link.power_w >= self.fading.rx_w;
                 link.sensed = link.power_w >= self.fading.cs_w;
+                if self.fading.floor_w.is_some_and(|f| link.power_w < f) {
+                    continue; // it was no signal here (start_listeners)
+                }
             }
             // ns-2 capture: signals below carrier sense do not exist, and a frame the receiver
             // did not lock on still ends in EIFS; SINR (ns-3): only a failed reception does.
@@ -346,7 +353,11 @@ impl World {
     ) {
         let mut ok = true;
         let mut lost = None;
-        if self.frame_error_rate > 0.0 {
+        if self.fading.dynamics.has_loss() && self.fading.dynamics.lost(fref.tx, listener, at) {
+            self.nodes[listener.index()].counters.channel_losses += 1;
+            ok = false;
+            lost = Some(Reason::ChannelLoss);
+        } else if self.frame_error_rate > 0.0 {
             // Injected loss: drawn per reception from the listener's own stream.
             let node = &mut self.nodes[listener.index()];
             if node.error_rng.uniform() < self.frame_error_rate {

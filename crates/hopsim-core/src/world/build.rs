@@ -228,7 +228,7 @@ impl World {
             channel,
             positions,
             frame_error_rate: s.radio.frame_error_rate,
-            fading: Fader::new(&s.radio, (model.rx_w, model.cs_w), n_nodes as usize),
+            fading: Fader::new(&s.radio, &model, n_nodes as usize, s.seed),
             capture_mode: s.radio.reception == Reception::Capture,
             series: None,
             motion,

@@ -2,9 +2,15 @@
 //! the transmitter's fading stream (in listener order), so the same scenario and seed fade
 //! the same way. Rayleigh: the power gain is exponential with mean 1 (Rappaport 5.6.1);
 //! Ricean with factor K: |sqrt(K/(K+1)) + CN(0, 1/(K+1))|^2, also mean 1 (Rappaport 5.6.2).
+//! The links' own processes over time (Gauss-Markov shadowing, Gilbert-Elliott losses,
+//! phy/dynamics) live here too: a frame's power at a listener is the mean link power times
+//! both factors.
 
 use crate::engine::rng::Rng;
+use crate::ids::NodeId;
 use crate::phy::config::{Fading, Radio};
+use crate::phy::dynamics::LinkDynamics;
+use crate::phy::links::LinkModel;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Fader {
@@ -14,28 +20,44 @@ pub(crate) struct Fader {
     sigma: f64,
     pub rx_w: f64,
     pub cs_w: f64,
+    /// With Gauss-Markov shadowing: frames arriving weaker than this at a listener are left
+    /// out (`LinkModel::floor_w`), as the links below it are without it.
+    pub floor_w: Option<f64>,
     /// Per node, the faded power of each listener of the frame it has on the air (in the
     /// order of its links).
     pub on_air_w: Vec<Vec<f64>>,
+    /// Per link, the processes over time.
+    pub dynamics: LinkDynamics,
 }
 
 impl Fader {
-    /// The fading of `radio` for `nodes` transmitters.
-    pub fn new(radio: &Radio, (rx_w, cs_w): (f64, f64), nodes: usize) -> Fader {
+    /// The fading of `radio` over the links of `model` for `nodes` transmitters, the links'
+    /// processes seeded by `seed`.
+    pub fn new(radio: &Radio, model: &LinkModel, nodes: usize, seed: u64) -> Fader {
         let k = 10f64.powf(radio.ricean_k_db / 10.0);
-        let on = radio.fading != Fading::None;
+        let dynamics = LinkDynamics::new(radio.gauss_markov, radio.gilbert_elliott, seed, nodes);
+        let on = radio.fading != Fading::None || dynamics.varies_power();
         Fader {
             kind: radio.fading,
             los: (k / (k + 1.0)).sqrt(),
             sigma: (0.5 / (k + 1.0)).sqrt(),
-            rx_w,
-            cs_w,
+            rx_w: model.rx_w,
+            cs_w: model.cs_w,
+            floor_w: dynamics.varies_power().then_some(model.floor_w),
             on_air_w: if on { vec![Vec::new(); nodes] } else { Vec::new() },
+            dynamics,
         }
     }
 
+    /// Does a link's power change from frame to frame (fading or Gauss-Markov shadowing)?
     pub fn enabled(&self) -> bool {
-        self.kind != Fading::None
+        self.kind != Fading::None || self.dynamics.varies_power()
+    }
+
+    /// The power factor of one frame from `tx` at `rx`, starting at `now_ns`: the link's
+    /// shadowing now, then a fade drawn from the transmitter's stream `rng`.
+    pub fn frame_gain(&mut self, rng: &mut Rng, (tx, rx): (NodeId, NodeId), now_ns: u64) -> f64 {
+        self.dynamics.gain(tx, rx, now_ns) * self.gain(rng)
     }
 
     /// The power gain of one frame at one listener.
@@ -56,6 +78,11 @@ impl Fader {
 mod tests {
     use super::*;
     use crate::engine::rng::Purpose;
+    use crate::phy::links::Walls;
+
+    fn fader(radio: &Radio) -> Fader {
+        Fader::new(radio, &LinkModel::new(radio, 1, Walls::default()), 0, 1)
+    }
 
     fn mean_and_deep_fades(f: &Fader) -> (f64, f64) {
         let mut rng = Rng::derive(7, Purpose::Fading, 0);
@@ -74,12 +101,12 @@ mod tests {
     #[test]
     fn fading_gains_have_unit_mean_and_the_right_tails() {
         let radio = Radio { fading: Fading::Rayleigh, ..Radio::default() };
-        let (mean, deep) = mean_and_deep_fades(&Fader::new(&radio, (1.0, 1.0), 0));
+        let (mean, deep) = mean_and_deep_fades(&fader(&radio));
         assert!((mean - 1.0).abs() < 0.01, "{mean}");
         // Rayleigh: P(gain < 0.1) = 1 - exp(-0.1) = 0.0952.
         assert!((deep - 0.0952).abs() < 0.003, "{deep}");
         let ricean = Radio { fading: Fading::Ricean, ricean_k_db: 10.0, ..Radio::default() };
-        let (mean, deep) = mean_and_deep_fades(&Fader::new(&ricean, (1.0, 1.0), 0));
+        let (mean, deep) = mean_and_deep_fades(&fader(&ricean));
         assert!((mean - 1.0).abs() < 0.01, "{mean}");
         assert!(deep < 0.01, "a strong line of sight rarely fades 10 dB: {deep}");
     }

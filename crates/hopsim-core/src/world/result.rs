@@ -54,7 +54,12 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
         .collect();
     // Internal collisions need two categories: shown when a flow is marked other than BE.
     let qos_mix = world.cx.flows.iter().any(|f| f.dscp != 0);
-    let mut totals = MacTotals { internal_collisions: qos_mix.then_some(0), ..Default::default() };
+    let ge = world.fading.dynamics.has_loss();
+    let mut totals = MacTotals {
+        internal_collisions: qos_mix.then_some(0),
+        channel_losses: ge.then_some(0),
+        ..Default::default()
+    };
     let mut all_delays: Option<Box<LogHistogram>> = None;
     let nodes: Vec<NodeResult> = world
         .nodes
@@ -85,6 +90,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 ack_sent: m.ack_sent,
                 unicast_done: m.unicast_done,
                 internal_collisions: qos_mix.then_some(m.internal_collisions),
+                channel_losses: ge.then_some(c.channel_losses),
                 aggregation: n.mac.agg_counters().map(AggResult::of),
                 amsdu: n.mac.amsdu_on().then(|| AmsduResult::of(m.amsdus, m.amsdu_msdus)),
                 queue: n.queue_delay_ms.as_ref().map(|h| {

@@ -67,6 +67,7 @@ fn full_result() -> RunResult {
             aggregation: Some(AggResult::default()),
             amsdu: Some(AmsduResult::default()),
             internal_collisions: Some(0),
+            channel_losses: Some(0),
             ..MacTotals::default()
         },
         rate_stats: vec![LinkRateResult {
@@ -98,6 +99,7 @@ fn full_result() -> RunResult {
             aggregation: Some(AggResult::default()),
             amsdu: Some(AmsduResult::default()),
             internal_collisions: Some(0),
+            channel_losses: Some(0),
             ..MacTotals::default()
         },
         invariants: InvariantResult { violations: vec!["x".into()], violation_count: 1 },

@@ -74,6 +74,12 @@ pub const RANGES: &[KeyRange] = &[
     closed("radio.ricean_k_db", -30.0, 40.0, "dB"),
     closed("radio.noise_figure_db", 0.0, 50.0, "dB"),
     closed("radio.preamble_snr_db", -10.0, 40.0, "dB"),
+    closed("radio.gauss_markov.sigma_db", 0.0, 30.0, "dB (0 = no time-varying shadowing)"),
+    open("radio.gauss_markov.coherence_s", 0.0, MAX_TIME_S, "seconds (correlation 1/e)"),
+    open("radio.gilbert_elliott.good_mean_s", 0.0, MAX_TIME_S, "seconds (mean good sojourn)"),
+    open("radio.gilbert_elliott.bad_mean_s", 0.0, MAX_TIME_S, "seconds (mean bad sojourn)"),
+    closed("radio.gilbert_elliott.loss_good", 0.0, 1.0, "probability a frame is lost, good"),
+    closed("radio.gilbert_elliott.loss_bad", 0.0, 1.0, "probability a frame is lost, bad"),
     // mac
     // Up to the largest VHT A-MPDU (1,048,575 octets): above it, never.
     closed("mac.rts_threshold_bytes", 0.0, 1_048_576.0, "bytes (0 = RTS/CTS for every frame)"),
