@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
     "reproduce": "reproduce",
     "advise": "advise",
     "crosscheck": "crosscheck",
+    "fit-links": "links",
     "show": "show",
     "view": "view",
 }
