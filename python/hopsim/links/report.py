@@ -26,6 +26,8 @@ class Summary:
     burst_ok: int
     both_ok: int
     memoryless: int
+    #: Mean over the links of the autocorrelation at lags 1..10: held-out, simulated.
+    acf: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
 
     def lines(self) -> list[str]:
         n = self.links
@@ -35,6 +37,10 @@ class Summary:
             f"mean loss burst within {BURST_BOUND:.0%}: {self.burst_ok} of the "
             f"{self.with_bursts} with bursts in both",
             f"both: {self.both_ok} ({self.both_ok / n:.0%})",
+            "mean autocorrelation of delivery at lags 1-10, held-out: "
+            + " ".join(f"{v:.3f}" for v in self.acf[0]),
+            "                                            simulated: "
+            + " ".join(f"{v:.3f}" for v in self.acf[1]),
         ]
 
 
@@ -55,7 +61,18 @@ def summarise(rows: Sequence[HeldOut]) -> Summary:
         burst_ok=sum(b is True for b in b_ok),
         both_ok=sum(d and b is not False for d, b in zip(d_ok, b_ok, strict=True)),
         memoryless=sum(r.fit.memoryless for r in rows),
+        acf=(_mean_acf(rows, "acf_measured"), _mean_acf(rows, "acf_simulated")),
     )
+
+
+def _mean_acf(rows: Sequence[HeldOut], pick: str) -> tuple[float, ...]:
+    """Per lag, the mean over the links where the autocorrelation is defined."""
+    lags = max((len(getattr(r, pick)) for r in rows), default=0)
+    out = []
+    for k in range(lags):
+        v = [getattr(r, pick)[k] for r in rows if not math.isnan(getattr(r, pick)[k])]
+        out.append(sum(v) / len(v) if v else math.nan)
+    return tuple(out)
 
 
 def write_csv(path: Path, rows: Sequence[HeldOut]) -> None:
@@ -96,10 +113,7 @@ def figure(path: Path, rows: Sequence[HeldOut]) -> None:
               title="loss bursts")  # fmt: skip
     lags = list(range(1, 11))
     for name, pick in (("held-out", "acf_measured"), ("simulated", "acf_simulated")):
-        per_lag = [[getattr(r, pick)[k] for r in rows if not math.isnan(getattr(r, pick)[k])]
-                   for k in range(len(lags))]  # fmt: skip
-        ax[2].plot(lags, [sum(v) / len(v) if v else math.nan for v in per_lag], marker="o",
-                   label=name)  # fmt: skip
+        ax[2].plot(lags, _mean_acf(rows, pick), marker="o", label=name)
     ax[2].set(xlabel="lag (probes)", ylabel="mean autocorrelation of delivery",
               title="memory")  # fmt: skip
     ax[2].legend()
