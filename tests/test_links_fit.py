@@ -4,6 +4,7 @@ data), and the Gilbert-Elliott fit against sequences drawn from known chains."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import re
@@ -94,6 +95,7 @@ def test_trace_round_trip(tmp_path: Path) -> None:
         ("src,dst,time_s,delivered\n0,1,0.0,2\n", r"t\.csv:2: delivered = '2'"),
         ("src,dst,time_s,delivered\n0,0,0.0,1\n", "src = dst = 0"),
         ("src,dst,time_s,delivered\n0,1,nan,1\n", "time_s = 'nan'"),
+        ("src,dst,time_s,delivered\n0,1,1e8,1\n", "0 to 1e\\+07 s"),
         ("src,dst,time_s,delivered\n0,1,1.0,1\n0,1,0.5,1\n", "before the link's previous"),
         ("src,dst,time_s,delivered\n0,x,0.0,1\n", "dst = 'x': not a node id"),
         ("src,dst,time_s,delivered,snr_db\n0,1,0.0,0,12\n", "for a lost probe"),
@@ -159,6 +161,8 @@ def test_fit_links_writes_the_report(tmp_path: Path) -> None:
         (["{trace}", "--seed", "0"], "--seed 0"),
         (["{bad}"], r"bad\.csv:2: delivered = 'x'"),
         (["{trace}", "--out", "{trace}/sub"], "--out"),
+        (["{utf}"], "not UTF-8 text"),
+        (["{fast}"], "0.5 ms apart"),
     ],
 )
 def test_fit_links_refuses_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
@@ -167,8 +171,57 @@ def test_fit_links_refuses_bad_input(tmp_path: Path, args: list[str], message: s
     trace, bad = tmp_path / "t.csv", tmp_path / "bad.csv"
     write_trace(trace, [_chain(0.3, 0.05, 100, 0.0125, 1)])
     bad.write_text("src,dst,time_s,delivered\n0,1,0.0,x\n")
-    argv = [a.format(trace=trace, bad=bad) for a in args]
+    utf, fast = tmp_path / "utf.csv", tmp_path / "fast.csv"
+    utf.write_bytes(b"src,dst,time_s,delivered\n0,1,0.0,1\n\xff\xfe,1\n")
+    write_trace(fast, [_chain(0.3, 0.05, 20, 0.0005, 1)])
+    argv = [a.format(trace=trace, bad=bad, utf=utf, fast=fast) for a in args]
     proc = run_cli("fit-links", *argv)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert_no_traceback(proc)
     assert re.search(message, proc.stderr), proc.stderr
+
+
+def test_mangled_traces_are_read_or_refused(tmp_path: Path) -> None:
+    """A valid trace cut at any byte or with bytes overwritten (seeded, 400 cases): read, or
+    refused with a ScenarioError; never another exception."""
+    good = tmp_path / "good.csv"
+    write_trace(good, [_chain(0.3, 0.05, 40, 0.0125, 1)], {"source": "test"})
+    data = good.read_bytes()
+    rng = random.Random(7)
+    path = tmp_path / "t.csv"
+    outcomes = {"read": 0, "refused": 0}
+    for case in range(400):
+        if case % 2:
+            mangled = data[: rng.randrange(len(data))]
+        else:
+            b = bytearray(data)
+            for _ in range(rng.randint(1, 4)):
+                b[rng.randrange(len(b))] = rng.choice(b",.-0123456789x\n\xff\x00 e")
+            mangled = bytes(b)
+        path.write_bytes(mangled)
+        try:
+            read_trace(path)
+            outcomes["read"] += 1
+        except hopsim.ScenarioError:
+            outcomes["refused"] += 1
+    assert outcomes["read"] > 0 and outcomes["refused"] > 0, outcomes
+
+
+def test_mangled_roofnet_files_are_read_or_refused(tmp_path: Path) -> None:
+    """A Roofnet link file or send file cut or overwritten (seeded, 200 cases)."""
+    head = "exp_id,link_test,test_phase,src,dst,seq,time,signal,noise\n"
+    link = head + "".join(f"1,1,0,700,650,{k},{100 + 0.0125 * k},20,5\n" for k in range(30))
+    rng = random.Random(3)
+    for case in range(200):
+        name, data = ("700-650-1.csv", link) if case % 2 else ("send-700-1.txt", "700 30\n")
+        b = bytearray(data.encode())
+        if case % 3:
+            b = b[: rng.randrange(len(b) + 1)]
+        else:
+            for _ in range(rng.randint(1, 4)):
+                b[rng.randrange(len(b))] = rng.choice(b",.-0123456789x\n\xff e")
+        (tmp_path / "700-650-1.csv").write_text(link)
+        (tmp_path / "send-700-1.txt").write_text("700 30\n")
+        (tmp_path / name).write_bytes(bytes(b))
+        with contextlib.suppress(hopsim.ScenarioError):
+            read_roofnet(tmp_path, "1")

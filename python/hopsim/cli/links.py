@@ -66,7 +66,7 @@ def fit_links_cmd(
     usable = [link for link in links if len(link.delivered) >= 4 and link.interval_s > 0]
     if not usable:
         _fail(f"{trace}: no link with 4 probes or more over time to fit")
-    rows = [held_out_report(link, simulate_link, seed) for link in usable]
+    rows = [_guarded(held_out_report, link, simulate_link, seed) for link in usable]
     _write(dest / "fits.csv", lambda p: write_csv(p, rows))
     _write(dest / "held_out.png", lambda p: figure(p, rows))
     for line in summarise(rows).lines():

@@ -14,6 +14,7 @@ order. hopsim ships no Roofnet data (MIT published no licence for it): bring you
 from __future__ import annotations
 
 import csv
+import math
 import re
 from pathlib import Path
 
@@ -30,6 +31,8 @@ def _sent(folder: Path, src: str, rate: str) -> int:
     path = folder / f"send-{src}-{rate}.txt"
     try:
         words = path.read_text(encoding="utf-8").split()
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not '<src> <probes sent>': not UTF-8 text") from None
     except OSError as e:
         raise ScenarioError(f"{path}: cannot read the probes sent ({e.strerror or e})") from None
     if len(words) != 2 or words[0] != src or not words[1].isdigit():
@@ -40,13 +43,21 @@ def _sent(folder: Path, src: str, rate: str) -> int:
 def _received(path: Path) -> dict[int, tuple[float, float]]:
     """Probe number -> (receive time, signal - noise)."""
     out: dict[int, tuple[float, float]] = {}
-    with path.open(encoding="utf-8", newline="") as fh:
-        for n, row in enumerate(csv.DictReader(fh), start=2):
-            try:
-                k = int(row["seq"]) & _SEQ_MASK
-                out[k] = (float(row["time"]), float(row["signal"]) - float(row["noise"]))
-            except (KeyError, TypeError, ValueError):
-                raise ScenarioError(f"{path}:{n}: not a Roofnet probe row") from None
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            for n, row in enumerate(csv.DictReader(fh), start=2):
+                try:
+                    k = int(row["seq"]) & _SEQ_MASK
+                    t, snr = float(row["time"]), float(row["signal"]) - float(row["noise"])
+                except (KeyError, TypeError, ValueError):
+                    raise ScenarioError(f"{path}:{n}: not a Roofnet probe row") from None
+                if not (math.isfinite(t) and math.isfinite(snr)):
+                    raise ScenarioError(f"{path}:{n}: a time or signal that is not a number")
+                out[k] = (t, snr)
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a Roofnet link file: not UTF-8 text") from None
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot read ({e.strerror or e})") from None
     return out
 
 

@@ -27,6 +27,8 @@ HEADER = ("src", "dst", "time_s", "delivered")
 MAX_TRACE_BYTES = 512 * 1024 * 1024
 #: The largest node id a trace may name.
 MAX_NODE = 100_000
+#: The latest probe time (the longest run hopsim simulates, scenario/ranges).
+MAX_TIME_S = 1e7
 
 
 @dataclass
@@ -91,21 +93,11 @@ def read_trace(path: str | Path) -> dict[tuple[int, int], LinkSeries]:
             f"{p}: not allowed, the link trace is larger than {MAX_TRACE_BYTES >> 20} MiB"
         )
     links: dict[tuple[int, int], LinkSeries] = {}
-    columns: list[str] | None = None
-    with fh:
-        for n, raw in enumerate(fh, start=1):
-            text = raw.strip()
-            if not text or text.startswith("#"):
-                continue
-            cells = [c.strip() for c in text.split(",")]
-            if columns is None:
-                if tuple(cells[:4]) != HEADER or cells[4:] not in ([], ["snr_db"]):
-                    raise _refuse(p, n, f"header {text!r}: must be {','.join(HEADER)}[,snr_db]")
-                columns = cells
-                continue
-            if len(cells) != len(columns):
-                raise _refuse(p, n, f"{len(cells)} columns: the header names {len(columns)}")
-            _row(p, n, cells, links)
+    try:
+        with fh:
+            columns = _rows(p, fh, links)
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{p}: not a link trace: not UTF-8 text") from None
     if columns is None:
         raise ScenarioError(f"{p}: not a link trace: no header {','.join(HEADER)}")
     if not links:
@@ -113,13 +105,32 @@ def read_trace(path: str | Path) -> dict[tuple[int, int], LinkSeries]:
     return links
 
 
+def _rows(p: Path, fh: Iterable[str], links: dict[tuple[int, int], LinkSeries]) -> list[str] | None:
+    """Read the rows into ``links``; the header's columns (None without one)."""
+    columns: list[str] | None = None
+    for n, raw in enumerate(fh, start=1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        cells = [c.strip() for c in text.split(",")]
+        if columns is None:
+            if tuple(cells[:4]) != HEADER or cells[4:] not in ([], ["snr_db"]):
+                raise _refuse(p, n, f"header {text!r}: must be {','.join(HEADER)}[,snr_db]")
+            columns = cells
+            continue
+        if len(cells) != len(columns):
+            raise _refuse(p, n, f"{len(cells)} columns: the header names {len(columns)}")
+        _row(p, n, cells, links)
+    return columns
+
+
 def _row(p: Path, n: int, cells: list[str], links: dict[tuple[int, int], LinkSeries]) -> None:
     src, dst = _node(p, n, "src", cells[0]), _node(p, n, "dst", cells[1])
     if src == dst:
         raise _refuse(p, n, f"src = dst = {src}: a link joins two nodes")
     t = _number(p, n, "time_s", cells[2], "seconds from the trace's start, 0 or more")
-    if t < 0:
-        raise _refuse(p, n, f"time_s = {cells[2]!r}: not allowed, 0 or more")
+    if not 0 <= t <= MAX_TIME_S:
+        raise _refuse(p, n, f"time_s = {cells[2]!r}: not allowed, 0 to {MAX_TIME_S:g} s")
     if cells[3] not in ("0", "1"):
         raise _refuse(p, n, f"delivered = {cells[3]!r}: not allowed, 0 or 1")
     ok = cells[3] == "1"
