@@ -225,3 +225,27 @@ def test_mangled_roofnet_files_are_read_or_refused(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(bytes(b))
         with contextlib.suppress(hopsim.ScenarioError):
             read_roofnet(tmp_path, "1")
+
+
+def test_the_snr_fit_recovers_an_ou_process() -> None:
+    """SNR 15 dB + an OU process (3 dB, 0.2 s) every 10 ms, a quarter of the probes lost at
+    random: mean, deviation and coherence come back (consecutive survivors are 13 ms apart on
+    average, so the coherence is read at that gap)."""
+    from hopsim.links.fit import fit_snr
+
+    rng = random.Random(5)
+    rho = math.exp(-0.01 / 0.2)
+    x = rng.gauss(0, 1)
+    link = LinkSeries(0, 1)
+    for k in range(50_000):
+        x = rho * x + math.sqrt(1 - rho * rho) * rng.gauss(0, 1)
+        ok = rng.random() < 0.75
+        link.times_s.append(k * 0.01)
+        link.delivered.append(ok)
+        link.snr_db.append(15 + 3 * x if ok else None)
+    g = fit_snr(link)
+    assert g is not None and g.samples == pytest.approx(37_500, rel=0.02)
+    assert g.mean_db == pytest.approx(15, abs=0.15)
+    assert g.sigma_db == pytest.approx(3, rel=0.05)
+    assert g.coherence_s == pytest.approx(0.2, rel=0.1)
+    assert fit_snr(LinkSeries(0, 1, [0.0, 1.0], [True, True], [1.0, 2.0])) is None

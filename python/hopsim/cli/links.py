@@ -39,7 +39,7 @@ def fit_links_cmd(
     ] = 1,
 ) -> None:
     from ..links import read_trace, write_trace
-    from ..links.fit import held_out_report
+    from ..links.fit import fit_snr, held_out_report
     from ..links.report import figure, summarise, write_csv
     from ..links.roofnet import read_roofnet
     from ..links.sim import simulate_link
@@ -67,7 +67,8 @@ def fit_links_cmd(
     if not usable:
         _fail(f"{trace}: no link with 4 probes or more over time to fit")
     rows = [_guarded(held_out_report, link, simulate_link, seed) for link in usable]
-    _write(dest / "fits.csv", lambda p: write_csv(p, rows))
+    snr = [fit_snr(link) for link in usable]
+    _write(dest / "fits.csv", lambda p: write_csv(p, rows, snr))
     _write(dest / "held_out.png", lambda p: figure(p, rows))
     for line in summarise(rows).lines():
         out.print(line, soft_wrap=True, markup=False, highlight=False)

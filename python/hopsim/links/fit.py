@@ -22,12 +22,14 @@ from dataclasses import dataclass
 from .trace import LinkSeries
 
 __all__ = [
+    "GaussMarkovFit",
     "GilbertFit",
     "HeldOut",
     "autocorrelation",
     "burst_lengths",
     "fit_link",
     "held_out_report",
+    "fit_snr",
 ]
 
 
@@ -155,3 +157,35 @@ def held_out_report(link: LinkSeries, simulate: object, seed: int = 1) -> HeldOu
                    _mean(burst_lengths(second.delivered)), _mean(burst_lengths(fates)),
                    tuple(autocorrelation(second.delivered, lags)),
                    tuple(autocorrelation(fates, lags)))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class GaussMarkovFit:
+    """A link's SNR as a mean plus `[radio.gauss_markov]` (from the probes that arrived)."""
+
+    mean_db: float
+    sigma_db: float
+    #: exp(-dt / coherence_s) fits the correlation of consecutive samples; NaN where they
+    #: are not positively correlated (the coherence is below the probe spacing).
+    coherence_s: float
+    samples: int
+
+
+def fit_snr(link: LinkSeries) -> GaussMarkovFit | None:
+    """Mean, deviation and coherence of the SNR over the probes that arrived (None with
+    fewer than 3 SNR samples). Probes that were lost carry no SNR, so where losses follow
+    low SNR the deviation is an underestimate (the fades that lost probes are not seen)."""
+    pts = [(t, v) for t, v in zip(link.times_s, link.snr_db, strict=True) if v is not None]
+    if len(pts) < 3:
+        return None
+    xs = [v for _, v in pts]
+    n, mean = len(xs), sum(xs) / len(xs)
+    var = sum((v - mean) ** 2 for v in xs) / (n - 1)
+    pairs = [(a, b, tb - ta) for (ta, a), (tb, b) in zip(pts, pts[1:], strict=False) if tb > ta]
+    coherence = math.nan
+    if var > 0 and pairs:
+        rho = sum((a - mean) * (b - mean) for a, b, _ in pairs) / (len(pairs) * var)
+        gap = sum(d for _, _, d in pairs) / len(pairs)
+        if 0 < rho < 1:
+            coherence = -gap / math.log(rho)
+    return GaussMarkovFit(mean, math.sqrt(var), coherence, n)

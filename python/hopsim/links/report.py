@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .fit import HeldOut
+from .fit import GaussMarkovFit, HeldOut
 
 __all__ = ["DELIVERY_BOUND", "BURST_BOUND", "Summary", "summarise", "write_csv", "figure"]
 
@@ -75,20 +75,27 @@ def _mean_acf(rows: Sequence[HeldOut], pick: str) -> tuple[float, ...]:
     return tuple(out)
 
 
-def write_csv(path: Path, rows: Sequence[HeldOut]) -> None:
-    """One row per link: the fitted table (from the first half) and the comparison."""
+def write_csv(
+    path: Path, rows: Sequence[HeldOut], snr: Sequence[GaussMarkovFit | None] = ()
+) -> None:
+    """One row per link: the fitted table (from the first half), the comparison and, where
+    the trace has SNR, the whole link's SNR fit (mean, `[radio.gauss_markov]`)."""
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["src", "dst", "probes", "interval_s", "good_mean_s", "bad_mean_s",
                     "loss_good", "loss_bad", "memoryless", "delivery_measured",
-                    "delivery_simulated", "burst_measured", "burst_simulated"])  # fmt: skip
-        for r in rows:
+                    "delivery_simulated", "burst_measured", "burst_simulated", "snr_mean_db",
+                    "snr_sigma_db", "snr_coherence_s"])  # fmt: skip
+        for k, r in enumerate(rows):
             f = r.fit
+            g = snr[k] if k < len(snr) else None
+            gm = ["", "", ""] if g is None else [f"{g.mean_db:.4g}", f"{g.sigma_db:.4g}",
+                                                 f"{g.coherence_s:.4g}"]  # fmt: skip
             w.writerow([f.src, f.dst, f.probes, f"{f.interval_s:.6g}", f"{f.good_mean_s:.6g}",
                         f"{f.bad_mean_s:.6g}", f"{f.loss_good:.6g}", f"{f.loss_bad:.6g}",
                         int(f.memoryless), f"{r.delivery_measured:.4f}",
                         f"{r.delivery_simulated:.4f}", f"{r.burst_measured:.4g}",
-                        f"{r.burst_simulated:.4g}"])  # fmt: skip
+                        f"{r.burst_simulated:.4g}", *gm])  # fmt: skip
 
 
 def figure(path: Path, rows: Sequence[HeldOut]) -> None:
