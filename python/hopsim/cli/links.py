@@ -3,6 +3,7 @@ the half of each link it did not see (docs/models.md 23)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -75,8 +76,8 @@ def fit_links_cmd(
     out.print(f"wrote {dest}", soft_wrap=True, markup=False, highlight=False)
 
 
-def _write(path: Path, write: object) -> None:
+def _write(path: Path, write: Callable[[Path], object]) -> None:
     try:
-        write(path)  # type: ignore[operator]
+        write(path)
     except OSError as exc:
         _fail(f"cannot write {path}: {exc.strerror or exc}", code=1)

@@ -16,7 +16,7 @@ exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .trace import LinkSeries
@@ -146,12 +146,16 @@ def _mean(xs: Sequence[int]) -> float:
     return sum(xs) / len(xs) if xs else math.nan
 
 
-def held_out_report(link: LinkSeries, simulate: object, seed: int = 1) -> HeldOut:
+#: A simulated link: (fit, probes, spacing in s, seed) -> the probes' fates.
+Simulate = Callable[["GilbertFit", int, float, int], list[bool]]
+
+
+def held_out_report(link: LinkSeries, simulate: Simulate, seed: int = 1) -> HeldOut:
     """Fit ``link``'s first half, then compare its second half with ``simulate(fit,
     probes, interval_s, seed)`` (the fates of a simulated link: hopsim.links.sim)."""
     first, second = link.halves()
     fit = fit_link(first)
-    fates = simulate(fit, len(second.delivered), fit.interval_s, seed)  # type: ignore[operator]
+    fates = simulate(fit, len(second.delivered), fit.interval_s, seed)
     lags = range(1, 11)
     return HeldOut(fit, second.delivery, sum(fates) / len(fates),
                    _mean(burst_lengths(second.delivered)), _mean(burst_lengths(fates)),

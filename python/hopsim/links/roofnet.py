@@ -76,10 +76,12 @@ def read_roofnet(folder: str | Path, rate: str = "1") -> tuple[list[LinkSeries],
     """The links of the Roofnet folder of one bit rate (``1``, ``2``, ``5.5``, ``11``) with
     two or more probes received, and the node map (id -> Roofnet address)."""
     root = Path(folder)
-    files = sorted(p for p in root.glob(f"*-*-{rate}.csv") if _LINK.match(p.name))
-    if not files:
+    pairs = []
+    for p in sorted(root.glob(f"*-*-{rate}.csv")):
+        if m := _LINK.match(p.name):
+            pairs.append((m.group(1), m.group(2), p))
+    if not pairs:
         raise ScenarioError(f"{root}: no Roofnet link files '<src>-<dst>-{rate}.csv'")
-    pairs = [(_LINK.match(p.name).group(1), _LINK.match(p.name).group(2), p) for p in files]  # type: ignore[union-attr]
     addresses = sorted({a for s, d, _ in pairs for a in (s, d)}, key=int)
     ids = {a: i for i, a in enumerate(addresses)}
     links = []
