@@ -75,9 +75,9 @@ impl GmState {
         }
     }
 
-    /// The standard-normal state at `at_ns` (not before the last sample).
+    /// The standard-normal state at `at_ns`; an instant before the last sample (a reception
+    /// completed out of order, world/air.rs `complete_early`) gets the current state.
     pub fn sample(&mut self, at_ns: u64, coherence_ns: f64, step: &mut Step) -> f64 {
-        debug_assert!(at_ns >= self.at_ns, "a link's process is sampled forwards in time");
         let dt_ns = at_ns.saturating_sub(self.at_ns);
         if dt_ns > 0 {
             let (rho, innovation) = step.of(dt_ns, coherence_ns);
