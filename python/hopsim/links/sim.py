@@ -29,7 +29,7 @@ def simulate_link(fit: GilbertFit, probes: int, interval_s: float, seed: int) ->
         )
     import pyarrow.parquet as pq
 
-    import hopsim
+    from ..api import run
 
     scenario = {
         "duration_s": probes * interval_s,
@@ -44,7 +44,7 @@ def simulate_link(fit: GilbertFit, probes: int, interval_s: float, seed: int) ->
     }  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         trace = Path(tmp) / "t.parquet"
-        hopsim.run(scenario, trace=trace)
+        run(scenario, trace=trace)
         rows = pq.read_table(trace, columns=["node", "event", "frame_kind", "time_ns"])
     fates = [
         (r["time_ns"], r["event"] == "rx_ok")
