@@ -18,7 +18,7 @@ use crate::engine::rng::{Purpose, Rng};
 use crate::ids::NodeId;
 
 /// Gauss-Markov gains beyond this many deviations are left out when deciding which links
-/// exist at all (P(N(0,1) > 5) ~ 3e-7).
+/// exist at all (`phy/links.rs`) (P(N(0,1) > 5) ~ 3e-7).
 pub const GM_REACH_SIGMAS: f64 = 5.0;
 
 /// Per-link states, found by the pair of nodes: per first node, the second nodes in order.
@@ -100,11 +100,6 @@ impl LinkDynamics {
         self.ge.is_some()
     }
 
-    /// How much stronger than its mean a link may get, dB (for which links exist).
-    pub fn reach_margin_db(&self) -> f64 {
-        self.gm.map_or(0.0, |m| GM_REACH_SIGMAS * m.sigma_db)
-    }
-
     /// The power factor of the link tx -> rx for a frame starting at `at_ns` (1 without
     /// Gauss-Markov shadowing).
     pub fn gain(&mut self, tx: NodeId, rx: NodeId, at_ns: u64) -> f64 {
@@ -147,7 +142,6 @@ mod tests {
         assert!(!d.varies_power() && !d.has_loss());
         assert_eq!(d.gain(NodeId(0), NodeId(1), 5), 1.0);
         assert!(!d.lost(NodeId(0), NodeId(1), 5));
-        assert_eq!(d.reach_margin_db(), 0.0);
     }
 
     #[test]
