@@ -212,6 +212,11 @@ pub fn scenario(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 25)? {
         doc.insert("mobility".into(), crate::tables::mobility(u)?);
     }
+    if chance(u, 10)? {
+        let n = u.int_in_range(1..=3u8)?;
+        let list: AResult<Vec<Value>> = (0..n).map(|_| crate::tables::interferer(u)).collect();
+        doc.insert("interference".into(), Value::Array(list?));
+    }
     if wild(u)? && chance(u, 10)? {
         doc.insert("bogus_key".into(), json!(1));
     }

@@ -1,4 +1,4 @@
-//! Generated `[radio]`, `[mac]`, `[queue]`, `[routing]`, `[tcp]`, `[[flows]]` and `[mobility]`
+//! Generated `[radio]`, `[mac]`, `[queue]`, `[routing]`, `[tcp]`, `[[flows]]`, `[mobility]` and `[[interference]]`
 //! tables.
 
 use super::{chance, number, pick, put, wild};
@@ -369,6 +369,32 @@ pub fn mobility(u: &mut Unstructured) -> AResult<Value> {
             "trace_file".into(),
             json!(pick(u, &["/nonexistent/scen.tcl", "/dev/null", "/", "/dev/zero"])?),
         );
+    }
+    Ok(Value::Object(m))
+}
+
+/// `[[interference]]`: an interferer somewhere over the nodes, periods of milliseconds.
+pub fn interferer(u: &mut Unstructured) -> AResult<Value> {
+    let mut m = Map::new();
+    for (k, p) in [
+        ("x_m", (-200.0, 1200.0)),
+        ("y_m", (-200.0, 600.0)),
+        ("power_dbm", (-10.0, 25.0)),
+        ("on_mean_s", (0.0005, 0.05)),
+        ("off_mean_s", (0.0005, 0.2)),
+    ] {
+        // Now and then a required key is missing.
+        if !wild(u)? || chance(u, 90)? {
+            m.insert(k.into(), number(u, &format!("interference.N.{k}"), p, false)?);
+        }
+    }
+    if chance(u, 30)? {
+        let process = if wild(u)? { "poisson" } else { pick(u, &["exponential", "periodic"])? };
+        m.insert("process".into(), json!(process));
+    }
+    put(u, &mut m, "start_s", "interference.N", (0.0, 2.0), false)?;
+    if chance(u, 20)? {
+        m.insert("stop_s".into(), number(u, "interference.N.stop_s", (0.5, 5.0), false)?);
     }
     Ok(Value::Object(m))
 }

@@ -266,6 +266,12 @@ def check_translatable(s: Mapping[str, Any]) -> None:
     """Raise :class:`Untranslatable` for the first key of the resolved scenario ``s`` that
     ns-2.35 cannot express (or this translator does not know)."""
     known_top = _TOP | {"topology", "radio", "mac", "routing", "tcp", "flows", "mobility"}
+    if s.get("interference"):
+        raise Untranslatable(
+            "interference",
+            f"{len(s['interference'])} interferer(s)",
+            "ns-2 has no transmitters outside the network: leave [[interference]] out",
+        )
     _unknown("", s, known_top | {"traffic"})
     topo = s["topology"]
     _unknown("topology", topo, _TOPOLOGY)

@@ -100,6 +100,7 @@ def static_chain_phy(s: Mapping[str, Any], *, ideal: bool = False) -> tuple[str,
     require("topology.kind", s["topology"]["kind"], "chain", 'the ns-3 scenario is a "chain"')
     require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
     require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
+    require("interference", s.get("interference"), None, "no [[interference]] (not translated)")
     radio, mac = s["radio"], s["mac"]
     require("radio.fading", radio["fading"], "none", '"none" only')
     require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")

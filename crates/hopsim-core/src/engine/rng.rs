@@ -26,6 +26,8 @@ pub enum Purpose {
     LinkShadowing = 14,
     /// Gilbert-Elliott loss states, per link (phy/dynamics).
     LinkLoss = 15,
+    /// Outside interferers' on and off periods, per interferer (phy/interferer.rs).
+    Interference = 16,
 }
 
 /// SplitMix64 step (Steele, Lea, Flood 2014): used only to expand seeds.

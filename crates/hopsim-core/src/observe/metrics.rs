@@ -336,6 +336,16 @@ pub struct EtxLinkResult {
     pub etx: f64,
 }
 
+/// One outside interferer (`[[interference]]`) over the run.
+#[derive(Debug, Clone, Serialize)]
+pub struct InterferenceResult {
+    pub periods: u64,
+    pub on_s: f64,
+    /// Share of its active span (start_s to stop_s) it was on the air.
+    pub occupancy: f64,
+    pub nodes_reached: u32,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct InvariantResult {
     pub violations: Vec<String>,
@@ -370,6 +380,9 @@ pub struct RunResult {
     /// ETX routing: every link whose probes got through both ways.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub etx_links: Option<Vec<EtxLinkResult>>,
+    /// Every outside interferer, in the order of `[[interference]]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interference: Option<Vec<InterferenceResult>>,
     /// Per-flow time series, when asked for (run option `series_interval_s`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<Series>,

@@ -70,6 +70,28 @@ impl Receiver {
         }
     }
 
+    /// Energy that is no 802.11 frame (an outside interferer) arrives over [start, end): a
+    /// reception that ended before it, and the carrier-sense busy interval. Capture mode
+    /// treats it as ns-2 treats a signal it cannot decode: it occupies an idle receiver and
+    /// collides with a frame being received unless that frame is `capture_threshold_db`
+    /// stronger. SINR mode adds it to the interference; having no preamble, it is never
+    /// locked on.
+    pub fn foreign_start(
+        &mut self,
+        source: FrameRef,
+        power_w: f64,
+        (start, end): (SimTime, SimTime),
+    ) -> (Option<EarlyEnd>, Option<(SimTime, SimTime)>) {
+        match self {
+            Receiver::Capture(r) => {
+                let outcome = r.signal_start(source, power_w, false, start, end);
+                let early = (outcome == Start::Early).then(|| r.early_end());
+                (early, Some((start, end)))
+            }
+            Receiver::Sinr(r) => r.foreign_start(source, power_w, (start, end)),
+        }
+    }
+
     /// What the MAC's NAV reset asks of the receiver: when the last frame it took began to
     /// arrive, and when physical carrier sense (its own frames included) ends as known now.
     pub fn nav_reset_report(&self) -> (SimTime, SimTime) {

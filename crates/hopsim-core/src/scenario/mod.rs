@@ -11,6 +11,7 @@
 
 mod edca;
 mod flows;
+mod interference;
 mod key_path;
 mod mac;
 mod mobility;
@@ -29,10 +30,12 @@ mod validate;
 mod work;
 
 pub use crate::phy::config::{Fading, Propagation, Radio, Reception};
+pub use crate::phy::interferer::{Interferer, OnOffProcess};
 pub use crate::phy::standard::Standard;
 pub use crate::transport::tcp::config::{TcpSpec, TcpVariant, WindowLimit};
 pub use edca::{AcOverride, EdcaTable};
 pub use flows::{AccessCategory, Flow, Traffic, Transport};
+pub use interference::MAX_INTERFERERS;
 pub use key_path::KeyPath;
 pub use mac::{DataRate, Mac, RateControlAlgo};
 pub use mobility::{Mobility, MobilityModel};
@@ -80,6 +83,9 @@ pub struct Scenario {
     /// Random flows, in addition to `flows`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traffic: Option<Traffic>,
+    /// Transmitters outside the network (phy/interferer.rs); none by default.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interference: Vec<Interferer>,
 }
 
 /// `profile`: the standards and RFCs (`standard`, the default), or ns-2.35's own mechanisms

@@ -21,6 +21,7 @@ pub(super) const TABLES: &[&str] = &[
     "mobility",
     "traffic",
     "traffic.tcp",
+    "interference.*",
 ];
 
 /// Refuse a document, or one of its [`TABLES`], written as a list or a single value, and a
@@ -33,14 +34,15 @@ pub(super) fn check_tables(doc: &Value) -> Result<(), ScenarioError> {
             &format!("the document is {}, not a table of keys", kind(doc)),
         ));
     }
-    if let Some(flows) = doc.get("flows") {
-        if !matches!(flows, Value::Array(_) | Value::Null) {
+    for (list, one) in [("flows", "flow"), ("interference", "interferer")] {
+        let Some(v) = doc.get(list) else { continue };
+        if !matches!(v, Value::Array(_) | Value::Null) {
             return Err(ScenarioError::from_serde(
-                "flows".to_string(),
+                list.to_string(),
                 &format!(
-                    "not allowed, it is {}; it must be an array of tables, one per flow \
-                     ([[flows]] in TOML)",
-                    kind(flows)
+                    "not allowed, it is {}; it must be an array of tables, one per {one} \
+                     ([[{list}]] in TOML)",
+                    kind(v)
                 ),
             ));
         }
@@ -174,6 +176,8 @@ mod tests {
             parse_toml("[topology]\nkind = \"chain\"\nhops = 1\nspacing_m = 1.0\n[queue]\n[[flows]]\nsrc = 0\ndst = 1\ntransport = \"tcp\"\n[traffic]\nrandom_flows = 1\ntransport = \"tcp\"")
                 .unwrap();
         s.topology.testbed = Some(TestbedLayout::default());
+        let one = r#"{"x_m": 0, "y_m": 0, "power_dbm": 0, "on_mean_s": 1, "off_mean_s": 1}"#;
+        s.interference = vec![serde_json::from_str(one).unwrap()];
         let doc = serde_json::to_value::<&Scenario>(&s).unwrap();
         let mut found = Vec::new();
         collect(&doc, String::new(), &mut found);

@@ -77,7 +77,7 @@ pub fn validate(s: &Scenario) -> Check {
     for (i, f) in s.flows.iter().enumerate() {
         f.check(&flows.index(i), &run)?;
     }
-    Ok(())
+    super::interference::check(&s.interference, &root.field("interference"), s.duration_s)
 }
 
 #[cfg(test)]

@@ -104,6 +104,23 @@ fn needs(s: &Scenario, series_interval_s: Option<f64>) -> Vec<Need> {
             why: format!("{samples:.3e} samples of the time series"),
         });
     }
+    for (i, x) in s.interference.iter().enumerate() {
+        // Two events a period, each reaching at most every node.
+        let span = x.stop_s.unwrap_or(d).min(d) - x.start_s;
+        let periods = (span / (x.on_mean_s + x.off_mean_s)).max(0.0);
+        out.push(Need {
+            key: format!("interference.{i}.on_mean_s"),
+            value: fmt_num(x.on_mean_s),
+            events: 2.0 * periods * (1.0 + n),
+            bytes: 0.0,
+            why: format!(
+                "{periods:.3e} periods on the air of {} s and {} s silent, each reaching up to \
+                 {n} nodes",
+                fmt_num(x.on_mean_s),
+                fmt_num(x.off_mean_s)
+            ),
+        });
+    }
     if rt.protocol == RoutingProtocol::Static {
         // One table per destination, an entry per node; at most every node a destination.
         let pairs =

@@ -161,7 +161,10 @@ impl World {
     /// come (radio.rs): it completes now, before the new signal is noted.
     #[cold]
     #[inline(never)]
-    fn complete_early(&mut self, now: SimTime, listener: NodeId, e: EarlyEnd) {
+    pub(super) fn complete_early(&mut self, now: SimTime, listener: NodeId, e: EarlyEnd) {
+        if super::interference::is_foreign(e.frame.tx) {
+            return; // an interferer's energy ended: nothing to complete
+        }
         let (done_frame, done_ref) =
             self.nodes[e.frame.tx.index()].tx_frame.expect("frame still on air");
         let decodable = self.is_decodable(e.frame.tx, listener);

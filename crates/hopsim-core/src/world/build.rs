@@ -186,10 +186,8 @@ impl World {
             }
         }
         for (i, f) in flows.iter().enumerate() {
-            sched.schedule(
-                f.start_ns,
-                Event::Flow { flow: FlowId(i as u32), timer: FlowTimer::App },
-            );
+            let flow = FlowId(i as u32);
+            sched.schedule(f.start_ns, Event::Flow { flow, timer: FlowTimer::App });
         }
         let etx = (s.routing.protocol == RoutingProtocol::Etx).then(|| etx::EtxState {
             table: crate::net::etx::EtxTable::new(n_nodes as usize),
@@ -229,6 +227,7 @@ impl World {
             positions,
             frame_error_rate: s.radio.frame_error_rate,
             fading: Fader::new(&s.radio, &model, n_nodes as usize, s.seed),
+            interference: None,
             capture_mode: s.radio.reception == Reception::Capture,
             series: None,
             motion,
@@ -262,6 +261,7 @@ impl World {
             world.warnings.push(format!("... and {} more such flows", sparse.len() - shown));
         }
         world.etx_start();
+        world.start_interference(s, &model);
         Ok(world)
     }
 }

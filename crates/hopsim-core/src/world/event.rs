@@ -45,6 +45,13 @@ pub enum SimEvent {
     Sample,
     /// ETX: the warm-up is over; compute and freeze the routes.
     EtxFreeze,
+    /// An outside interferer goes on the air, or leaves it (world/interference.rs).
+    InterferenceOn {
+        source: u16,
+    },
+    InterferenceOff {
+        source: u16,
+    },
 }
 
 /// The MAC's CTS/ACK timeout is nearly always cancelled by the response: it lives in the

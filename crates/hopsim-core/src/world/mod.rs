@@ -10,6 +10,7 @@ mod build;
 mod etx;
 mod event;
 mod fading;
+mod interference;
 mod mac_config;
 mod motion;
 mod paths;
@@ -46,6 +47,8 @@ pub struct World {
     positions: Vec<[f64; 2]>,
     frame_error_rate: f64,
     fading: Fader,
+    /// Transmitters outside the network (`[[interference]]`).
+    interference: Option<interference::Interference>,
     /// Every receiver is in ns-2 capture mode (else SINR).
     capture_mode: bool,
     series: Option<Series>,
@@ -120,6 +123,12 @@ impl World {
             }
             Event::Sim(SimEvent::Sample) => self.sample(now),
             Event::Sim(SimEvent::EtxFreeze) => self.etx_freeze(now),
+            Event::Sim(SimEvent::InterferenceOn { source }) => {
+                self.interference_on(now, source.into())
+            }
+            Event::Sim(SimEvent::InterferenceOff { source }) => {
+                self.interference_off(now, source.into())
+            }
         }
         self.drain(now);
     }

@@ -154,6 +154,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 })
                 .collect()
         }),
+        interference: world.interference.as_ref().map(|i| i.results()),
         series: world.series.clone(),
         warnings: world.warnings.to_vec(),
     }

@@ -38,6 +38,7 @@ pub const LEVELS: &[(&str, &str)] = &[
     ("invariants", "`invariants`"),
     ("engine", "`engine`"),
     ("etx_links", "each element of `etx_links`"),
+    ("interference", "each element of `interference`"),
     ("series", "`series`: columns of equal length, one row per flow per sample"),
 ];
 
@@ -97,6 +98,7 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(RUN, "routing_packets", INT, "packets", "", "routing control packets sent (also in `totals`)"),
     f(RUN, "routing_bytes", INT, "bytes", "", "IP bytes of the routing control packets sent (also in `totals`)"),
     f(RUN, "etx_links", "list[object]", "", "", "every link whose ETX probes got through both ways").when("routing = etx"),
+    f(RUN, "interference", "list[object]", "", "", "every outside interferer, in the order of the scenario's").when("[[interference]]"),
     f(RUN, "series", OBJECT, "", "", "per-flow time series").when("run option series_interval_s"),
     f(RUN, "warnings", "list[text]", "", "", "problems that did not stop the run (e.g. a trace file not written)").when("a warning"),
 
@@ -210,6 +212,11 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f("etx_links", "delivery", FLOAT, "fraction", "", "share of the probes delivered from `from` to `to`"),
     f("etx_links", "reverse_delivery", FLOAT, "fraction", "", "share of the probes delivered the other way"),
     f("etx_links", "etx", FLOAT, "transmissions", "", "expected transmissions, 1 / (delivery × reverse_delivery)"),
+
+    f("interference", "periods", INT, "periods", "", "periods on the air begun in the run"),
+    f("interference", "on_s", FLOAT, "s", "", "time on the air"),
+    f("interference", "occupancy", FLOAT, "fraction", "", "share of its span (start_s to stop_s) on the air"),
+    f("interference", "nodes_reached", INT, "nodes", "", "nodes its energy reaches as a signal (for moving nodes, in its last period)"),
 
     f("series", "time_s", FLOAT, "s", "", "sample time"),
     f("series", "flow", INT, "", "", "flow id"),

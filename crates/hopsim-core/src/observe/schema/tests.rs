@@ -115,6 +115,12 @@ fn full_result() -> RunResult {
             reverse_delivery: 1.0,
             etx: 1.0,
         }]),
+        interference: Some(vec![InterferenceResult {
+            periods: 1,
+            on_s: 1.0,
+            occupancy: 1.0,
+            nodes_reached: 1,
+        }]),
         series: Some(series),
         warnings: vec!["w".into()],
     }
@@ -168,6 +174,7 @@ fn the_table_lists_every_serialised_key_and_no_other() {
         ("invariants", keys(object(&doc, &["invariants"]), &[])),
         ("engine", keys(object(&doc, &["engine"]), &[])),
         ("etx_links", keys(object(&doc, &["etx_links"]), &[])),
+        ("interference", keys(object(&doc, &["interference"]), &[])),
         ("series", keys(object(&doc, &["series"]), &[])),
     ];
     let names: Vec<&str> = levels.iter().map(|(l, _)| *l).collect();

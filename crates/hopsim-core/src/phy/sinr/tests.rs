@@ -1,7 +1,8 @@
 use super::*;
 use crate::engine::time::us;
 use crate::ids::NodeId;
-use crate::phy::error_rate::chunk_success;
+use crate::phy::error_rate::{chunk_success, ofdm as ofdm_error, Modulation};
+use crate::phy::ofdm::{CodeRate, Constellation};
 
 const A: FrameRef = FrameRef { tx: NodeId(1), serial: 0 };
 const B: FrameRef = FrameRef { tx: NodeId(2), serial: 0 };

@@ -80,6 +80,14 @@ pub const RANGES: &[KeyRange] = &[
     open("radio.gilbert_elliott.bad_mean_s", 0.0, MAX_TIME_S, "seconds (mean bad sojourn)"),
     closed("radio.gilbert_elliott.loss_good", 0.0, 1.0, "probability a frame is lost, good"),
     closed("radio.gilbert_elliott.loss_bad", 0.0, 1.0, "probability a frame is lost, bad"),
+    // outside interference
+    closed("interference.N.x_m", -1e7, 1e7, "metres"),
+    closed("interference.N.y_m", -1e7, 1e7, "metres"),
+    closed("interference.N.power_dbm", -50.0, 60.0, "dBm"),
+    closed("interference.N.on_mean_s", 1e-6, MAX_TIME_S, "seconds (mean period on the air)"),
+    closed("interference.N.off_mean_s", 1e-6, MAX_TIME_S, "seconds (mean silent period)"),
+    closed("interference.N.start_s", 0.0, MAX_TIME_S, "seconds"),
+    open("interference.N.stop_s", 0.0, MAX_TIME_S, "seconds, above start_s"),
     // mac
     // Up to the largest VHT A-MPDU (1,048,575 octets): above it, never.
     closed("mac.rts_threshold_bytes", 0.0, 1_048_576.0, "bytes (0 = RTS/CTS for every frame)"),

@@ -20,6 +20,8 @@ fn full(topology: Value, routing: &str) -> Value {
                    "stop_s": 50.0, "bytes": 100000}],
         "traffic": {"random_flows": 1, "transport": "tcp"},
         "mobility": {"model": "random_waypoint"},
+        "interference": [{"x_m": 10.0, "y_m": 5.0, "power_dbm": 10.0, "on_mean_s": 0.01,
+                          "off_mean_s": 0.02, "start_s": 1.0, "stop_s": 50.0}],
     })
 }
 
@@ -74,6 +76,7 @@ fn pattern(key: &str) -> String {
         ["flows", _, ..] => format!("flows.N.{}", tail(2)),
         ["traffic", ..] => format!("flows.N.{}", tail(1)),
         ["topology", "positions", ..] => "topology.positions.N".to_string(),
+        ["interference", _, ..] => format!("interference.N.{}", tail(2)),
         _ => parts.iter().filter(|p| !numeric(p)).cloned().collect::<Vec<_>>().join("."),
     }
 }
