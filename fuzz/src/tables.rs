@@ -74,6 +74,14 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 10)? {
         m.insert("gilbert_elliott".into(), link_process(u, "gilbert_elliott", GE_KEYS)?);
     }
+    if chance(u, 3)? {
+        // No trace ships with the campaign: each path must be refused by name.
+        let file = pick(u, &["/nonexistent/links.csv", "/dev/null", "/", "", "/dev/zero"])?;
+        let mut t = Map::new();
+        t.insert("file".into(), json!(file));
+        put(u, &mut t, "offset_s", "radio.link_trace", (0.0, 10.0), false)?;
+        m.insert("link_trace".into(), Value::Object(t));
+    }
     Ok(Value::Object(m))
 }
 

@@ -120,13 +120,18 @@ def scenario_from_doc(doc: dict[str, Any], p: Path) -> dict[str, Any]:
             f"{p}: a sweep file (it has {', '.join(repr(k) for k in sweep_keys)}), not a "
             f"scenario; run it with `hopsim sweep {p}`"
         )
-    # A movement trace named relative to the scenario file is found beside it.
-    mobility = doc.get("mobility")
-    if isinstance(mobility, dict) and isinstance(mobility.get("trace_file"), str):
-        trace = Path(mobility["trace_file"])
-        if not trace.is_absolute():
-            mobility["trace_file"] = str(p.parent / trace)
+    # A movement or link trace named relative to the scenario file is found beside it.
+    radio = doc.get("radio")
+    for table, key in ((doc.get("mobility"), "trace_file"), (_table(radio, "link_trace"), "file")):
+        if isinstance(table, dict) and isinstance(table.get(key), str):
+            trace = Path(table[key])
+            if not trace.is_absolute():
+                table[key] = str(p.parent / trace)
     return doc
+
+
+def _table(parent: Any, key: str) -> Any:
+    return parent.get(key) if isinstance(parent, dict) else None
 
 
 def parse_value(text: str) -> Any:

@@ -286,7 +286,8 @@ def check_translatable(s: Mapping[str, Any]) -> None:
         _RADIO_MAPPED
         | _RADIO_INERT
         | {"propagation", "reception"}
-        | {"frame_error_rate", "shadowing_sigma_db", "fading", "gauss_markov", "gilbert_elliott"},
+        | {"frame_error_rate", "shadowing_sigma_db", "fading", "gauss_markov", "gilbert_elliott"}
+        | {"link_trace"},
     )
     checks = [
         (
@@ -326,6 +327,12 @@ def check_translatable(s: Mapping[str, Any]) -> None:
             radio.get("gilbert_elliott"),
             (None,),
             "ns-2 has no Gilbert-Elliott link losses: leave the table out",
+        ),
+        (
+            "radio.link_trace",
+            radio.get("link_trace"),
+            (None,),
+            "ns-2 does not replay link traces: leave the table out",
         ),
     ]
     for key, value, ok, allowed in checks:

@@ -105,7 +105,7 @@ def static_chain_phy(s: Mapping[str, Any], *, ideal: bool = False) -> tuple[str,
     require("radio.fading", radio["fading"], "none", '"none" only')
     require("radio.shadowing_sigma_db", radio["shadowing_sigma_db"], 0.0, "0 only")
     require("radio.frame_error_rate", radio["frame_error_rate"], 0.0, "0 only")
-    for table in ("gauss_markov", "gilbert_elliott"):
+    for table in ("gauss_markov", "gilbert_elliott", "link_trace"):
         require(f"radio.{table}", radio.get(table), None, "no such table (time-varying links)")
     standard = radio.get("standard", "80211b")
     modes = {}

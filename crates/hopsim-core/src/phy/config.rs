@@ -2,7 +2,7 @@
 //! reception, fading, thresholds (defaults and sources: docs/models.md 1.2). The PHY reads
 //! only this, never the rest of the scenario.
 
-use super::dynamics::{GaussMarkov, GilbertElliott};
+use super::dynamics::{GaussMarkov, GilbertElliott, LinkTrace};
 use super::standard::Standard;
 use serde::{Deserialize, Serialize};
 
@@ -98,6 +98,10 @@ pub struct Radio {
     /// Bursty losses per link (phy/dynamics/gilbert_elliott.rs); none by default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gilbert_elliott: Option<GilbertElliott>,
+    /// Losses replayed from a measured trace, per link (phy/dynamics/replay.rs); none by
+    /// default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_trace: Option<LinkTrace>,
 }
 
 impl Default for Radio {
@@ -133,6 +137,7 @@ impl Default for Radio {
             preamble_snr_db: 4.0,
             gauss_markov: None,
             gilbert_elliott: None,
+            link_trace: None,
         }
     }
 }

@@ -51,6 +51,13 @@ impl Radio {
             ranges::check(&at.field("loss_good"), m.loss_good)?;
             ranges::check(&at.field("loss_bad"), m.loss_bad)?;
         }
+        if let Some(t) = &self.link_trace {
+            let at = at.field("link_trace");
+            ranges::check(&at.field("offset_s"), t.offset_s)?;
+            if t.file.trim().is_empty() {
+                return Err(at.field("file").invalid("\"\"", "must name a link-trace file"));
+            }
+        }
         self.check_ht_keys(at)?;
         if let Some(dbm) = self.tx_power_dbm {
             // Two ways to say one power: refuse both rather than pick one silently.

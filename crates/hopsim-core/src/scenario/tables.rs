@@ -12,6 +12,9 @@ pub(super) const TABLES: &[&str] = &[
     "topology",
     "topology.testbed",
     "radio",
+    "radio.gauss_markov",
+    "radio.gilbert_elliott",
+    "radio.link_trace",
     "mac",
     "routing",
     "queue",
@@ -125,6 +128,7 @@ mod tests {
         for (doc, key) in [
             (r#"topology = ["chain", 5, 100.0]"#, "topology"),
             ("mac = []", "mac"),
+            ("[radio]\ngilbert_elliott = [1.0, 0.1]", "radio.gilbert_elliott"),
             ("radio = []", "radio"),
             ("flows = [[0, 5, \"tcp\"]]\n[topology]\nkind = \"chain\"\nhops = 5", "flows.0"),
             (
@@ -176,6 +180,9 @@ mod tests {
             parse_toml("[topology]\nkind = \"chain\"\nhops = 1\nspacing_m = 1.0\n[queue]\n[[flows]]\nsrc = 0\ndst = 1\ntransport = \"tcp\"\n[traffic]\nrandom_flows = 1\ntransport = \"tcp\"")
                 .unwrap();
         s.topology.testbed = Some(TestbedLayout::default());
+        s.radio.gauss_markov = Some(Default::default());
+        s.radio.gilbert_elliott = Some(Default::default());
+        s.radio.link_trace = Some(serde_json::from_str(r#"{"file": "t.csv"}"#).unwrap());
         let one = r#"{"x_m": 0, "y_m": 0, "power_dbm": 0, "on_mean_s": 1, "off_mean_s": 1}"#;
         s.interference = vec![serde_json::from_str(one).unwrap()];
         let doc = serde_json::to_value::<&Scenario>(&s).unwrap();

@@ -226,7 +226,7 @@ impl World {
             channel,
             positions,
             frame_error_rate: s.radio.frame_error_rate,
-            fading: Fader::new(&s.radio, &model, n_nodes as usize, s.seed),
+            fading: Fader::for_run(&s.radio, &model, (n_nodes as usize, s.seed), &budget)?,
             interference: None,
             capture_mode: s.radio.reception == Reception::Capture,
             series: None,

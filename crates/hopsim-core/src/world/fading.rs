@@ -6,10 +6,12 @@
 //! phy/dynamics) live here too: a frame's power at a listener is the mean link power times
 //! both factors.
 
+use crate::engine::budget::Budget;
 use crate::engine::rng::Rng;
+use crate::error::ScenarioError;
 use crate::ids::NodeId;
 use crate::phy::config::{Fading, Radio};
-use crate::phy::dynamics::LinkDynamics;
+use crate::phy::dynamics::{LinkDynamics, LinkTrace, Replay};
 use crate::phy::links::LinkModel;
 
 #[derive(Debug, Clone)]
@@ -49,6 +51,21 @@ impl Fader {
         }
     }
 
+    /// As [`Fader::new`], with the losses of the radio's link trace, if it names one, read
+    /// within the run's memory budget.
+    pub fn for_run(
+        radio: &Radio,
+        model: &LinkModel,
+        (nodes, seed): (usize, u64),
+        budget: &Budget,
+    ) -> Result<Fader, ScenarioError> {
+        let mut f = Fader::new(radio, model, nodes, seed);
+        if let Some(t) = &radio.link_trace {
+            f.dynamics.add_replay(read_trace(t, nodes, budget)?);
+        }
+        Ok(f)
+    }
+
     /// Does a link's power change from frame to frame (fading or Gauss-Markov shadowing)?
     pub fn enabled(&self) -> bool {
         self.kind != Fading::None || self.dynamics.varies_power()
@@ -72,6 +89,25 @@ impl Fader {
             }
         }
     }
+}
+
+/// The trace `t` names, for `nodes` nodes: a regular file that fits a quarter of the memory
+/// budget (not a device such as /dev/zero, whose reading would never end), read whole.
+fn read_trace(t: &LinkTrace, nodes: usize, budget: &Budget) -> Result<Replay, ScenarioError> {
+    let key = "radio.link_trace.file";
+    let invalid = |why: &str| ScenarioError::invalid(key, &t.file, why);
+    let fits = std::fs::metadata(&t.file)
+        .map(|md| md.is_file() && (md.len() as f64) < budget.max_bytes() / 4.0);
+    if let Ok(false) = fits {
+        return Err(invalid(&format!(
+            "must be a regular file of less than {:.0} MB (a quarter of the run's memory budget)",
+            budget.max_memory_mb / 4.0
+        )));
+    }
+    let text = std::fs::read_to_string(&t.file)
+        .map_err(|e| invalid(&format!("must be a readable link trace ({e})")))?;
+    Replay::parse(&text, nodes, t)
+        .map_err(|e| invalid(&format!("is not a valid link trace (src,dst,time_s,delivered): {e}")))
 }
 
 #[cfg(test)]

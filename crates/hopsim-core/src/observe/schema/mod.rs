@@ -179,7 +179,7 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(TOTALS, "cts_sent", INT, "frames", "total", "CTS frames sent"),
     f(TOTALS, "data_sent", INT, "frames", "total", "DATA frames sent, retransmissions included"),
     f(TOTALS, "ack_sent", INT, "frames", "total", "MAC ACK frames sent"),
-    f(TOTALS, "channel_losses", INT, "frames", "total", "decodable, uncollided frames lost to a link's Gilbert-Elliott state, counted at every listener").when("[radio.gilbert_elliott]"),
+    f(TOTALS, "channel_losses", INT, "frames", "total", "decodable, uncollided frames lost to a link's Gilbert-Elliott state or its trace, counted at every listener").when("[radio.gilbert_elliott] or [radio.link_trace]"),
     f(TOTALS, "internal_collisions", INT, "events", "total", "EDCA internal collisions: a category's backoff ended with a higher one's in the same slot, and it backed off (802.11-2020 10.22.2.4)").when(QOS_MIX),
     f(TOTALS, "aqm_drops", INT, "packets", "total", "packets the AQM dropped (RED early or above its range, CoDel at dequeue); full-queue drops are `queue_drops`").when(QUEUE),
     f(TOTALS, "ecn_marks", INT, "packets", "total", "ECN-capable packets the AQM marked CE instead of dropping").when(QUEUE),

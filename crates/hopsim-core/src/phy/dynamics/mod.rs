@@ -3,13 +3,16 @@
 //! and Gilbert-Elliott losses (bursts of frames lost that the PHY would have received).
 //! Each link has its own random stream, derived from the seed and the pair of nodes, and
 //! its process is advanced only when a frame crosses it: a run's outcome does not depend on
-//! which other links carried frames in between (docs/models.md 23).
+//! which other links carried frames in between (docs/models.md 23). A measured trace can
+//! drive the losses instead, or as well (`replay.rs`).
 
 pub mod gauss_markov;
 pub mod gilbert_elliott;
+pub mod replay;
 
 pub use gauss_markov::GaussMarkov;
 pub use gilbert_elliott::GilbertElliott;
+pub use replay::{LinkTrace, Replay, Unlisted};
 
 use gauss_markov::{GmState, Step};
 use gilbert_elliott::GeState;
@@ -69,6 +72,7 @@ pub struct LinkDynamics {
     gm_links: PairTable<GmState>,
     ge_links: PairTable<GeState>,
     step: Step,
+    replay: Option<Box<Replay>>,
 }
 
 impl LinkDynamics {
@@ -87,7 +91,13 @@ impl LinkDynamics {
             gm_links: PairTable::new(if gm.is_some() { nodes } else { 0 }),
             ge_links: PairTable::new(if ge.is_some() { nodes } else { 0 }),
             step: Step::default(),
+            replay: None,
         }
+    }
+
+    /// Frames are lost as the links of a measured trace lost their probes, too.
+    pub fn add_replay(&mut self, replay: Replay) {
+        self.replay = Some(Box::new(replay));
     }
 
     /// Does a link's power change from frame to frame?
@@ -95,9 +105,9 @@ impl LinkDynamics {
         self.gm.is_some()
     }
 
-    /// Are frames lost to a Gilbert-Elliott state?
+    /// Are frames lost to a Gilbert-Elliott state or a trace?
     pub fn has_loss(&self) -> bool {
-        self.ge.is_some()
+        self.ge.is_some() || self.replay.is_some()
     }
 
     /// The power factor of the link tx -> rx for a frame starting at `at_ns` (1 without
@@ -113,15 +123,18 @@ impl LinkDynamics {
         (m.sigma_db * x * std::f64::consts::LN_10 / 10.0).exp() // 10^(sigma x / 10)
     }
 
-    /// Is a frame that tx -> rx would have delivered at `at_ns` lost to the link's state?
+    /// Is a frame that tx -> rx would have delivered at `at_ns` lost to the link's state
+    /// or to its trace? (The chain moves whatever the trace says.)
     pub fn lost(&mut self, tx: NodeId, rx: NodeId, at_ns: u64) -> bool {
-        let Some(m) = self.ge else { return false };
-        let key = pair(tx, rx, m.symmetric);
-        let seed = self.seed;
-        let state = self
-            .ge_links
-            .entry(key, || GeState::new(at_ns, &m, stream(seed, Purpose::LinkLoss, key)));
-        state.lost(at_ns, &m)
+        let by_chain = self.ge.is_some_and(|m| {
+            let key = pair(tx, rx, m.symmetric);
+            let seed = self.seed;
+            let state = self
+                .ge_links
+                .entry(key, || GeState::new(at_ns, &m, stream(seed, Purpose::LinkLoss, key)));
+            state.lost(at_ns, &m)
+        });
+        by_chain || self.replay.as_ref().is_some_and(|r| r.lost(tx, rx, at_ns))
     }
 }
 

@@ -80,6 +80,7 @@ pub const RANGES: &[KeyRange] = &[
     open("radio.gilbert_elliott.bad_mean_s", 0.0, MAX_TIME_S, "seconds (mean bad sojourn)"),
     closed("radio.gilbert_elliott.loss_good", 0.0, 1.0, "probability a frame is lost, good"),
     closed("radio.gilbert_elliott.loss_bad", 0.0, 1.0, "probability a frame is lost, bad"),
+    closed("radio.link_trace.offset_s", 0.0, MAX_TIME_S, "seconds into each link's series"),
     // outside interference
     closed("interference.N.x_m", -1e7, 1e7, "metres"),
     closed("interference.N.y_m", -1e7, 1e7, "metres"),
