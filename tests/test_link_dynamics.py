@@ -130,3 +130,48 @@ def test_same_seed_same_run_and_other_links_independent(tmp_path: Path) -> None:
 def test_bad_values_are_refused_by_key(tmp_path: Path, table: str, key: str) -> None:
     with pytest.raises(hopsim.ScenarioError, match=key.replace(".", r"\.")):
         hopsim.run(_scenario(tmp_path, 100.0, table, 1.0))
+
+
+def test_links_drawn_from_roofnet_have_its_spread_of_delivery(tmp_path: Path) -> None:
+    """`drawn_from = "roofnet_1mbps"`: 200 one-hop links far apart (no link hears another),
+    each sending paced UDP every 50 ms for 100 s, one attempt per frame. Each draws one of the
+    set's 521 fitted chains, so the quartiles of their delivery ratios are those of the set's
+    chains' long-run delivery (a sample of 200; the per-link estimates over 2,000 frames)."""
+    from hopsim._core import fitted_links_rows  # the compiled-in set
+
+    rows = fitted_links_rows("roofnet_1mbps")
+    want = sorted(1 - (g * lg + b * lb) / (g + b) for g, b, lg, lb in rows)
+    pairs = 200
+    positions = [[k * 1000.0 + dx, 0.0] for k in range(pairs) for dx in (0.0, 100.0)]
+    flows = "".join(
+        f'[[flows]]\nsrc = {2 * k}\ndst = {2 * k + 1}\ntransport = "udp"\n'
+        f"interval_s = {SPACING_S}\n"
+        for k in range(pairs)
+    )
+    path = tmp_path / "many.toml"
+    path.write_text(f"""
+duration_s = 100.0
+seed = 8
+[topology]
+kind = "positions"
+positions = {positions}
+[radio]
+rx_range_m = 250.0
+cs_range_m = 550.0
+[radio.gilbert_elliott]
+drawn_from = "roofnet_1mbps"
+[mac]
+rts_threshold_bytes = 1048576
+short_retry_limit = 1
+long_retry_limit = 1
+[routing]
+protocol = "static"
+{flows}""")
+    result = hopsim.run(path).raw
+    got = sorted(f["packets_delivered"] / f["packets_sent"] for f in result["flows"])
+
+    def quartiles(xs: list[float]) -> list[float]:
+        return [xs[int(q * (len(xs) - 1))] for q in (0.25, 0.5, 0.75)]
+
+    for a, b in zip(quartiles(got), quartiles(want), strict=True):
+        assert a == pytest.approx(b, abs=0.08), (quartiles(got), quartiles(want))

@@ -137,6 +137,18 @@ fn result_levels() -> Vec<(&'static str, &'static str)> {
     hopsim_core::observe::schema::LEVELS.to_vec()
 }
 
+/// The rows (good_mean_s, bad_mean_s, loss_good, loss_bad) of a compiled-in set of fitted
+/// links (`radio.gilbert_elliott.drawn_from`), by its scenario name.
+#[pyfunction]
+fn fitted_links_rows(name: &str) -> PyResult<Vec<[f64; 4]>> {
+    let all = hopsim_core::phy::dynamics::FittedLinks::ALL;
+    let set = all.iter().find(|s| s.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|s| s.name()).collect();
+        ScenarioError::new_err(format!("no fitted link set {name:?}; there are {names:?}"))
+    })?;
+    Ok(set.rows().to_vec())
+}
+
 /// The TCP variants' scenario names (`tcp.variant`), in the core's order: its one list.
 #[pyfunction]
 fn tcp_variants() -> Vec<&'static str> {
@@ -164,6 +176,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(result_schema, m)?)?;
     m.add_function(wrap_pyfunction!(result_levels, m)?)?;
     m.add_function(wrap_pyfunction!(tcp_variants, m)?)?;
+    m.add_function(wrap_pyfunction!(fitted_links_rows, m)?)?;
     m.add(
         "KAWADIA_SEGMENTS_PER_HOP",
         hopsim_core::transport::tcp::limits::KAWADIA_SEGMENTS_PER_HOP,

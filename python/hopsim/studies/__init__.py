@@ -24,7 +24,7 @@ __all__ = [
     "reproduce_study",
 ]
 
-#: Study name -> module defining ``STUDY``.
+#: Study name -> module defining ``STUDY`` (or ``module:NAME``, a study of another name).
 CATALOGUE = {
     "chen-cwl": "hopsim.studies.chen_cwl",
     "chen-manet": "hopsim.studies.chen_manet",
@@ -33,6 +33,8 @@ CATALOGUE = {
     "testbed-window": "hopsim.studies.testbed_window",
     "testbed-window-linux": "hopsim.studies.testbed_window_linux",
     "testbed-window-linux-rcvbuf": "hopsim.studies.testbed_window_linux_rcvbuf",
+    "testbed-window-roofnet": "hopsim.studies.testbed_window_roofnet",
+    "testbed-window-linux-roofnet": "hopsim.studies.testbed_window_roofnet:LINUX_STUDY",
 }
 
 
@@ -42,7 +44,8 @@ def get_study(name: str) -> Study:
         raise ScenarioError(
             f"study {name!r} is not in the catalogue; available: {', '.join(CATALOGUE)}"
         )
-    study: Study = importlib.import_module(CATALOGUE[name]).STUDY
+    module, _, attribute = CATALOGUE[name].partition(":")
+    study: Study = getattr(importlib.import_module(module), attribute or "STUDY")
     return study
 
 

@@ -53,10 +53,13 @@ ZIP_KEYS = ("topology.seed", "flows.0.src", "flows.0.dst")
 NEAR_ZERO_KBPS = 50.0  # our reading of the survey's "close to zero" (S003:160)
 
 
-def _doc(quick: bool) -> tuple[dict[str, Any], int]:
-    """The sweep file and its replications in this mode."""
+def _doc(quick: bool, links: str = "") -> tuple[dict[str, Any], int]:
+    """The sweep file and its replications in this mode; with ``links``, the name of a set of
+    fitted links each link draws its losses from, instead of per-frame fading."""
     with SWEEP_FILE.open("rb") as fh:
         doc = tomllib.load(fh)
+    if links:
+        doc["scenario"]["radio"].update(fading="none", gilbert_elliott={"drawn_from": links})
     reps = doc.get("quick", {}).get("replications", 1) if quick else doc["replications"]
     return doc, reps
 
@@ -71,12 +74,14 @@ def _base(doc: dict[str, Any], topology_seed: int) -> dict[str, Any]:
     return s
 
 
-@lru_cache(maxsize=2)
-def picked_pairs(quick: bool) -> tuple[tuple[int, int, int, int, tuple[int, ...]], ...]:
+@lru_cache(maxsize=4)
+def picked_pairs(
+    quick: bool, links: str = ""
+) -> tuple[tuple[int, int, int, int, tuple[int, ...]], ...]:
     """(topology seed, hops, src, dst, path) of the window sweep's flows: one pair per hop
     count per topology seed whose route is the same in every replication and carries TCP
     under the cards' defaults (auto rate, RTS/CTS off, unclamped)."""
-    doc, reps = _doc(quick)
+    doc, reps = _doc(quick, links)
     seeds = [derive_seed(doc["seed"], r) for r in range(reps)]
     out = []
     for topo in _topologies(quick):
@@ -86,18 +91,18 @@ def picked_pairs(quick: bool) -> tuple[tuple[int, int, int, int, tuple[int, ...]
     return tuple(out)
 
 
-def window_sweep(quick: bool) -> dict[str, Any]:
+def window_sweep(quick: bool, links: str = "") -> dict[str, Any]:
     """The sweep file with the picked pairs as a zip group (20 s after the ETX warm-up)."""
-    doc, _ = _doc(quick)
-    rows = [(topo, src, dst) for topo, _, src, dst, _ in picked_pairs(quick)]
+    doc, _ = _doc(quick, links)
+    rows = [(topo, src, dst) for topo, _, src, dst, _ in picked_pairs(quick, links)]
     doc["sweep"]["zip"] = dict(zip(ZIP_KEYS, map(list, zip(*rows, strict=True)), strict=True))
     return doc
 
 
-def survey_sweep(quick: bool) -> dict[str, Any]:
+def survey_sweep(quick: bool, links: str = "") -> dict[str, Any]:
     """Random ETX pairs per hop count under the cards' defaults (auto rate, RTS/CTS off,
     unclamped), one run with the seed the routes were measured with (so the hops hold)."""
-    doc, _ = _doc(quick)
+    doc, _ = _doc(quick, links)
     seed, n = derive_seed(doc["seed"], 0), doc["scenario"]["topology"]["nodes"]
     rows: list[tuple[int, int, int]] = []
     for topo in _topologies(quick):

@@ -45,7 +45,8 @@ def rate_figure(ctx: StudyContext, g: Grid, rate: Any) -> None:
                 ys = [g.mean(metric, h, rate, rts, w) for w in WINDOWS]
                 name = f"RTS/CTS {'on' if rts == ON else 'off'}, mean"
                 _panel(ax, xs, ys, linewidth=2.2, marker="o", markersize=4, label=name, **style)
-            _axes(ax, label, logy=row == 1)
+            # A hop count without a pair (none carried TCP) has nothing to log-scale.
+            _axes(ax, label, logy=row == 1 and bool(keys))
             if row == 0:
                 ax.set_title(f"{h} hop{'s' * (h > 1)} ({len(keys)} pairs)", fontsize=10)
     axes[0][0].legend(fontsize=8)

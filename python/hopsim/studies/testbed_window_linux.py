@@ -33,7 +33,8 @@ LINUX_2_6_8: dict[str, Any] = {
 WINDOW, SURVEY = "testbed-window-linux", "testbed-survey-linux"
 
 
-def _linux(doc: dict[str, Any], name: str) -> dict[str, Any]:
+def linux(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    """``doc`` with the hosts' TCP, called ``name``."""
     doc["name"] = name
     doc["scenario"]["tcp"] = {**LINUX_2_6_8, "max_window": 0.0}
     return doc
@@ -41,12 +42,12 @@ def _linux(doc: dict[str, Any], name: str) -> dict[str, Any]:
 
 def window_sweep(quick: bool) -> dict[str, Any]:
     """The testbed-window sweep (the same pairs) with the hosts' TCP."""
-    return _linux(tw.window_sweep(quick), WINDOW)
+    return linux(tw.window_sweep(quick), WINDOW)
 
 
 def survey_sweep(quick: bool) -> dict[str, Any]:
     """The survey of random ETX pairs with the hosts' TCP."""
-    return _linux(tw.survey_sweep(quick), SURVEY)
+    return linux(tw.survey_sweep(quick), SURVEY)
 
 
 def analyse(ctx: StudyContext) -> list[Claim]:

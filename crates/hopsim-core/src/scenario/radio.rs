@@ -6,6 +6,7 @@ use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
 use crate::phy::config::Reception;
+use crate::phy::dynamics::GilbertElliott;
 use crate::phy::standard::Standard;
 
 impl Radio {
@@ -50,6 +51,15 @@ impl Radio {
             ranges::check(&at.field("bad_mean_s"), m.bad_mean_s)?;
             ranges::check(&at.field("loss_good"), m.loss_good)?;
             ranges::check(&at.field("loss_bad"), m.loss_bad)?;
+            let four = GilbertElliott { symmetric: false, drawn_from: None, ..m };
+            if let Some(set) = m.drawn_from.filter(|_| four != GilbertElliott::default()) {
+                // Two ways to give a link's chain: refuse both rather than pick one silently.
+                return Err(at.field("drawn_from").invalid(
+                    format!("\"{}\"", set.name()),
+                    "draws each link's four parameters: leave good_mean_s, bad_mean_s, \
+                     loss_good and loss_bad out",
+                ));
+            }
         }
         if let Some(t) = &self.link_trace {
             let at = at.field("link_trace");

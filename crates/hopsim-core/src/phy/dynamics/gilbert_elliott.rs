@@ -6,6 +6,7 @@
 //! pi_bad + (1[bad] - pi_bad) exp(-(a + b) dt), pi_bad = a / (a + b) (Kleinrock 1975,
 //! the two-state chain's transient solution).
 
+use super::fitted::FittedLinks;
 use crate::engine::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +24,10 @@ pub struct GilbertElliott {
     pub loss_bad: f64,
     /// Both directions of a link share one chain (else each direction has its own).
     pub symmetric: bool,
+    /// Each link's four parameters drawn from a set of measured links instead
+    /// (`fitted.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_from: Option<FittedLinks>,
 }
 
 impl Default for GilbertElliott {
@@ -33,6 +38,7 @@ impl Default for GilbertElliott {
             loss_good: 0.0,
             loss_bad: 1.0,
             symmetric: false,
+            drawn_from: None,
         }
     }
 }

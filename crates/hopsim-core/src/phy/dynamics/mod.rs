@@ -6,10 +6,12 @@
 //! which other links carried frames in between (docs/models.md 23). A measured trace can
 //! drive the losses instead, or as well (`replay.rs`).
 
+pub mod fitted;
 pub mod gauss_markov;
 pub mod gilbert_elliott;
 pub mod replay;
 
+pub use fitted::FittedLinks;
 pub use gauss_markov::GaussMarkov;
 pub use gilbert_elliott::GilbertElliott;
 pub use replay::{LinkTrace, Replay, Unlisted};
@@ -70,7 +72,8 @@ pub struct LinkDynamics {
     coherence_ns: f64,
     ge: Option<GilbertElliott>,
     gm_links: PairTable<GmState>,
-    ge_links: PairTable<GeState>,
+    /// Each link's chain and its parameters (the table's, or drawn for the link).
+    ge_links: PairTable<(GilbertElliott, GeState)>,
     step: Step,
     replay: Option<Box<Replay>>,
 }
@@ -129,10 +132,12 @@ impl LinkDynamics {
         let by_chain = self.ge.is_some_and(|m| {
             let key = pair(tx, rx, m.symmetric);
             let seed = self.seed;
-            let state = self
-                .ge_links
-                .entry(key, || GeState::new(at_ns, &m, stream(seed, Purpose::LinkLoss, key)));
-            state.lost(at_ns, &m)
+            let (params, state) = self.ge_links.entry(key, || {
+                let mut rng = stream(seed, Purpose::LinkLoss, key);
+                let params = m.drawn_from.map_or(m, |set| set.draw(&mut rng, m.symmetric));
+                (params, GeState::new(at_ns, &params, rng))
+            });
+            state.lost(at_ns, params)
         });
         by_chain || self.replay.as_ref().is_some_and(|r| r.lost(tx, rx, at_ns))
     }
