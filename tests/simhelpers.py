@@ -390,3 +390,17 @@ def assert_no_traceback(proc: subprocess.CompletedProcess) -> None:
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stdout, proc.stdout
     assert "panicked" not in proc.stderr, proc.stderr
+
+
+def data_fates(trace: Path, node: int = 1) -> list[bool]:
+    """The DATA frames ``node`` received or lost, in time order, from an event trace
+    (received: True); the one-hop link tests read a link's fates this way."""
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(trace, columns=["node", "event", "frame_kind", "time_ns"]).to_pylist()
+    seen = [
+        (r["time_ns"], r["event"] == "rx_ok")
+        for r in rows
+        if r["node"] == node and r["frame_kind"] == "data" and r["event"] in ("rx_ok", "rx_error")
+    ]
+    return [ok for _, ok in sorted(seen)]

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import hopsim
+from simhelpers import data_fates
 
 SPACING_S = 0.05
 
@@ -76,10 +77,9 @@ def _data_fates(tmp_path: Path, scenario: Path) -> tuple[float, float, hopsim.Re
     """Share of node 1's DATA receptions lost, the DATA airtime (s), and the result."""
     trace = tmp_path / f"{scenario.stem}.parquet"
     result = hopsim.run(scenario, trace=trace)
+    fates = data_fates(trace)
     rows = pq.read_table(trace, columns=["node", "event", "frame_kind", "time_ns"]).to_pylist()
     data = [r for r in rows if r["frame_kind"] == "data"]
-    heard = [r for r in data if r["node"] == 1 and r["event"] in ("rx_ok", "rx_error")]
-    fates = [r["event"] == "rx_ok" for r in heard]
     starts = [r["time_ns"] for r in data if r["node"] == 0 and r["event"] == "frame_start"]
     ends = [r["time_ns"] for r in data if r["node"] == 0 and r["event"] == "frame_end"]
     airtime_s = (ends[0] - starts[0]) * 1e-9
@@ -185,12 +185,7 @@ interval_s = {SPACING_S}
 {inter}""")
     trace = tmp_path / f"{name}.parquet"
     hopsim.run(path, trace=trace)
-    rows = pq.read_table(trace, columns=["node", "event", "frame_kind"]).to_pylist()
-    heard = [
-        r["event"] == "rx_ok"
-        for r in rows
-        if r["node"] == 1 and r["frame_kind"] == "data" and r["event"] in ("rx_ok", "rx_error")
-    ]
+    heard = data_fates(trace)
     return sum(heard) / len(heard)
 
 

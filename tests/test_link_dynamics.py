@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 
 import hopsim
+from simhelpers import data_fates
 
 SPACING_S = 0.05
 
@@ -48,13 +48,7 @@ def _fates(tmp_path: Path, scenario: Path) -> tuple[list[bool], hopsim.Result]:
     """Per DATA frame node 1 heard, in order: received or not."""
     trace = tmp_path / "t.parquet"
     result = hopsim.run(scenario, trace=trace)
-    rows = pq.read_table(trace, columns=["node", "event", "frame_kind", "time_ns"]).to_pylist()
-    seen = [
-        (r["time_ns"], r["event"] == "rx_ok")
-        for r in rows
-        if r["node"] == 1 and r["frame_kind"] == "data" and r["event"] in ("rx_ok", "rx_error")
-    ]
-    return [ok for _, ok in sorted(seen)], result
+    return data_fates(trace), result
 
 
 def _loss_runs(fates: list[bool]) -> list[int]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 
 import hopsim
+from simhelpers import data_fates
 
 SPACING_S = 0.05
 PROBES = 2000
@@ -70,13 +70,7 @@ interval_s = {SPACING_S}
 def _fates(tmp_path: Path, scenario: Path) -> tuple[list[bool], hopsim.Result]:
     trace = tmp_path / "events.parquet"
     result = hopsim.run(scenario, trace=trace)
-    rows = pq.read_table(trace, columns=["node", "event", "frame_kind", "time_ns"]).to_pylist()
-    seen = [
-        (r["time_ns"], r["event"] == "rx_ok")
-        for r in rows
-        if r["node"] == 1 and r["frame_kind"] == "data" and r["event"] in ("rx_ok", "rx_error")
-    ]
-    return [ok for _, ok in sorted(seen)], result
+    return data_fates(trace), result
 
 
 def test_frames_replay_the_probes_and_the_trace_repeats(tmp_path: Path) -> None:
