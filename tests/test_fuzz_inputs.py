@@ -46,7 +46,7 @@ KEYS = [
     "duration_s", "warmup_s", "seed", "profile", "topology.kind", "topology.hops",
     "topology.spacing_m", "topology.nodes", "topology.area_m", "radio.frequency_hz",
     "radio.tx_power_w", "radio.antenna_height_m", "radio.reception", "radio.propagation",
-    "radio.standard",
+    "radio.standard", "radio.weak_frames",
     "radio.frame_error_rate", "mac.data_rate_mbps", "mac.queue_packets", "mac.cw_min",
     "mac.rts_threshold_bytes", "routing.protocol", "routing.hello", "tcp.variant",
     "tcp.max_window", "tcp.min_rto_s", "tcp.delayed_ack_timeout_s", "tcp.receiver_window",
@@ -60,7 +60,8 @@ VALUES = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.integers(min_value=-(2**70), max_value=2**70),
     st.sampled_from(
-        [0, 1, 2, 3, 0.5, 1e-9, 1e300, -1, 2**64, "tcp", "udp", "aodv", "sinr", "80211a", "80211g"]
+        [0, 1, 2, 3, 0.5, 1e-9, 1e300, -1, 2**64]
+        + ["tcp", "udp", "aodv", "sinr", "80211a", "80211g", "sense"]
     ),
     st.text(max_size=8),
     st.booleans(),

@@ -249,3 +249,50 @@ def test_interference_written_as_one_table_is_refused() -> None:
     with pytest.raises(hopsim.ScenarioError) as e:
         hopsim.run(doc)
     assert "[[interference]]" in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("weak_frames", ["receive", "sense"])
+def test_a_weak_signal_ruins_a_frame_by_the_capture_rule(tmp_path: Path, weak_frames) -> None:
+    """radio.weak_frames (docs/models.md section 2, rule 2). An interferer as strong as the
+    nodes 400 m beyond node 1 (12 dB under the frames; 600 m from node 0, which never senses
+    it), on 5 ms in every 19.7 ms. ns-2's receiver ("receive") locks on it when it is on at a
+    frame's start and loses the frame (the frame is not 10 dB stronger than what is being
+    received), and captures it away when it starts during a frame: P = on / (on + off).
+    Sensed only, it never holds the receiver and is 12 dB too weak to ruin a frame: P = 0.
+    Within the margin (6.5 dB under the frames) both rules lose a frame it overlaps at all."""
+    on_s, off_s = 0.005, 0.0147
+    strong = _interferer(600.0, on_s, off_s, "periodic").replace("13.0", "24.5")
+    body = f"interval_s = {SPACING_S}\n" + strong
+    radio = f'weak_frames = "{weak_frames}"\n'
+    scenario = _write(tmp_path, body, 600.0, ONE_ATTEMPT)
+    text = scenario.read_text().replace("[radio]\n", "[radio]\n" + radio)
+    scenario.write_text(text)
+    lost, t_s, result = _data_fates(tmp_path, scenario)
+    # 12,000 frames: the standard error is under 0.004.
+    want = on_s / (on_s + off_s) if weak_frames == "receive" else 0.0
+    assert lost == pytest.approx(want, abs=0.015), (weak_frames, t_s)
+    assert result.raw["interference"][0]["nodes_reached"] == 1
+    near = _write(
+        tmp_path,
+        f"interval_s = {SPACING_S}\n" + _interferer(350.0, on_s, off_s, "periodic"),
+        600.0,
+        ONE_ATTEMPT,
+        "near",
+    )
+    near.write_text(near.read_text().replace("[radio]\n", "[radio]\n" + radio))
+    lost, t_s, _ = _data_fates(tmp_path, near)
+    assert lost == pytest.approx((on_s + t_s) / (on_s + off_s), abs=0.015), weak_frames
+
+
+def test_weak_frames_receive_is_refused_with_sinr_reception() -> None:
+    base = {
+        "topology": {"kind": "chain", "hops": 1, "spacing_m": 200.0},
+        "flows": [{"src": 0, "dst": 1, "transport": "udp"}],
+    }
+    s = {**base, "radio": {"reception": "sinr", "weak_frames": "receive"}}
+    with pytest.raises(hopsim.ScenarioError, match=r"radio\.weak_frames.*capture-mode"):
+        hopsim.validate(s)
+    ok = hopsim.validate({**base, "radio": {"reception": "sinr", "weak_frames": "sense"}})
+    assert ok["radio"]["weak_frames"] == "sense"
+    with pytest.raises(hopsim.ScenarioError, match=r"radio\.weak_frames.*"):
+        hopsim.validate({**base, "radio": {"weak_frames": "lock"}})

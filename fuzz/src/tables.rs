@@ -31,6 +31,9 @@ pub fn radio(u: &mut Unstructured) -> AResult<Value> {
     if chance(u, 20)? {
         m.insert("spatial_streams".into(), json!(u.int_in_range(0..=5u32)?));
     }
+    if chance(u, 15)? {
+        m.insert("weak_frames".into(), json!(pick(u, &["receive", "sense", "lock"])?));
+    }
     if chance(u, 30)? {
         m.insert("fading".into(), json!(pick(u, &["none", "rayleigh", "ricean", "nakagami"])?));
     }

@@ -287,7 +287,7 @@ def check_translatable(s: Mapping[str, Any]) -> None:
         | _RADIO_INERT
         | {"propagation", "reception"}
         | {"frame_error_rate", "shadowing_sigma_db", "fading", "gauss_markov", "gilbert_elliott"}
-        | {"link_trace"},
+        | {"link_trace", "weak_frames"},
     )
     checks = [
         (
@@ -333,6 +333,12 @@ def check_translatable(s: Mapping[str, Any]) -> None:
             radio.get("link_trace"),
             (None,),
             "ns-2 does not replay link traces: leave the table out",
+        ),
+        (
+            "radio.weak_frames",
+            radio.get("weak_frames"),
+            (None, "receive"),
+            'ns-2\'s receiver takes a frame below RXThresh_ in error: "receive" (or leave it out)',
         ),
     ]
     for key, value, ok, allowed in checks:

@@ -24,6 +24,20 @@ pub enum Reception {
     Sinr,
 }
 
+/// What a `capture` receiver does with a frame between the carrier-sense and decode thresholds
+/// (docs/models.md section 2, rule 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeakFrames {
+    /// ns-2 (`sendUp` marks it in error, the MAC receives it): it occupies the receiver like
+    /// any frame, collides with what arrives during it and ends in error (EIFS).
+    Receive,
+    /// 802.11's PHY starts a reception only on a preamble it detects (PHY-RXSTART, 16.3.4.4):
+    /// the frame holds carrier sense and interferes under the capture rule, but the receiver
+    /// stays free for a decodable frame, and no EIFS follows it (as ns-3, and `sinr`).
+    Sense,
+}
+
 /// Per-frame fading of the received power.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -66,6 +80,10 @@ pub struct Radio {
     pub rx_threshold_w: f64,
     pub cs_threshold_w: f64,
     pub capture_threshold_db: f64,
+    /// `capture` reception: frames between the thresholds received in error (ns-2, the default)
+    /// or only sensed; `sinr` reception only senses them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weak_frames: Option<WeakFrames>,
     /// Probability that a frame otherwise received correctly is lost (injected errors).
     pub frame_error_rate: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,6 +140,7 @@ impl Default for Radio {
             rx_threshold_w: 3.652e-10,
             cs_threshold_w: 1.559e-11,
             capture_threshold_db: 10.0,
+            weak_frames: None,
             frame_error_rate: 0.0,
             rx_range_m: None,
             cs_range_m: None,

@@ -2,12 +2,15 @@
 //! one frame is decoded at a time; a frame arriving during a reception is ignored if the frame
 //! being received is at least `capture_threshold_db` stronger, otherwise both are lost and the
 //! longer-lasting one keeps the receiver busy. Signals between the carrier-sense and decode
-//! thresholds occupy the receiver as undecodable frames. Transmitting corrupts a reception.
+//! thresholds occupy the receiver as undecodable frames (`weak_frames = "receive"`, ns-2) or
+//! are only sensed and judged as interference by the same rule (`"sense"`). Transmitting
+//! corrupts a reception.
 //!
 //! Signals are registered when their transmission starts, with arrival times that include the
 //! propagation delay; nothing here needs an event per listener.
 
 use super::busy::BusyPeriods;
+use super::config::WeakFrames;
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
 
@@ -65,13 +68,17 @@ pub enum RxEnd {
 pub enum Start {
     /// The receiver was idle and locked on it.
     Locked,
-    /// A reception had ended before it ([`Radio::early_end`]); then it locked on the signal.
+    /// A reception had ended before it ([`Radio::early_end`]); then it locked on the signal
+    /// (a weak one under `weak_frames = "sense"`: only noted).
     Early,
     /// The frame being received captured it away (ns-2 `capture()`: the ns2 profile's MAC
     /// sets its EIFS NAV from it).
     Captured,
     /// It collided with the frame being received.
     Collided,
+    /// A frame below the decode threshold, only sensed (`weak_frames = "sense"`): the
+    /// receiver did not lock on it (it may have ruined the frame being received).
+    Sensed,
 }
 
 /// A reception finished early (its end lies before a new arrival whose end event comes later).
@@ -96,10 +103,20 @@ pub struct Radio {
     busy: BusyPeriods,
     capture_ratio: f64,
     last_rx_start: SimTime,
+    /// `weak_frames = "sense"`: frames below the decode threshold are never locked on.
+    sense_weak: bool,
+    /// Those frames still on the air, as (end, power W): a frame arriving while one lasts is
+    /// lost unless `capture_ratio` times stronger (capacity reused: no steady-state allocation).
+    weak: Vec<(SimTime, f64)>,
 }
 
 impl Radio {
-    pub fn new(capture_threshold_db: f64) -> Radio {
+    /// The receiver `[radio]` asks for (`weak_frames` unset: ns-2's `"receive"`).
+    pub fn from_config(c: &super::config::Radio) -> Radio {
+        Radio::new(c.capture_threshold_db, c.weak_frames.unwrap_or(WeakFrames::Receive))
+    }
+
+    pub fn new(capture_threshold_db: f64, weak_frames: WeakFrames) -> Radio {
         Radio {
             tx_until: 0,
             lock: None,
@@ -107,6 +124,8 @@ impl Radio {
             busy: BusyPeriods::default(),
             capture_ratio: 10f64.powf(capture_threshold_db / 10.0),
             last_rx_start: 0,
+            sense_weak: weak_frames == WeakFrames::Sense,
+            weak: Vec::new(),
         }
     }
 
@@ -138,6 +157,9 @@ impl Radio {
         end: SimTime,
     ) -> Start {
         self.busy.add(start, end);
+        if self.sense_weak && !decodable {
+            return self.weak_start(power_w, start, end);
+        }
         let outcome = match self.lock.as_mut() {
             Some(cur) if cur.end > start => {
                 return if cur.power_w >= power_w * self.capture_ratio {
@@ -161,12 +183,45 @@ impl Radio {
         };
         // ns-2 locks even while transmitting, with the frame marked in error.
         let transmitting = self.transmitting_at(start);
-        let ok = decodable && !transmitting;
+        // A sensed weak frame still on the air within the capture margin ruins this one.
+        let overlapped = transmitting || (self.sense_weak && self.weak_interferes(power_w, start));
+        let ok = decodable && !overlapped;
         if ok {
             self.last_rx_start = start;
         }
-        self.lock = Some(Lock { frame, power_w, end, ok, overlapped: transmitting });
+        self.lock = Some(Lock { frame, power_w, end, ok, overlapped });
         outcome
+    }
+
+    /// A frame below the decode threshold under `weak_frames = "sense"`: it ruins the frame
+    /// being received unless that one is `capture_ratio` times stronger, and is remembered
+    /// while it lasts; the receiver never locks on it (no reception, so no EIFS after it).
+    fn weak_start(&mut self, power_w: f64, start: SimTime, end: SimTime) -> Start {
+        let outcome = match self.lock.as_mut() {
+            Some(cur) if cur.end > start => {
+                if cur.power_w < power_w * self.capture_ratio {
+                    cur.ok = false;
+                    cur.overlapped = true;
+                }
+                Start::Sensed
+            }
+            Some(cur) => {
+                self.last_done = Some(*cur);
+                self.lock = None;
+                Start::Early
+            }
+            None => Start::Sensed,
+        };
+        self.weak.retain(|&(until, _)| until > start);
+        self.weak.push((end, power_w));
+        outcome
+    }
+
+    /// Whether a sensed weak frame still on the air at `start` is within the capture margin
+    /// of a frame of `power_w` arriving then (each judged alone: capture mode adds no powers).
+    fn weak_interferes(&mut self, power_w: f64, start: SimTime) -> bool {
+        self.weak.retain(|&(until, _)| until > start);
+        self.weak.iter().any(|&(_, p)| p * self.capture_ratio > power_w)
     }
 
     /// The reception that a signal's start reported as [`Start::Early`].
@@ -228,7 +283,7 @@ mod tests {
 
     #[test]
     fn lone_frame_is_received() {
-        let mut r = Radio::new(10.0);
+        let mut r = Radio::new(10.0, WeakFrames::Receive);
         assert_eq!(r.signal_start(A, 1e-9, true, 100, 500), Start::Locked);
         assert!(
             r.signal_busy_at(100)
@@ -244,7 +299,7 @@ mod tests {
 
     #[test]
     fn stronger_by_10db_captures() {
-        let mut r = Radio::new(10.0);
+        let mut r = Radio::new(10.0, WeakFrames::Receive);
         r.signal_start(A, 1e-9, true, 100, 500);
         assert_eq!(r.signal_start(B, 0.99e-10, true, 200, 600), Start::Captured);
         assert_eq!(
@@ -257,7 +312,7 @@ mod tests {
 
     #[test]
     fn weaker_margin_collides_and_longer_frame_holds_receiver() {
-        let mut r = Radio::new(10.0);
+        let mut r = Radio::new(10.0, WeakFrames::Receive);
         r.signal_start(A, 1e-9, true, 100, 500);
         assert_eq!(r.signal_start(B, 0.5e-9, true, 200, 600), Start::Collided);
         assert_eq!(r.signal_end(A), RxEnd::Missed);
@@ -269,7 +324,7 @@ mod tests {
 
     #[test]
     fn undecodable_signal_is_locked_in_error() {
-        let mut r = Radio::new(10.0);
+        let mut r = Radio::new(10.0, WeakFrames::Receive);
         r.signal_start(A, 1e-11, false, 0, 10);
         assert_eq!(
             r.signal_end(A),
@@ -279,7 +334,7 @@ mod tests {
 
     #[test]
     fn transmitting_corrupts_reception() {
-        let mut r = Radio::new(10.0);
+        let mut r = Radio::new(10.0, WeakFrames::Receive);
         r.signal_start(A, 1e-9, true, 100, 500);
         r.start_tx(300, 400);
         assert_eq!(
@@ -295,7 +350,7 @@ mod tests {
 
     #[test]
     fn early_completion_when_next_arrival_is_later() {
-        let mut r = Radio::new(10.0);
+        let mut r = Radio::new(10.0, WeakFrames::Receive);
         r.signal_start(A, 1e-9, true, 100, 500);
         assert_eq!(r.signal_start(B, 1e-9, true, 501, 900), Start::Early, "A ended before B");
         let early = r.early_end();
@@ -372,7 +427,7 @@ mod tests {
         let mut rng = Rng::derive(17, Purpose::Probe, 0);
         let (mut seen, mut early_seen) = ([0u32; 4], 0);
         for _ in 0..200 {
-            let mut r = Radio::new(10.0);
+            let mut r = Radio::new(10.0, WeakFrames::Receive);
             let mut old = TwoCallRadio {
                 tx_until: 0,
                 lock: None,

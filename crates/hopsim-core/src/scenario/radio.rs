@@ -5,7 +5,7 @@
 use super::ranges;
 use super::validate::Check;
 use super::{KeyPath, Radio};
-use crate::phy::config::Reception;
+use crate::phy::config::{Reception, WeakFrames};
 use crate::phy::dynamics::GilbertElliott;
 use crate::phy::standard::Standard;
 
@@ -67,6 +67,13 @@ impl Radio {
             if t.file.trim().is_empty() {
                 return Err(at.field("file").invalid("\"\"", "must name a link-trace file"));
             }
+        }
+        if self.reception == Reception::Sinr && self.weak_frames == Some(WeakFrames::Receive) {
+            return Err(at.field("weak_frames").invalid(
+                "\"receive\"",
+                "is a capture-mode rule: with radio.reception = \"sinr\" a frame below \
+                 rx_threshold_w is never received (leave the key out, or \"sense\")",
+            ));
         }
         self.check_ht_keys(at)?;
         if let Some(dbm) = self.tx_power_dbm {

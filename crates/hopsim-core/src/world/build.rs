@@ -96,7 +96,7 @@ impl World {
         let model = placement::link_model(s);
         let noise_w = crate::phy::noise::noise_floor_w(&s.radio);
         let receiver = |id: NodeId| match s.radio.reception {
-            Reception::Capture => Receiver::Capture(Radio::new(s.radio.capture_threshold_db)),
+            Reception::Capture => Receiver::Capture(Radio::from_config(&s.radio)),
             Reception::Sinr => Receiver::Sinr(
                 SinrRadio::for_standard(
                     standard,
