@@ -1,5 +1,5 @@
-"""Building the ns-3 scenarios (``ns3/chain_tcp.cc``, ``ns3/wifi_udp.cc``) against the ``ns3``
-wheel.
+"""Building the ns-3 scenarios (``ns3/chain_tcp.cc``, ``ns3/mesh_tcp.cc``, ``ns3/wifi_udp.cc``)
+against the ``ns3`` wheel.
 
 The PyPI wheel ``ns3`` (3.44.post0) ships ns-3's headers (``ns3/include/ns3/*.h``) and shared
 libraries (``ns3/lib64/libns3.44-*.so``, with their own RPATH): enough to compile a small C++
@@ -27,10 +27,12 @@ __all__ = [
     "NS3_REQUIREMENT",
     "NS3_VERSION",
     "SOURCE",
+    "MESH_TCP_SOURCE",
     "WIFI_UDP_SOURCE",
     "Ns3Missing",
     "build",
     "build_chain_tcp",
+    "build_mesh_tcp",
     "build_wifi_udp",
     "cache_dir",
     "find_compiler",
@@ -42,13 +44,16 @@ NS3_REQUIREMENT = "ns3==3.44.post0"
 NS3_VERSION = "3.44"
 #: Its libraries are lib<this>-<module>.so.
 NS3_LIB = "ns3.44"
-#: The scenarios' sources, shipped inside the package: TCP over an 802.11b chain, and
-#: saturated UDP over a chain of any PHY standard.
+#: The scenarios' sources, shipped inside the package: TCP over a chain, TCP flows over nodes
+#: anywhere (static paths or AODV), and saturated UDP over a chain of any PHY standard; the
+#: headers beside them (hopsim_common.h) are part of every build's cache key.
 SOURCE = Path(__file__).with_name("ns3") / "chain_tcp.cc"
+MESH_TCP_SOURCE = Path(__file__).with_name("ns3") / "mesh_tcp.cc"
 WIFI_UDP_SOURCE = Path(__file__).with_name("ns3") / "wifi_udp.cc"
 #: The ns-3 modules the scenario links against.
 NS3_MODULES = (
     "wifi",
+    "aodv",
     "internet",
     "applications",
     "traffic-control",
@@ -132,6 +137,11 @@ def build_chain_tcp(prefix: Path | None = None, cache: Path | None = None) -> Pa
     return build(SOURCE, prefix, cache)
 
 
+def build_mesh_tcp(prefix: Path | None = None, cache: Path | None = None) -> Path:
+    """The compiled scenario of TCP flows over nodes anywhere (see :func:`build`)."""
+    return build(MESH_TCP_SOURCE, prefix, cache)
+
+
 def build_wifi_udp(prefix: Path | None = None, cache: Path | None = None) -> Path:
     """The compiled saturated-UDP scenario (see :func:`build`)."""
     return build(WIFI_UDP_SOURCE, prefix, cache)
@@ -151,6 +161,8 @@ def build(source: Path, prefix: Path | None = None, cache: Path | None = None) -
     probe = _command(cxx, prefix, Path("OUT"), source)
     key = hashlib.sha256()
     key.update(source.read_bytes())
+    for header in sorted(source.parent.glob("*.h")):  # what the sources include
+        key.update(header.name.encode() + b"\0" + header.read_bytes())
     key.update("\0".join(probe).encode())
     key.update(subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.encode())
     core = _lib_dir(prefix) / f"lib{NS3_LIB}-core.so"

@@ -35,7 +35,7 @@ class Ns3Untranslatable(ScenarioError):
     """A scenario key the ns-3 chain scenario cannot express."""
 
     def __init__(self, key: str, value: Any, allowed: str) -> None:
-        super().__init__(f"{key} = {value!r}: cannot be run in the ns-3 chain scenario; {allowed}")
+        super().__init__(f"{key} = {value!r}: cannot be run in the ns-3 scenarios; {allowed}")
         self.key = key
 
 
@@ -99,6 +99,12 @@ def static_chain_phy(s: Mapping[str, Any], *, ideal: bool = False) -> tuple[str,
     standard and ns-3's modes by ``mac`` key (no data mode under SNR-ideal control)."""
     require("topology.kind", s["topology"]["kind"], "chain", 'the ns-3 scenario is a "chain"')
     require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
+    return static_phy(s, ideal=ideal)
+
+
+def static_phy(s: Mapping[str, Any], *, ideal: bool = False) -> tuple[str, dict[str, str]]:
+    """What :func:`static_chain_phy` requires of the nodes' radios, wherever they stand: static
+    nodes, no fading, shadowing, injected errors or interference, rates ns-3 has modes for."""
     require("mobility.model", s["mobility"]["model"], "static", 'only "static" nodes')
     require("interference", s.get("interference"), None, "no [[interference]] (not translated)")
     radio, mac = s["radio"], s["mac"]
@@ -200,8 +206,37 @@ def require(key: str, value: Any, wanted: Any, allowed: str) -> None:
 def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     """The chain scenario's command line for the resolved scenario ``s`` and ns-3 run number
     ``run`` (RngSeedManager; the replication). Raises :class:`Ns3Untranslatable`."""
-    require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
     topo = s["topology"]
+    require("topology.kind", topo["kind"], "chain", 'the ns-3 scenario is a "chain"')
+    require("routing.protocol", s["routing"]["protocol"], "static", 'only "static" routes')
+    flows = s["flows"]
+    if len(flows) != 1:
+        raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one TCP flow")
+    f = flows[0]
+    require("flows.0.src", f["src"], 0, "the chain's first node, 0")
+    require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
+    args = {
+        "hops": int(topo["hops"]),
+        "spacingM": float(topo["spacing_m"]),
+        "durationS": float(s["duration_s"]),
+        "warmupS": float(s["warmup_s"]),
+        "startS": float(f.get("start_s", 0.0)),
+        "run": int(run),
+        **wifi_tcp_arguments(s),
+    }
+    return command_line(args)
+
+
+def command_line(args: Mapping[str, Any]) -> list[str]:
+    """``--key=value`` options (floats written exactly)."""
+    return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
+
+
+def wifi_tcp_arguments(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The radio, MAC and TCP options both ns-3 TCP programs take (``hopsim_common.h``), from
+    the resolved scenario ``s`` whose flows are all bulk TCP transfers with one TCP
+    configuration and segment size. Raises :class:`Ns3Untranslatable`."""
+    require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
     radio, mac = s["radio"], s["mac"]
     propagation = radio["propagation"]
     if propagation not in ("two_ray_ground", "log_distance"):
@@ -213,19 +248,23 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     if propagation == "log_distance":
         for key in ("rx_range_m", "cs_range_m"):
             require(f"radio.{key}", radio.get(key), None, "unset with log_distance")
-    standard, modes = static_chain_phy(s)
+    standard, modes = static_phy(s)
     flows = s["flows"]
-    if len(flows) != 1:
-        raise Ns3Untranslatable("flows", f"{len(flows)} flows", "exactly one TCP flow")
-    f = flows[0]
-    require("flows.0.transport", f["transport"], "tcp", '"tcp" only')
-    require("flows.0.src", f["src"], 0, "the chain's first node, 0")
-    require("flows.0.dst", f["dst"], topo["hops"], "the chain's last node")
-    require("flows.0.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
-    stop = f.get("stop_s")
-    if stop is not None and float(stop) < float(s["duration_s"]):
-        raise Ns3Untranslatable("flows.0.stop_s", stop, "the end of the run only")
-    tcp = f["tcp"]
+    for i, f in enumerate(flows):
+        require(f"flows.{i}.transport", f["transport"], "tcp", '"tcp" only')
+        require(f"flows.{i}.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
+        stop = f.get("stop_s")
+        if stop is not None and float(stop) < float(s["duration_s"]):
+            raise Ns3Untranslatable(f"flows.{i}.stop_s", stop, "the end of the run only")
+        if i > 0:
+            require(f"flows.{i}.tcp", f["tcp"], flows[0]["tcp"], "the first flow's TCP settings")
+            require(
+                f"flows.{i}.payload_bytes",
+                f["payload_bytes"],
+                flows[0]["payload_bytes"],
+                "the first flow's segment size",
+            )
+    tcp = flows[0]["tcp"]
     variant = tcp["variant"]
     if variant not in NS3_VARIANTS:
         raise Ns3Untranslatable(
@@ -243,17 +282,11 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     iw = float(tcp["initial_window"])
     if not iw.is_integer():
         raise Ns3Untranslatable("tcp.initial_window", iw, "a whole number of segments")
-    mss = int(f["payload_bytes"])
+    mss = int(flows[0]["payload_bytes"])
     args = {
-        "hops": int(topo["hops"]),
-        "spacingM": float(topo["spacing_m"]),
         "variant": variant,
         "recovery": ns3.recovery,
         "sack": str(ns3.sack).lower(),
-        "durationS": float(s["duration_s"]),
-        "warmupS": float(s["warmup_s"]),
-        "startS": float(f.get("start_s", 0.0)),
-        "run": int(run),
         "standard": standard,
         "propagation": propagation,
         "exponent": float(radio["path_loss_exponent"]),
@@ -288,10 +321,12 @@ def ns3_arguments(s: Mapping[str, Any], run: int) -> list[str]:
     }
     args.update(ht_arguments(radio, mac) if standard in ("80211n", "80211ac") else {})
     if mac.get("edca"):
-        raise Ns3Untranslatable("mac.edca", mac["edca"], "absent: chain_tcp.cc keeps Table 9-137's")
+        raise Ns3Untranslatable(
+            "mac.edca", mac["edca"], "absent: the ns-3 programs keep Table 9-137's"
+        )
     if mac.get("erp_protection", "none") != "none":
         raise Ns3Untranslatable("mac.erp_protection", mac["erp_protection"], '"none" only')
-    return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
+    return args
 
 
 def _tx_power_w(radio: Mapping[str, Any]) -> float:
@@ -306,7 +341,26 @@ def _threshold_w(radio: Mapping[str, Any], which: str) -> float:
     rng = radio.get(f"{which}_range_m")
     if rng is None:
         return float(radio[f"{which}_threshold_w"])
-    d = float(rng)
+    return _two_ray_w(radio, float(rng))
+
+
+def decodes(radio: Mapping[str, Any], distance_m: float) -> bool:
+    """Whether a frame sent ``distance_m`` away reaches the decode threshold (static nodes,
+    no fading: the links hopsim's static routes use)."""
+    if radio["propagation"] == "log_distance":
+        d0 = float(radio["reference_distance_m"])
+        loss_db = reference_loss_db(radio) + 10 * float(radio["path_loss_exponent"]) * math.log10(
+            max(distance_m, d0) / d0
+        )
+        gain_db = 20 * math.log10(float(radio["antenna_gain"]))
+        received = _tx_power_w(radio) * 10 ** ((gain_db - loss_db) / 10)
+    else:
+        received = _two_ray_w(radio, distance_m)
+    return received >= _threshold_w(radio, "rx")
+
+
+def _two_ray_w(radio: Mapping[str, Any], d: float) -> float:
+    """Received power (W) at ``d`` m: two-ray ground beyond the crossover, Friis below it."""
     g = float(radio["antenna_gain"]) ** 2
     h = float(radio["antenna_height_m"])
     loss = float(radio["system_loss"])

@@ -1,0 +1,334 @@
+"""Several TCP flows over static nodes anywhere (a grid with crossing flows), hopsim beside
+ns-3.
+
+    python -m hopsim.crosscheck.ns3mesh examples/grid-crossing.toml --seeds 10
+
+builds ``ns3/mesh_tcp.cc`` once, runs the resolved scenario in ns-3 (RngSeedManager run = the
+seed; AODV = ns-3's, or host routes equal to hopsim's static ones) and in hopsim with each
+reception mode, and prints total and per-flow goodput with Student-t 95% intervals. The radio,
+MAC and TCP are translated as for the chain (:func:`.ns3translate.wifi_tcp_arguments`); what
+differs between the two AODVs is in docs/validation.md, "Crossing flows on a grid".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .._core import ScenarioError
+from ..sweeps.stats import Summary, summarize_values
+from .ns3build import Ns3Missing, build_mesh_tcp
+from .ns3translate import Ns3Untranslatable, command_line, decodes, wifi_tcp_arguments
+
+__all__ = [
+    "HOPSIM_AODV",
+    "aodv_attributes",
+    "main",
+    "markdown_table",
+    "mesh_arguments",
+    "positions_m",
+    "run_hopsim",
+    "run_ns3",
+    "side_by_side",
+    "static_routes",
+]
+
+#: hopsim's AODV constants (docs/models.md section 10) as ns-3 attributes of
+#: ns3::aodv::RoutingProtocol; ns-3's own defaults differ (ActiveRouteTimeout 3 s,
+#: NodeTraversalTime 40 ms, NetDiameter 35, RreqRetries 2, TtlStart 1).
+HOPSIM_AODV = {
+    "ActiveRouteTimeout": "10s",
+    "NodeTraversalTime": "30ms",
+    "NetDiameter": "30",
+    "RreqRetries": "3",
+    "TtlIncrement": "2",
+    "TtlThreshold": "7",
+    "MaxQueueLen": "64",
+    "MaxQueueTime": "30s",
+}
+
+
+def positions_m(topology: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """The nodes' places of a chain, grid or positions topology (node ids in order, as
+    scenario/positions.rs lays them out). Raises :class:`Ns3Untranslatable` for the others."""
+    kind = topology["kind"]
+    if kind == "chain":
+        d = float(topology["spacing_m"])
+        return [(i * d, 0.0) for i in range(int(topology["hops"]) + 1)]
+    if kind == "grid":
+        d = float(topology["spacing_m"])
+        rows, cols = int(topology["rows"]), int(topology["cols"])
+        return [(c * d, r * d) for r in range(rows) for c in range(cols)]
+    if kind == "positions":
+        return [(float(x), float(y)) for x, y in topology["positions"]]
+    raise Ns3Untranslatable("topology.kind", kind, '"chain", "grid" or "positions"')
+
+
+def static_routes(
+    positions: Sequence[tuple[float, float]],
+    radio: Mapping[str, Any],
+    destinations: Sequence[int],
+) -> list[tuple[int, int, int]]:
+    """hopsim's static routes (net/routing.rs ``bfs_towards``) towards each destination, as
+    (node, destination, next hop): a breadth-first search from the destination over the links
+    whose frames reach the decode threshold, neighbours visited in node-id order, each node's
+    next hop the neighbour that reached it first."""
+    n = len(positions)
+
+    def near(a: int, b: int) -> bool:
+        (xa, ya), (xb, yb) = positions[a], positions[b]
+        return decodes(radio, math.hypot(xa - xb, ya - yb))
+
+    out = []
+    for dst in sorted(set(destinations)):
+        seen = {dst}
+        queue = [dst]
+        for v in queue:  # grows as it goes: a FIFO
+            for u in range(n):
+                if u not in seen and near(u, v):
+                    seen.add(u)
+                    out.append((u, dst, v))
+                    queue.append(u)
+    return out
+
+
+def aodv_attributes(routing: Mapping[str, Any], constants: str = "hopsim") -> dict[str, str]:
+    """ns-3's AODV attributes for hopsim's ``[routing]``: HELLOs as the scenario says, and
+    hopsim's constants (``constants = "hopsim"``) or ns-3's defaults (``"ns3"``)."""
+    if constants not in ("hopsim", "ns3"):
+        raise ValueError(f'constants = {constants!r}: "hopsim" or "ns3"')
+    out = dict(HOPSIM_AODV) if constants == "hopsim" else {}
+    if constants == "hopsim":
+        # Without an expanding ring the first request covers the network (TTL = NET_DIAMETER).
+        out["TtlStart"] = "5" if routing["expanding_ring"] else HOPSIM_AODV["NetDiameter"]
+    out["EnableHello"] = "true" if routing["hello"] else "false"
+    out["HelloInterval"] = f"{float(routing['hello_interval_s'])!r}s"
+    out["AllowedHelloLoss"] = str(int(routing["allowed_hello_loss"]))
+    return out
+
+
+def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") -> list[str]:
+    """mesh_tcp.cc's command line for the resolved scenario ``s`` and ns-3 run ``run``: AODV
+    with ``constants`` (:func:`aodv_attributes`), or hopsim's static routes as host routes.
+    Raises :class:`Ns3Untranslatable`."""
+    positions = positions_m(s["topology"])
+    routing = s["routing"]
+    protocol = routing["protocol"]
+    if protocol not in ("static", "aodv"):
+        raise Ns3Untranslatable("routing.protocol", protocol, '"static" or "aodv"')
+    flows = s["flows"]
+    args: dict[str, Any] = {
+        "positions": ";".join(f"{x!r},{y!r}" for x, y in positions),
+        "flows": ";".join(
+            f"{int(f['src'])},{int(f['dst'])},{float(f.get('start_s', 0.0))!r}" for f in flows
+        ),
+        "routing": protocol,
+        "durationS": float(s["duration_s"]),
+        "warmupS": float(s["warmup_s"]),
+        "run": int(run),
+        **wifi_tcp_arguments(s),
+    }
+    if protocol == "aodv":
+        args["aodv"] = ";".join(f"{k}={v}" for k, v in aodv_attributes(routing, constants).items())
+    else:
+        ends = [int(f[k]) for f in flows for k in ("src", "dst")]
+        rows = static_routes(positions, s["radio"], ends)
+        args["routes"] = ";".join(f"{a},{b},{c}" for a, b, c in rows)
+    return command_line(args)
+
+
+def run_ns3(
+    resolved: Mapping[str, Any],
+    run: int,
+    binary: Path | None = None,
+    constants: str = "hopsim",
+    timeout_s: float = 3600.0,
+) -> dict[str, Any]:
+    """One ns-3 run: mesh_tcp.cc's JSON line, parsed, with the wall time of the process.
+
+    Raises:
+        Ns3Untranslatable, Ns3Missing; RuntimeError when the build or run fails.
+    """
+    args = mesh_arguments(resolved, run, constants)
+    binary = binary or build_mesh_tcp()
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, timeout=timeout_s, check=False
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
+        raise RuntimeError(f"ns-3 failed (exit {proc.returncode}):\n{tail}")
+    doc: dict[str, Any] = json.loads(lines[-1])
+    doc["process_wall_s"] = time.perf_counter() - t0
+    return doc
+
+
+def run_hopsim(
+    scenario: Mapping[str, Any], seed: int, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """One hopsim run with ``overrides`` (``{"radio.reception": "sinr"}``, say): the fields
+    of :func:`run_ns3`."""
+    from ..api import run as hopsim_run
+
+    r = hopsim_run(dict(scenario), dict(overrides or {}), seed=seed)
+    return {
+        "simulator": "hopsim",
+        "flows": [
+            {
+                "src": f.src,
+                "dst": f.dst,
+                "goodput_kbps": f.goodput_kbps,
+                "bytes_delivered": f.bytes_delivered,
+                "segments_sent": f.segments_sent,
+                "retransmissions": f.retransmissions,
+                "fast_retransmits": f.fast_retransmits,
+                "timeouts": f.timeouts,
+                "rtt_ms_mean": f.rtt_ms.mean,
+            }
+            for f in r.flows
+        ],
+        "mac_retries": r.totals.mac_retries,
+        "retry_limit_drops": r.totals.retry_limit_drops,
+        "queue_drops": r.totals.queue_drops,
+        "routing_packets": r.raw.get("routing_packets", 0),
+        "events": r.raw["engine"]["events"],
+        "wall_s": r.wall_time_s,
+    }
+
+
+def side_by_side(
+    scenario: Mapping[str, Any],
+    seeds: Sequence[int],
+    hopsim_sides: Mapping[str, Mapping[str, Any]],
+    ns3_sides: Sequence[str] = ("hopsim",),
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """Every seed of ``scenario`` in ns-3 (once per AODV ``constants`` in ``ns3_sides``) and in
+    hopsim (once per named set of overrides in ``hopsim_sides``): runs by side name."""
+    from ..api import validate
+
+    resolved = validate(dict(scenario))
+    binary = build_mesh_tcp()
+    out: dict[str, list[dict[str, Any]]] = {}
+    for seed in seeds:
+        for constants in ns3_sides:
+            name = "ns-3" if constants == "hopsim" else f"ns-3/{constants} constants"
+            out.setdefault(name, []).append(run_ns3(resolved, seed, binary, constants))
+        for name, overrides in hopsim_sides.items():
+            out.setdefault(f"hopsim/{name}", []).append(run_hopsim(scenario, seed, overrides))
+        if progress:
+            progress(
+                f"seed {seed}: " + ", ".join(f"{k} {_total(v[-1]):.0f}" for k, v in out.items())
+            )
+    return out
+
+
+def _total(run: Mapping[str, Any]) -> float:
+    return sum(f["goodput_kbps"] for f in run["flows"])
+
+
+def summaries(runs: Sequence[Mapping[str, Any]]) -> dict[str, Summary]:
+    """Total goodput, each flow's, and the totals' counters, over ``runs``."""
+    out = {"total": summarize_values([_total(r) for r in runs])}
+    for i in range(len(runs[0]["flows"])):
+        out[f"flow {i}"] = summarize_values([r["flows"][i]["goodput_kbps"] for r in runs])
+    for key in ("retry_limit_drops", "routing_packets", "queue_drops", "mac_retries"):
+        out[key] = summarize_values([float(r[key]) for r in runs])
+    out["timeouts"] = summarize_values(
+        [float(sum(f["timeouts"] for f in r["flows"])) for r in runs]
+    )
+    return out
+
+
+def markdown_table(report: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """One row per side: total and per-flow goodput (mean ± 95% half-width, kbit/s), the
+    total's difference from ns-3's, and the counters' means."""
+    sums = {name: summaries(runs) for name, runs in report.items()}
+    first = next(iter(report.values()))[0]
+    flows = [f"{f['src']}→{f['dst']}" for f in first["flows"]]
+    head = ["side", "total", "vs ns-3", *flows, "timeouts", "retry-limit drops", "routing pkts"]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    base = sums.get("ns-3", {}).get("total")
+    for name, s in sums.items():
+        diff = "—"
+        if base is not None and base.mean and name != "ns-3":
+            diff = f"{(s['total'].mean - base.mean) / base.mean:+.0%}"
+        cells = [name, _cell(s["total"]), diff]
+        cells += [_cell(s[f"flow {i}"]) for i in range(len(flows))]
+        cells += [f"{s[k].mean:.0f}" for k in ("timeouts", "retry_limit_drops", "routing_packets")]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def _cell(s: Summary) -> str:
+    return f"{s.mean:.0f}" if s.n < 2 else f"{s.mean:.0f} ± {s.half_width:.0f}"
+
+
+def load_scenario(path: Path, quick: bool = False) -> tuple[dict[str, Any], int]:
+    """A scenario file or a crosscheck set without swept keys (``sweeps/crosscheck/*.toml``,
+    ``[quick]`` applied when ``quick``): its scenario and replications."""
+    from .compare import load_crosscheck
+
+    spec = load_crosscheck(path, quick=quick)
+    if spec.swept_keys:
+        raise ScenarioError(
+            f"{path}: sweeps {', '.join(spec.swept_keys)}; the ns-3 side by side takes one "
+            "scenario (a set without [sweep])"
+        )
+    return dict(spec.base), spec.replications
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m hopsim.crosscheck.ns3mesh",
+        description="hopsim's TCP flows over a grid (or any static nodes) beside ns-3's.",
+    )
+    p.add_argument("scenario", type=Path, help="a hopsim scenario file or crosscheck set")
+    p.add_argument(
+        "--seeds", type=int, help="replications, seeds 1..N (default: the set's, else 1)"
+    )
+    p.add_argument("--quick", action="store_true", help="a set's [quick] replications")
+    p.add_argument(
+        "--reception",
+        nargs="+",
+        default=["capture", "sinr"],
+        help="hopsim's radio.reception modes to run (ns-3's PHY is SINR-based)",
+    )
+    p.add_argument(
+        "--ns3-constants",
+        nargs="+",
+        default=["hopsim"],
+        choices=["hopsim", "ns3"],
+        help="AODV constants in ns-3: hopsim's (models.md 10) and/or ns-3's defaults",
+    )
+    p.add_argument("--json", type=Path, help="write every run here")
+    a = p.parse_args(argv)
+    try:
+        scenario, replications = load_scenario(a.scenario, a.quick)
+        seeds = a.seeds or replications
+        report = side_by_side(
+            scenario,
+            list(range(1, seeds + 1)),
+            {rec: {"radio.reception": rec} for rec in a.reception},
+            a.ns3_constants,
+            progress=lambda s: print(s, file=sys.stderr),
+        )
+    except (Ns3Missing, ScenarioError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(markdown_table(report), end="")
+    if a.json:
+        a.json.write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
