@@ -157,9 +157,44 @@ impl Radio {
         end: SimTime,
     ) -> Start {
         self.busy.add(start, end);
-        if self.sense_weak && !decodable {
-            return self.weak_start(power_w, start, end);
+        if self.sense_weak {
+            return self.sensing_start(frame, power_w, decodable, start, end);
         }
+        self.capture_start(frame, power_w, decodable, start, end)
+    }
+
+    /// [`Radio::signal_start`] for a receiver that takes weak frames as receptions (ns-2,
+    /// `weak_frames = "receive"`): the capture-mode fast path, with no test of the mode.
+    #[inline]
+    pub fn signal_start_ns2(
+        &mut self,
+        frame: FrameRef,
+        power_w: f64,
+        decodable: bool,
+        start: SimTime,
+        end: SimTime,
+    ) -> Start {
+        debug_assert!(!self.sense_weak, "a sensing receiver takes Radio::signal_start");
+        self.busy.add(start, end);
+        self.capture_start(frame, power_w, decodable, start, end)
+    }
+
+    /// `weak_frames = "sense"`: frames below the decode threshold are only sensed.
+    pub fn senses_weak(&self) -> bool {
+        self.sense_weak
+    }
+
+    /// ns-2's rules for a signal arriving over [start, end) (`mac-802_11.cc` `recv`,
+    /// `capture`, `collision`).
+    #[inline(always)]
+    fn capture_start(
+        &mut self,
+        frame: FrameRef,
+        power_w: f64,
+        decodable: bool,
+        start: SimTime,
+        end: SimTime,
+    ) -> Start {
         let outcome = match self.lock.as_mut() {
             Some(cur) if cur.end > start => {
                 return if cur.power_w >= power_w * self.capture_ratio {
@@ -183,13 +218,40 @@ impl Radio {
         };
         // ns-2 locks even while transmitting, with the frame marked in error.
         let transmitting = self.transmitting_at(start);
-        // A sensed weak frame still on the air within the capture margin ruins this one.
-        let overlapped = transmitting || (self.sense_weak && self.weak_interferes(power_w, start));
-        let ok = decodable && !overlapped;
+        let ok = decodable && !transmitting;
         if ok {
             self.last_rx_start = start;
         }
-        self.lock = Some(Lock { frame, power_w, end, ok, overlapped });
+        self.lock = Some(Lock { frame, power_w, end, ok, overlapped: transmitting });
+        outcome
+    }
+
+    /// `weak_frames = "sense"`: a weak frame is only noted ([`Radio::weak_start`]); a
+    /// decodable one follows ns-2's rules, and is ruined if it locks while a noted weak frame
+    /// within the capture margin is still on the air. Kept off the default path.
+    #[cold]
+    #[inline(never)]
+    fn sensing_start(
+        &mut self,
+        frame: FrameRef,
+        power_w: f64,
+        decodable: bool,
+        start: SimTime,
+        end: SimTime,
+    ) -> Start {
+        if !decodable {
+            return self.weak_start(power_w, start, end);
+        }
+        let ruined = self.weak_interferes(power_w, start);
+        let last_rx_start = self.last_rx_start;
+        let outcome = self.capture_start(frame, power_w, true, start, end);
+        if ruined && matches!(outcome, Start::Locked | Start::Early) {
+            // Locked in error, as a frame that arrives while transmitting.
+            let cur = self.lock.as_mut().expect("just locked");
+            cur.ok = false;
+            cur.overlapped = true;
+            self.last_rx_start = last_rx_start;
+        }
         outcome
     }
 

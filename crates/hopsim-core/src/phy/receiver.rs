@@ -92,6 +92,12 @@ impl Receiver {
         }
     }
 
+    /// A capture receiver that only senses frames below the decode threshold
+    /// (`weak_frames = "sense"`); SINR receivers always do, and are never asked.
+    pub fn senses_weak(&self) -> bool {
+        matches!(self, Receiver::Capture(r) if r.senses_weak())
+    }
+
     /// What the MAC's NAV reset asks of the receiver: when the last frame it took began to
     /// arrive, and when physical carrier sense (its own frames included) ends as known now.
     pub fn nav_reset_report(&self) -> (SimTime, SimTime) {

@@ -37,7 +37,8 @@ impl World {
             powers = std::mem::take(&mut self.fading.on_air_w[node.index()]);
             powers.clear();
         }
-        if self.capture_mode && !fade {
+        // The fast path is ns-2's receiver; one that senses weak frames takes the general one.
+        if self.capture_mode && !fade && !self.nodes[node.index()].radio.senses_weak() {
             self.start_listeners_capture(now, &frame, fref, &links);
         } else {
             self.start_listeners(now, &frame, fref, &links, &mut powers);
@@ -108,9 +109,9 @@ impl World {
         self.ampdu.subframes = subframes;
     }
 
-    /// As [`World::start_listeners`] in capture mode without fading, where every link is
-    /// sensed (links.rs includes exactly the links above carrier sense then): per listener
-    /// one look at its node, the radio's outcome in one value.
+    /// As [`World::start_listeners`] in capture mode without fading, for ns-2's receiver (weak
+    /// frames received), where every link is sensed (links.rs includes exactly the links above
+    /// carrier sense then): per listener one look at its node, the radio's outcome in one value.
     fn start_listeners_capture(
         &mut self,
         now: SimTime,
@@ -126,7 +127,7 @@ impl World {
             let stop = start + frame.airtime_ns;
             let node = &mut self.nodes[j];
             let radio = node.radio.capture_mut();
-            let outcome = radio.signal_start(fref, link.power_w, link.decodable, start, stop);
+            let outcome = radio.signal_start_ns2(fref, link.power_w, link.decodable, start, stop);
             // A reception that ended before this signal began completes first (rare).
             let node = if outcome == Start::Early {
                 let e = radio.early_end();
