@@ -6,7 +6,7 @@
 //! microwave oven's half-cycles). The process starts in its stationary state, so the
 //! occupancy holds from time 0. Its power reaches the nodes by the radio's own path loss.
 //! What the energy does at a receiver (carrier sense, capture, SINR) is the receiver's
-//! business (`radio.rs`, `sinr/`); the glue is world/interference.rs (docs/models.md 24).
+//! business (`radio/`, `sinr/`); the glue is world/interference.rs (docs/models.md 24).
 
 use crate::engine::rng::Rng;
 use crate::engine::time::SimTime;

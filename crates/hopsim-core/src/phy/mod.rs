@@ -16,8 +16,6 @@ pub mod noise;
 pub mod ofdm;
 pub mod propagation;
 pub mod radio;
-#[cfg(test)]
-mod radio_weak_tests;
 pub mod receiver;
 pub mod sinr;
 pub mod standard;

@@ -159,7 +159,7 @@ impl World {
     }
 
     /// `listener`'s reception `e` ended before a new signal began, its end event still to
-    /// come (radio.rs): it completes now, before the new signal is noted.
+    /// come (phy/radio): it completes now, before the new signal is noted.
     #[cold]
     #[inline(never)]
     pub(super) fn complete_early(&mut self, now: SimTime, listener: NodeId, e: EarlyEnd) {

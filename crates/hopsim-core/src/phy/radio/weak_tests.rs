@@ -3,9 +3,9 @@
 //! neighbour, decodable), W = 6e-11 W (12 dB under S: a node 400 m away on the d^-4 law),
 //! N = 2e-10 W (5 dB under S: within the 10 dB capture margin). Times in ns.
 
-use super::config::WeakFrames;
-use super::radio::{all_or_none, FrameRef, Radio, RxEnd, Start};
+use super::{all_or_none, FrameRef, Radio, RxEnd, Start};
 use crate::ids::NodeId;
+use crate::phy::config::WeakFrames;
 
 const S: f64 = 1e-9;
 const W: f64 = 6e-11;
