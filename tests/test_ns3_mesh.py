@@ -153,3 +153,25 @@ def test_crossing_flows_on_a_grid_beside_ns3(hopsim_mod, mesh_binary, flows):
     assert summarize_values(totals("hopsim/capture")).ci_high < ns3_total.ci_low
     # ... and beside it once such frames are only sensed (docs/models.md section 2, rule 2).
     assert _agrees(totals("ns-3"), totals("hopsim/sense")), m.markdown_table(report)
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["--seeds", "-5"], "1 or more"),
+        (["--seeds", "0"], "1 or more"),
+        (["--seeds", "many"], "1 or more"),
+    ],
+)
+def test_the_command_line_refuses_bad_replications(capsys, argv, says):
+    with pytest.raises(SystemExit) as e:
+        m.main([str(SETS / "grid-crossing-3flows.toml"), *argv])
+    assert e.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+def test_the_command_line_refuses_what_it_cannot_run(capsys, tmp_path):
+    assert m.main([str(tmp_path / "missing.toml")]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert m.main([str(SETS / "aodv-chains.toml")]) == 2
+    assert "sweeps tcp.variant" in capsys.readouterr().err

@@ -286,6 +286,17 @@ def load_scenario(path: Path, quick: bool = False) -> tuple[dict[str, Any], int]
     return dict(spec.base), spec.replications
 
 
+def _replications(text: str) -> int:
+    """--seeds: a whole number from 1 up."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of replications, 1 or more")
+    return n
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m hopsim.crosscheck.ns3mesh",
@@ -293,7 +304,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("scenario", type=Path, help="a hopsim scenario file or crosscheck set")
     p.add_argument(
-        "--seeds", type=int, help="replications, seeds 1..N (default: the set's, else 1)"
+        "--seeds",
+        type=_replications,
+        help="replications, seeds 1..N (default: the set's, else 1)",
     )
     p.add_argument("--quick", action="store_true", help="a set's [quick] replications")
     p.add_argument(
@@ -313,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         scenario, replications = load_scenario(a.scenario, a.quick)
-        seeds = a.seeds or replications
+        seeds = a.seeds if a.seeds is not None else replications
         report = side_by_side(
             scenario,
             list(range(1, seeds + 1)),
@@ -324,9 +337,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (Ns3Missing, ScenarioError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except RuntimeError as e:  # the build or an ns-3 run failed (its last lines quoted)
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     print(markdown_table(report), end="")
     if a.json:
-        a.json.write_text(json.dumps(report, indent=1) + "\n")
+        try:
+            a.json.write_text(json.dumps(report, indent=1) + "\n")
+        except OSError as e:
+            print(f"error: --json {a.json}: cannot write it ({e.strerror})", file=sys.stderr)
+            return 2
     return 0
 
 
