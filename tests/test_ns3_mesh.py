@@ -138,7 +138,7 @@ def test_crossing_flows_on_a_grid_beside_ns3(hopsim_mod, mesh_binary, flows):
     ns3 = report["ns-3"]
 
     def totals(side):
-        return [m._total(r) for r in report[side]]
+        return [m.total_kbps(r) for r in report[side]]
 
     def flow(side, i):
         return [r["flows"][i]["goodput_kbps"] for r in report[side]]

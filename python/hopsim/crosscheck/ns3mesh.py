@@ -1,7 +1,7 @@
 """Several TCP flows over static nodes anywhere (a grid with crossing flows), hopsim beside
 ns-3.
 
-    python -m hopsim.crosscheck.ns3mesh examples/grid-crossing.toml --seeds 10
+    python -m hopsim.crosscheck.ns3mesh sweeps/crosscheck/grid-crossing-4flows.toml --seeds 10
 
 builds ``ns3/mesh_tcp.cc`` once, runs the resolved scenario in ns-3 (RngSeedManager run = the
 seed; AODV = ns-3's, or host routes equal to hopsim's static ones) and in hopsim with each
@@ -30,6 +30,7 @@ from .ns3translate import Ns3Untranslatable, command_line, decodes, wifi_tcp_arg
 __all__ = [
     "HOPSIM_AODV",
     "aodv_attributes",
+    "load_scenario",
     "main",
     "markdown_table",
     "mesh_arguments",
@@ -38,6 +39,8 @@ __all__ = [
     "run_ns3",
     "side_by_side",
     "static_routes",
+    "summaries",
+    "total_kbps",
 ]
 
 #: hopsim's AODV constants (docs/models.md section 10) as ns-3 attributes of
@@ -226,18 +229,19 @@ def side_by_side(
             out.setdefault(f"hopsim/{name}", []).append(run_hopsim(scenario, seed, overrides))
         if progress:
             progress(
-                f"seed {seed}: " + ", ".join(f"{k} {_total(v[-1]):.0f}" for k, v in out.items())
+                f"seed {seed}: " + ", ".join(f"{k} {total_kbps(v[-1]):.0f}" for k, v in out.items())
             )
     return out
 
 
-def _total(run: Mapping[str, Any]) -> float:
+def total_kbps(run: Mapping[str, Any]) -> float:
+    """A run's goodput summed over its flows."""
     return sum(f["goodput_kbps"] for f in run["flows"])
 
 
 def summaries(runs: Sequence[Mapping[str, Any]]) -> dict[str, Summary]:
     """Total goodput, each flow's, and the totals' counters, over ``runs``."""
-    out = {"total": summarize_values([_total(r) for r in runs])}
+    out = {"total": summarize_values([total_kbps(r) for r in runs])}
     for i in range(len(runs[0]["flows"])):
         out[f"flow {i}"] = summarize_values([r["flows"][i]["goodput_kbps"] for r in runs])
     for key in ("retry_limit_drops", "routing_packets", "queue_drops", "mac_retries"):
