@@ -173,7 +173,7 @@ impl Packet {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PacketArena {
     slots: Vec<Option<Packet>>,
     free: Vec<u32>,

@@ -51,7 +51,7 @@ pub struct GlueConfig {
 }
 
 /// Buffers reused from call to call (taken while in use, so a nested call gets its own).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Scratch {
     pub route_out: Vec<RouteAction>,
     pub aqm_dropped: Vec<Queued>,
@@ -85,6 +85,7 @@ pub enum NodeOutput {
 /// owns it; `now` is set before each call). The timers come last so that a node sees them
 /// as `dyn NodeTimers` and never names the world's event type: the world's
 /// `&mut NodeCtx<Scheduler<Event>>` is a node's `&mut NodeCtx`.
+#[derive(Clone)]
 pub struct NodeCtx<T: ?Sized = dyn NodeTimers> {
     pub now: SimTime,
     /// MAC outputs, tagged with their node, handled by the world in order.

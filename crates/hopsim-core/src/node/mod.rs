@@ -27,6 +27,7 @@ use crate::phy::radio::FrameRef;
 use crate::phy::receiver::Receiver;
 use crate::queue::IfQueue;
 
+#[derive(Clone)]
 pub struct Node {
     pub id: NodeId,
     pub radio: Receiver,

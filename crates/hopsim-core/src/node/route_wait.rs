@@ -19,7 +19,7 @@ pub const WAITING_MAX: usize = 64;
 pub const WAITING_TIMEOUT_S: f64 = 30.0;
 
 /// Packets waiting for a route, oldest first.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RouteWait {
     packets: VecDeque<PacketId>,
 }

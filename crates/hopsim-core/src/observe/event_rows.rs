@@ -17,6 +17,13 @@ pub struct Trace {
     file: Option<EventTrace>,
 }
 
+/// A forked run streams no trace (`World::fork` refuses a run whose trace is on).
+impl Clone for Trace {
+    fn clone(&self) -> Self {
+        Trace { file: None }
+    }
+}
+
 impl Trace {
     pub fn attach(&mut self, file: EventTrace) {
         self.file = Some(file);

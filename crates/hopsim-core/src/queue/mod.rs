@@ -98,7 +98,7 @@ struct Slot {
 /// ns-2 dsr-priqueue.h IFQ_MAXLEN: each band's length (CMUPriQueue ignores `limit_`).
 pub const CMU_BAND_PACKETS: usize = 50;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct IfQueue {
     items: VecDeque<Slot>,
     limit: usize,

@@ -9,6 +9,7 @@ use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use crate::transport::udp::{UdpSink, UdpSource};
 
+#[derive(Clone)]
 pub struct TcpFlow {
     pub spec: TcpSpec,
     /// ns2 profile, Vegas: segments carry no TCP/IP header bytes on the air (`Packet`).
@@ -67,11 +68,13 @@ impl TcpFlow {
     }
 }
 
+#[derive(Clone)]
 pub enum FlowApp {
     Udp { source: UdpSource, sink: UdpSink },
     Tcp(Box<TcpFlow>),
 }
 
+#[derive(Clone)]
 pub struct FlowState {
     pub src: NodeId,
     pub dst: NodeId,

@@ -9,7 +9,7 @@ use crate::mac::dcf::MacCtx;
 use crate::mac::frame::Frame;
 
 /// Reused buffers.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct AmpduScratch {
     pub subframes: Vec<u16>,
     pub decoded: Vec<(u16, PacketId)>,

@@ -10,6 +10,7 @@ use crate::ids::NodeId;
 use crate::net::etx::EtxTable;
 use crate::net::router::RouteTimer;
 
+#[derive(Clone)]
 pub(crate) struct EtxState {
     pub table: EtxTable,
     pub interval_ns: SimTime,

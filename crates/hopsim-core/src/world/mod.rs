@@ -10,6 +10,7 @@ mod build;
 mod etx;
 mod event;
 mod fading;
+mod fork;
 mod interference;
 mod mac_config;
 mod motion;
@@ -38,6 +39,7 @@ use crate::phy::channel::Channel;
 use crate::transport::tcp::TcpTimer;
 use event::{Event, FlowTimer, NodeTimer, SimEvent};
 
+#[derive(Clone)]
 pub struct World {
     nodes: Vec<Node>,
     /// What the nodes share (the event queue, packets, flows, traces), lent to one node at
@@ -82,6 +84,7 @@ macro_rules! at_node {
 use at_node;
 
 /// What the result document repeats of the scenario's run settings.
+#[derive(Clone)]
 pub(crate) struct RunInfo {
     pub seed: u64,
     pub duration_s: f64,

@@ -11,6 +11,7 @@ use crate::phy::links::Link;
 use crate::phy::links::LinkModel;
 use crate::phy::propagation::distance_m;
 
+#[derive(Clone)]
 pub(crate) struct Motion {
     trajectories: Vec<Trajectory>,
     cursors: Vec<usize>,

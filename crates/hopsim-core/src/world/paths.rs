@@ -22,7 +22,7 @@ struct Held {
 }
 
 /// Per flow: the route in use and the time each route held.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct PathLog {
     current: Vec<NodeId>,
     since_ns: Option<SimTime>,

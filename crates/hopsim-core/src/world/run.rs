@@ -22,12 +22,29 @@ impl World {
     /// Process at most `max_events` events; Ok(true) when the run has reached its end (so a
     /// caller can check for interruption between slices without changing the result).
     pub fn run_events(&mut self, max_events: u64) -> Result<bool, ScenarioError> {
+        self.run_slice(max_events, self.cx.cfg.end_ns)
+    }
+
+    /// Run the events before `until_ns` (all of them up to the end time when it lies beyond):
+    /// a pause. Continuing (`run`, `run_until`) gives what one uninterrupted run gives.
+    /// Ok(true) when the run has reached its end.
+    pub fn run_until(&mut self, until_ns: SimTime) -> Result<bool, ScenarioError> {
+        let end_ns = self.cx.cfg.end_ns;
+        while !self.run_slice(u64::MAX, until_ns.min(end_ns))? {}
+        Ok(until_ns >= end_ns)
+    }
+
+    /// At most `max_events` events before `stop_ns` (the end time, or a pause before it);
+    /// Ok(true) when none is left before it.
+    fn run_slice(&mut self, max_events: u64, stop_ns: SimTime) -> Result<bool, ScenarioError> {
         let limit = self.budget.max_events;
         for _ in 0..max_events {
             let next = self.cx.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
-            let Some((t, queued)) = next.filter(|n| n.0 < self.cx.cfg.end_ns) else {
-                // The run has reached its end time (what `now()` reports from here on).
-                self.cx.sched.advance_to(self.cx.cfg.end_ns);
+            let Some((t, queued)) = next.filter(|n| n.0 < stop_ns) else {
+                if stop_ns == self.cx.cfg.end_ns {
+                    // The run has reached its end time (what `now()` reports from here on).
+                    self.cx.sched.advance_to(stop_ns);
+                }
                 return Ok(true);
             };
             let popped = self.cx.sched.events_popped();

@@ -7,6 +7,7 @@ use super::Entry;
 
 const ABSENT: u32 = u32::MAX;
 
+#[derive(Clone)]
 pub(super) struct KeyedHeap<E> {
     heap: Vec<(Entry<E>, u32)>,
     /// Heap index of each slot's event, or `ABSENT`.

@@ -11,6 +11,7 @@ use std::collections::BinaryHeap;
 
 mod keyed;
 
+#[derive(Clone)]
 struct Entry<E> {
     time: SimTime,
     seq: u64,
@@ -85,6 +86,7 @@ impl<T, O> TimerSink<T, O> for Scheduler<(T, u32)> {
 }
 
 /// The event queue. `now` only moves forward.
+#[derive(Clone)]
 pub struct Scheduler<E> {
     heap: BinaryHeap<Entry<E>>,
     /// Events that may be withdrawn, one per slot, ordered like the others.

@@ -67,6 +67,7 @@ enum Phase {
     WaitAddba,
 }
 
+#[derive(Clone)]
 pub struct Dcf {
     node: NodeId,
     cfg: DcfConfig,

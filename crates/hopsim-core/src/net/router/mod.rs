@@ -136,6 +136,7 @@ pub enum RouteView {
 }
 
 /// AODV at one node, with its HELLO settings (interval, allowed losses) when they are on.
+#[derive(Clone)]
 pub struct AodvRouter {
     node: AodvNode,
     hello: Option<(SimDuration, u32)>,
@@ -143,6 +144,7 @@ pub struct AodvRouter {
 }
 
 /// DSR at one node; `ns2`: ns-2's send-buffer release order and salvaging.
+#[derive(Clone)]
 pub struct DsrRouter {
     node: DsrNode,
     ns2: bool,
@@ -150,6 +152,7 @@ pub struct DsrRouter {
 }
 
 /// The routing protocol of one node.
+#[derive(Clone)]
 pub enum Router {
     /// Shortest paths by hop count, computed once (`routing.rs`).
     Static,

@@ -39,6 +39,24 @@ pub struct PcapTracer {
     qos: bool,
 }
 
+/// A forked run traces nothing (`World::fork` refuses a run whose traces are on): the copy
+/// has no folders and no files.
+impl Clone for PcapTracer {
+    fn clone(&self) -> Self {
+        PcapTracer {
+            node_dir: None,
+            flow_dir: None,
+            nodes: Vec::new(),
+            flows: BTreeMap::new(),
+            scratch: Vec::new(),
+            amsdu: Vec::new(),
+            error: None,
+            channel_mhz: self.channel_mhz,
+            qos: self.qos,
+        }
+    }
+}
+
 impl PcapTracer {
     /// A tracer writing per-node radiotap traces into `per_node_dir` and per-flow-endpoint IP
     /// traces into `per_flow_ip_dir` (either may be absent); creates the directories.

@@ -25,7 +25,7 @@ pub struct TcpIo<'a> {
 }
 
 /// The segments a sender and the ACKs a receiver asked to send in one call.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct TcpScratch {
     segments: Vec<SendSegment>,
     acks: Vec<AckInfo>,

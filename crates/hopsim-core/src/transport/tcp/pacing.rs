@@ -8,6 +8,7 @@ use crate::engine::sched::{Timer, TimerSink};
 use crate::engine::time::SimTime;
 use crate::ids::FlowId;
 
+#[derive(Clone)]
 pub struct Pacer {
     /// Pace every window (TCP pacing), not only fractional ones.
     enabled: bool,

@@ -22,6 +22,7 @@ pub struct SegState {
     pub tx: TxRecord,
 }
 
+#[derive(Clone)]
 pub struct Scoreboard {
     /// snd_una: the first unacknowledged segment, the queue's front.
     una: SeqNo,

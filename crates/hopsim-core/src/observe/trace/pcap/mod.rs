@@ -42,6 +42,7 @@ const PROTO_UDP: u8 = 17;
 // ------------------------------------------------------------------------------------ pcap file
 
 /// Writer of a classic pcap file with nanosecond timestamps.
+#[derive(Clone)]
 pub struct PcapWriter<W: Write> {
     w: W,
 }

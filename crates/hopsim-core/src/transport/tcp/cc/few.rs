@@ -12,6 +12,10 @@ pub struct Few {
 }
 
 impl CongestionControl for Few {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "few"
     }

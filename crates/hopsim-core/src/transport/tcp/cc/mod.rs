@@ -95,6 +95,9 @@ pub struct AckRate {
 pub trait CongestionControl: Send + Sync {
     fn name(&self) -> &'static str;
 
+    /// A copy of this controller and its state (a forked run's sender has its own).
+    fn clone_box(&self) -> Box<dyn CongestionControl>;
+
     /// Initial slow-start threshold (None: arbitrarily high, RFC 5681).
     fn initial_ssthresh(&self) -> Option<f64> {
         None
@@ -162,5 +165,11 @@ pub trait CongestionControl: Send + Sync {
     /// The smallest window the algorithm uses.
     fn min_window(&self) -> f64 {
         1.0
+    }
+}
+
+impl Clone for Box<dyn CongestionControl> {
+    fn clone(&self) -> Self {
+        self.clone_box()
     }
 }

@@ -19,6 +19,10 @@ pub struct Aimd {
 }
 
 impl CongestionControl for Aimd {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "aimd"
     }

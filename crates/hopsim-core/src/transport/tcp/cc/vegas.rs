@@ -200,6 +200,10 @@ impl Vegas {
 }
 
 impl CongestionControl for Vegas {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "vegas"
     }

@@ -125,6 +125,10 @@ impl VegasW {
 }
 
 impl CongestionControl for VegasW {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "vegas_w"
     }

@@ -104,6 +104,7 @@ pub struct SendSegment {
 
 pub use super::TcpCtx;
 
+#[derive(Clone)]
 pub struct TcpSender {
     cfg: SenderConfig,
     cc: Box<dyn CongestionControl>,

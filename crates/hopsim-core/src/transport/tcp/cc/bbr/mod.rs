@@ -353,6 +353,10 @@ impl Bbr {
 }
 
 impl CongestionControl for Bbr {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "bbr"
     }

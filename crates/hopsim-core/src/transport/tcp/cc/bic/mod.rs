@@ -74,6 +74,10 @@ impl Bic {
 }
 
 impl CongestionControl for Bic {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "bic"
     }

@@ -69,6 +69,10 @@ impl Cubic {
 }
 
 impl CongestionControl for Cubic {
+    fn clone_box(&self) -> Box<dyn CongestionControl> {
+        Box::new(self.clone())
+    }
+
     fn name(&self) -> &'static str {
         "cubic"
     }
