@@ -44,3 +44,31 @@ fn paused_resumed_and_forked_runs_equal_the_uninterrupted_one() {
         assert!(doc(&mut fork, &scenario) == want, "{name}: the fork differs");
     }
 }
+
+#[test]
+fn a_run_writing_traces_is_not_forked_and_a_fork_is_its_own_run() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let toml = std::fs::read_to_string(dir.join("tcp-newreno.toml")).unwrap();
+    let scenario = parse_toml(&toml).unwrap();
+    let out = std::env::temp_dir().join(format!("hopsim-fork-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let traced =
+        hopsim_core::RunOptions { event_trace: Some(out.join("events.csv")), ..Default::default() };
+    let world = hopsim_core::prepare_with(&scenario, &traced).unwrap();
+    let err = world.fork().err().expect("refused");
+    assert!(err.message.contains("cannot be forked"), "{}", err.message);
+    let pcap = hopsim_core::RunOptions { pcap_dir: Some(out.join("pcap")), ..Default::default() };
+    assert!(hopsim_core::prepare_with(&scenario, &pcap).unwrap().fork().is_err());
+    std::fs::remove_dir_all(&out).ok();
+
+    // A fork stopped early is its own run: the original goes on to the end unaffected.
+    let mut original = prepare(&scenario).unwrap();
+    original.run_until(1_000_000_000).unwrap();
+    let mut fork = original.fork().unwrap();
+    fork.run_until(2_000_000_000).unwrap();
+    drop(fork);
+    original.run().unwrap();
+    let mut whole = prepare(&scenario).unwrap();
+    whole.run().unwrap();
+    assert!(doc(&mut original, &scenario) == doc(&mut whole, &scenario));
+}
