@@ -27,6 +27,7 @@ from ._core import InternalError, ScenarioError
 from .api import RunOptionsUnsupported, ScenarioLike, prepare, run, run_options, validate
 from .result import FlowResult, NodeResult, Record, Result, RttStats, Totals
 from .scenario import Overrides, apply_overrides, dumps_toml, load, to_json
+from .simulation import Simulation
 from .sweeps.analysis import results, results_dataset
 
 __version__: str = _core.__version__
@@ -42,6 +43,7 @@ __all__ = [
     "RunOptionsUnsupported",
     "ScenarioError",
     "ScenarioLike",
+    "Simulation",
     "Totals",
     "__version__",
     "apply_overrides",

@@ -3,9 +3,20 @@
 //! something changes one of them (common random numbers).
 
 use super::World;
+use crate::engine::time::SimTime;
 use crate::error::ScenarioError;
 
 impl World {
+    /// The simulated time of the last event run (the end time once the run is over).
+    pub fn now_ns(&self) -> SimTime {
+        self.cx.sched.now()
+    }
+
+    /// When the run ends (`duration_s`).
+    pub fn end_ns(&self) -> SimTime {
+        self.cx.cfg.end_ns
+    }
+
     /// An independent copy of the whole run as it stands. Refused while an event trace or
     /// pcap traces are written: a copy could not share the files, and would not have them.
     pub fn fork(&self) -> Result<World, ScenarioError> {

@@ -29,9 +29,18 @@ impl World {
     /// a pause. Continuing (`run`, `run_until`) gives what one uninterrupted run gives.
     /// Ok(true) when the run has reached its end.
     pub fn run_until(&mut self, until_ns: SimTime) -> Result<bool, ScenarioError> {
-        let end_ns = self.cx.cfg.end_ns;
-        while !self.run_slice(u64::MAX, until_ns.min(end_ns))? {}
-        Ok(until_ns >= end_ns)
+        while !self.run_events_until(until_ns, u64::MAX)? {}
+        Ok(until_ns >= self.cx.cfg.end_ns)
+    }
+
+    /// At most `max_events` of the events before `until_ns` (or the end time): a slice of
+    /// [`World::run_until`]; Ok(true) when none is left before it.
+    pub fn run_events_until(
+        &mut self,
+        until_ns: SimTime,
+        max_events: u64,
+    ) -> Result<bool, ScenarioError> {
+        self.run_slice(max_events, until_ns.min(self.cx.cfg.end_ns))
     }
 
     /// At most `max_events` events before `stop_ns` (the end time, or a pause before it);

@@ -1,0 +1,133 @@
+//! `hopsim._core.Simulation`: a run that can be paused, continued and forked (issue 35).
+//! Work runs with the GIL released, in slices between which Ctrl-C is honoured.
+
+use std::sync::{Mutex, MutexGuard};
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::{guarded, to_py_err, EVENTS_PER_SLICE};
+
+/// A built run: `run_until(t)` pauses it before `t`, `fork()` copies it whole, and
+/// `result_json()` gives its result document once it has reached its end.
+#[pyclass(module = "hopsim._core")]
+pub struct Simulation {
+    /// Behind a lock: Python may call from any thread (the world itself is not `Sync`).
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    scenario: hopsim_core::scenario::Scenario,
+    world: hopsim_core::World,
+    /// The result was taken (its traces closed): the run cannot go on.
+    closed: bool,
+}
+
+impl Inner {
+    fn check_open(&self) -> PyResult<()> {
+        if self.closed {
+            return Err(PyValueError::new_err(
+                "this run's result was taken: fork it before taking the result to go on",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Simulation {
+    fn wrap(scenario: hopsim_core::scenario::Scenario, world: hopsim_core::World) -> Self {
+        Simulation { inner: Mutex::new(Inner { scenario, world, closed: false }) }
+    }
+
+    fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
+        self.inner
+            .lock()
+            .map_err(|_| PyValueError::new_err("this run failed in another call and cannot go on"))
+    }
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (scenario_json, options_json=None))]
+    fn new(py: Python<'_>, scenario_json: &str, options_json: Option<&str>) -> PyResult<Self> {
+        guarded(|| {
+            let options = match options_json {
+                Some(text) => hopsim_core::RunOptions::from_json(text).map_err(to_py_err)?,
+                None => hopsim_core::RunOptions::default(),
+            };
+            let (scenario, world) = py
+                .detach(|| hopsim_core::prepare_json(scenario_json, &options))
+                .map_err(to_py_err)?;
+            Ok(Simulation::wrap(scenario, world))
+        })
+    }
+
+    /// Simulated time of the last event run, in seconds.
+    #[getter]
+    fn now_s(&self) -> PyResult<f64> {
+        Ok(self.lock()?.world.now_ns() as f64 * 1e-9)
+    }
+
+    /// When the run ends, in seconds (the scenario's `duration_s`).
+    #[getter]
+    fn end_s(&self) -> PyResult<f64> {
+        Ok(self.lock()?.world.end_ns() as f64 * 1e-9)
+    }
+
+    /// Run the events before `time_s` (all of them when it is at or past the end); returns
+    /// whether the run has reached its end.
+    fn run_until(&self, py: Python<'_>, time_s: f64) -> PyResult<bool> {
+        guarded(|| {
+            let mut inner = self.lock()?;
+            inner.check_open()?;
+            if !time_s.is_finite() || time_s < 0.0 {
+                return Err(PyValueError::new_err(format!(
+                    "time_s = {time_s}: a simulated time in seconds, 0 or more"
+                )));
+            }
+            let end_ns = inner.world.end_ns();
+            let until_ns = hopsim_core::engine::time::secs_to_ns(time_s.min(end_ns as f64 * 1e-9));
+            let world = &mut inner.world;
+            while !py
+                .detach(|| world.run_events_until(until_ns, EVENTS_PER_SLICE))
+                .map_err(to_py_err)?
+            {
+                py.check_signals()?;
+            }
+            Ok(until_ns >= end_ns)
+        })
+    }
+
+    /// An independent copy of the run as it stands, which continues exactly as this one
+    /// would (random streams included). Refused for a run writing traces.
+    fn fork(&self, py: Python<'_>) -> PyResult<Simulation> {
+        guarded(|| {
+            let mut inner = self.lock()?;
+            inner.check_open()?;
+            // Lent as `&mut`: the closure may move to another thread (the world is Send).
+            let original = &mut inner.world;
+            let world = py.detach(move || original.fork()).map_err(to_py_err)?;
+            Ok(Simulation::wrap(inner.scenario.clone(), world))
+        })
+    }
+
+    /// The result document as JSON; the run must have reached its end. Closes its traces:
+    /// nothing more can be run or forked from it.
+    fn result_json(&self, py: Python<'_>) -> PyResult<String> {
+        guarded(|| {
+            let mut inner = self.lock()?;
+            let (now_ns, end_ns) = (inner.world.now_ns(), inner.world.end_ns());
+            if now_ns < end_ns {
+                return Err(PyValueError::new_err(format!(
+                    "the run is at {} s of {} s: run it to its end first (run_until)",
+                    now_ns as f64 * 1e-9,
+                    end_ns as f64 * 1e-9
+                )));
+            }
+            inner.closed = true;
+            let Inner { world, scenario, .. } = &mut *inner;
+            Ok(py.detach(|| hopsim_core::result_json(world, scenario)))
+        })
+    }
+}

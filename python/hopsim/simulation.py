@@ -1,0 +1,107 @@
+"""A run you can pause, continue and fork (issue 35; docs/interfaces.md, "Pause and fork").
+
+    sim = hopsim.Simulation("chain.toml", seed=3)
+    sim.run_until(100.0)          # the warm-up, once
+    other = sim.fork()            # an independent copy of the whole run
+    a, b = sim.run(), other.run() # each to its end: identical, nothing having changed
+
+A fork copies every node, queue, timer, packet and random stream, so a fork continued
+unchanged gives, bit for bit, the result the original gives, and the two share their
+randomness until something changes one of them (common random numbers). Pausing and resuming
+never changes a result. Traces (pcap, event trace) are not offered here: a run writing them
+could not be forked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+from . import _core
+from ._core import ScenarioError
+from .api import ScenarioLike, prepare, run_options
+from .result import Result
+from .scenario import Overrides, to_json
+
+__all__ = ["Simulation"]
+
+
+class Simulation:
+    """A built run of ``scenario`` (a dict or a TOML path; ``overrides`` and ``seed`` as in
+    :func:`hopsim.run`), paused at time 0.
+
+    Raises:
+        ScenarioError: the scenario, an override or an option was rejected.
+    """
+
+    __slots__ = ("_core", "_wall_s")
+
+    def __init__(
+        self,
+        scenario: ScenarioLike,
+        overrides: Overrides | None = None,
+        seed: int | None = None,
+        *,
+        series_interval_s: float | None = None,
+        max_events: int | None = None,
+        max_memory_mb: float | None = None,
+    ) -> None:
+        text = to_json(prepare(scenario, overrides, seed))
+        options = run_options(series_interval_s, None, None, max_events, max_memory_mb)
+        t0 = time.perf_counter()
+        self._core = _core.Simulation(text, json.dumps(options) if options else None)
+        self._wall_s = time.perf_counter() - t0
+
+    @classmethod
+    def _wrap(cls, core: _core.Simulation, wall_s: float) -> Simulation:
+        sim = cls.__new__(cls)
+        sim._core, sim._wall_s = core, wall_s
+        return sim
+
+    @property
+    def now_s(self) -> float:
+        """Simulated time of the last event run, in seconds."""
+        return self._core.now_s
+
+    @property
+    def end_s(self) -> float:
+        """When the run ends: the scenario's ``duration_s``."""
+        return self._core.end_s
+
+    @property
+    def done(self) -> bool:
+        """Has the run reached its end?"""
+        return self._core.now_s >= self._core.end_s
+
+    def run_until(self, time_s: float) -> bool:
+        """Run the events before ``time_s`` (to the end when it is at or past it); returns
+        whether the run has reached its end. A time before :attr:`now_s` runs nothing.
+
+        Raises:
+            ScenarioError: ``time_s`` is not a finite number of seconds >= 0, or the run
+                passed its budget.
+        """
+        if isinstance(time_s, bool) or not isinstance(time_s, (int, float)):
+            raise ScenarioError(f"time_s = {time_s!r}: a number of simulated seconds")
+        if not math.isfinite(time_s) or time_s < 0:
+            raise ScenarioError(f"time_s = {time_s!r}: a simulated time in seconds, 0 or more")
+        t0 = time.perf_counter()
+        try:
+            return self._core.run_until(float(time_s))
+        finally:
+            self._wall_s += time.perf_counter() - t0
+
+    def fork(self) -> Simulation:
+        """An independent copy of the run as it stands (see the module's notes)."""
+        t0 = time.perf_counter()
+        core = self._core.fork()
+        return Simulation._wrap(core, self._wall_s + time.perf_counter() - t0)
+
+    def run(self) -> Result:
+        """Run to the end and return the :class:`~hopsim.Result`; afterwards the run can
+        neither go on nor be forked (fork first to keep a copy)."""
+        self.run_until(self.end_s)
+        t0 = time.perf_counter()
+        out = self._core.result_json()
+        return Result.from_json(out, wall_time_s=self._wall_s + time.perf_counter() - t0)
