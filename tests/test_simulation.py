@@ -108,3 +108,39 @@ def test_a_finished_run_cannot_go_on_and_the_core_wants_an_end() -> None:
 def test_a_bad_scenario_is_refused_when_built() -> None:
     with pytest.raises(hopsim.ScenarioError, match="topology.hops"):
         hopsim.Simulation({**CHAIN_AODV, "topology": {"kind": "chain", "hops": 0}})
+
+
+def test_the_live_state_agrees_with_the_result_and_reading_it_changes_nothing() -> None:
+    scenario = {
+        **CHAIN_AODV,
+        "flows": [*CHAIN_AODV["flows"], MOVING_DSR["flows"][1] | {"src": 5, "dst": 0}],
+    }
+    want = hopsim.run(scenario, seed=2).raw
+    sim = hopsim.Simulation(scenario, seed=2)
+    before = None
+    for t in (5.0, 10.0, 20.0, sim.end_s):
+        sim.run_until(t)
+        state = sim.state()
+        assert state == sim.state(), "reading twice gives the same"
+        assert state["now_s"] <= t
+        tcp, udp = state["flows"]
+        assert udp["cwnd_segments"] is None and udp["retransmissions"] is None
+        assert tcp["cwnd_segments"] >= 1.0 and tcp["rto_ms"] >= 200.0
+        assert all(n["queue_packets"] >= 0 for n in state["nodes"])
+        if before is not None:
+            for key in ("delivered_bytes", "segments_sent", "retransmissions", "timeouts"):
+                assert tcp[key] >= before["flows"][0][key], key
+        before = state
+    result = sim.run().raw
+    assert result == want, "reading the state changed the run"
+    tcp, udp = before["flows"]
+    f0, f1 = result["flows"]
+    for key in ("segments_sent", "retransmissions", "timeouts", "fast_retransmits"):
+        assert tcp[key] == f0[key], key
+    assert tcp["delivered_bytes"] == f0["bytes_delivered"]
+    assert udp["delivered_bytes"] == f1["packets_delivered"] * f1["payload_bytes"]
+    assert sum(n["mac_retries"] for n in before["nodes"]) == result["totals"]["mac_retries"]
+    assert (
+        sum(n["retry_limit_drops"] for n in before["nodes"])
+        == result["totals"]["retry_limit_drops"]
+    )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from typing import Any
 
 from . import _core
 from ._core import ScenarioError
@@ -91,6 +92,15 @@ class Simulation:
             return self._core.run_until(float(time_s))
         finally:
             self._wall_s += time.perf_counter() - t0
+
+    def state(self) -> dict[str, Any]:
+        """The run as it stands: ``now_s``; per flow ``delivered_bytes`` and, for TCP,
+        ``cwnd_segments``, ``ssthresh_segments`` (None while unbounded), ``srtt_ms``,
+        ``rto_ms``, ``segments_acked``, ``segments_sent``, ``retransmissions``, ``timeouts``,
+        ``fast_retransmits``; per node ``queue_packets``, ``mac_retries``,
+        ``retry_limit_drops``, ``queue_drops``. Reading it changes nothing."""
+        doc: dict[str, Any] = json.loads(self._core.state_json())
+        return doc
 
     def fork(self) -> Simulation:
         """An independent copy of the run as it stands (see the module's notes)."""

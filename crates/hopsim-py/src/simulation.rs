@@ -99,6 +99,15 @@ impl Simulation {
         })
     }
 
+    /// Every flow's and node's state now, as JSON (`hopsim_core::world::LiveState`); reading
+    /// it changes nothing.
+    fn state_json(&self) -> PyResult<String> {
+        guarded(|| {
+            let inner = self.lock()?;
+            Ok(inner.world.live_state_json())
+        })
+    }
+
     /// An independent copy of the run as it stands, which continues exactly as this one
     /// would (random streams included). Refused for a run writing traces.
     fn fork(&self, py: Python<'_>) -> PyResult<Simulation> {

@@ -11,6 +11,7 @@ mod etx;
 mod event;
 mod fading;
 mod fork;
+mod inspect;
 mod interference;
 mod mac_config;
 mod motion;
@@ -21,6 +22,7 @@ mod run;
 mod series;
 
 pub use crate::observe::metrics::Series;
+pub use inspect::{LiveFlow, LiveNode, LiveState};
 pub use placement::{layout, Layout};
 
 use fading::Fader;

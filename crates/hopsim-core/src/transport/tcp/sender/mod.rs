@@ -222,6 +222,11 @@ impl TcpSender {
         self.w.ssthresh()
     }
 
+    /// The retransmission timer's estimates (SRTT, RTO).
+    pub fn rto(&self) -> &RtoEstimator {
+        &self.rto
+    }
+
     /// snd_una: the first segment not acknowledged cumulatively.
     pub fn snd_una(&self) -> SeqNo {
         self.board.una()
