@@ -144,3 +144,74 @@ def test_the_live_state_agrees_with_the_result_and_reading_it_changes_nothing() 
         sum(n["retry_limit_drops"] for n in before["nodes"])
         == result["totals"]["retry_limit_drops"]
     )
+
+
+CHAIN7 = {
+    "duration_s": 60.0,
+    "warmup_s": 10.0,
+    "topology": {"kind": "chain", "hops": 7, "spacing_m": 200.0},
+    "routing": {"protocol": "static"},
+    "flows": [
+        {"src": 0, "dst": 7, "transport": "tcp"},
+        {"src": 7, "dst": 4, "transport": "udp", "interval_s": 0.5},
+    ],
+}
+
+
+def _without_label(doc: dict) -> dict:
+    # The result names the scenario's window_limit setting; a limit set mid-run shows in
+    # avg_window_limit and the rest.
+    return {
+        **doc,
+        "flows": [{k: v for k, v in f.items() if k != "window_limit"} for f in doc["flows"]],
+        "scenario": None,
+    }
+
+
+def test_a_window_limit_set_at_time_0_is_the_configured_one() -> None:
+    configured = hopsim.run({**CHAIN7, "tcp": {"max_window": 2.0}}, seed=1).raw
+    sim = hopsim.Simulation(CHAIN7, seed=1)
+    sim.set_window_limit(0, 2.0)
+    got = sim.run().raw
+    assert _without_label(got) == _without_label(configured)
+    assert got["flows"][0]["avg_window_limit"] == 2.0
+
+
+def test_a_window_limit_changed_in_a_fork_changes_the_fork_only() -> None:
+    plain = hopsim.run(CHAIN7, seed=3).raw
+    sim = hopsim.Simulation(CHAIN7, seed=3)
+    sim.run_until(20.0)
+    limited = sim.fork()
+    limited.set_window_limit(0, 1.0)
+    limited.run_until(40.0)
+    assert limited.state()["flows"][0]["cwnd_segments"] <= 1.0
+    lifted = limited.fork()
+    lifted.set_window_limit(0, None)
+    a, b, c = sim.run().raw, limited.run().raw, lifted.run().raw
+    assert a == plain, "the original is untouched"
+    wa, wb, wc = (d["flows"][0]["avg_window_limit"] for d in (a, b, c))
+    # 20 s of the receiver's 20 segments, then 1 segment to the end (or to 40 s, then 20).
+    assert wb == pytest.approx((10 * 20 + 40 * 1) / 50, rel=0.01), wb
+    assert wc == pytest.approx((10 * 20 + 20 * 1 + 20 * 20) / 50, rel=0.01), wc
+    assert wa == pytest.approx(20.0)
+    assert b["flows"][0]["goodput_kbps"] < a["flows"][0]["goodput_kbps"]
+
+
+@pytest.mark.parametrize(
+    "flow, segments, says",
+    [
+        (5, 2.0, "flow"),
+        (1, 2.0, "udp"),
+        (0, -1.0, "tcp.max_window"),
+        (0, math.nan, "tcp.max_window"),
+        (0, 2e6, "tcp.max_window"),
+        (0, "2", "segments"),
+        (True, 2.0, "flow"),
+        (-1, 2.0, "flow"),
+    ],
+)
+def test_window_limits_that_cannot_be_set_are_refused(flow, segments, says) -> None:
+    sim = hopsim.Simulation(CHAIN7, seed=1)
+    with pytest.raises(hopsim.ScenarioError, match=says):
+        sim.set_window_limit(flow, segments)
+    assert sim.run().raw == hopsim.run(CHAIN7, seed=1).raw

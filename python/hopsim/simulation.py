@@ -102,6 +102,22 @@ class Simulation:
         doc: dict[str, Any] = json.loads(self._core.state_json())
         return doc
 
+    def set_window_limit(self, flow: int, segments: float | None) -> None:
+        """Flow ``flow``'s window limit from now on: a fixed CWL of ``segments`` (as the key
+        ``tcp.max_window``, fractional allowed), or none (``None`` or 0). The window in use is
+        capped at once; a raised limit is used from the next ACK.
+
+        Raises:
+            ScenarioError: no such flow, a UDP flow, or a value ``tcp.max_window`` refuses.
+        """
+        if isinstance(flow, bool) or not isinstance(flow, int) or flow < 0:
+            raise ScenarioError(f"flow = {flow!r}: a flow index, 0 or more")
+        if segments is not None and (
+            isinstance(segments, bool) or not isinstance(segments, (int, float))
+        ):
+            raise ScenarioError(f"segments = {segments!r}: a number of segments, or None")
+        self._core.set_window_limit(flow, None if segments is None else float(segments))
+
     def fork(self) -> Simulation:
         """An independent copy of the run as it stands (see the module's notes)."""
         t0 = time.perf_counter()

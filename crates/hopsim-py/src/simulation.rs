@@ -108,6 +108,17 @@ impl Simulation {
         })
     }
 
+    /// Flow `flow`'s window limit from now on: a fixed CWL of `segments`, or none (None or
+    /// 0). Raises `ScenarioError` naming the key for what cannot be changed so.
+    #[pyo3(signature = (flow, segments))]
+    fn set_window_limit(&self, flow: usize, segments: Option<f64>) -> PyResult<()> {
+        guarded(|| {
+            let mut inner = self.lock()?;
+            inner.check_open()?;
+            inner.world.set_window_limit(flow, segments).map_err(to_py_err)
+        })
+    }
+
     /// An independent copy of the run as it stands, which continues exactly as this one
     /// would (random streams included). Refused for a run writing traces.
     fn fork(&self, py: Python<'_>) -> PyResult<Simulation> {

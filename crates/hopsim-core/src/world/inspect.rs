@@ -5,6 +5,8 @@ use serde::Serialize;
 
 use super::World;
 use crate::engine::time::ns_to_secs;
+use crate::error::ScenarioError;
+use crate::scenario::{ranges, KeyPath};
 use crate::transport::flow::FlowApp;
 
 /// One flow as it stands; the TCP fields are absent (null) for UDP.
@@ -101,5 +103,31 @@ impl World {
             flows: flows.collect(),
             nodes: nodes.collect(),
         }
+    }
+
+    /// Change flow `flow`'s window limit from now on: a fixed CWL of `segments` (as
+    /// `tcp.max_window`, fractional allowed), or none (`None` or 0). Refused, naming the key,
+    /// for a flow that does not exist, a UDP flow, or a value outside `tcp.max_window`'s range.
+    pub fn set_window_limit(
+        &mut self,
+        flow: usize,
+        segments: Option<f64>,
+    ) -> Result<(), ScenarioError> {
+        let n = self.cx.flows.len();
+        let at = KeyPath::root().field("flows").index(flow);
+        let Some(f) = self.cx.flows.get_mut(flow) else {
+            return Err(ScenarioError::invalid("flow", flow, &format!("a flow index 0..{n}")));
+        };
+        let FlowApp::Tcp(t) = &mut f.app else {
+            return Err(at
+                .field("transport")
+                .invalid("\"udp\"", "a window limit needs a TCP flow"));
+        };
+        if let Some(w) = segments {
+            ranges::check(&KeyPath::root().field("tcp").field("max_window"), w)?;
+        }
+        let now = self.cx.sched.now();
+        t.sender.set_fixed_limit(segments.filter(|w| *w > 0.0), now);
+        Ok(())
     }
 }
