@@ -30,6 +30,11 @@ def _notes(r: dict[str, Any]) -> str:
         notes.append(f"ns-3.44 {r['ns3_wall_s']:.2f} s: {r['ratio_ns3']:.0f}x")
     elif "ns3" in r:
         notes.append(str(r["ns3"]))
+    if "fork_wall_s" in r:
+        share = r["fork_wall_s"] / r["run_to_fork_wall_s"]
+        notes.append(
+            f"fork at {r['fork_at_s']:g} s: {r['fork_wall_s'] * 1e3:.2f} ms, {share:.2%} of the run"
+        )
     if "validate_wall_s" in r:
         notes.append(f"validate_json {r['validate_wall_s']:.2f} s")
     if r.get("nodes", 0) >= 100:
