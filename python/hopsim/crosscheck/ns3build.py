@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 from .._core import ScenarioError
 
@@ -37,6 +40,7 @@ __all__ = [
     "cache_dir",
     "find_compiler",
     "find_ns3",
+    "run_program",
 ]
 
 #: What ``make test-tools`` installs (``pip install --no-deps``).
@@ -189,3 +193,25 @@ def build(source: Path, prefix: Path | None = None, cache: Path | None = None) -
     finally:
         tmp.unlink(missing_ok=True)
     return binary
+
+
+def run_program(binary: Path, args: list[str], timeout_s: float = 3600.0) -> dict[str, Any]:
+    """Run a built scenario with its command line: its last JSON line, parsed, with
+    ``process_wall_s`` (ns-3's start-up included) and the ``arguments``.
+
+    Raises:
+        RuntimeError: it failed or printed no JSON line (its last lines quoted).
+    """
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [str(binary), *args], capture_output=True, text=True, timeout=timeout_s, check=False
+    )
+    elapsed_s = time.perf_counter() - t0
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
+        raise RuntimeError(f"ns-3 failed (exit {proc.returncode}):\n{tail}")
+    doc: dict[str, Any] = json.loads(lines[-1])
+    doc["process_wall_s"] = elapsed_s
+    doc["arguments"] = args
+    return doc

@@ -15,16 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
 from ..sweeps.stats import Summary, summarize_values
-from .ns3build import Ns3Missing, build_mesh_tcp
+from .ns3build import Ns3Missing, build_mesh_tcp, run_program
 from .ns3translate import Ns3Untranslatable, command_line, decodes, wifi_tcp_arguments
 
 __all__ = [
@@ -161,17 +159,7 @@ def run_ns3(
     """
     args = mesh_arguments(resolved, run, constants)
     binary = binary or build_mesh_tcp()
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        [str(binary), *args], capture_output=True, text=True, timeout=timeout_s, check=False
-    )
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
-        raise RuntimeError(f"ns-3 failed (exit {proc.returncode}):\n{tail}")
-    doc: dict[str, Any] = json.loads(lines[-1])
-    doc["process_wall_s"] = time.perf_counter() - t0
-    return doc
+    return run_program(binary, args, timeout_s)
 
 
 def run_hopsim(

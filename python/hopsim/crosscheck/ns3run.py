@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import Any
 
 from .._core import ScenarioError
 from ..sweeps.stats import Summary, summarize_values
-from .ns3build import Ns3Missing, build_chain_tcp
+from .ns3build import Ns3Missing, build_chain_tcp, run_program
 from .ns3translate import NS3_VARIANTS, chain_scenario, ns3_arguments
 
 __all__ = [
@@ -64,19 +62,7 @@ def run_ns3(
     """
     args = ns3_arguments(resolved, run)
     binary = binary or build_chain_tcp()
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        [str(binary), *args], capture_output=True, text=True, timeout=timeout_s, check=False
-    )
-    elapsed_s = time.perf_counter() - t0
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
-        raise RuntimeError(f"ns-3 failed (exit {proc.returncode}):\n{tail}")
-    doc: dict[str, Any] = json.loads(lines[-1])
-    doc["process_wall_s"] = elapsed_s  # with ns-3's start-up (loading its libraries)
-    doc["arguments"] = args
-    return doc
+    return run_program(binary, args, timeout_s)
 
 
 def run_hopsim(scenario: dict[str, Any], seed: int, reception: str = "capture") -> dict[str, Any]:

@@ -9,15 +9,12 @@ express; :func:`run_ns3_udp` and :func:`run_hopsim_udp` give the same fields for
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .ns3build import build_wifi_udp
+from .ns3build import build_wifi_udp, run_program
 from .ns3translate import (
     Ns3Untranslatable,
     ht_arguments,
@@ -167,18 +164,7 @@ def run_ns3_udp(
     its JSON line, parsed."""
     args = edca_pairs_arguments(resolved, run) if pairs else wifi_udp_arguments(resolved, run)
     binary = binary or build_wifi_udp()
-    t0 = time.perf_counter()
-    proc = subprocess.run(
-        [str(binary), *args], capture_output=True, text=True, timeout=timeout_s, check=False
-    )
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
-        raise RuntimeError(f"ns-3 failed (exit {proc.returncode}):\n{tail}")
-    doc: dict[str, Any] = json.loads(lines[-1])
-    doc["process_wall_s"] = time.perf_counter() - t0
-    doc["arguments"] = args
-    return doc
+    return run_program(binary, args, timeout_s)
 
 
 def run_hopsim_udp(scenario: Mapping[str, Any], seed: int) -> dict[str, Any]:
