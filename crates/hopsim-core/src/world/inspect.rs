@@ -1,5 +1,6 @@
-//! The live state of a paused run (issue 35): what a controller reads between steps. Reading
-//! changes nothing (a route lookup would refresh AODV's expiry, so routes are not offered).
+//! A paused run seen and steered (issue 35): the live state a controller reads between steps
+//! (reading changes nothing; a route lookup would refresh AODV's expiry, so routes are not
+//! offered), and the changes a paused run accepts.
 
 use serde::Serialize;
 
