@@ -2,6 +2,7 @@
 //! ad hoc networks. The layout follows the protocol stack: `phy`, `mac`, `queue`, `net`,
 //! `transport`; `world` runs the events and glues the layers together.
 
+pub mod control;
 pub mod engine;
 pub mod error;
 pub mod ids;

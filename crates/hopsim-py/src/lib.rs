@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod gym;
 mod simulation;
 
 create_exception!(
@@ -173,6 +174,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InternalError", m.py().get_type::<InternalError>())?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_class::<simulation::Simulation>()?;
+    m.add_class::<gym::WindowEnvCore>()?;
+    m.add_class::<gym::VecWindowEnvCore>()?;
     m.add_function(wrap_pyfunction!(validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(layout_json, m)?)?;
     m.add_function(wrap_pyfunction!(chen_table1, m)?)?;

@@ -21,7 +21,7 @@ impl Node {
         match &mut cx.flows[flow.index()].app {
             FlowApp::Tcp(_) => self.run_tcp(cx, flow, None),
             FlowApp::Udp { source, .. } => {
-                if !source.active_at(cx.now) {
+                if !source.timer_live(cx.now) || !source.active_at(cx.now) {
                     return;
                 }
                 if let Some(next) = source.next_send(cx.now) {

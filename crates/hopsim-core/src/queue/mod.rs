@@ -132,6 +132,35 @@ impl IfQueue {
         }
     }
 
+    /// Hold at most `packets` from now on (Linux's txqueuelen, ns-2's `limit_` set mid-run):
+    /// what is queued stays, arrivals find no room until it drains below. Err names why not:
+    /// the bands of ns-2's CMUPriQueue are fixed, and RED's thresholds must stay below it.
+    pub fn set_limit(&mut self, packets: usize) -> Result<(), &'static str> {
+        self.check_limit(packets)?;
+        self.limit = packets;
+        Ok(())
+    }
+
+    /// Would [`IfQueue::set_limit`] accept `packets`?
+    pub fn check_limit(&self, packets: usize) -> Result<(), &'static str> {
+        if self.bands.is_some() {
+            return Err(
+                "the ns2 profile's CMUPriQueue has fixed bands of 50 (ns-2 ignores limit_)",
+            );
+        }
+        if let Discipline::Red(red) = &self.discipline {
+            if red.min_th_packets() >= packets as f64 {
+                return Err("RED's min_th must stay below the queue limit");
+            }
+        }
+        Ok(())
+    }
+
+    /// The most packets it holds.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     pub fn discipline(&self) -> &Discipline {
         &self.discipline
     }

@@ -48,6 +48,10 @@ pub struct Red {
 }
 
 impl Red {
+    pub fn min_th_packets(&self) -> f64 {
+        self.cfg.min_th_packets
+    }
+
     pub fn new(cfg: RedConfig, rng: Rng) -> Red {
         Red { cfg, avg: 0.0, count: -1, idle_since_ns: Some(0), rng }
     }

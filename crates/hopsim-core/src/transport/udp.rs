@@ -16,6 +16,9 @@ pub struct UdpSource {
     next_seq: u32,
     /// Packets to send in all (None: until stop_ns).
     limit: Option<u64>,
+    /// When its one live application timer fires (a start moved mid-run leaves the old
+    /// firing stale).
+    armed_at: SimTime,
 }
 
 impl UdpSource {
@@ -36,6 +39,7 @@ impl UdpSource {
             stop_ns,
             next_seq: 0,
             limit: None,
+            armed_at: start_ns,
         }
     }
 
@@ -67,10 +71,26 @@ impl UdpSource {
         Packet::new(flow, seq, self.src, self.dst, self.payload_bytes, UDP_HEADER_BYTES, now)
     }
 
-    /// When a paced source sends again after sending at `now`, if still active then.
-    pub fn next_send(&self, now: SimTime) -> Option<SimTime> {
+    /// When a paced source sends again after sending at `now`, if still active then (the
+    /// timer is to be armed for it).
+    pub fn next_send(&mut self, now: SimTime) -> Option<SimTime> {
         let at = now + self.interval_ns;
-        (!self.saturated() && at < self.stop_ns).then_some(at)
+        let next = (!self.saturated() && at < self.stop_ns).then_some(at);
+        self.armed_at = next.unwrap_or(SimTime::MAX);
+        next
+    }
+
+    /// Is a firing of its application timer at `now` the live one?
+    pub fn timer_live(&self, now: SimTime) -> bool {
+        now == self.armed_at
+    }
+
+    /// Starts (again) at `now`, its timer to be armed for then; paced at `interval_ns` from
+    /// now on, sending until `stop_ns`.
+    pub fn restart(&mut self, now: SimTime, stop_ns: SimTime) {
+        self.start_ns = self.start_ns.min(now);
+        self.stop_ns = stop_ns;
+        self.armed_at = now;
     }
 }
 
@@ -106,7 +126,7 @@ mod tests {
 
     #[test]
     fn paced_source_stops_at_stop_time() {
-        let s = UdpSource::new(NodeId(0), NodeId(1), 100, 10, 0, 25);
+        let mut s = UdpSource::new(NodeId(0), NodeId(1), 100, 10, 0, 25);
         assert_eq!(s.next_send(0), Some(10));
         assert_eq!(s.next_send(10), Some(20));
         assert_eq!(s.next_send(20), None);

@@ -1,13 +1,11 @@
-//! A paused run seen and steered (issue 35): the live state a controller reads between steps
-//! (reading changes nothing; a route lookup would refresh AODV's expiry, so routes are not
-//! offered), and the changes a paused run accepts.
+//! A paused run seen (issue 35): the live state a controller reads between steps. Reading
+//! changes nothing: routes are read as the tables hold them (`paths.rs`), never looked up
+//! (an AODV lookup would refresh the route's lifetime). The changes are in `steer.rs`.
 
 use serde::Serialize;
 
 use super::World;
 use crate::engine::time::ns_to_secs;
-use crate::error::ScenarioError;
-use crate::scenario::{ranges, KeyPath};
 use crate::transport::flow::FlowApp;
 
 /// One flow as it stands; the TCP fields are absent (null) for UDP.
@@ -29,6 +27,12 @@ pub struct LiveFlow {
     pub retransmissions: Option<u64>,
     pub timeouts: Option<u64>,
     pub fast_retransmits: Option<u64>,
+    /// The window limit in force (absent: none).
+    pub window_limit_segments: Option<f64>,
+    /// The route from source to destination as the tables hold it now (empty: none).
+    pub route: Vec<u32>,
+    /// Times the route of its data changed.
+    pub route_changes: u64,
 }
 
 /// One node as it stands.
@@ -55,6 +59,14 @@ impl World {
         serde_json::to_string(&self.live_state()).expect("the live state serialises")
     }
 
+    /// The route from `src` to `dst` as the tables hold it now, node ids in order (empty:
+    /// none); nothing is refreshed by reading it.
+    pub fn route_now(&self, src: crate::ids::NodeId, dst: crate::ids::NodeId) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.current_route(self.cx.sched.now(), src, dst, &mut out);
+        out.into_iter().map(|n| n.0).collect()
+    }
+
     /// Every flow's and node's state now (nothing is changed by reading it).
     pub fn live_state(&self) -> LiveState {
         let flows = self.cx.flows.iter().enumerate().map(|(i, f)| {
@@ -72,6 +84,9 @@ impl World {
                 retransmissions: None,
                 timeouts: None,
                 fast_retransmits: None,
+                window_limit_segments: None,
+                route: self.route_now(f.src, f.dst),
+                route_changes: self.route_changes(crate::ids::FlowId(i as u32)),
             };
             match &f.app {
                 FlowApp::Udp { sink, .. } => out.delivered_bytes = sink.total_payload_bytes,
@@ -88,6 +103,7 @@ impl World {
                     out.retransmissions = Some(s.stats.retransmissions);
                     out.timeouts = Some(s.stats.timeouts);
                     out.fast_retransmits = Some(s.stats.fast_retransmits);
+                    out.window_limit_segments = s.window_limit();
                 }
             }
             out
@@ -104,31 +120,5 @@ impl World {
             flows: flows.collect(),
             nodes: nodes.collect(),
         }
-    }
-
-    /// Change flow `flow`'s window limit from now on: a fixed CWL of `segments` (as
-    /// `tcp.max_window`, fractional allowed), or none (`None` or 0). Refused, naming the key,
-    /// for a flow that does not exist, a UDP flow, or a value outside `tcp.max_window`'s range.
-    pub fn set_window_limit(
-        &mut self,
-        flow: usize,
-        segments: Option<f64>,
-    ) -> Result<(), ScenarioError> {
-        let n = self.cx.flows.len();
-        let at = KeyPath::root().field("flows").index(flow);
-        let Some(f) = self.cx.flows.get_mut(flow) else {
-            return Err(ScenarioError::invalid("flow", flow, &format!("a flow index 0..{n}")));
-        };
-        let FlowApp::Tcp(t) = &mut f.app else {
-            return Err(at
-                .field("transport")
-                .invalid("\"udp\"", "a window limit needs a TCP flow"));
-        };
-        if let Some(w) = segments {
-            ranges::check(&KeyPath::root().field("tcp").field("max_window"), w)?;
-        }
-        let now = self.cx.sched.now();
-        t.sender.set_fixed_limit(segments.filter(|w| *w > 0.0), now);
-        Ok(())
     }
 }

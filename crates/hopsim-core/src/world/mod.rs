@@ -17,13 +17,16 @@ mod mac_config;
 mod motion;
 mod paths;
 mod placement;
+mod probe;
 mod result;
 mod run;
 mod series;
+mod steer;
 
 pub use crate::observe::metrics::Series;
 pub use inspect::{LiveFlow, LiveNode, LiveState};
 pub use placement::{layout, Layout};
+pub use probe::FlowProbe;
 
 use fading::Fader;
 

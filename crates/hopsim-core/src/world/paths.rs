@@ -28,6 +28,8 @@ pub(crate) struct PathLog {
     since_ns: Option<SimTime>,
     held: Vec<Held>,
     scratch: Vec<NodeId>,
+    /// Times the route in use changed (the first route is not a change).
+    changes: u64,
 }
 
 impl PathLog {
@@ -37,6 +39,7 @@ impl PathLog {
             return;
         }
         self.close(now, window);
+        self.changes += u64::from(self.since_ns.is_some());
         std::mem::swap(&mut self.current, &mut self.scratch);
         self.since_ns = Some(now);
     }
@@ -92,9 +95,20 @@ impl World {
         log.switch(now, window);
     }
 
+    /// Times the route of `flow`'s data changed, as its source sampled it.
+    pub(crate) fn route_changes(&self, flow: FlowId) -> u64 {
+        self.path_logs[flow.index()].changes
+    }
+
     /// The route from `src` to `dst` as the routing tables hold it now, into `out` (left
     /// empty when no complete route exists).
-    fn current_route(&self, now: SimTime, src: NodeId, dst: NodeId, out: &mut Vec<NodeId>) {
+    pub(crate) fn current_route(
+        &self,
+        now: SimTime,
+        src: NodeId,
+        dst: NodeId,
+        out: &mut Vec<NodeId>,
+    ) {
         out.clear();
         let view = |node: NodeId, out: &mut Vec<NodeId>| {
             self.nodes[node.index()].router.view(now, node, dst, &self.cx.routes, out)

@@ -50,10 +50,9 @@ impl World {
         for _ in 0..max_events {
             let next = self.cx.sched.peek_next().map(|(t, queued)| (t, queued.copied()));
             let Some((t, queued)) = next.filter(|n| n.0 < stop_ns) else {
-                if stop_ns == self.cx.cfg.end_ns {
-                    // The run has reached its end time (what `now()` reports from here on).
-                    self.cx.sched.advance_to(stop_ns);
-                }
+                // The run has reached its end time, or the pause: what `now()` reports from
+                // here on, and when a change made while paused takes effect.
+                self.cx.sched.advance_to(stop_ns);
                 return Ok(true);
             };
             let popped = self.cx.sched.events_popped();

@@ -14,12 +14,20 @@ pub struct Pacer {
     enabled: bool,
     /// When the last segment left (None: nothing sent yet).
     last_release_ns: Option<SimTime>,
+    /// The gap a maximum pacing rate sets (Linux's SO_MAX_PACING_RATE), set mid-run.
+    min_gap_ns: Option<SimTime>,
     timer: Timer,
 }
 
 impl Pacer {
     pub fn new(enabled: bool) -> Pacer {
-        Pacer { enabled, last_release_ns: None, timer: Timer::default() }
+        Pacer { enabled, last_release_ns: None, min_gap_ns: None, timer: Timer::default() }
+    }
+
+    /// No faster than one segment per `gap_ns` from now on (None: no such cap): a maximum
+    /// pacing rate, as Linux's SO_MAX_PACING_RATE caps the rate whatever paces.
+    pub fn set_min_gap(&mut self, gap_ns: Option<SimTime>) {
+        self.min_gap_ns = gap_ns;
     }
 
     /// The gap between segments for a usable window of `window` segments: SRTT / window.
@@ -53,6 +61,10 @@ impl Pacer {
         timers: &mut dyn TimerSink<TcpTimer, FlowId>,
         flow: FlowId,
     ) -> bool {
+        let gap = match (gap, self.min_gap_ns) {
+            (Some(g), Some(m)) => Some(g.max(m)),
+            (g, m) => g.or(m),
+        };
         if let (Some(gap), Some(last)) = (gap, self.last_release_ns) {
             let at = last + gap;
             if now < at {

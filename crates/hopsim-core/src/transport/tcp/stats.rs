@@ -137,6 +137,11 @@ impl LogHistogram {
         self.max = self.max.max(o.max);
     }
 
+    /// The sum of every value recorded.
+    pub fn sum(&self) -> f64 {
+        self.sum
+    }
+
     pub fn mean(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum / self.count as f64)
     }

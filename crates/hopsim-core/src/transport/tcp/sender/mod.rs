@@ -256,15 +256,6 @@ impl TcpSender {
         self.window_stats.window_distribution(now)
     }
 
-    /// A fixed window limit (CWL) from now on, or none (`segments` = None): a change made to a
-    /// paused run (issue 35). The window in use is capped at once; a raised limit is used
-    /// from the next ACK on.
-    pub fn set_fixed_limit(&mut self, segments: Option<f64>, now: SimTime) {
-        self.cfg.limit_policy = segments.map_or(LimitPolicy::None, LimitPolicy::Fixed);
-        self.limit = segments;
-        self.window_changed(now);
-    }
-
     /// After any change: cap the window at what can be used, and record it.
     fn window_changed(&mut self, now: SimTime) {
         let cap = self.cwnd_cap();
@@ -490,3 +481,4 @@ mod syn;
 
 pub mod ecn;
 mod rate;
+mod steer;

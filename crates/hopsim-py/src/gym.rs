@@ -1,0 +1,248 @@
+//! `hopsim._core.WindowEnvCore` and `VecWindowEnvCore`: the engine side of `hopsim.gym`
+//! (issue 35; `hopsim_core::control`). A step's result crosses to Python as one bytes object
+//! of native-endian f64, `ROW` per run: the observation (`OBS_FIELDS`), then terminated,
+//! truncated (1.0 / 0.0) and the simulated time in seconds; numpy reads it without a copy
+//! per field.
+
+use std::sync::Mutex;
+
+use hopsim_core::control::{
+    Action, ControlConfig, ControlPool, StepLength, StepOut, WindowControl, OBS_FIELDS, OBS_LEN,
+};
+use hopsim_core::engine::time::secs_to_ns;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::{guarded, to_py_err};
+
+/// f64 per run in a step's bytes.
+const ROW: usize = OBS_LEN + 3;
+
+fn push_row(buf: &mut Vec<u8>, out: &StepOut) {
+    let tail = [f64::from(u8::from(out.terminated)), f64::from(u8::from(out.truncated)), out.now_s];
+    for v in out.obs.iter().chain(&tail) {
+        buf.extend_from_slice(&v.to_ne_bytes());
+    }
+}
+
+/// The controller's settings, from the Python keywords (checked there, and here again).
+fn config(
+    flow: usize,
+    action: &str,
+    step_s: f64,
+    step_rtt: bool,
+    low: f64,
+    high: f64,
+    warmup_s: f64,
+) -> PyResult<ControlConfig> {
+    let action = match action {
+        "window_limit" => Action::WindowLimit,
+        "cwnd" => Action::Cwnd,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "action = {other:?}: \"window_limit\" or \"cwnd\""
+            )))
+        }
+    };
+    if !(step_s.is_finite() && step_s > 0.0 && warmup_s.is_finite() && warmup_s >= 0.0) {
+        return Err(PyValueError::new_err(format!(
+            "step_s = {step_s}, warmup_s = {warmup_s}: step_s > 0, warmup_s >= 0 seconds"
+        )));
+    }
+    let ns = secs_to_ns(step_s);
+    let step = if step_rtt { StepLength::Rtt { min_ns: ns } } else { StepLength::Fixed(ns) };
+    Ok(ControlConfig {
+        flow,
+        action,
+        step,
+        action_low: low,
+        action_high: high,
+        warmup_ns: secs_to_ns(warmup_s),
+    })
+}
+
+/// A run built from `scenario_json` under the controller `cfg`, and its first row.
+fn build(
+    py: Python<'_>,
+    scenario_json: &str,
+    cfg: ControlConfig,
+) -> PyResult<(WindowControl, StepOut)> {
+    py.detach(|| {
+        let (_, world) =
+            hopsim_core::prepare_json(scenario_json, &hopsim_core::RunOptions::default())?;
+        WindowControl::new(world, cfg)
+    })
+    .map_err(to_py_err)
+}
+
+/// One run under a window controller (`hopsim.gym.WindowEnv`).
+#[pyclass(module = "hopsim._core")]
+pub struct WindowEnvCore {
+    cfg: ControlConfig,
+    run: Mutex<Option<WindowControl>>,
+}
+
+#[pymethods]
+impl WindowEnvCore {
+    #[new]
+    #[pyo3(signature = (flow, action, step_s, step_rtt, low, high, warmup_s))]
+    fn new(
+        flow: usize,
+        action: &str,
+        step_s: f64,
+        step_rtt: bool,
+        low: f64,
+        high: f64,
+        warmup_s: f64,
+    ) -> PyResult<Self> {
+        let cfg = config(flow, action, step_s, step_rtt, low, high, warmup_s)?;
+        Ok(WindowEnvCore { cfg, run: Mutex::new(None) })
+    }
+
+    /// The observation's field names, in order.
+    #[staticmethod]
+    fn fields() -> Vec<&'static str> {
+        OBS_FIELDS.to_vec()
+    }
+
+    /// A new episode: the run of `scenario_json`, warmed up; its first row.
+    fn reset<'py>(&self, py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| {
+            let (run, first) = build(py, scenario_json, self.cfg)?;
+            *self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))? = Some(run);
+            let mut buf = Vec::with_capacity(ROW * 8);
+            push_row(&mut buf, &first);
+            Ok(PyBytes::new(py, &buf))
+        })
+    }
+
+    /// Apply `action` (segments) and run one step; its row.
+    fn step<'py>(&self, py: Python<'py>, action: f64) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| {
+            let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+            let run = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
+            let out = run.step(action).map_err(to_py_err)?;
+            let mut buf = [0u8; ROW * 8];
+            for (i, v) in out.obs.iter().enumerate() {
+                buf[i * 8..i * 8 + 8].copy_from_slice(&v.to_ne_bytes());
+            }
+            let tail = [
+                f64::from(u8::from(out.terminated)),
+                f64::from(u8::from(out.truncated)),
+                out.now_s,
+            ];
+            for (i, v) in tail.iter().enumerate() {
+                let at = (OBS_LEN + i) * 8;
+                buf[at..at + 8].copy_from_slice(&v.to_ne_bytes());
+            }
+            Ok(PyBytes::new(py, &buf))
+        })
+    }
+
+    /// The run's live state as JSON (`Simulation.state()`), for `info`.
+    fn state_json(&self) -> PyResult<String> {
+        let guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+        let run = guard.as_ref().ok_or_else(|| PyValueError::new_err("reset() first"))?;
+        Ok(run.world().live_state_json())
+    }
+}
+
+/// Runs stepped together on native threads (`hopsim.gym.VecWindowEnv`).
+#[pyclass(module = "hopsim._core")]
+pub struct VecWindowEnvCore {
+    cfg: ControlConfig,
+    pool: Mutex<ControlPool>,
+    outs: Mutex<Vec<Result<StepOut, hopsim_core::ScenarioError>>>,
+    /// The first rows, until taken.
+    first: Mutex<Vec<u8>>,
+}
+
+#[pymethods]
+impl VecWindowEnvCore {
+    /// One run per scenario document, stepped by `workers` threads; its first rows are
+    /// `first_rows()`.
+    #[new]
+    #[pyo3(signature = (scenarios, workers, flow, action, step_s, step_rtt, low, high, warmup_s))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        scenarios: Vec<String>,
+        workers: usize,
+        flow: usize,
+        action: &str,
+        step_s: f64,
+        step_rtt: bool,
+        low: f64,
+        high: f64,
+        warmup_s: f64,
+    ) -> PyResult<Self> {
+        guarded(|| {
+            let cfg = config(flow, action, step_s, step_rtt, low, high, warmup_s)?;
+            let mut runs = Vec::with_capacity(scenarios.len());
+            let mut buf = Vec::with_capacity(scenarios.len() * ROW * 8);
+            for s in &scenarios {
+                let (run, first) = build(py, s, cfg)?;
+                push_row(&mut buf, &first);
+                runs.push(run);
+            }
+            let pool = Mutex::new(ControlPool::new(runs, workers));
+            let (outs, first) = (Mutex::new(Vec::new()), Mutex::new(buf));
+            Ok(VecWindowEnvCore { cfg, pool, outs, first })
+        })
+    }
+
+    /// The runs' first rows (after their warm-up); empty once taken.
+    fn first_rows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut first = self.first.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+        Ok(PyBytes::new(py, &std::mem::take(&mut *first)))
+    }
+
+    /// Threads stepping the runs (the caller's included).
+    #[getter]
+    fn workers(&self) -> PyResult<usize> {
+        Ok(self.pool.lock().map_err(|_| PyValueError::new_err("a failed run"))?.workers())
+    }
+
+    /// Step every run with its action (the GIL released); one row per run.
+    fn step<'py>(&self, py: Python<'py>, actions: Vec<f64>) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| {
+            let mut pool = self.pool.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+            if actions.len() != pool.len() {
+                return Err(PyValueError::new_err(format!(
+                    "{} actions for {} environments",
+                    actions.len(),
+                    pool.len()
+                )));
+            }
+            let mut outs = self.outs.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+            let (pool, outs_mut): (&mut ControlPool, &mut Vec<_>) = (&mut pool, &mut outs);
+            py.detach(|| pool.step(&actions, outs_mut));
+            let mut buf = Vec::with_capacity(outs.len() * ROW * 8);
+            for o in outs.iter() {
+                push_row(&mut buf, o.as_ref().map_err(|e| to_py_err(e.clone()))?);
+            }
+            Ok(PyBytes::new(py, &buf))
+        })
+    }
+
+    /// Run `i` starts a new episode from `scenario_json`; its first row.
+    fn reset_one<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        scenario_json: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| {
+            let mut pool = self.pool.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+            if i >= pool.len() {
+                return Err(PyValueError::new_err(format!("environment {i} of {}", pool.len())));
+            }
+            let (run, first) = build(py, scenario_json, self.cfg)?;
+            pool.replace(i, run);
+            let mut buf = Vec::with_capacity(ROW * 8);
+            push_row(&mut buf, &first);
+            Ok(PyBytes::new(py, &buf))
+        })
+    }
+}
