@@ -25,7 +25,7 @@ from .api import ScenarioLike, prepare, run_options
 from .result import Result
 from .scenario import Overrides, to_json
 
-__all__ = ["Simulation"]
+__all__ = ["CHANGES", "Simulation"]
 
 
 class Simulation:
@@ -62,7 +62,8 @@ class Simulation:
 
     @property
     def now_s(self) -> float:
-        """Simulated time of the last event run, in seconds."""
+        """Simulated time in seconds: where the run is paused (the time last given to
+        :meth:`run_until`, events at that time not yet run), or its end."""
         return self._core.now_s
 
     @property
@@ -118,6 +119,59 @@ class Simulation:
             raise ScenarioError(f"segments = {segments!r}: a number of segments, or None")
         self._core.set_window_limit(flow, None if segments is None else float(segments))
 
+    def set_cwnd(self, flow: int, segments: float) -> None:
+        """Flow ``flow``'s congestion window = ``segments`` now (under its window limit);
+        congestion control goes on from there. What the window allows goes out at once."""
+        _index("flow", flow)
+        _number("segments", segments)
+        self._core.set_cwnd(flow, float(segments))
+
+    def set_pacing_rate(self, flow: int, rate_kbps: float | None) -> None:
+        """Flow ``flow``'s pacing rate from now on. TCP: a maximum, as Linux's
+        SO_MAX_PACING_RATE (segments with their TCP/IP headers leave no faster; None lifts
+        it). Paced UDP: the source's rate (datagram and UDP/IP headers per interval)."""
+        _index("flow", flow)
+        if rate_kbps is not None:
+            _number("rate_kbps", rate_kbps)
+        self._core.set_pacing_rate(flow, None if rate_kbps is None else float(rate_kbps))
+
+    def start_flow(self, flow: int) -> None:
+        """Flow ``flow`` sends from now on: one not started yet starts now, a stopped one
+        starts again (until the run's end). Refused for a flow sending now."""
+        _index("flow", flow)
+        self._core.start_flow(flow)
+
+    def stop_flow(self, flow: int) -> None:
+        """Flow ``flow`` has no new data from now on (TCP still retransmits what is
+        outstanding)."""
+        _index("flow", flow)
+        self._core.stop_flow(flow)
+
+    def set_queue_limit(self, packets: int, node: int | None = None) -> None:
+        """The interface queue limit (``mac.queue_packets``) of ``node``, or of every node,
+        from now on: packets already queued stay, arrivals find room once it drains below."""
+        if node is not None:
+            _index("node", node)
+        _number("packets", packets)
+        self._core.set_queue_limit(node, float(packets))
+
+    def route(self, src: int, dst: int) -> list[int]:
+        """The route from ``src`` to ``dst`` as the routing tables hold it now (node ids,
+        ``src`` first; empty when there is none). Reading it refreshes nothing."""
+        _index("src", src)
+        _index("dst", dst)
+        return list(self._core.route(src, dst))
+
+    def change(self, key: str, value: Any) -> None:
+        """One of the changes a paused run accepts, by name (``CHANGES``); any other key is
+        refused by name: the rest of the scenario is fixed once the run is built."""
+        if not isinstance(key, str) or key not in CHANGES:
+            raise ScenarioError(
+                f"{key!r} cannot change mid-run; what can: {', '.join(CHANGES)} "
+                "(as flows[i].<name> or nodes[i].queue_packets through the methods)"
+            )
+        CHANGES[key](self, value)
+
     def fork(self) -> Simulation:
         """An independent copy of the run as it stands (see the module's notes)."""
         t0 = time.perf_counter()
@@ -131,3 +185,34 @@ class Simulation:
         t0 = time.perf_counter()
         out = self._core.result_json()
         return Result.from_json(out, wall_time_s=self._wall_s + time.perf_counter() - t0)
+
+
+def _index(key: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ScenarioError(f"{key} = {value!r}: an index, 0 or more")
+
+
+def _number(key: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ScenarioError(f"{key} = {value!r}: a finite number")
+
+
+def _flow_value(method: str) -> Any:
+    def apply(sim: Simulation, value: Any) -> None:
+        if not (isinstance(value, tuple) and len(value) == 2):
+            raise ScenarioError(f"{method}: give (flow, value)")
+        getattr(sim, method)(*value)
+
+    return apply
+
+
+#: What :meth:`Simulation.change` accepts: ``sim.change(name, (flow, value))``, or for the
+#: queue limit ``(packets, node or None)``, and for start/stop the flow index alone.
+CHANGES: dict[str, Any] = {
+    "window_limit": _flow_value("set_window_limit"),
+    "cwnd": _flow_value("set_cwnd"),
+    "pacing_rate_kbps": _flow_value("set_pacing_rate"),
+    "start": lambda sim, flow: sim.start_flow(flow),
+    "stop": lambda sim, flow: sim.stop_flow(flow),
+    "queue_packets": lambda sim, value: sim.set_queue_limit(*value),
+}

@@ -76,19 +76,31 @@ fn build(
     .map_err(to_py_err)
 }
 
-/// One run under a window controller (`hopsim.gym.WindowEnv`).
+/// One run under a window controller of one flow or several (`hopsim.gym.WindowEnv`, and
+/// `FlowsParallelEnv` with one row per flow).
 #[pyclass(module = "hopsim._core")]
 pub struct WindowEnvCore {
     cfg: ControlConfig,
+    flows: Vec<usize>,
     run: Mutex<Option<WindowControl>>,
+}
+
+impl WindowEnvCore {
+    fn rows(run: &WindowControl) -> Vec<u8> {
+        let mut buf = Vec::with_capacity(run.flows().len() * ROW * 8);
+        for k in 0..run.flows().len() {
+            push_row(&mut buf, &run.out(k));
+        }
+        buf
+    }
 }
 
 #[pymethods]
 impl WindowEnvCore {
     #[new]
-    #[pyo3(signature = (flow, action, step_s, step_rtt, low, high, warmup_s))]
+    #[pyo3(signature = (flows, action, step_s, step_rtt, low, high, warmup_s))]
     fn new(
-        flow: usize,
+        flows: Vec<usize>,
         action: &str,
         step_s: f64,
         step_rtt: bool,
@@ -96,8 +108,9 @@ impl WindowEnvCore {
         high: f64,
         warmup_s: f64,
     ) -> PyResult<Self> {
-        let cfg = config(flow, action, step_s, step_rtt, low, high, warmup_s)?;
-        Ok(WindowEnvCore { cfg, run: Mutex::new(None) })
+        let first = flows.first().copied().unwrap_or(0);
+        let cfg = config(first, action, step_s, step_rtt, low, high, warmup_s)?;
+        Ok(WindowEnvCore { cfg, flows, run: Mutex::new(None) })
     }
 
     /// The observation's field names, in order.
@@ -106,14 +119,30 @@ impl WindowEnvCore {
         OBS_FIELDS.to_vec()
     }
 
-    /// A new episode: the run of `scenario_json`, warmed up; its first row.
+    /// A new episode: the run of `scenario_json`, warmed up; its first rows (one per flow).
     fn reset<'py>(&self, py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, PyBytes>> {
         guarded(|| {
-            let (run, first) = build(py, scenario_json, self.cfg)?;
+            let (cfg, flows) = (self.cfg, self.flows.clone());
+            let run = py
+                .detach(|| {
+                    let options = hopsim_core::RunOptions::default();
+                    let (_, world) = hopsim_core::prepare_json(scenario_json, &options)?;
+                    WindowControl::with_flows(world, cfg, flows)
+                })
+                .map_err(to_py_err)?;
+            let rows = Self::rows(&run);
             *self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))? = Some(run);
-            let mut buf = Vec::with_capacity(ROW * 8);
-            push_row(&mut buf, &first);
-            Ok(PyBytes::new(py, &buf))
+            Ok(PyBytes::new(py, &rows))
+        })
+    }
+
+    /// One action per flow and one step; one row per flow.
+    fn step_flows<'py>(&self, py: Python<'py>, actions: Vec<f64>) -> PyResult<Bound<'py, PyBytes>> {
+        guarded(|| {
+            let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+            let run = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
+            run.step_flows(&actions).map_err(to_py_err)?;
+            Ok(PyBytes::new(py, &Self::rows(run)))
         })
     }
 

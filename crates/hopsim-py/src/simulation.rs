@@ -39,6 +39,18 @@ impl Simulation {
         Simulation { inner: Mutex::new(Inner { scenario, world, closed: false }) }
     }
 
+    /// A change to the open run, refused as a `ScenarioError` naming what was asked.
+    fn change(
+        &self,
+        f: impl FnOnce(&mut hopsim_core::World) -> Result<(), hopsim_core::ScenarioError>,
+    ) -> PyResult<()> {
+        guarded(|| {
+            let mut inner = self.lock()?;
+            inner.check_open()?;
+            f(&mut inner.world).map_err(to_py_err)
+        })
+    }
+
     fn lock(&self) -> PyResult<MutexGuard<'_, Inner>> {
         self.inner
             .lock()
@@ -63,7 +75,7 @@ impl Simulation {
         })
     }
 
-    /// Simulated time of the last event run, in seconds.
+    /// Simulated time in seconds: where the run is paused, or its end.
     #[getter]
     fn now_s(&self) -> PyResult<f64> {
         Ok(self.lock()?.world.now_ns() as f64 * 1e-9)
@@ -116,6 +128,47 @@ impl Simulation {
             let mut inner = self.lock()?;
             inner.check_open()?;
             inner.world.set_window_limit(flow, segments).map_err(to_py_err)
+        })
+    }
+
+    /// Flow `flow`'s congestion window = `segments` now (congestion control goes on from it).
+    fn set_cwnd(&self, flow: usize, segments: f64) -> PyResult<()> {
+        self.change(|w| w.set_cwnd(flow, segments))
+    }
+
+    /// Flow `flow`'s pacing rate (TCP: a maximum, None lifts it; paced UDP: its rate).
+    #[pyo3(signature = (flow, rate_kbps))]
+    fn set_pacing_rate(&self, flow: usize, rate_kbps: Option<f64>) -> PyResult<()> {
+        self.change(|w| w.set_pacing_rate(flow, rate_kbps))
+    }
+
+    /// Flow `flow` starts (again) now.
+    fn start_flow(&self, flow: usize) -> PyResult<()> {
+        self.change(|w| w.start_flow(flow))
+    }
+
+    /// Flow `flow` has no new data from now on.
+    fn stop_flow(&self, flow: usize) -> PyResult<()> {
+        self.change(|w| w.stop_flow(flow))
+    }
+
+    /// The interface queue limit of `node` (every node when None) from now on.
+    #[pyo3(signature = (node, packets))]
+    fn set_queue_limit(&self, node: Option<usize>, packets: f64) -> PyResult<()> {
+        self.change(|w| w.set_queue_limit(node, packets))
+    }
+
+    /// The route from `src` to `dst` as the tables hold it now (node ids; empty: none).
+    fn route(&self, src: u32, dst: u32) -> PyResult<Vec<u32>> {
+        guarded(|| {
+            let inner = self.lock()?;
+            let n = inner.world.node_count() as u32;
+            if src >= n || dst >= n {
+                let what = format!("node ids 0..{n}");
+                let bad = if src >= n { src } else { dst };
+                return Err(to_py_err(hopsim_core::ScenarioError::invalid("node", bad, &what)));
+            }
+            Ok(inner.world.route_now(hopsim_core::ids::NodeId(src), hopsim_core::ids::NodeId(dst)))
         })
     }
 

@@ -73,34 +73,56 @@ pub struct StepOut {
     pub now_s: f64,
 }
 
-/// One run under a window controller.
+/// One run under a window controller of one flow or several (one action and one observation
+/// per flow; a step's length follows the first flow's RTT in `StepLength::Rtt`).
 #[derive(Clone)]
 pub struct WindowControl {
     world: World,
     cfg: ControlConfig,
-    prev: FlowProbe,
+    flows: Vec<usize>,
+    prev: Vec<FlowProbe>,
+    /// Each flow's observation of the last step, and whether its transfer is complete.
+    obs: Vec<[f64; OBS_LEN]>,
+    completed: Vec<bool>,
     /// MAC retries of every node at the last step (the step's are differences).
     prev_retries: Vec<u64>,
     route: Vec<NodeId>,
 }
 
 impl WindowControl {
-    /// Take over `world` (paused at its start or later) for `cfg`: checks the flow, runs the
-    /// warm-up and gives the first observation.
+    /// Take over `world` (paused at its start or later) for `cfg` (the flow `cfg.flow`):
+    /// checks the flow, runs the warm-up and gives the first observation.
     pub fn new(
         world: World,
         cfg: ControlConfig,
     ) -> Result<(WindowControl, StepOut), ScenarioError> {
+        let c = WindowControl::with_flows(world, cfg, vec![cfg.flow])?;
+        let out = c.out(0);
+        Ok((c, out))
+    }
+
+    /// As [`WindowControl::new`] for every flow of `flows` (TCP flows, each once); the first
+    /// observations are `observations()`.
+    pub fn with_flows(
+        world: World,
+        cfg: ControlConfig,
+        flows: Vec<usize>,
+    ) -> Result<WindowControl, ScenarioError> {
         let n = world.flows().len();
-        let Some(f) = world.flows().get(cfg.flow) else {
-            return Err(ScenarioError::invalid("flow", cfg.flow, &format!("a flow index 0..{n}")));
-        };
-        if !matches!(f.app, FlowApp::Tcp(_)) {
-            return Err(ScenarioError::invalid(
-                "flow",
-                cfg.flow,
-                "a TCP flow (its window is what is set)",
-            ));
+        for (k, &flow) in flows.iter().enumerate() {
+            let Some(f) = world.flows().get(flow) else {
+                return Err(ScenarioError::invalid("flow", flow, &format!("a flow index 0..{n}")));
+            };
+            if !matches!(f.app, FlowApp::Tcp(_)) {
+                let why = "a TCP flow (its window is what is set)";
+                return Err(ScenarioError::invalid("flow", flow, why));
+            }
+            if flows[..k].contains(&flow) {
+                return Err(ScenarioError::invalid("flow", flow, "each flow once"));
+            }
+        }
+        if flows.is_empty() {
+            return Err(ScenarioError::invalid("flows", "[]", "at least one flow"));
         }
         if !(cfg.action_low > 0.0 && cfg.action_low <= cfg.action_high && cfg.action_high <= 1e6) {
             return Err(ScenarioError::invalid(
@@ -115,16 +137,20 @@ impl WindowControl {
         if step_ns == 0 {
             return Err(ScenarioError::invalid("step_s", 0, "a step of at least 1 ns"));
         }
+        let k = flows.len();
         let mut c = WindowControl {
             prev_retries: vec![0; world.node_count()],
             world,
             cfg,
-            prev: FlowProbe::default(),
+            flows,
+            prev: vec![FlowProbe::default(); k],
+            obs: vec![[0.0; OBS_LEN]; k],
+            completed: vec![false; k],
             route: Vec::new(),
         };
         c.world.run_until(cfg.warmup_ns.max(c.world.now_ns()))?;
-        let out = c.observe();
-        Ok((c, out))
+        c.observe();
+        Ok(c)
     }
 
     pub fn world(&self) -> &World {
@@ -135,20 +161,66 @@ impl WindowControl {
         &self.cfg
     }
 
+    /// The flows controlled, in the order of actions and observations.
+    pub fn flows(&self) -> &[usize] {
+        &self.flows
+    }
+
+    /// Each flow's observation of the last step (or of the warm-up's end).
+    pub fn observations(&self) -> &[[f64; OBS_LEN]] {
+        &self.obs
+    }
+
+    /// Has flow `k` (of `flows()`) completed its transfer?
+    pub fn completed(&self, k: usize) -> bool {
+        self.completed[k]
+    }
+
+    /// Has the run reached its `duration_s`?
+    pub fn truncated(&self) -> bool {
+        self.world.now_ns() >= self.world.end_ns()
+    }
+
+    /// The last step's result for flow `k`.
+    pub fn out(&self, k: usize) -> StepOut {
+        StepOut {
+            obs: self.obs[k],
+            terminated: self.completed[k],
+            truncated: self.truncated(),
+            now_s: self.world.now_ns() as f64 * 1e-9,
+        }
+    }
+
     /// Apply `action` (segments, clipped to the range), run one step, observe.
     pub fn step(&mut self, action: f64) -> Result<StepOut, ScenarioError> {
-        if action.is_nan() {
-            return Err(ScenarioError::invalid("action", "NaN", "a number of segments"));
+        self.step_flows(&[action])?;
+        Ok(self.out(0))
+    }
+
+    /// Apply one action per flow, run one step, observe (`observations()`).
+    pub fn step_flows(&mut self, actions: &[f64]) -> Result<(), ScenarioError> {
+        if actions.len() != self.flows.len() {
+            let why = format!("one action per flow controlled ({})", self.flows.len());
+            return Err(ScenarioError::invalid(
+                "action",
+                format!("{} actions", actions.len()),
+                &why,
+            ));
         }
-        let w = action.clamp(self.cfg.action_low, self.cfg.action_high);
-        match self.cfg.action {
-            Action::WindowLimit => self.world.set_window_limit(self.cfg.flow, Some(w))?,
-            Action::Cwnd => self.world.set_cwnd(self.cfg.flow, w)?,
+        for (&flow, &action) in self.flows.iter().zip(actions) {
+            if action.is_nan() {
+                return Err(ScenarioError::invalid("action", "NaN", "a number of segments"));
+            }
+            let w = action.clamp(self.cfg.action_low, self.cfg.action_high);
+            match self.cfg.action {
+                Action::WindowLimit => self.world.set_window_limit(flow, Some(w))?,
+                Action::Cwnd => self.world.set_cwnd(flow, w)?,
+            }
         }
         let length = match self.cfg.step {
             StepLength::Fixed(ns) => ns,
             StepLength::Rtt { min_ns } => {
-                let srtt_ms = self.prev.srtt_ms;
+                let srtt_ms = self.prev[0].srtt_ms;
                 if srtt_ms.is_finite() {
                     secs_to_ns(srtt_ms * 1e-3).max(min_ns)
                 } else {
@@ -158,57 +230,59 @@ impl WindowControl {
         };
         let until = self.world.now_ns().saturating_add(length).min(self.world.end_ns());
         self.world.run_until(until)?;
-        Ok(self.observe())
+        self.observe();
+        Ok(())
     }
 
-    /// The step since the last observation, and the probe taken for the next.
-    fn observe(&mut self) -> StepOut {
-        let p =
-            self.world.probe_flow(self.cfg.flow, &mut self.route).expect("the flow was checked");
-        let prev = std::mem::replace(&mut self.prev, p);
-        let dt_s = p.now_ns.saturating_sub(prev.now_ns) as f64 * 1e-9;
-        let samples = p.rtt_samples - prev.rtt_samples;
-        let rtt_ms = if samples > 0 {
-            (p.rtt_sum_ms - prev.rtt_sum_ms) / samples as f64
-        } else if p.srtt_ms.is_finite() {
-            p.srtt_ms
-        } else {
-            0.0
-        };
-        let mut retries = 0;
-        for node in self.route.iter().take(self.route.len().saturating_sub(1)) {
-            let now = self.world.mac_retries(*node);
-            retries += now.saturating_sub(self.prev_retries[node.index()]);
+    /// Each flow's step since the last observation; the probes kept for the next.
+    fn observe(&mut self) {
+        for k in 0..self.flows.len() {
+            let p = self.world.probe_flow(self.flows[k], &mut self.route).expect("checked");
+            let prev = std::mem::replace(&mut self.prev[k], p);
+            let mut retries = 0;
+            for node in self.route.iter().take(self.route.len().saturating_sub(1)) {
+                let now = self.world.mac_retries(*node);
+                retries += now.saturating_sub(self.prev_retries[node.index()]);
+            }
+            self.obs[k] = observation(&prev, &p, retries);
+            self.completed[k] = p.completed;
         }
         for (i, r) in self.prev_retries.iter_mut().enumerate() {
             *r = self.world.mac_retries(NodeId(i as u32));
         }
-        let goodput_kbps = if dt_s > 0.0 {
-            (p.delivered_bytes - prev.delivered_bytes) as f64 * 8.0 / dt_s * 1e-3
-        } else {
-            0.0
-        };
-        let obs = [
-            p.cwnd_segments,
-            p.window_limit_segments,
-            rtt_ms,
-            if p.min_rtt_ms.is_finite() { p.min_rtt_ms } else { 0.0 },
-            samples as f64,
-            goodput_kbps,
-            (p.retransmissions - prev.retransmissions) as f64,
-            (p.timeouts - prev.timeouts) as f64,
-            retries as f64,
-            p.source_queue_packets as f64,
-            (p.route_changes - prev.route_changes) as f64,
-            p.hops as f64,
-        ];
-        StepOut {
-            obs,
-            terminated: p.completed,
-            truncated: p.now_ns >= self.world.end_ns(),
-            now_s: p.now_ns as f64 * 1e-9,
-        }
     }
+}
+
+/// The observation of a step from the probes at its ends (`OBS_FIELDS`).
+fn observation(prev: &FlowProbe, p: &FlowProbe, mac_retries: u64) -> [f64; OBS_LEN] {
+    let dt_s = p.now_ns.saturating_sub(prev.now_ns) as f64 * 1e-9;
+    let samples = p.rtt_samples - prev.rtt_samples;
+    let rtt_ms = if samples > 0 {
+        (p.rtt_sum_ms - prev.rtt_sum_ms) / samples as f64
+    } else if p.srtt_ms.is_finite() {
+        p.srtt_ms
+    } else {
+        0.0
+    };
+    let goodput_kbps = if dt_s > 0.0 {
+        (p.delivered_bytes - prev.delivered_bytes) as f64 * 8.0 / dt_s * 1e-3
+    } else {
+        0.0
+    };
+    [
+        p.cwnd_segments,
+        p.window_limit_segments,
+        rtt_ms,
+        if p.min_rtt_ms.is_finite() { p.min_rtt_ms } else { 0.0 },
+        samples as f64,
+        goodput_kbps,
+        (p.retransmissions - prev.retransmissions) as f64,
+        (p.timeouts - prev.timeouts) as f64,
+        mac_retries as f64,
+        p.source_queue_packets as f64,
+        (p.route_changes - prev.route_changes) as f64,
+        p.hops as f64,
+    ]
 }
 
 #[cfg(test)]

@@ -5,13 +5,29 @@
 //! forth (no allocation per step). Runs are independent: the results are the same whatever
 //! the number of workers.
 
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
 
 use super::{StepOut, WindowControl};
 use crate::error::ScenarioError;
 
 type Outs = Vec<Result<StepOut, ScenarioError>>;
+
+/// Polls of a channel before blocking on it: steps come microseconds apart, and waking a
+/// blocked thread costs tens of microseconds.
+const SPINS: u32 = 20_000;
+
+/// The next message, polled for a while before blocking (None: the sender is gone).
+fn receive<T>(rx: &Receiver<T>) -> Option<T> {
+    for _ in 0..SPINS {
+        match rx.try_recv() {
+            Ok(v) => return Some(v),
+            Err(TryRecvError::Disconnected) => return None,
+            Err(TryRecvError::Empty) => std::hint::spin_loop(),
+        }
+    }
+    rx.recv().ok()
+}
 
 enum Job {
     Step(Vec<f64>, Outs),
@@ -36,9 +52,17 @@ pub struct ControlPool {
     len: usize,
 }
 
+/// Step each run with its action; a NaN action holds the run (its last result again: a run
+/// just replaced gives its first observation).
 fn step_all(runs: &mut [WindowControl], actions: &[f64], outs: &mut Outs) {
     outs.clear();
-    outs.extend(runs.iter_mut().zip(actions).map(|(r, a)| r.step(*a)));
+    outs.extend(runs.iter_mut().zip(actions).map(|(r, a)| {
+        if a.is_nan() {
+            Ok(r.out(0))
+        } else {
+            r.step(*a)
+        }
+    }));
 }
 
 impl ControlPool {
@@ -57,7 +81,7 @@ impl ControlPool {
             let (jobs, job_rx) = channel::<Job>();
             let (done_tx, done) = channel();
             let handle = std::thread::spawn(move || {
-                for job in job_rx {
+                while let Some(job) = receive(&job_rx) {
                     match job {
                         Job::Step(actions, mut outs) => {
                             step_all(&mut mine, &actions, &mut outs);
@@ -106,7 +130,8 @@ impl ControlPool {
         }
     }
 
-    /// Step every run with its action; `out` gets one result per run, in order.
+    /// Step every run with its action (NaN: hold it); `out` gets one result per run, in
+    /// order.
     pub fn step(&mut self, actions: &[f64], out: &mut Vec<Result<StepOut, ScenarioError>>) {
         assert_eq!(actions.len(), self.len, "one action per run");
         let mut at = self.own.len();
@@ -122,7 +147,7 @@ impl ControlPool {
         let mine = self.own.len();
         step_all(&mut self.own, &actions[..mine], out);
         for w in &mut self.workers {
-            let (buf, mut outs) = w.done.recv().expect("a pool worker stopped");
+            let (buf, mut outs) = receive(&w.done).expect("a pool worker stopped");
             out.append(&mut outs);
             (w.actions, w.outs) = (buf, outs);
         }

@@ -7,7 +7,8 @@ use crate::engine::time::SimTime;
 use crate::error::ScenarioError;
 
 impl World {
-    /// The simulated time of the last event run (the end time once the run is over).
+    /// The simulated time: where the run is paused (`run_until`'s time, its events not yet
+    /// run), or the end time once the run is over.
     pub fn now_ns(&self) -> SimTime {
         self.cx.sched.now()
     }
