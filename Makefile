@@ -226,6 +226,7 @@ bench-run: $(EXT_STAMP)
 	$(PGO_ENV) cargo bench -p hopsim-core --bench '*'
 	$(BIN)/python benches/speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick) \
 	  $(if $(BENCH_JSON),--json $(BENCH_JSON))
+	$(BIN)/python benches/gym_speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick)
 
 ## ---------------------------------------------------------------- wheel and docs site
 

@@ -14,16 +14,19 @@ use crate::error::ScenarioError;
 type Outs = Vec<Result<StepOut, ScenarioError>>;
 
 /// Polls of a channel before blocking on it: steps come microseconds apart, and waking a
-/// blocked thread costs tens of microseconds.
-const SPINS: u32 = 20_000;
+/// blocked thread costs tens of microseconds. After the first `SPINS_BUSY` the poller
+/// yields its core between polls, so that a loaded machine's other work goes on.
+const SPINS: u32 = 5_000;
+const SPINS_BUSY: u32 = 200;
 
 /// The next message, polled for a while before blocking (None: the sender is gone).
 fn receive<T>(rx: &Receiver<T>) -> Option<T> {
-    for _ in 0..SPINS {
+    for i in 0..SPINS {
         match rx.try_recv() {
             Ok(v) => return Some(v),
             Err(TryRecvError::Disconnected) => return None,
-            Err(TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(TryRecvError::Empty) if i < SPINS_BUSY => std::hint::spin_loop(),
+            Err(TryRecvError::Empty) => std::thread::yield_now(),
         }
     }
     rx.recv().ok()
