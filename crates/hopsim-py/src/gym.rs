@@ -152,19 +152,8 @@ impl WindowEnvCore {
             let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
             let run = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
             let out = run.step(action).map_err(to_py_err)?;
-            let mut buf = [0u8; ROW * 8];
-            for (i, v) in out.obs.iter().enumerate() {
-                buf[i * 8..i * 8 + 8].copy_from_slice(&v.to_ne_bytes());
-            }
-            let tail = [
-                f64::from(u8::from(out.terminated)),
-                f64::from(u8::from(out.truncated)),
-                out.now_s,
-            ];
-            for (i, v) in tail.iter().enumerate() {
-                let at = (OBS_LEN + i) * 8;
-                buf[at..at + 8].copy_from_slice(&v.to_ne_bytes());
-            }
+            let mut buf = Vec::with_capacity(ROW * 8);
+            push_row(&mut buf, &out);
             Ok(PyBytes::new(py, &buf))
         })
     }
