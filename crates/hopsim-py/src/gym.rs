@@ -62,18 +62,26 @@ fn config(
     })
 }
 
-/// A run built from `scenario_json` under the controller `cfg`, and its first row.
+/// A run built from `scenario_json` with `flows` under the controller `cfg`, warmed up.
 fn build(
     py: Python<'_>,
     scenario_json: &str,
     cfg: ControlConfig,
-) -> PyResult<(WindowControl, StepOut)> {
+    flows: Vec<usize>,
+) -> PyResult<WindowControl> {
     py.detach(|| {
         let (_, world) =
             hopsim_core::prepare_json(scenario_json, &hopsim_core::RunOptions::default())?;
-        WindowControl::new(world, cfg)
+        WindowControl::with_flows(world, cfg, flows)
     })
     .map_err(to_py_err)
+}
+
+/// The last step's rows of `run`, one per flow, appended to `buf`.
+fn push_rows(buf: &mut Vec<u8>, run: &WindowControl) {
+    for k in 0..run.flows().len() {
+        push_row(buf, &run.out(k));
+    }
 }
 
 /// One run under a window controller of one flow or several (`hopsim.gym.WindowEnv`, and
@@ -83,16 +91,6 @@ pub struct WindowEnvCore {
     cfg: ControlConfig,
     flows: Vec<usize>,
     run: Mutex<Option<WindowControl>>,
-}
-
-impl WindowEnvCore {
-    fn rows(run: &WindowControl) -> Vec<u8> {
-        let mut buf = Vec::with_capacity(run.flows().len() * ROW * 8);
-        for k in 0..run.flows().len() {
-            push_row(&mut buf, &run.out(k));
-        }
-        buf
-    }
 }
 
 #[pymethods]
@@ -122,15 +120,9 @@ impl WindowEnvCore {
     /// A new episode: the run of `scenario_json`, warmed up; its first rows (one per flow).
     fn reset<'py>(&self, py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, PyBytes>> {
         guarded(|| {
-            let (cfg, flows) = (self.cfg, self.flows.clone());
-            let run = py
-                .detach(|| {
-                    let options = hopsim_core::RunOptions::default();
-                    let (_, world) = hopsim_core::prepare_json(scenario_json, &options)?;
-                    WindowControl::with_flows(world, cfg, flows)
-                })
-                .map_err(to_py_err)?;
-            let rows = Self::rows(&run);
+            let run = build(py, scenario_json, self.cfg, self.flows.clone())?;
+            let mut rows = Vec::with_capacity(self.flows.len() * ROW * 8);
+            push_rows(&mut rows, &run);
             *self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))? = Some(run);
             Ok(PyBytes::new(py, &rows))
         })
@@ -142,7 +134,9 @@ impl WindowEnvCore {
             let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
             let run = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
             run.step_flows(&actions).map_err(to_py_err)?;
-            Ok(PyBytes::new(py, &Self::rows(run)))
+            let mut rows = Vec::with_capacity(actions.len() * ROW * 8);
+            push_rows(&mut rows, run);
+            Ok(PyBytes::new(py, &rows))
         })
     }
 
@@ -200,8 +194,8 @@ impl VecWindowEnvCore {
             let mut runs = Vec::with_capacity(scenarios.len());
             let mut buf = Vec::with_capacity(scenarios.len() * ROW * 8);
             for s in &scenarios {
-                let (run, first) = build(py, s, cfg)?;
-                push_row(&mut buf, &first);
+                let run = build(py, s, cfg, vec![cfg.flow])?;
+                push_rows(&mut buf, &run);
                 runs.push(run);
             }
             let pool = Mutex::new(ControlPool::new(runs, workers));
@@ -256,10 +250,10 @@ impl VecWindowEnvCore {
             if i >= pool.len() {
                 return Err(PyValueError::new_err(format!("environment {i} of {}", pool.len())));
             }
-            let (run, first) = build(py, scenario_json, self.cfg)?;
-            pool.replace(i, run);
+            let run = build(py, scenario_json, self.cfg, vec![self.cfg.flow])?;
             let mut buf = Vec::with_capacity(ROW * 8);
-            push_row(&mut buf, &first);
+            push_rows(&mut buf, &run);
+            pool.replace(i, run);
             Ok(PyBytes::new(py, &buf))
         })
     }

@@ -61,6 +61,33 @@ def default_rewards(
     )
 
 
+class Reward:
+    """An environment's reward: ``reward_fn(obs, info)``, or :func:`default_reward` with the
+    weights given."""
+
+    __slots__ = ("_fn", "_weights")
+
+    def __init__(self, reward_fn: RewardFn | None, delay_weight: float, loss_weight: float) -> None:
+        _number("delay_weight", delay_weight, lambda v: v >= 0, "0 or more")
+        _number("loss_weight", loss_weight, lambda v: v >= 0, "0 or more")
+        if reward_fn is not None and not callable(reward_fn):
+            raise ScenarioError(f"reward_fn = {reward_fn!r}: a function (obs, info) -> float")
+        self._fn, self._weights = reward_fn, (float(delay_weight), float(loss_weight))
+
+    def one(self, obs: np.ndarray, info: dict[str, Any]) -> float:
+        if self._fn is None:
+            return default_reward(obs, *self._weights)
+        return float(self._fn(obs, info))
+
+    def rows(self, obs: np.ndarray, times_s: np.ndarray) -> np.ndarray:
+        """One reward per row of ``obs`` (the step ending at ``times_s``)."""
+        if self._fn is None:
+            return default_rewards(obs, *self._weights)
+        return np.array(
+            [self.one(o, {"time_s": float(t)}) for o, t in zip(obs, times_s, strict=True)]
+        )
+
+
 class Settings:
     """The checked settings of an environment (every keyword named in its error)."""
 

@@ -26,10 +26,10 @@ from ..scenario import Overrides
 from ._common import (
     OBS_FIELDS,
     Episodes,
+    Reward,
     RewardFn,
     Settings,
     check_flow,
-    default_reward,
     episode_seed,
 )
 
@@ -86,8 +86,7 @@ class WindowEnv(gym.Env[np.ndarray, np.ndarray]):
         self.flow = check_flow(flow, self._episodes.n_flows)
         self._settings = Settings(action, step, step_s, action_low, action_high, warmup_s)
         self._core = _core.WindowEnvCore([self.flow], *self._settings.core_args())
-        self._reward_fn = reward_fn
-        self._weights = (float(delay_weight), float(loss_weight))
+        self._reward = Reward(reward_fn, delay_weight, loss_weight)
         self.observation_space = observation_space()
         self.action_space = action_space(self._settings.low, self._settings.high)
         self._ready = False
@@ -111,10 +110,7 @@ class WindowEnv(gym.Env[np.ndarray, np.ndarray]):
         obs = row[:_N]
         terminated, truncated = bool(row[_N]), bool(row[_N + 1])
         info = {"time_s": float(row[_N + 2])}
-        if self._reward_fn is None:
-            reward = default_reward(obs, *self._weights)
-        else:
-            reward = float(self._reward_fn(obs, info))
+        reward = self._reward.one(obs, info)
         if terminated or truncated:
             self._ready = False
         return obs.astype(np.float32), reward, terminated, truncated, info

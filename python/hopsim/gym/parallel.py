@@ -18,7 +18,7 @@ from .. import _core
 from .._core import ScenarioError
 from ..api import ScenarioLike
 from ..scenario import Overrides
-from ._common import OBS_FIELDS, ROW, Episodes, RewardFn, Settings, default_reward, episode_seed
+from ._common import OBS_FIELDS, ROW, Episodes, Reward, RewardFn, Settings, episode_seed
 from .env import action_space, observation_space
 
 __all__ = ["FlowsParallelEnv"]
@@ -66,8 +66,7 @@ class FlowsParallelEnv(ParallelEnv[str, np.ndarray, np.ndarray]):
         self._flows = chosen
         self._settings = Settings(action, step, step_s, action_low, action_high, warmup_s)
         self._core = _core.WindowEnvCore(chosen, *self._settings.core_args())
-        self._reward_fn = reward_fn
-        self._weights = (float(delay_weight), float(loss_weight))
+        self._reward = Reward(reward_fn, delay_weight, loss_weight)
         self.possible_agents = [f"flow_{i}" for i in chosen]
         self.agents: list[str] = []
         self._live: dict[str, bool] = {}
@@ -129,11 +128,7 @@ class FlowsParallelEnv(ParallelEnv[str, np.ndarray, np.ndarray]):
             o = rows[k, :_N]
             info = {"time_s": float(rows[k, _N + 2])}
             obs[agent] = o.astype(np.float32)
-            rewards[agent] = (
-                default_reward(o, *self._weights)
-                if self._reward_fn is None
-                else float(self._reward_fn(o, info))
-            )
+            rewards[agent] = self._reward.one(o, info)
             terms[agent], truncs[agent] = bool(rows[k, _N]), bool(rows[k, _N + 1])
             infos[agent] = info
         self.agents = [a for a in self.agents if not (terms[a] or truncs[a])]

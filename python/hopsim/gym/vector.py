@@ -25,10 +25,10 @@ from ._common import (
     OBS_FIELDS,
     ROW,
     Episodes,
+    Reward,
     RewardFn,
     Settings,
     check_flow,
-    default_rewards,
     episode_seed,
 )
 from .env import action_space, observation_space
@@ -76,8 +76,7 @@ class VecWindowEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._settings = Settings(action, step, step_s, action_low, action_high, warmup_s)
         self.num_envs = num_envs
         self.workers = min(workers, num_envs)
-        self._reward_fn = reward_fn
-        self._weights = (float(delay_weight), float(loss_weight))
+        self._reward = Reward(reward_fn, delay_weight, loss_weight)
         self.single_observation_space = observation_space()
         self.single_action_space = action_space(self._settings.low, self._settings.high)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -132,15 +131,7 @@ class VecWindowEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         obs = rows[:, :_N]
         terminated, truncated = rows[:, _N] == 1.0, rows[:, _N + 1] == 1.0
         info: dict[str, Any] = {"time_s": rows[:, _N + 2].copy()}
-        if self._reward_fn is None:
-            rewards = default_rewards(obs, *self._weights)
-        else:
-            rewards = np.array(
-                [
-                    float(self._reward_fn(o, {"time_s": t}))
-                    for o, t in zip(obs, rows[:, _N + 2], strict=True)
-                ]
-            )
+        rewards = self._reward.rows(obs, rows[:, _N + 2])
         rewards[restarted] = 0.0
         terminated[restarted] = False
         truncated[restarted] = False
