@@ -14,7 +14,14 @@ from typing import Any
 from .._core import ScenarioError
 from .metrics import FLOW_AGG
 
-__all__ = ["check_flow_metrics", "check_key", "check_repeats", "check_same_runs", "flow_count"]
+__all__ = [
+    "check_flow_metrics",
+    "check_key",
+    "check_key_path",
+    "check_repeats",
+    "check_same_runs",
+    "flow_count",
+]
 
 
 def check_key(where: str, key: str) -> None:
@@ -100,3 +107,31 @@ def check_flow_metrics(
                 f"{where} {json.dumps(name)} names flow {int(agg[4:])}, which does not exist "
                 f"{at}: it has {flows} flow(s), numbered from 0 (allowed: {allowed})"
             )
+
+
+def check_key_path(base: Mapping[str, Any], key: str) -> None:
+    """A swept key must name a place in the scenario (unknown names fail in the core)."""
+    parts = key.split(".")
+    if any(not p for p in parts):
+        raise ScenarioError(f'sweep "{key}": the key has an empty component')
+    if key == "seed":
+        raise ScenarioError(
+            'sweep "seed": not allowed, each replication gets its own seed (derived from the '
+            "sweep's `seed`); use replications = N for N seeds"
+        )
+    node: Any = base
+    for i, part in enumerate(parts):
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                here = ".".join(parts[:i])
+                raise ScenarioError(
+                    f'sweep "{key}": {here} is a list of {len(node)} element(s), so {part!r} '
+                    f"must be an index 0..{len(node) - 1}"
+                )
+            node = node[int(part)]
+        elif isinstance(node, Mapping):
+            if part not in node:
+                return  # a key not written in the base: the core decides whether it exists
+            node = node[part]
+        else:
+            return

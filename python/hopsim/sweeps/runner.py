@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from ..scenario import to_json
+from . import shared
 from .checks import check_flow_metrics
 from .errors import StoreError, SweepInterrupted
 from .execute import DaskExecutor, LocalExecutor, default_jobs
@@ -24,7 +26,7 @@ from .lock import folder_lock
 from .metrics import check_metric_name, metric_value
 from .progress import SweepProgress
 from .simulators import HOPSIM, get_simulator
-from .spec import RunTask, SweepSpec, check_count_option
+from .spec import RunTask, SweepSpec, check_count_option, derive_seed
 from .stats import Summary, summarize_values
 from .store import ResultStore, StoredRun, run_key
 
@@ -113,7 +115,6 @@ class PointSummary:
 def _resolve(task: RunTask, budget: Mapping[str, Any]) -> tuple[str, dict[str, Any], str]:
     from .. import _core
     from .._core import __version__
-    from ..scenario import to_json
 
     simulator = get_simulator(task.simulator)
     text = to_json(task.scenario)
@@ -238,14 +239,26 @@ def _run_round(
     by_key: dict[str, tuple[RunTask, dict[str, Any]]] = {}
     members = []
     todo = []
+    groups: dict[int, list[tuple[str, list[Any]]]] = {}
+    base_resolved = _shared_base(spec)
     for task in tasks:
         key, resolved, text = _resolve(task, spec.budget)
+        change_list: list[shared.Change] = []
+        if base_resolved is not None:
+            # The warm-up of this replication: the base with the replication's seed.
+            warm = dict(base_resolved, seed=resolved["seed"])
+            change_list = shared.changes(warm, resolved, _label(task.params))
+            resolved = shared.key_document(resolved, spec.shared_warmup_s or 0.0, warm)
+            key = run_key(HOPSIM.key_document(resolved), _version())
         members.append((key, task.point, task.replication, task.params))
         report.total += 1
         if key in finished or key in by_key:
             report.skipped += 1
             continue
         by_key[key] = (task, resolved)
+        if base_resolved is not None:
+            groups.setdefault(task.replication, []).append((key, [list(c) for c in change_list]))
+            continue
         payload: dict[str, Any] = {"scenario_json": text, "metrics": list(task.metrics)}
         simulator = get_simulator(task.simulator)
         if simulator is not HOPSIM:
@@ -254,12 +267,24 @@ def _run_round(
             payload["options"] = dict(spec.budget)
         todo.append((key, payload))
     store.add_members(spec.name, spec.digest(), members)
-    bar.add_total(len(todo))
-    from .._core import __version__
+    group_of: dict[str, list[str]] = {}
+    for rep, group in groups.items():
+        warmup = to_json(dict(spec.base, seed=derive_seed(spec.seed, rep)))
+        payload = {
+            "shared": {"scenario_json": warmup, "at_s": spec.shared_warmup_s, "members": group},
+            "metrics": list(spec.metrics),
+        }
+        if spec.budget:
+            payload["options"] = dict(spec.budget)
+        group_key = f"shared-warmup:{rep}:{group[0][0]}"
+        group_of[group_key] = [k for k, _ in group]
+        todo.append((group_key, payload))
+    bar.add_total(len(by_key))
+    __version__ = _version()
 
     for key, payload in todo:
         executor.submit(key, payload)
-    for key, outcome, error in executor.results():
+    for key, outcome, error in _expand(executor.results(), group_of):
         task, resolved = by_key[key]
         if outcome is not None and outcome.get("violations"):
             error = "invariant violated: " + "; ".join(outcome["violations"][:3])
@@ -281,6 +306,41 @@ def _run_round(
         )
         report.done += 1
         bar.advance(True)
+
+
+def _version() -> str:
+    from .._core import __version__
+
+    return __version__
+
+
+def _shared_base(spec: SweepSpec) -> dict[str, Any] | None:
+    """The resolved base of a sweep sharing its warm-up (None: it does not)."""
+    if spec.shared_warmup_s is None:
+        return None
+    if spec.simulator != "hopsim":
+        raise ScenarioError(f"{shared.KEY}: {spec.simulator} cannot fork a run")
+    from .. import _core
+
+    doc = dict(spec.base, seed=derive_seed(spec.seed, 0))
+    resolved: dict[str, Any] = json.loads(_core.validate_json(to_json(doc)))
+    return resolved
+
+
+def _expand(
+    results: Iterator[tuple[str, dict[str, Any] | None, str | None]],
+    group_of: Mapping[str, list[str]],
+) -> Iterator[tuple[str, dict[str, Any] | None, str | None]]:
+    """Each run's outcome; a shared warm-up's group gives one per member (its error, if it
+    failed, is every member's)."""
+    for key, outcome, error in results:
+        if key not in group_of:
+            yield key, outcome, error
+            continue
+        runs = (outcome or {}).get("runs", {})
+        for member in group_of[key]:
+            got = runs.get(member)
+            yield member, got, None if got is not None else (error or "the group gave no result")
 
 
 def _precision(

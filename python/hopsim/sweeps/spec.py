@@ -44,7 +44,15 @@ from typing import Any
 from .._core import ScenarioError
 from ..limits import check_depth
 from ..scenario import SWEEP_ONLY_KEYS, apply_overrides, read_toml, scenario_from_doc
-from .checks import check_flow_metrics, check_key, check_repeats, check_same_runs, flow_count
+from . import shared
+from .checks import (
+    check_flow_metrics,
+    check_key,
+    check_key_path,
+    check_repeats,
+    check_same_runs,
+    flow_count,
+)
 from .metrics import check_metric_name
 
 __all__ = [
@@ -57,7 +65,8 @@ __all__ = [
     "name_from_file",
 ]
 
-TOP_KEYS = {"name", "base", "scenario", "set", "replications", "seed", "metrics", "sweep", "quick"}
+TOP_KEYS = {"name", "base", "scenario", "set", "replications", "seed", "metrics", "sweep"}
+TOP_KEYS |= {"quick", shared.KEY}
 QUICK_KEYS = {"replications", "set", "sweep"}
 DEFAULT_METRICS = ("goodput_kbps",)
 #: The run options a sweep passes to every run (hopsim.run_options).
@@ -121,6 +130,8 @@ class SweepSpec:
     budget: dict[str, Any] = field(default_factory=dict)
     #: The number of flows of each point's runs (filled in by validation), for flowN metrics.
     flow_counts: list[int] = field(default_factory=list)
+    #: Each replication's points fork from one warm-up run paused here (``shared.py``).
+    shared_warmup_s: float | None = None
 
     def __post_init__(self) -> None:
         if not self.points:
@@ -157,6 +168,8 @@ class SweepSpec:
         doc = {"base": self.base, "axes": self.axes, "values": self.values, "seed": self.seed}
         if self.simulator != "hopsim":
             doc["simulator"] = self.simulator
+        if self.shared_warmup_s is not None:
+            doc[shared.KEY] = self.shared_warmup_s
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
 
     def to_doc(self) -> dict[str, Any]:
@@ -172,6 +185,7 @@ class SweepSpec:
             "metrics": list(self.metrics),
             "base": self.base,
             "simulator": self.simulator,
+            shared.KEY: self.shared_warmup_s,
         }
 
 
@@ -353,6 +367,7 @@ def load_sweep(
         source=where,
         quick=quick,
         budget=budget,
+        shared_warmup_s=shared.check_setting(doc.get(shared.KEY)),
     )
     _validate_points(spec)
     return spec
@@ -452,7 +467,7 @@ def _validate_points(spec: SweepSpec) -> None:
     from ..api import validate
 
     for key in spec.swept_keys:
-        _check_key_path(spec.base, key)
+        check_key_path(spec.base, key)
     for axis in spec.axes:
         lengths = {len(spec.values[k]) for k in axis}
         if len(lengths) > 1:
@@ -468,31 +483,7 @@ def _validate_points(spec: SweepSpec) -> None:
         spec.flow_counts.append(flow_count(resolved[-1]))
         check_flow_metrics(spec.metrics, point.label, spec.flow_counts[-1])
     check_same_runs([p.label for p in spec.points], resolved)
-
-
-def _check_key_path(base: Mapping[str, Any], key: str) -> None:
-    """A swept key must name a place in the scenario (unknown names fail in the core)."""
-    parts = key.split(".")
-    if any(not p for p in parts):
-        raise ScenarioError(f'sweep "{key}": the key has an empty component')
-    if key == "seed":
-        raise ScenarioError(
-            'sweep "seed": not allowed, each replication gets its own seed (derived from the '
-            "sweep's `seed`); use replications = N for N seeds"
-        )
-    node: Any = base
-    for i, part in enumerate(parts):
-        if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
-                here = ".".join(parts[:i])
-                raise ScenarioError(
-                    f'sweep "{key}": {here} is a list of {len(node)} element(s), so {part!r} '
-                    f"must be an index 0..{len(node) - 1}"
-                )
-            node = node[int(part)]
-        elif isinstance(node, Mapping):
-            if part not in node:
-                return  # a key not written in the base: the core decides whether it exists
-            node = node[part]
-        else:
-            return
+    if spec.shared_warmup_s is not None:
+        base = validate(dict(spec.base, seed=derive_seed(spec.seed, 0)), **spec.budget)
+        points = [(p.label, r) for p, r in zip(spec.points, resolved, strict=True)]
+        shared.check_spec(base, points, spec.shared_warmup_s, spec.simulator)

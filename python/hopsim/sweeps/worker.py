@@ -13,7 +13,7 @@ import socket
 import time
 from typing import Any
 
-__all__ = ["execute", "ignore_sigint"]
+__all__ = ["execute", "execute_shared", "ignore_sigint"]
 
 
 def ignore_sigint() -> None:
@@ -35,6 +35,8 @@ def execute(payload: dict[str, Any]) -> dict[str, Any]:
     from .metrics import run_metrics
     from .simulators import HOPSIM
 
+    if "shared" in payload:
+        return execute_shared(payload)
     t0 = time.perf_counter()
     simulator = payload.get("simulator") or HOPSIM
     text = simulator.run(payload["scenario_json"], payload.get("options"))
@@ -47,3 +49,45 @@ def execute(payload: dict[str, Any]) -> dict[str, Any]:
         "host": socket.gethostname(),
         "violations": list(result.get("invariants", {}).get("violations", [])),
     }
+
+
+def execute_shared(payload: dict[str, Any]) -> dict[str, Any]:
+    """A replication of a sweep sharing its warm-up (``shared.py``): the warm-up run once to
+    ``at_s``, then each member a fork of it with its changes, run to the end.
+
+    ``payload["shared"]``: ``{"scenario_json", "at_s", "members": [[key, [[kind, target,
+    value], ...]], ...]}``. Returns ``{"runs": {key: outcome}}``, each outcome as
+    :func:`execute`'s; a member's wall time is its own part plus an equal share of the
+    warm-up.
+    """
+    import json
+
+    from .._core import Simulation
+    from .metrics import run_metrics
+
+    job = payload["shared"]
+    options = payload.get("options")
+    t0 = time.perf_counter()
+    base = Simulation(job["scenario_json"], json.dumps(options) if options else None)
+    base.run_until(float(job["at_s"]))
+    warmup_share = (time.perf_counter() - t0) / max(1, len(job["members"]))
+    runs = {}
+    for key, changes in job["members"]:
+        t1 = time.perf_counter()
+        sim = base.fork()
+        for kind, target, value in changes:
+            if kind == "window_limit":
+                sim.set_window_limit(target, value)
+            else:
+                sim.set_queue_limit(target, value)
+        sim.run_until(sim.end_s)
+        text = sim.result_json()
+        result = json.loads(text)
+        runs[key] = {
+            "result_json": text,
+            "metrics": run_metrics(result, payload["metrics"]),
+            "wall_s": time.perf_counter() - t1 + warmup_share,
+            "host": socket.gethostname(),
+            "violations": list(result.get("invariants", {}).get("violations", [])),
+        }
+    return {"runs": runs}
