@@ -10,6 +10,7 @@ use hopsim_core::control::{
     Action, ControlConfig, ControlPool, StepLength, StepOut, WindowControl, OBS_FIELDS, OBS_LEN,
 };
 use hopsim_core::engine::time::secs_to_ns;
+use hopsim_core::scenario::Scenario;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -62,19 +63,29 @@ fn config(
     })
 }
 
-/// A run built from `scenario_json` with `flows` under the controller `cfg`, warmed up.
+/// A run built from `scenario_json` with `flows` under the controller `cfg`, warmed up, and
+/// its scenario (for the result).
+fn build_with_scenario(
+    py: Python<'_>,
+    scenario_json: &str,
+    cfg: ControlConfig,
+    flows: Vec<usize>,
+) -> PyResult<(Scenario, WindowControl)> {
+    py.detach(|| {
+        let options = hopsim_core::RunOptions::default();
+        let (scenario, world) = hopsim_core::prepare_json(scenario_json, &options)?;
+        Ok((scenario, WindowControl::with_flows(world, cfg, flows)?))
+    })
+    .map_err(to_py_err)
+}
+
 fn build(
     py: Python<'_>,
     scenario_json: &str,
     cfg: ControlConfig,
     flows: Vec<usize>,
 ) -> PyResult<WindowControl> {
-    py.detach(|| {
-        let (_, world) =
-            hopsim_core::prepare_json(scenario_json, &hopsim_core::RunOptions::default())?;
-        WindowControl::with_flows(world, cfg, flows)
-    })
-    .map_err(to_py_err)
+    Ok(build_with_scenario(py, scenario_json, cfg, flows)?.1)
 }
 
 /// The last step's rows of `run`, one per flow, appended to `buf`.
@@ -90,7 +101,7 @@ fn push_rows(buf: &mut Vec<u8>, run: &WindowControl) {
 pub struct WindowEnvCore {
     cfg: ControlConfig,
     flows: Vec<usize>,
-    run: Mutex<Option<WindowControl>>,
+    run: Mutex<Option<(Scenario, WindowControl)>>,
 }
 
 #[pymethods]
@@ -120,10 +131,12 @@ impl WindowEnvCore {
     /// A new episode: the run of `scenario_json`, warmed up; its first rows (one per flow).
     fn reset<'py>(&self, py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, PyBytes>> {
         guarded(|| {
-            let run = build(py, scenario_json, self.cfg, self.flows.clone())?;
+            let (scenario, run) =
+                build_with_scenario(py, scenario_json, self.cfg, self.flows.clone())?;
             let mut rows = Vec::with_capacity(self.flows.len() * ROW * 8);
             push_rows(&mut rows, &run);
-            *self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))? = Some(run);
+            *self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))? =
+                Some((scenario, run));
             Ok(PyBytes::new(py, &rows))
         })
     }
@@ -132,7 +145,7 @@ impl WindowEnvCore {
     fn step_flows<'py>(&self, py: Python<'py>, actions: Vec<f64>) -> PyResult<Bound<'py, PyBytes>> {
         guarded(|| {
             let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
-            let run = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
+            let (_, run) = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
             run.step_flows(&actions).map_err(to_py_err)?;
             let mut rows = Vec::with_capacity(actions.len() * ROW * 8);
             push_rows(&mut rows, run);
@@ -144,7 +157,7 @@ impl WindowEnvCore {
     fn step<'py>(&self, py: Python<'py>, action: f64) -> PyResult<Bound<'py, PyBytes>> {
         guarded(|| {
             let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
-            let run = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
+            let (_, run) = guard.as_mut().ok_or_else(|| PyValueError::new_err("reset() first"))?;
             let out = run.step(action).map_err(to_py_err)?;
             let mut buf = Vec::with_capacity(ROW * 8);
             push_row(&mut buf, &out);
@@ -155,8 +168,28 @@ impl WindowEnvCore {
     /// The run's live state as JSON (`Simulation.state()`), for `info`.
     fn state_json(&self) -> PyResult<String> {
         let guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
-        let run = guard.as_ref().ok_or_else(|| PyValueError::new_err("reset() first"))?;
+        let (_, run) = guard.as_ref().ok_or_else(|| PyValueError::new_err("reset() first"))?;
         Ok(run.world().live_state_json())
+    }
+
+    /// The ended episode's result document as JSON (`hopsim.Result`); the run is then
+    /// closed (reset() starts the next).
+    fn result_json(&self, py: Python<'_>) -> PyResult<String> {
+        guarded(|| {
+            let mut guard = self.run.lock().map_err(|_| PyValueError::new_err("a failed run"))?;
+            let Some((_, run)) = guard.as_ref() else {
+                return Err(PyValueError::new_err("no episode: reset() and step it to its end"));
+            };
+            if !run.truncated() {
+                let at = run.world().now_ns() as f64 * 1e-9;
+                return Err(PyValueError::new_err(format!(
+                    "the episode is at {at} s: its result is there once it is truncated"
+                )));
+            }
+            let (scenario, run) = guard.take().expect("checked above");
+            let mut world = run.into_world();
+            Ok(py.detach(|| hopsim_core::result_json(&mut world, &scenario)))
+        })
     }
 }
 

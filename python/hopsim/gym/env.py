@@ -21,6 +21,8 @@ import gymnasium as gym
 import numpy as np
 
 from .. import _core
+from .._core import ScenarioError
+from ..result import Result
 from ..api import ScenarioLike
 from ..scenario import Overrides
 from ._common import (
@@ -114,6 +116,20 @@ class WindowEnv(gym.Env[np.ndarray, np.ndarray]):
         if terminated or truncated:
             self._ready = False
         return obs.astype(np.float32), reward, terminated, truncated, info
+
+    def result(self) -> Result:
+        """The ended episode's :class:`hopsim.Result` (every metric ``hopsim.run`` gives,
+        measured from the scenario's ``warmup_s``); the episode must have been truncated,
+        and is closed by it.
+
+        Raises:
+            ScenarioError: no episode, or one not at its end yet.
+        """
+        try:
+            text = self._core.result_json()
+        except ValueError as exc:
+            raise ScenarioError(str(exc)) from None
+        return Result.from_json(text)
 
     def state(self) -> dict[str, Any]:
         """The run's live state (as :meth:`hopsim.Simulation.state`)."""

@@ -157,6 +157,11 @@ impl WindowControl {
         &self.world
     }
 
+    /// The run itself, for its result once it has ended (`hopsim_core::result_json`).
+    pub fn into_world(self) -> World {
+        self.world
+    }
+
     pub fn config(&self) -> &ControlConfig {
         &self.cfg
     }
