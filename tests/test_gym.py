@@ -63,6 +63,11 @@ def test_a_constant_window_limit_action_is_the_configured_max_window(limit: floa
     want_kbit = configured.state()["flows"][0]["delivered_bytes"] * 8 / 1e3
     assert stepped_kbit == pytest.approx(want_kbit, rel=1e-6)  # float32 observations
     assert env.state()["flows"][0]["delivered_bytes"] * 8 / 1e3 == want_kbit
+    got, want = env.result().flows[0], hopsim.run(CHAIN4, {"tcp.max_window": limit}, seed=7)
+    for key in ("goodput_kbps", "mean_delay_ms", "retransmissions", "avg_cwnd"):
+        assert getattr(got, key) == getattr(want.flows[0], key), key
+    with pytest.raises(ScenarioError, match="no episode"):
+        env.result()  # taken: the next episode starts with reset()
 
 
 def test_the_vector_environment_is_the_single_one_on_any_number_of_threads() -> None:
