@@ -37,6 +37,7 @@ FOLDERS = [
     "testbed",
     "window-80211n",
     "crosscheck-ns2",
+    "gym-window",
 ]
 SKIP_MARK = "<!-- test: skip"
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -280,6 +281,19 @@ def check_window_80211n(ran: list[Ran], cwd: Path) -> None:
     assert_figure(cwd / "results/window-80211n-quick/best_window.png")
 
 
+def check_gym_window(ran: list[Ran], cwd: Path) -> None:
+    table = output_of(ran, "python examples/gym-window/cem.py")
+    rows = {
+        name.strip(): [float(v) for v in re.findall(r"(-?[\d.]+) ± ([\d.]+)", rest)[0]]
+        for name, rest in re.findall(r"^\| ([^|]+?)\s*\|([^\n]+)$", table, re.M)
+        if "±" in rest.split("|")[0]
+    }
+    learned, bad = rows["learned (CEM)"], rows["fixed window 32 (bad)"]
+    # The check: the learned policy beats a fixed bad window, beyond both CIs.
+    assert learned[0] - learned[1] > bad[0] + bad[1], table
+    assert_figure(cwd / "results/gym-window/cem-quick.png")
+
+
 CHECKS = {
     "grid-aodv": check_grid_aodv,
     "manet-dsr": check_manet_dsr,
@@ -287,6 +301,7 @@ CHECKS = {
     "testbed": check_testbed,
     "window-80211n": check_window_80211n,
     "crosscheck-ns2": check_crosscheck_ns2,
+    "gym-window": check_gym_window,
 }
 
 
