@@ -161,3 +161,13 @@ def test_udp_refusals() -> None:
         sim.set_pacing_rate(0, 100.0)
     with pytest.raises(ScenarioError, match="TCP"):
         sim.set_cwnd(0, 2.0)
+
+
+def test_a_finished_transfer_does_not_start_again() -> None:
+    for doc in (UDP, TCP):
+        fixed = dict(doc, flows=[dict(doc["flows"][0], bytes=5000)])
+        sim = hopsim.Simulation(fixed)
+        sim.run_until(20.0)
+        assert delivered(sim) == 5000
+        with pytest.raises(ScenarioError, match="fixed-size transfer"):
+            sim.start_flow(0)

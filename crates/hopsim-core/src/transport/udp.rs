@@ -52,6 +52,11 @@ impl UdpSource {
         self.limit = Some(packets);
     }
 
+    /// Has it sent every packet of a fixed-size transfer?
+    pub fn exhausted(&self) -> bool {
+        self.limit.is_some_and(|l| self.next_seq as u64 >= l)
+    }
+
     pub fn active_at(&self, now: SimTime) -> bool {
         now >= self.start_ns
             && now < self.stop_ns

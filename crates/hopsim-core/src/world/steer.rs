@@ -9,14 +9,15 @@ use super::World;
 use crate::engine::time::SimTime;
 use crate::error::ScenarioError;
 use crate::ids::FlowId;
+use crate::net::packet::{IP_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::scenario::{ranges, KeyPath};
 use crate::transport::flow::{FlowApp, TcpFlow};
+use crate::transport::tcp::TCP_HEADER_BYTES;
 
-/// TCP/IP header bytes a maximum pacing rate counts with each segment (as Linux counts the
-/// whole packet against SO_MAX_PACING_RATE).
-const TCP_IP_HEADER_BYTES: u32 = 40;
-/// UDP/IP header bytes of a paced UDP datagram.
-const UDP_IP_HEADER_BYTES: u32 = 28;
+/// Header bytes a pacing rate counts with each packet (as Linux counts the whole packet
+/// against SO_MAX_PACING_RATE).
+const TCP_IP_HEADER_BYTES: u32 = TCP_HEADER_BYTES + IP_HEADER_BYTES;
+const UDP_IP_HEADER_BYTES: u32 = UDP_HEADER_BYTES + IP_HEADER_BYTES;
 /// The largest pacing rate accepted, kbit/s (10 Gbit/s).
 const MAX_RATE_KBPS: f64 = 1e7;
 
@@ -142,6 +143,14 @@ impl World {
     pub fn start_flow(&mut self, flow: usize) -> Result<(), ScenarioError> {
         let (now, end) = (self.cx.sched.now(), self.cx.cfg.end_ns);
         let f = self.flow_mut(flow)?;
+        let done = match &f.app {
+            FlowApp::Tcp(t) => t.completed_ns.is_some(),
+            FlowApp::Udp { source, .. } => source.exhausted(),
+        };
+        if done {
+            let why = "has sent all of its fixed-size transfer (flows.N.bytes): nothing to start";
+            return Err(ScenarioError::invalid("flow", flow, why));
+        }
         let sending = match &f.app {
             FlowApp::Tcp(t) => f.start_ns <= now && t.sender.stop_ns() > now,
             FlowApp::Udp { source, .. } => source.active_at(now),
