@@ -1,0 +1,387 @@
+//! OLSR (RFC 3626), core functionality with one interface per node: link sensing by HELLO
+//! (section 7), the neighbour and two-hop neighbour sets (8.1, 8.2), MPR selection (8.3,
+//! `mpr.rs`) and MPR selectors (8.4), TC messages flooded through MPRs with the default
+//! forwarding algorithm and the duplicate set (3.4, 9), the topology set (9.5) and the
+//! routing table (10, `table.rs`). Optionally, link-layer notification (13). No hysteresis
+//! (14), no MID or HNA (one interface, no other networks), no ETX extension.
+//!
+//! Pure protocol logic, as `aodv/`: the glue hands it messages, asks it for its HELLOs and
+//! TCs at their (jittered) times, and reads routes from it; reading a route changes nothing.
+
+mod mpr;
+pub mod msg;
+mod table;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::engine::time::{SimDuration, SimTime};
+use crate::ids::NodeId;
+use msg::{Body, Hello, LinkType, Message, NeighborType, Tc, WILL_DEFAULT};
+use rustc_hash::FxHashMap;
+
+/// RFC 3626 section 18 constants (scenario keys `routing.olsr_*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OlsrConfig {
+    pub hello_interval_ns: SimDuration,
+    pub tc_interval_ns: SimDuration,
+    /// NEIGHB_HOLD_TIME: a HELLO's validity (3 x REFRESH_INTERVAL).
+    pub neighb_hold_ns: SimDuration,
+    /// TOP_HOLD_TIME: a TC's validity (3 x TC_INTERVAL).
+    pub top_hold_ns: SimDuration,
+    pub dup_hold_ns: SimDuration,
+    pub willingness: u8,
+    /// MAXJITTER: messages leave up to this much after their time (section 18.3).
+    pub max_jitter_ns: SimDuration,
+}
+
+impl Default for OlsrConfig {
+    fn default() -> Self {
+        OlsrConfig {
+            hello_interval_ns: 2_000_000_000,
+            tc_interval_ns: 5_000_000_000,
+            neighb_hold_ns: 6_000_000_000,
+            top_hold_ns: 15_000_000_000,
+            dup_hold_ns: 30_000_000_000,
+            willingness: WILL_DEFAULT,
+            max_jitter_ns: 500_000_000, // HELLO_INTERVAL / 4
+        }
+    }
+}
+
+/// A link tuple (section 4.2.1) of the one interface.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Link {
+    sym_until: SimTime,
+    asym_until: SimTime,
+    until: SimTime,
+}
+
+/// A topology tuple (section 4.4): `dest` is reached through `last`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Topology {
+    dest: NodeId,
+    last: NodeId,
+    seq: u16,
+    until: SimTime,
+}
+
+/// RFC 3626 section 19: is sequence number `a` newer than `b` (with wrap-around)?
+pub fn seq_newer(a: u16, b: u16) -> bool {
+    (a > b && a - b <= u16::MAX / 2) || (b > a && b - a > u16::MAX / 2)
+}
+
+/// OLSR at one node.
+#[derive(Clone)]
+pub struct OlsrNode {
+    me: NodeId,
+    cfg: OlsrConfig,
+    links: BTreeMap<NodeId, Link>,
+    /// Willingness each neighbour last announced.
+    willingness: BTreeMap<NodeId, u8>,
+    /// Two-hop tuples (neighbour, two-hop node) and until when each holds.
+    two_hop: BTreeMap<(NodeId, NodeId), SimTime>,
+    mprs: BTreeSet<NodeId>,
+    selectors: BTreeMap<NodeId, SimTime>,
+    /// The advertised set last sent in a TC, its ANSN, and until when an empty one is sent.
+    advertised: Vec<NodeId>,
+    ansn: u16,
+    tc_until: SimTime,
+    topology: Vec<Topology>,
+    /// The duplicate set (section 3.4): (originator, sequence) -> (until, retransmitted).
+    dups: FxHashMap<(NodeId, u16), (SimTime, bool)>,
+    msg_seq: u16,
+    table: table::RouteTable,
+    /// The neighbourhood or topology changed since the MPRs and routes were computed.
+    dirty: bool,
+}
+
+impl OlsrNode {
+    pub fn new(me: NodeId, cfg: OlsrConfig) -> OlsrNode {
+        OlsrNode {
+            me,
+            cfg,
+            links: BTreeMap::new(),
+            willingness: BTreeMap::new(),
+            two_hop: BTreeMap::new(),
+            mprs: BTreeSet::new(),
+            selectors: BTreeMap::new(),
+            advertised: Vec::new(),
+            ansn: 0,
+            tc_until: 0,
+            topology: Vec::new(),
+            dups: FxHashMap::default(),
+            msg_seq: 0,
+            table: table::RouteTable::default(),
+            dirty: false,
+        }
+    }
+
+    pub fn config(&self) -> &OlsrConfig {
+        &self.cfg
+    }
+
+    fn next_seq(&mut self) -> u16 {
+        self.msg_seq = self.msg_seq.wrapping_add(1);
+        self.msg_seq
+    }
+
+    /// Drop what has expired by `now` (every tuple has its own time).
+    fn expire(&mut self, now: SimTime) {
+        let before =
+            (self.links.len(), self.two_hop.len(), self.selectors.len(), self.topology.len());
+        let lost_sym: Vec<NodeId> = self
+            .links
+            .iter()
+            .filter(|(_, l)| l.sym_until < now && l.sym_until != 0 && l.until >= now)
+            .map(|(n, _)| *n)
+            .collect();
+        self.links.retain(|_, l| l.until >= now);
+        let links = &self.links;
+        self.willingness.retain(|n, _| links.contains_key(n));
+        self.two_hop.retain(|_, until| *until >= now);
+        self.selectors.retain(|_, until| *until >= now);
+        self.topology.retain(|t| t.until >= now);
+        self.dups.retain(|_, (until, _)| *until >= now);
+        let after =
+            (self.links.len(), self.two_hop.len(), self.selectors.len(), self.topology.len());
+        if before != after || !lost_sym.is_empty() {
+            self.dirty = true;
+        }
+        // A neighbour whose link is no longer symmetric takes its two-hop tuples with it
+        // (section 8.5: the neighbour left the symmetric neighbourhood).
+        if !lost_sym.is_empty() {
+            self.two_hop.retain(|(via, _), _| !lost_sym.contains(via));
+            self.selectors.retain(|n, _| !lost_sym.contains(n));
+            for n in lost_sym {
+                if let Some(l) = self.links.get_mut(&n) {
+                    l.sym_until = 0; // recorded: lost, not newly lost again
+                }
+            }
+        }
+    }
+
+    fn symmetric(&self, n: NodeId, now: SimTime) -> bool {
+        self.links.get(&n).is_some_and(|l| l.sym_until >= now && l.sym_until != 0)
+    }
+
+    /// Symmetric neighbours and their willingness.
+    fn symmetric_set(&self, now: SimTime) -> BTreeMap<NodeId, u8> {
+        self.links
+            .keys()
+            .filter(|n| self.symmetric(**n, now))
+            .map(|n| (*n, self.willingness.get(n).copied().unwrap_or(WILL_DEFAULT)))
+            .collect()
+    }
+
+    /// Recompute the MPR set and the routes if anything they depend on changed.
+    fn refresh(&mut self, now: SimTime) {
+        self.expire(now);
+        if !self.dirty {
+            return;
+        }
+        let sym = self.symmetric_set(now);
+        let pairs: BTreeSet<(NodeId, NodeId)> = self.two_hop.keys().copied().collect();
+        self.mprs = mpr::select(self.me, &sym, &pairs);
+        let topo: Vec<(NodeId, NodeId)> = self.topology.iter().map(|t| (t.dest, t.last)).collect();
+        self.table.compute(self.me, &sym, &pairs, &topo);
+        self.dirty = false;
+    }
+
+    /// This node's HELLO at `now` (section 6.2): every link not yet expired, with its link
+    /// type and the neighbour's type.
+    pub fn hello(&mut self, now: SimTime) -> Message {
+        self.refresh(now);
+        let links = self
+            .links
+            .iter()
+            .map(|(&n, l)| {
+                let link = if l.sym_until >= now && l.sym_until != 0 {
+                    LinkType::Sym
+                } else if l.asym_until >= now {
+                    LinkType::Asym
+                } else {
+                    LinkType::Lost
+                };
+                let neighbor = if self.mprs.contains(&n) {
+                    NeighborType::Mpr
+                } else if link == LinkType::Sym {
+                    NeighborType::Sym
+                } else {
+                    NeighborType::Not
+                };
+                (n, link, neighbor)
+            })
+            .collect();
+        let hello = Hello { willingness: self.cfg.willingness, links };
+        self.message(1, self.cfg.neighb_hold_ns, Body::Hello(hello))
+    }
+
+    fn message(&mut self, ttl: u8, vtime_ns: u64, body: Body) -> Message {
+        let seq = self.next_seq();
+        Message { originator: self.me, seq, ttl, hops: 0, vtime_ns, body }
+    }
+
+    /// This node's TC at `now` (section 9.3), or None: its MPR selectors with the ANSN, sent
+    /// while it has selectors and, empty, for TOP_HOLD_TIME after it had the last.
+    pub fn tc(&mut self, now: SimTime) -> Option<Message> {
+        self.refresh(now);
+        let selectors: Vec<NodeId> = self.selectors.keys().copied().collect();
+        if selectors != self.advertised {
+            self.ansn = self.ansn.wrapping_add(1);
+            self.advertised = selectors;
+        }
+        if !self.advertised.is_empty() {
+            self.tc_until = now + self.cfg.top_hold_ns;
+        } else if now > self.tc_until {
+            return None;
+        }
+        let tc = Tc { ansn: self.ansn, advertised: self.advertised.clone() };
+        Some(self.message(255, self.cfg.top_hold_ns, Body::Tc(tc)))
+    }
+
+    /// A message heard from neighbour `from` at `now` (section 3.4): processed once, and the
+    /// copy to retransmit returned when this node forwards it (it is an MPR of `from`).
+    pub fn receive(&mut self, now: SimTime, from: NodeId, m: &Message) -> Option<Message> {
+        self.expire(now);
+        if m.originator == self.me || m.ttl == 0 {
+            return None;
+        }
+        if let Body::Hello(h) = &m.body {
+            // HELLOs are one hop: never forwarded, never duplicate-checked (section 6.4).
+            if m.hops == 0 {
+                self.on_hello(now, from, m.vtime_ns, h);
+            }
+            return None;
+        }
+        let key = (m.originator, m.seq);
+        if self.dups.contains_key(&key) {
+            return None; // processed (and, if so, forwarded) already
+        }
+        // Section 3.4 step 3 and 9.5 step 1: only from the symmetric neighbourhood.
+        if !self.symmetric(from, now) {
+            return None;
+        }
+        if let Body::Tc(tc) = &m.body {
+            self.on_tc(now, m.originator, m.vtime_ns, tc);
+        }
+        // Section 3.4.1: forward if the sender selected this node as an MPR.
+        let forward = self.selectors.contains_key(&from) && m.ttl > 1;
+        self.dups.insert(key, (now + self.cfg.dup_hold_ns, forward));
+        forward.then(|| Message { ttl: m.ttl - 1, hops: m.hops + 1, ..m.clone() })
+    }
+
+    /// Sections 7.1.1, 8.1, 8.2.1 and 8.4.1.
+    fn on_hello(&mut self, now: SimTime, from: NodeId, vtime: u64, h: &Hello) {
+        let hold = self.cfg.neighb_hold_ns;
+        let link = self.links.entry(from).or_insert(Link {
+            sym_until: 0,
+            asym_until: 0,
+            until: now + vtime,
+        });
+        let was_sym = link.sym_until >= now && link.sym_until != 0;
+        link.asym_until = now + vtime;
+        match h.links.iter().find(|(n, _, _)| *n == self.me).map(|(_, l, _)| *l) {
+            Some(LinkType::Lost) => link.sym_until = 0,
+            Some(LinkType::Sym | LinkType::Asym) => {
+                link.sym_until = now + vtime;
+                link.until = link.sym_until + hold;
+            }
+            _ => {}
+        }
+        link.until = link.until.max(link.asym_until);
+        let is_sym = link.sym_until >= now && link.sym_until != 0;
+        if self.willingness.insert(from, h.willingness) != Some(h.willingness) || was_sym != is_sym
+        {
+            self.dirty = true;
+        }
+        if !is_sym {
+            if was_sym {
+                self.two_hop.retain(|(via, _), _| *via != from);
+                self.selectors.remove(&from);
+            }
+            return;
+        }
+        for &(n, _, kind) in &h.links {
+            let changed = match kind {
+                NeighborType::Sym | NeighborType::Mpr if n != self.me => {
+                    self.two_hop.insert((from, n), now + vtime).is_none()
+                }
+                NeighborType::Not => self.two_hop.remove(&(from, n)).is_some(),
+                _ => false,
+            };
+            self.dirty |= changed;
+        }
+        if h.links.iter().any(|&(n, _, kind)| n == self.me && kind == NeighborType::Mpr) {
+            self.selectors.insert(from, now + vtime);
+        }
+    }
+
+    /// Section 9.5.
+    fn on_tc(&mut self, now: SimTime, orig: NodeId, vtime: u64, tc: &Tc) {
+        if self.topology.iter().any(|t| t.last == orig && seq_newer(t.seq, tc.ansn)) {
+            return; // out of order: an older TC
+        }
+        let before = self.topology.len();
+        self.topology.retain(|t| !(t.last == orig && seq_newer(tc.ansn, t.seq)));
+        let mut changed = self.topology.len() != before;
+        for &dest in &tc.advertised {
+            match self.topology.iter_mut().find(|t| t.last == orig && t.dest == dest) {
+                Some(t) => t.until = now + vtime,
+                None => {
+                    self.topology.push(Topology {
+                        dest,
+                        last: orig,
+                        seq: tc.ansn,
+                        until: now + vtime,
+                    });
+                    changed = true;
+                }
+            }
+        }
+        self.dirty |= changed;
+    }
+
+    /// The link layer could not deliver to `neighbor` (section 13): the link is lost now and
+    /// kept, as lost, for NEIGHB_HOLD_TIME.
+    pub fn link_failed(&mut self, now: SimTime, neighbor: NodeId) {
+        if let Some(l) = self.links.get_mut(&neighbor) {
+            if l.sym_until != 0 {
+                l.sym_until = 0;
+                l.until = now + self.cfg.neighb_hold_ns;
+                self.two_hop.retain(|(via, _), _| *via != neighbor);
+                self.selectors.remove(&neighbor);
+                self.dirty = true;
+            }
+        }
+    }
+
+    /// The next hop toward `dst` now, from the routing table (recomputed if stale).
+    pub fn next_hop(&mut self, dst: NodeId, now: SimTime) -> Option<NodeId> {
+        self.refresh(now);
+        self.table.next_hop(dst)
+    }
+
+    /// The route toward `dst` as the table holds it (next hop, hops), without recomputing or
+    /// expiring anything.
+    pub fn route(&self, dst: NodeId) -> Option<(NodeId, u32)> {
+        self.table.get(dst)
+    }
+
+    /// The MPR set (as last computed).
+    pub fn mprs(&self) -> &BTreeSet<NodeId> {
+        &self.mprs
+    }
+
+    /// The nodes that selected this node as their MPR.
+    pub fn selectors(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.selectors.keys().copied()
+    }
+
+    /// Symmetric one-hop neighbours now.
+    pub fn neighbors(&self, now: SimTime) -> Vec<NodeId> {
+        self.symmetric_set(now).into_keys().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
