@@ -325,7 +325,7 @@ fuzz: setup-test
 	else \
 	  echo "fuzz: no nightly Rust here, libFuzzer skipped (the stable campaign above ran)"; \
 	fi
-	HOPSIM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/test_fuzz_inputs.py
+	HOPSIM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q tests/test_fuzz_inputs.py tests/test_fuzz_steer.py
 
 lint: $(LINT_STAMP) $(EXT_STAMP)
 	cargo fmt --all --check
