@@ -247,6 +247,15 @@ pub fn routing(u: &mut Unstructured) -> AResult<Value> {
         put(u, &mut m, "etx_warmup_s", "routing", (0.1, 2.0), false)?;
     }
     put(u, &mut m, "etx_probe_bytes", "routing", (20.0, 500.0), true)?;
+    // OLSR's keys: refused with another protocol (picked so when wild).
+    if protocol == "olsr" || wild(u)? {
+        put(u, &mut m, "olsr_hello_interval_s", "routing", (0.2, 2.0), false)?;
+        put(u, &mut m, "olsr_tc_interval_s", "routing", (0.5, 5.0), false)?;
+        put(u, &mut m, "olsr_willingness", "routing", (0.0, 7.0), true)?;
+        if chance(u, 20)? {
+            m.insert("olsr_link_layer_feedback".into(), json!(chance(u, 50)?));
+        }
+    }
     Ok(Value::Object(m))
 }
 

@@ -110,6 +110,11 @@ _ROUTING = {
     "etx_probe_interval_s",
     "etx_warmup_s",
     "etx_probe_bytes",
+    # OLSR's (resolved only with protocol = "olsr", which ns-2.35 refuses below).
+    "olsr_hello_interval_s",
+    "olsr_tc_interval_s",
+    "olsr_willingness",
+    "olsr_link_layer_feedback",
 }
 _FLOW = {
     "src",

@@ -22,8 +22,8 @@ import numpy as np
 
 from .. import _core
 from .._core import ScenarioError
-from ..result import Result
 from ..api import ScenarioLike
+from ..result import Result
 from ..scenario import Overrides
 from ._common import (
     OBS_FIELDS,

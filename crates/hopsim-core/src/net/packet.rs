@@ -80,6 +80,7 @@ pub struct Packet {
     /// Routing protocol message of control packets (flow = [`FlowId::NONE`]).
     pub aodv: Option<crate::net::aodv::AodvMsg>,
     pub dsr: Option<crate::net::dsr::DsrMsg>,
+    pub olsr: Option<crate::net::olsr::OlsrRef>,
     /// DSR source route and the position of the node holding the packet.
     pub route: Option<(crate::net::dsr::SrcRoute, u8)>,
     /// Bytes of network-layer options (the DSR header).
@@ -152,6 +153,7 @@ impl Packet {
             ns2_dsr_ip: false,
             aodv: None,
             dsr: None,
+            olsr: None,
             route: None,
             option_bytes: 0,
             delay_total_ns: 0,

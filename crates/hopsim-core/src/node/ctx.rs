@@ -102,6 +102,8 @@ pub struct NodeCtx<T: ?Sized = dyn NodeTimers> {
     pub cfg: GlueConfig,
     /// What the node of the current call reported.
     pub out: Vec<NodeOutput>,
+    /// The OLSR messages in flight (`net/olsr/store.rs`).
+    pub olsr: crate::net::olsr::OlsrStore,
     pub sched: T,
 }
 

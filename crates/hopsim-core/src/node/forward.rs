@@ -184,7 +184,7 @@ impl Node {
         let control = match (p.aodv, p.dsr, p.route) {
             (Some(msg), _, _) => Some(Control::Aodv(msg)),
             (None, Some(msg), None) => Some(Control::Dsr(msg)),
-            _ => None,
+            _ => p.olsr.map(Control::Olsr),
         };
         if p.etx_probe || control.is_some() {
             if p.etx_probe {

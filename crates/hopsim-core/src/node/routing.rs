@@ -24,7 +24,13 @@ impl Node {
         f: impl FnOnce(&mut Router, &mut RouteCtx, &mut PacketArena) -> R,
     ) -> (R, Vec<crate::net::router::RouteAction>) {
         let mut out = std::mem::take(&mut cx.scratch.route_out);
-        let rcx = &mut RouteCtx { now: cx.now, me: self.id, routes: &cx.routes, out: &mut out };
+        let rcx = &mut RouteCtx {
+            now: cx.now,
+            me: self.id,
+            routes: &cx.routes,
+            out: &mut out,
+            olsr: &mut cx.olsr,
+        };
         let result = f(&mut self.router, rcx, &mut cx.packets);
         (result, out)
     }
@@ -160,6 +166,15 @@ impl Node {
         match timer {
             RouteTimer::Discovery { dst } => self.on_discovery_timer(cx, dst),
             RouteTimer::Hello => self.on_hello_timer(cx),
+            RouteTimer::OlsrHello | RouteTimer::OlsrTc => {
+                let tc = timer == RouteTimer::OlsrTc;
+                let interval = self.with_router(cx, |r, rcx, _| r.olsr_timer(rcx, tc));
+                if let Some(at) =
+                    interval.map(|i| cx.now + i.max(1)).filter(|at| *at < cx.cfg.end_ns)
+                {
+                    self.arm_route(cx, at, timer);
+                }
+            }
             RouteTimer::ControlRelease { packet } => self.release_control(cx, packet),
             RouteTimer::RouteRelease { packet, next_hop } => {
                 cx.trace_id(self.id, (Layer::Net, EventKind::Release), packet, None);
@@ -233,6 +248,7 @@ impl Node {
                     match msg {
                         Control::Aodv(m) => p.aodv = Some(m),
                         Control::Dsr(m) => p.dsr = Some(m),
+                        Control::Olsr(r) => p.olsr = Some(r),
                     }
                     cx.trace.control((cx.now, self.id), msg, cx.packets.get(packet));
                     if delay == 0 {

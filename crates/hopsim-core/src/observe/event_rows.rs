@@ -193,6 +193,8 @@ impl Trace {
             Control::Aodv(AodvMsg::Rerr { .. }) | Control::Dsr(DsrMsg::Rerr { .. }) => {
                 EventKind::RouteError
             }
+            // OLSR's HELLOs and TCs are periodic announcements.
+            Control::Olsr(_) => EventKind::RouteBeacon,
         };
         self.packet_cold(now, node, (Layer::Net, event), p, None, Some(p.dst));
     }
@@ -243,6 +245,7 @@ fn packet_tag(p: &Packet) -> PacketTag {
         (_, Some(_), ..) => PacketTag::Aodv,
         (_, _, Some(_), _) => PacketTag::Dsr,
         (.., true) => PacketTag::Etx,
+        _ if p.olsr.is_some() => PacketTag::Olsr,
         _ => PacketTag::Udp,
     }
 }

@@ -144,6 +144,7 @@ pub enum PacketTag {
     Aodv,
     Dsr,
     Etx,
+    Olsr,
 }
 
 impl Row {
@@ -347,6 +348,7 @@ pub fn packet_name(k: PacketTag) -> &'static str {
         PacketTag::Aodv => "aodv",
         PacketTag::Dsr => "dsr",
         PacketTag::Etx => "etx",
+        PacketTag::Olsr => "olsr",
     }
 }
 

@@ -43,7 +43,7 @@ pub use parse::{parse_json, parse_toml};
 pub use positions::{clusters, positions_m};
 pub use queue::{QueueDiscipline, QueueSpec};
 pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
-pub use routing::{Routing, RoutingProtocol};
+pub use routing::{Routing, RoutingProtocol, OLSR_DEFAULTS};
 pub use testbed::TestbedLayout;
 pub use topology::{node_count, Connectivity, Topology, TopologyKind};
 pub use validate::validate;
@@ -103,6 +103,7 @@ impl Scenario {
     /// flow's settings = the top-level `[tcp]`, when the flow gives none): the same path for
     /// the flows given one by one and for the random traffic's template.
     pub fn resolve(&mut self) {
+        self.routing.resolve();
         if self.topology.kind == TopologyKind::Testbed && self.topology.testbed.is_none() {
             self.topology.testbed = Some(TestbedLayout::default());
         }

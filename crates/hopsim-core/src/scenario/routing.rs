@@ -13,6 +13,8 @@ pub enum RoutingProtocol {
     Dsr,
     /// Shortest expected-transmission-count paths, measured by probes, then frozen.
     Etx,
+    /// Proactive link-state routing (RFC 3626, `net/olsr/`).
+    Olsr,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,7 +32,25 @@ pub struct Routing {
     pub etx_probe_interval_s: f64,
     pub etx_warmup_s: f64,
     pub etx_probe_bytes: u32,
+    /// OLSR (RFC 3626 section 18): HELLO_INTERVAL and TC_INTERVAL; the hold times are three
+    /// of them (NEIGHB_HOLD_TIME, TOP_HOLD_TIME) and MAXJITTER a quarter HELLO interval.
+    /// OLSR's keys are filled in (`resolve`) only where the protocol is OLSR, and refused
+    /// with another protocol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub olsr_hello_interval_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub olsr_tc_interval_s: Option<f64>,
+    /// Every node's willingness to forward (WILL_NEVER 0 .. WILL_ALWAYS 7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub olsr_willingness: Option<u8>,
+    /// RFC 3626 section 13: a failed transmission breaks the OLSR link at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub olsr_link_layer_feedback: Option<bool>,
 }
+
+/// RFC 3626 section 18's HELLO_INTERVAL, TC_INTERVAL and WILL_DEFAULT; link-layer
+/// notification off, as in ns-3's OLSR.
+pub const OLSR_DEFAULTS: (f64, f64, u8, bool) = (2.0, 5.0, 3, false);
 
 impl Default for Routing {
     fn default() -> Self {
@@ -43,11 +63,26 @@ impl Default for Routing {
             etx_probe_interval_s: 1.0, // De Couto et al. 2003
             etx_warmup_s: 20.0,
             etx_probe_bytes: 134,
+            olsr_hello_interval_s: None,
+            olsr_tc_interval_s: None,
+            olsr_willingness: None,
+            olsr_link_layer_feedback: None,
         }
     }
 }
 
 impl Routing {
+    /// OLSR's keys with their defaults, where the protocol is OLSR.
+    pub(super) fn resolve(&mut self) {
+        if self.protocol == RoutingProtocol::Olsr {
+            let (hello, tc, will, feedback) = OLSR_DEFAULTS;
+            self.olsr_hello_interval_s.get_or_insert(hello);
+            self.olsr_tc_interval_s.get_or_insert(tc);
+            self.olsr_willingness.get_or_insert(will);
+            self.olsr_link_layer_feedback.get_or_insert(feedback);
+        }
+    }
+
     /// `run`: the ETX warm-up must end within the run; DSR's addresses bound the node count.
     pub(super) fn check(&self, at: &KeyPath, run: &Context) -> Check {
         for (name, v) in [
@@ -58,6 +93,21 @@ impl Routing {
             ("etx_probe_bytes", self.etx_probe_bytes as f64),
         ] {
             ranges::check(&at.field(name), v)?;
+        }
+        let olsr = [
+            ("olsr_hello_interval_s", self.olsr_hello_interval_s),
+            ("olsr_tc_interval_s", self.olsr_tc_interval_s),
+            ("olsr_willingness", self.olsr_willingness.map(f64::from)),
+            ("olsr_link_layer_feedback", self.olsr_link_layer_feedback.map(f64::from)),
+        ];
+        for (name, v) in olsr {
+            let Some(v) = v else { continue };
+            if self.protocol != RoutingProtocol::Olsr {
+                return Err(at.field(name).refuse("is OLSR's: use it with protocol = \"olsr\""));
+            }
+            if name != "olsr_link_layer_feedback" {
+                ranges::check(&at.field(name), v)?;
+            }
         }
         let protocol = self.protocol;
         if protocol == RoutingProtocol::Etx

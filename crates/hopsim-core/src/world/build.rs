@@ -5,19 +5,16 @@
 
 use super::event::{Event, FlowTimer};
 use super::fading::Fader;
-use super::{etx, placement, Node, RunInfo, World};
+use super::{etx, placement, routers, Node, RunInfo, World};
 use crate::engine::budget::Budget;
 use crate::engine::rng::{Purpose, Rng};
-use crate::engine::sched::{Scheduler, TimerSink};
+use crate::engine::sched::Scheduler;
 use crate::engine::time::{secs_to_ns, SimTime};
 use crate::error::ScenarioError;
 use crate::ids::NodeId;
 use crate::mac::dcf::Dcf;
 use crate::mac::edca::Ac;
-use crate::net::aodv::AodvConfig;
-use crate::net::dsr::DsrConfig;
 use crate::net::packet::{FlowId, PacketArena};
-use crate::net::router::{RouteTimer, Router};
 use crate::net::routing::{HopCounter, StaticRoutes};
 use crate::node::{GlueConfig, NodeCtx, RouteWait, Scratch};
 use crate::observe::event_rows::Trace;
@@ -141,7 +138,7 @@ impl World {
                 tx_frame: None,
                 tx_serial: 0,
                 counters: NodeCounters::default(),
-                router: router(s, id),
+                router: routers::router(s, id),
                 route_wait: RouteWait::default(),
                 saturated_flows: Vec::new(),
                 // Enough to fill each access's aggregate (A-MSDUs: the whole queue).
@@ -177,14 +174,7 @@ impl World {
 
         let n_nodes = nodes.len() as u32;
         let mut sched = Scheduler::with_capacity(4 * nodes.len() + 64);
-        if s.routing.protocol == RoutingProtocol::Aodv && s.routing.hello {
-            // First HELLOs spread over one interval, from each node's own stream.
-            let interval = secs_to_ns(s.routing.hello_interval_s) as f64;
-            for n in nodes.iter_mut() {
-                let at = (n.routing_rng.uniform() * interval) as u64;
-                sched.arm(at, n.id, RouteTimer::Hello, 0);
-            }
-        }
+        routers::first_timers(s, &mut nodes, &mut sched);
         for (i, f) in flows.iter().enumerate() {
             let flow = FlowId(i as u32);
             sched.schedule(f.start_ns, Event::Flow { flow, timer: FlowTimer::App });
@@ -221,6 +211,7 @@ impl World {
                 scratch: Scratch::with_capacity(),
                 cfg: glue,
                 out: Vec::with_capacity(4),
+                olsr: Default::default(),
                 sched,
             },
             channel,
@@ -263,24 +254,6 @@ impl World {
         world.etx_start();
         world.start_interference(s, &model);
         Ok(world)
-    }
-}
-
-/// The routing protocol of node `id` (`net/router/mod.rs`).
-fn router(s: &Scenario, id: NodeId) -> Router {
-    let ns2 = s.profile == Profile::Ns2;
-    let r = &s.routing;
-    match r.protocol {
-        RoutingProtocol::Static => Router::Static,
-        RoutingProtocol::Etx => Router::Etx { frozen: false },
-        RoutingProtocol::Aodv => {
-            let cfg = AodvConfig { expanding_ring: r.expanding_ring, ns2, ..AodvConfig::default() };
-            let hello = r.hello.then(|| (secs_to_ns(r.hello_interval_s), r.allowed_hello_loss));
-            Router::aodv(id, cfg, hello)
-        }
-        RoutingProtocol::Dsr => {
-            Router::dsr(id, DsrConfig { ns2, seed: s.seed, ..DsrConfig::default() })
-        }
     }
 }
 

@@ -19,6 +19,7 @@ mod paths;
 mod placement;
 mod probe;
 mod result;
+mod routers;
 mod run;
 mod series;
 mod steer;

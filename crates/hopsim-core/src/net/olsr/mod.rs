@@ -10,7 +10,10 @@
 
 mod mpr;
 pub mod msg;
+mod store;
 mod table;
+
+pub use store::{OlsrRef, OlsrStore};
 
 use std::collections::{BTreeMap, BTreeSet};
 

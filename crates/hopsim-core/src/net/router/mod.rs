@@ -7,6 +7,7 @@
 
 use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket};
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
+use super::olsr::{OlsrRef, OlsrStore};
 use super::packet::{Packet, PacketId, INITIAL_TTL};
 use super::routing::StaticRoutes;
 use crate::engine::time::{SimDuration, SimTime};
@@ -19,6 +20,8 @@ pub struct RouteCtx<'a> {
     pub me: NodeId,
     pub routes: &'a StaticRoutes,
     pub out: &'a mut Vec<RouteAction>,
+    /// The OLSR messages the packets in flight carry (`net/olsr/store.rs`).
+    pub olsr: &'a mut OlsrStore,
 }
 
 /// The fate of a packet at a node.
@@ -75,6 +78,7 @@ pub enum Failure {
 pub enum Control {
     Aodv(AodvMsg),
     Dsr(DsrMsg),
+    Olsr(OlsrRef),
 }
 
 impl Control {
@@ -82,6 +86,7 @@ impl Control {
         match self {
             Control::Aodv(m) => m.bytes(),
             Control::Dsr(m) => m.bytes(),
+            Control::Olsr(r) => r.bytes,
         }
     }
 }
@@ -113,16 +118,26 @@ pub enum RouteAction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteTimer {
     /// A route discovery for `dst` (AODV, DSR): `Router::on_timer`.
-    Discovery { dst: NodeId },
+    Discovery {
+        dst: NodeId,
+    },
     /// AODV's periodic HELLO.
     Hello,
     /// ETX: the node broadcasts its next probe.
     EtxProbe,
+    /// OLSR's periodic HELLO and TC (RFC 3626 sections 6.2 and 9.3).
+    OlsrHello,
+    OlsrTc,
     /// A jittered routing control packet goes to the interface queue.
-    ControlRelease { packet: PacketId },
+    ControlRelease {
+        packet: PacketId,
+    },
     /// A packet that waited for a route goes to `next_hop`, routed when the route was found
     /// (ns-2 releases them ARP_DELAY or arp_timeout apart).
-    RouteRelease { packet: PacketId, next_hop: NodeId },
+    RouteRelease {
+        packet: PacketId,
+        next_hop: NodeId,
+    },
 }
 
 /// What an observer sees of the route from a node, without using it.
@@ -163,6 +178,7 @@ pub enum Router {
     },
     Aodv(AodvRouter),
     Dsr(DsrRouter),
+    Olsr(Box<OlsrRouter>),
 }
 
 impl Router {
@@ -201,6 +217,7 @@ impl Router {
                 d.flush(cx.out);
                 decision
             }
+            Router::Olsr(o) => o.route(cx, p.dst),
         }
     }
 
@@ -265,6 +282,7 @@ impl Router {
                 d.node.release_cached(cx.now, &mut d.scratch);
                 d.flush(cx.out);
             }
+            (Router::Olsr(o), Control::Olsr(r)) => o.on_message(cx, r, from),
             _ => {} // another protocol's message: not understood here
         }
     }
@@ -287,10 +305,20 @@ impl Router {
         Some(interval)
     }
 
+    /// OLSR's HELLO (`tc` false) or TC timer; the interval to the next (None: not OLSR).
+    pub fn olsr_timer(&mut self, cx: &mut RouteCtx, tc: bool) -> Option<SimDuration> {
+        let Router::Olsr(o) = self else { return None };
+        Some(o.on_timer(cx, tc))
+    }
+
     /// The MAC gave up on `next_hop` for `p`.
     pub fn on_link_failure(&mut self, cx: &mut RouteCtx, next_hop: NodeId, p: &Packet) -> Failure {
         match self {
             Router::Static | Router::Etx { .. } => Failure::Lost, // the routes stay
+            Router::Olsr(o) => {
+                o.link_failed(cx, next_hop);
+                Failure::Lost
+            }
             Router::Aodv(a) => {
                 let data = p.aodv.is_none();
                 let forwards = (INITIAL_TTL - p.ttl.min(INITIAL_TTL)) as u32;
@@ -339,7 +367,7 @@ impl Router {
                 d.node.on_timer(dst, cx.now, waiting, &mut d.scratch);
                 d.flush(cx.out);
             }
-            Router::Static | Router::Etx { .. } => {}
+            Router::Static | Router::Etx { .. } | Router::Olsr(_) => {}
         }
     }
 
@@ -378,6 +406,9 @@ impl Router {
                 None => RouteView::None,
             },
             Router::Aodv(a) => a.node.route(dst, now).map_or(RouteView::None, RouteView::NextHop),
+            Router::Olsr(o) => {
+                o.node.route(dst).map_or(RouteView::None, |r| RouteView::NextHop(r.0))
+            }
         }
     }
 }
@@ -390,89 +421,10 @@ fn table_hop(cx: &RouteCtx, dst: NodeId) -> Decision {
     }
 }
 
-impl AodvRouter {
-    /// RFC 3561 6.2-6.3 and 6.11 case (ii).
-    fn route(&mut self, now: SimTime, dst: NodeId, own: bool) -> Decision {
-        if let Some(next_hop) = self.node.next_hop(dst, now) {
-            return Decision::Forward { next_hop, release_older: true };
-        }
-        if own || self.node.repairing(dst) {
-            // A source discovers; ns-2 rt_resolve: where a local repair is under way the
-            // packet waits for it too (and rt_purge asks again for such destinations).
-            self.node.discover(dst, now, &mut self.scratch);
-            Decision::Hold
-        } else {
-            // A forwarder without a route: drop and report upstream.
-            self.node.no_route_for_forwarding(dst, &mut self.scratch);
-            Decision::Drop(DropReason::NoRoute)
-        }
-    }
-
-    fn flush(&mut self, out: &mut Vec<RouteAction>) {
-        out.extend(self.scratch.drain(..).map(|a| match a {
-            AodvAction::Send { msg, to, delay_ns } => {
-                RouteAction::Send { msg: Control::Aodv(msg), to, jitter_ns: delay_ns }
-            }
-            AodvAction::RouteFound { dst } => RouteAction::RouteFound { dst, paced: true },
-            AodvAction::ReverseRoute { dst } => RouteAction::RouteFound { dst, paced: false },
-            AodvAction::Unreachable { dst } => RouteAction::Unreachable { dst },
-            AodvAction::Timer { dst, at } => RouteAction::Timer { dst, at },
-            AodvAction::PurgeQueue { next_hop } => RouteAction::PurgeQueue { next_hop },
-        }));
-    }
-}
-
-impl DsrRouter {
-    /// RFC 4728 8.1 (a source route on the packet, else the cache, else discovery).
-    fn route(&mut self, now: SimTime, me: NodeId, p: &mut Packet, own: bool) -> Decision {
-        if let Some((route, at)) = p.route {
-            let at = at as usize;
-            return match (route.get(at), route.get(at + 1)) {
-                (Some(here), Some(next_hop)) if here == me => {
-                    Decision::Forward { next_hop, release_older: false }
-                }
-                _ => Decision::Drop(DropReason::BadSourceRoute),
-            };
-        }
-        if let Some(mut route) = self.node.route_to(p.dst) {
-            p.option_bytes = route.option_bytes();
-            p.flow_only = false;
-            if self.ns2 && own {
-                p.ns2_dsr_ip = p.tcp.is_some(); // dsragent.cc `recv`: + IP_HDR_LEN
-                                                // ns-2's flow state (net/dsr/flow.rs).
-                let send = self.node.flow_send(p.dst, route, now);
-                route = send.route;
-                p.option_bytes = send.header_bytes;
-                p.flow_only = !send.carried;
-            }
-            p.route = Some((route, 0));
-            return match route.get(1) {
-                // ns-2 lets new packets overtake the ones its send buffer releases later.
-                Some(next_hop) => Decision::Forward { next_hop, release_older: !self.ns2 },
-                None => Decision::Drop(DropReason::BadSourceRoute),
-            };
-        }
-        if own {
-            self.node.discover(p.dst, now, &mut self.scratch);
-            Decision::Hold
-        } else {
-            Decision::Drop(DropReason::NoRoute)
-        }
-    }
-
-    fn flush(&mut self, out: &mut Vec<RouteAction>) {
-        out.extend(self.scratch.drain(..).map(|a| match a {
-            DsrAction::Flood { msg, jitter_ns } => {
-                RouteAction::Send { msg: Control::Dsr(msg), to: NodeId::BROADCAST, jitter_ns }
-            }
-            DsrAction::Unicast { msg, route } => RouteAction::SendRouted { msg, route },
-            DsrAction::RouteFound { dst, reply } => RouteAction::RouteFound { dst, paced: reply },
-            DsrAction::Unreachable { dst } => RouteAction::Unreachable { dst },
-            DsrAction::DropOldest { dst } => RouteAction::DropOldestWaiting { dst },
-            DsrAction::Timer { dst, at } => RouteAction::Timer { dst, at },
-        }));
-    }
-}
+mod aodv;
+mod dsr;
+mod olsr;
+pub use olsr::OlsrRouter;
 
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::ids::node_ids;
+use crate::net::olsr::OlsrStore;
 
 const MS: u64 = 1_000_000;
 
@@ -27,7 +28,16 @@ fn data(src: u32, dst: u32) -> Packet {
 /// Route `p` at node `me`; the decision and the actions.
 fn route(r: &mut Router, me: u32, p: &mut Packet) -> (Decision, Vec<RouteAction>) {
     let (routes, mut out) = (chain_routes(), Vec::new());
-    let d = r.route(&mut RouteCtx { now: 0, me: NodeId(me), routes: &routes, out: &mut out }, p);
+    let d = r.route(
+        &mut RouteCtx {
+            now: 0,
+            me: NodeId(me),
+            routes: &routes,
+            out: &mut out,
+            olsr: &mut OlsrStore::default(),
+        },
+        p,
+    );
     (d, out)
 }
 
@@ -46,7 +56,8 @@ fn static_routes_forward_along_the_table_deliver_here_and_drop_without_a_route()
 fn ctx_none() -> RouteCtx<'static> {
     let routes: &'static StaticRoutes = Box::leak(Box::new(chain_routes()));
     let out: &'static mut Vec<RouteAction> = Box::leak(Box::new(Vec::new()));
-    RouteCtx { now: 0, me: NodeId(1), routes, out }
+    let olsr: &'static mut OlsrStore = Box::leak(Box::default());
+    RouteCtx { now: 0, me: NodeId(1), routes, out, olsr }
 }
 
 #[test]
@@ -102,7 +113,13 @@ fn aodv_forwarder_without_a_route_drops_and_reports_upstream() {
 fn aodv_reply_makes_a_route_that_packets_then_follow_behind_the_waiting_ones() {
     let mut r = aodv(0);
     let (routes, mut out) = (chain_routes(), Vec::new());
-    let cx = &mut RouteCtx { now: 0, me: NodeId(0), routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx {
+        now: 0,
+        me: NodeId(0),
+        routes: &routes,
+        out: &mut out,
+        olsr: &mut OlsrStore::default(),
+    };
     r.route(cx, &mut data(0, 3));
     cx.out.clear();
     // RFC 3561 6.7: the RREP from neighbour 1 creates the forward route to 3.
@@ -185,11 +202,23 @@ fn dsr_arrival_moves_along_the_route_and_consumes_a_reply_at_its_end() {
     p.route = Some((back, 1)); // sent by node 2, arriving at node 1
     let (routes, mut out) = (chain_routes(), Vec::new());
     let mut r1 = dsr(1, false);
-    let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx {
+        now: 0,
+        me: NodeId(1),
+        routes: &routes,
+        out: &mut out,
+        olsr: &mut OlsrStore::default(),
+    };
     assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
     assert_eq!(p.route.unwrap().1, 2, "position moved to this node");
     let mut r0 = dsr(0, false);
-    let cx = &mut RouteCtx { now: 0, me: NodeId(0), routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx {
+        now: 0,
+        me: NodeId(0),
+        routes: &routes,
+        out: &mut out,
+        olsr: &mut OlsrStore::default(),
+    };
     assert_eq!(r0.on_arrival(cx, &mut p), Arrival::Consumed, "the reply ends at its requester");
     // RFC 4728 8.1.3: the requester caches the route the reply carries.
     let mut q = data(0, 3);
@@ -210,7 +239,13 @@ fn dsr_link_failure_reports_to_the_source_and_ns2_salvages() {
     p.route =
         Some((SrcRoute::from_slice(&[NodeId(0), NodeId(1), NodeId(2), NodeId(3)]).unwrap(), 1));
     let (routes, mut out) = (chain_routes(), Vec::new());
-    let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+    let cx = &mut RouteCtx {
+        now: 0,
+        me: NodeId(1),
+        routes: &routes,
+        out: &mut out,
+        olsr: &mut OlsrStore::default(),
+    };
     assert_eq!(dsr(1, false).on_link_failure(cx, NodeId(2), &p), Failure::Lost);
     assert!(
         matches!(cx.out[..], [RouteAction::SendRouted { msg: DsrMsg::Rerr { from: NodeId(1), to: NodeId(2) }, route }]
@@ -240,11 +275,23 @@ fn ns2_dsr_flow_only_packets_teach_neither_forwarders_nor_listeners() {
         p.flow_only = flow_only;
         let (mut r1, mut r9) = (dsr(1, true), dsr(9, true));
         r9.tap(
-            &mut RouteCtx { now: 0, me: NodeId(9), routes: &routes, out: &mut out },
+            &mut RouteCtx {
+                now: 0,
+                me: NodeId(9),
+                routes: &routes,
+                out: &mut out,
+                olsr: &mut OlsrStore::default(),
+            },
             &p,
             NodeId(0),
         );
-        let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+        let cx = &mut RouteCtx {
+            now: 0,
+            me: NodeId(1),
+            routes: &routes,
+            out: &mut out,
+            olsr: &mut OlsrStore::default(),
+        };
         assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: false });
         let (at_1, at_9) = (learned(&r1, 1), learned(&r9, 9));
         if flow_only {
@@ -282,7 +329,13 @@ fn ns2_dsr_forwarders_of_replies_and_errors_learn_the_packets_route_not_the_repl
         p.route = Some((back, 0)); // sent by node 2, arriving at node 1
         let mut out = Vec::new();
         let mut r1 = dsr(1, ns2);
-        let cx = &mut RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out };
+        let cx = &mut RouteCtx {
+            now: 0,
+            me: NodeId(1),
+            routes: &routes,
+            out: &mut out,
+            olsr: &mut OlsrStore::default(),
+        };
         assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
         assert_eq!((cached(&r1, 0), cached(&r1, 3)), (to_0, to_3), "{msg:?} ns2 {ns2}");
     }

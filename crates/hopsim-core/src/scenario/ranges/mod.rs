@@ -117,6 +117,9 @@ pub const RANGES: &[KeyRange] = &[
     closed("routing.etx_probe_interval_s", 1e-3, 1e4, "seconds"),
     closed("routing.etx_warmup_s", 1e-3, MAX_TIME_S, "seconds, less than duration_s"),
     closed("routing.etx_probe_bytes", 20.0, 2000.0, "bytes"),
+    closed("routing.olsr_hello_interval_s", 1e-2, 1e4, "seconds"),
+    closed("routing.olsr_tc_interval_s", 1e-2, 1e4, "seconds"),
+    closed("routing.olsr_willingness", 0.0, 7.0, "RFC 3626 willingness: 0 never .. 7 always"),
     // tcp
     closed("tcp.max_window", 0.0, 1e6, "segments (0 = no limit)"),
     open("tcp.hop_k", 0.0, 1.0, "(Chen et al.: 1/8 < k < 1/4)"),

@@ -40,6 +40,7 @@ fn bases() -> Vec<Value> {
         full(json!({"kind": "grid", "rows": 2, "cols": 2, "spacing_m": 200.0}), "aodv"),
         full(json!({"kind": "positions", "positions": [[0.0, 0.0], [100.0, 0.0]]}), "dsr"),
         full(json!({"kind": "random", "nodes": 4, "area_m": [300.0, 300.0]}), "aodv"),
+        full(json!({"kind": "chain", "hops": 3, "spacing_m": 200.0}), "olsr"),
         testbed,
     ]
 }
