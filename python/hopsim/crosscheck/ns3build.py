@@ -58,6 +58,7 @@ WIFI_UDP_SOURCE = Path(__file__).with_name("ns3") / "wifi_udp.cc"
 NS3_MODULES = (
     "wifi",
     "aodv",
+    "olsr",
     "internet",
     "applications",
     "traffic-control",

@@ -115,6 +115,29 @@ def aodv_attributes(routing: Mapping[str, Any], constants: str = "hopsim") -> di
     return out
 
 
+#: RFC 3626 willingness values by name, as ns3::olsr::RoutingProtocol's Willingness takes them.
+OLSR_WILLINGNESS = {0: "never", 1: "low", 3: "default", 6: "high", 7: "always"}
+
+
+def olsr_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
+    """ns3::olsr::RoutingProtocol attributes for hopsim's OLSR keys (the hold times follow
+    the intervals in both: three of them, RFC 3626 section 18)."""
+    w = int(routing["olsr_willingness"])
+    if w not in OLSR_WILLINGNESS:
+        raise Ns3Untranslatable(
+            "routing.olsr_willingness", w, "one of ns-3's named values: 0, 1, 3, 6, 7"
+        )
+    if routing["olsr_link_layer_feedback"]:
+        raise Ns3Untranslatable(
+            "routing.olsr_link_layer_feedback", True, "false: ns-3's OLSR has no such notification"
+        )
+    return {
+        "HelloInterval": f"{float(routing['olsr_hello_interval_s'])!r}s",
+        "TcInterval": f"{float(routing['olsr_tc_interval_s'])!r}s",
+        "Willingness": OLSR_WILLINGNESS[w],
+    }
+
+
 def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") -> list[str]:
     """mesh_tcp.cc's command line for the resolved scenario ``s`` and ns-3 run ``run``: AODV
     with ``constants`` (:func:`aodv_attributes`), or hopsim's static routes as host routes.
@@ -122,8 +145,8 @@ def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") ->
     positions = positions_m(s["topology"])
     routing = s["routing"]
     protocol = routing["protocol"]
-    if protocol not in ("static", "aodv"):
-        raise Ns3Untranslatable("routing.protocol", protocol, '"static" or "aodv"')
+    if protocol not in ("static", "aodv", "olsr"):
+        raise Ns3Untranslatable("routing.protocol", protocol, '"static", "aodv" or "olsr"')
     flows = s["flows"]
     args: dict[str, Any] = {
         "positions": ";".join(f"{x!r},{y!r}" for x, y in positions),
@@ -138,6 +161,8 @@ def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") ->
     }
     if protocol == "aodv":
         args["aodv"] = ";".join(f"{k}={v}" for k, v in aodv_attributes(routing, constants).items())
+    elif protocol == "olsr":
+        args["olsr"] = ";".join(f"{k}={v}" for k, v in olsr_attributes(routing).items())
     else:
         ends = [int(f[k]) for f in flows for k in ("src", "dst")]
         rows = static_routes(positions, s["radio"], ends)

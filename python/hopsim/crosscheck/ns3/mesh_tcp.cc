@@ -7,6 +7,7 @@
 #include "hopsim_common.h"
 
 #include "ns3/aodv-module.h"
+#include "ns3/olsr-module.h"
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -31,6 +32,7 @@ namespace
 
 // AODV's UDP port (RFC 3561 section 4).
 constexpr uint16_t AODV_PORT = 654;
+constexpr uint16_t OLSR_PORT = 698; // RFC 3626 section 3.1
 constexpr uint16_t FIRST_PORT = 5000;
 
 // What one flow's sender socket and sink record.
@@ -62,7 +64,7 @@ struct Totals
     uint64_t enqueued = 0;
     uint64_t macRetries = 0;
     uint64_t tcDrops = 0;
-    uint64_t routingPackets = 0; // AODV messages sent, each hop of a relayed one counted
+    uint64_t routingPackets = 0; // AODV or OLSR packets sent, each hop of a relayed one counted
     uint64_t routingBytes = 0;   // their IP bytes
     std::map<std::string, uint64_t> ipDrops;
     std::map<std::string, uint64_t> phyRxDrops;
@@ -207,7 +209,7 @@ OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t)
     }
     UdpHeader udp;
     copy->PeekHeader(udp);
-    if (udp.GetDestinationPort() == AODV_PORT)
+    if (udp.GetDestinationPort() == AODV_PORT || udp.GetDestinationPort() == OLSR_PORT)
     {
         tot.routingPackets++;
         tot.routingBytes += p->GetSize();
@@ -313,7 +315,8 @@ main(int argc, char* argv[])
 {
     std::string positions = "0,0;200,0";
     std::string flowList = "0,1,0";
-    std::string routing = "aodv"; // aodv | static
+    std::string routing = "aodv"; // aodv | olsr | static
+    std::string olsrAttributes;   // "Name=value;...": attributes of ns3::olsr::RoutingProtocol
     std::string routes;           // static: "node,destination,next hop;..."
     std::string aodvAttributes; // "Name=value;...": attributes of ns3::aodv::RoutingProtocol
     bool arp = false;       // ARP exchanges (hopsim has none)
@@ -327,7 +330,9 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("positions", "node positions, \"x,y;x,y;...\" (m)", positions);
     cmd.AddValue("flows", "bulk TCP flows, \"src,dst,startS;...\"", flowList);
-    cmd.AddValue("routing", "aodv (ns-3's) or static (the routes given)", routing);
+    cmd.AddValue("routing", "aodv or olsr (ns-3's) or static (the routes given)", routing);
+    cmd.AddValue("olsr", "olsr: \"Name=value;...\" attributes of ns3::olsr::RoutingProtocol",
+                 olsrAttributes);
     cmd.AddValue("routes", "static: host routes \"node,destination,nextHop;...\"", routes);
     cmd.AddValue("aodv", "aodv: \"Name=value;...\" attributes of ns3::aodv::RoutingProtocol "
                  "(the rest at ns-3's defaults)", aodvAttributes);
@@ -342,8 +347,8 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(warmupS >= durationS, "warmupS must be below durationS");
-    NS_ABORT_MSG_IF(routing != "aodv" && routing != "static",
-                    "routing must be aodv or static, not " << routing);
+    NS_ABORT_MSG_IF(routing != "aodv" && routing != "olsr" && routing != "static",
+                    "routing must be aodv, olsr or static, not " << routing);
     tot.warmupS = warmupS;
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(run);
@@ -370,6 +375,7 @@ main(int argc, char* argv[])
     InternetStackHelper internet;
     Ipv4StaticRoutingHelper staticRouting;
     AodvHelper aodv;
+    OlsrHelper olsr;
     if (routing == "aodv")
     {
         std::stringstream all(aodvAttributes);
@@ -381,6 +387,18 @@ main(int argc, char* argv[])
             aodv.Set(pair.substr(0, eq), StringValue(pair.substr(eq + 1)));
         }
         internet.SetRoutingHelper(aodv);
+    }
+    else if (routing == "olsr")
+    {
+        std::stringstream all(olsrAttributes);
+        std::string pair;
+        while (std::getline(all, pair, ';'))
+        {
+            const auto eq = pair.find('=');
+            NS_ABORT_MSG_IF(eq == std::string::npos, "olsr: \"" << pair << "\" is not Name=value");
+            olsr.Set(pair.substr(0, eq), StringValue(pair.substr(eq + 1)));
+        }
+        internet.SetRoutingHelper(olsr);
     }
     else
     {
