@@ -171,3 +171,14 @@ def test_a_finished_transfer_does_not_start_again() -> None:
         assert delivered(sim) == 5000
         with pytest.raises(ScenarioError, match="fixed-size transfer"):
             sim.start_flow(0)
+
+
+def test_run_for_is_run_until_the_sum() -> None:
+    a, b = hopsim.Simulation(TCP), hopsim.Simulation(TCP)
+    a.run_until(2.5)
+    for _ in range(5):
+        b.run_for(0.5)
+    assert b.now_s == pytest.approx(2.5) and b.state() == a.state()
+    for bad in (-1.0, float("nan"), "1", True):
+        with pytest.raises(ScenarioError, match="duration_s"):
+            b.run_for(bad)

@@ -94,6 +94,19 @@ class Simulation:
         finally:
             self._wall_s += time.perf_counter() - t0
 
+    def run_for(self, duration_s: float) -> bool:
+        """Run ``duration_s`` simulated seconds from :attr:`now_s` (:meth:`run_until` of
+        their sum); returns whether the run has reached its end.
+
+        Raises:
+            ScenarioError: ``duration_s`` is not a finite number of seconds >= 0.
+        """
+        if isinstance(duration_s, bool) or not isinstance(duration_s, (int, float)):
+            raise ScenarioError(f"duration_s = {duration_s!r}: a number of simulated seconds")
+        if not math.isfinite(duration_s) or duration_s < 0:
+            raise ScenarioError(f"duration_s = {duration_s!r}: simulated seconds, 0 or more")
+        return self.run_until(self.now_s + float(duration_s))
+
     def state(self) -> dict[str, Any]:
         """The run as it stands: ``now_s``; per flow ``delivered_bytes`` and, for TCP,
         ``cwnd_segments``, ``ssthresh_segments`` (None while unbounded), ``srtt_ms``,
