@@ -35,8 +35,8 @@ impl OlsrRouter {
 
     /// A message from neighbour `from`; one to forward goes out jittered (section 3.4.1).
     pub(super) fn on_message(&mut self, cx: &mut RouteCtx, r: OlsrRef, from: NodeId) {
-        let Some(m) = cx.olsr.get(r).cloned() else { return };
-        if let Some(forward) = self.node.receive(cx.now, from, &m) {
+        let Some(m) = cx.olsr.get(r) else { return }; // past the store's horizon: lost
+        if let Some(forward) = self.node.receive(cx.now, from, m) {
             self.send(cx, forward);
         }
     }
