@@ -94,8 +94,13 @@ pub struct OlsrNode {
     dups: FxHashMap<(NodeId, u16), (SimTime, bool)>,
     msg_seq: u16,
     table: table::RouteTable,
-    /// The neighbourhood or topology changed since the MPRs and routes were computed.
+    /// The neighbourhood or topology changed since the routes were computed, and the
+    /// neighbourhood since the MPRs were (computed when a HELLO is made, which says them).
     dirty: bool,
+    mpr_dirty: bool,
+    /// No tuple expires, and no link stops being symmetric, before this time: `expire` has
+    /// nothing to do until then (a lower bound, lowered by every new tuple).
+    next_expiry: SimTime,
 }
 
 impl OlsrNode {
@@ -116,6 +121,8 @@ impl OlsrNode {
             msg_seq: 0,
             table: table::RouteTable::default(),
             dirty: false,
+            mpr_dirty: false,
+            next_expiry: SimTime::MAX,
         }
     }
 
@@ -130,6 +137,9 @@ impl OlsrNode {
 
     /// Drop what has expired by `now` (every tuple has its own time).
     fn expire(&mut self, now: SimTime) {
+        if now <= self.next_expiry {
+            return; // every tuple holds at `now`: nothing to drop
+        }
         let before =
             (self.links.len(), self.two_hop.len(), self.selectors.len(), self.topology.len());
         let lost_sym: Vec<NodeId> = self
@@ -148,7 +158,7 @@ impl OlsrNode {
         let after =
             (self.links.len(), self.two_hop.len(), self.selectors.len(), self.topology.len());
         if before != after || !lost_sym.is_empty() {
-            self.dirty = true;
+            (self.dirty, self.mpr_dirty) = (true, true);
         }
         // A neighbour whose link is no longer symmetric takes its two-hop tuples with it
         // (section 8.5: the neighbour left the symmetric neighbourhood).
@@ -161,6 +171,19 @@ impl OlsrNode {
                 }
             }
         }
+        let links = self.links.values().flat_map(|l| [l.until, l.sym_until]).filter(|t| *t != 0);
+        self.next_expiry = links
+            .chain(self.two_hop.values().copied())
+            .chain(self.selectors.values().copied())
+            .chain(self.topology.iter().map(|t| t.until))
+            .chain(self.dups.values().map(|d| d.0))
+            .min()
+            .unwrap_or(SimTime::MAX);
+    }
+
+    /// A tuple holding until `until` was added or refreshed.
+    fn holds_until(&mut self, until: SimTime) {
+        self.next_expiry = self.next_expiry.min(until);
     }
 
     fn symmetric(&self, n: NodeId, now: SimTime) -> bool {
@@ -176,7 +199,7 @@ impl OlsrNode {
             .collect()
     }
 
-    /// Recompute the MPR set and the routes if anything they depend on changed.
+    /// Recompute the routes if anything they depend on changed.
     fn refresh(&mut self, now: SimTime) {
         self.expire(now);
         if !self.dirty {
@@ -184,16 +207,28 @@ impl OlsrNode {
         }
         let sym = self.symmetric_set(now);
         let pairs: BTreeSet<(NodeId, NodeId)> = self.two_hop.keys().copied().collect();
-        self.mprs = mpr::select(self.me, &sym, &pairs);
         let topo: Vec<(NodeId, NodeId)> = self.topology.iter().map(|t| (t.dest, t.last)).collect();
         self.table.compute(self.me, &sym, &pairs, &topo);
         self.dirty = false;
     }
 
+    /// Recompute the MPR set if the neighbourhood changed.
+    fn refresh_mprs(&mut self, now: SimTime) {
+        self.expire(now);
+        if !self.mpr_dirty {
+            return;
+        }
+        let sym = self.symmetric_set(now);
+        let pairs: BTreeSet<(NodeId, NodeId)> = self.two_hop.keys().copied().collect();
+        self.mprs = mpr::select(self.me, &sym, &pairs);
+        self.mpr_dirty = false;
+    }
+
     /// This node's HELLO at `now` (section 6.2): every link not yet expired, with its link
     /// type and the neighbour's type.
     pub fn hello(&mut self, now: SimTime) -> Message {
-        self.refresh(now);
+        self.refresh_mprs(now);
+        self.refresh(now); // the table is read (`route`) between uses, too
         let links = self
             .links
             .iter()
@@ -270,11 +305,13 @@ impl OlsrNode {
         // Section 3.4.1: forward if the sender selected this node as an MPR.
         let forward = self.selectors.contains_key(&from) && m.ttl > 1;
         self.dups.insert(key, (now + self.cfg.dup_hold_ns, forward));
+        self.holds_until(now + self.cfg.dup_hold_ns);
         forward.then(|| Message { ttl: m.ttl - 1, hops: m.hops + 1, ..m.clone() })
     }
 
     /// Sections 7.1.1, 8.1, 8.2.1 and 8.4.1.
     fn on_hello(&mut self, now: SimTime, from: NodeId, vtime: u64, h: &Hello) {
+        self.holds_until(now + vtime); // the earliest of the times set below
         let hold = self.cfg.neighb_hold_ns;
         let link = self.links.entry(from).or_insert(Link {
             sym_until: 0,
@@ -295,7 +332,7 @@ impl OlsrNode {
         let is_sym = link.sym_until >= now && link.sym_until != 0;
         if self.willingness.insert(from, h.willingness) != Some(h.willingness) || was_sym != is_sym
         {
-            self.dirty = true;
+            (self.dirty, self.mpr_dirty) = (true, true);
         }
         if !is_sym {
             if was_sym {
@@ -313,6 +350,7 @@ impl OlsrNode {
                 _ => false,
             };
             self.dirty |= changed;
+            self.mpr_dirty |= changed;
         }
         if h.links.iter().any(|&(n, _, kind)| n == self.me && kind == NeighborType::Mpr) {
             self.selectors.insert(from, now + vtime);
@@ -321,6 +359,7 @@ impl OlsrNode {
 
     /// Section 9.5.
     fn on_tc(&mut self, now: SimTime, orig: NodeId, vtime: u64, tc: &Tc) {
+        self.holds_until(now + vtime);
         if self.topology.iter().any(|t| t.last == orig && seq_newer(t.seq, tc.ansn)) {
             return; // out of order: an older TC
         }
@@ -351,9 +390,10 @@ impl OlsrNode {
             if l.sym_until != 0 {
                 l.sym_until = 0;
                 l.until = now + self.cfg.neighb_hold_ns;
+                self.next_expiry = self.next_expiry.min(l.until);
                 self.two_hop.retain(|(via, _), _| *via != neighbor);
                 self.selectors.remove(&neighbor);
-                self.dirty = true;
+                (self.dirty, self.mpr_dirty) = (true, true);
             }
         }
     }
