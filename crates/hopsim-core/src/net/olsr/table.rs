@@ -1,7 +1,8 @@
 //! The routing table (RFC 3626 section 10): symmetric neighbours at one hop, strict two-hop
 //! neighbours at two, then the topology set, hop by hop, each destination through the first
 //! node found at the hop before it. Recomputed whenever the neighbourhood or the topology
-//! changes (`OlsrNode::refresh`).
+//! changes (`OlsrNode::refresh`). Indexed by node id (ids are dense), kept between
+//! computations so that steady state allocates nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,17 +11,24 @@ use crate::ids::NodeId;
 
 #[derive(Debug, Clone, Default)]
 pub struct RouteTable {
-    /// destination -> (next hop, hops)
-    routes: BTreeMap<NodeId, (NodeId, u32)>,
+    /// By destination id: (next hop, hops).
+    routes: Vec<Option<(NodeId, u32)>>,
 }
 
 impl RouteTable {
     pub fn next_hop(&self, dst: NodeId) -> Option<NodeId> {
-        self.routes.get(&dst).map(|r| r.0)
+        self.get(dst).map(|r| r.0)
     }
 
     pub fn get(&self, dst: NodeId) -> Option<(NodeId, u32)> {
-        self.routes.get(&dst).copied()
+        self.routes.get(dst.index()).copied().flatten()
+    }
+
+    fn set(&mut self, dst: NodeId, route: (NodeId, u32)) {
+        if dst.index() >= self.routes.len() {
+            self.routes.resize(dst.index() + 1, None);
+        }
+        self.routes[dst.index()] = Some(route);
     }
 
     /// Section 10 from the symmetric neighbours (with willingness), the two-hop tuples
@@ -32,26 +40,26 @@ impl RouteTable {
         two_hop: &BTreeSet<(NodeId, NodeId)>,
         topology: &[(NodeId, NodeId)],
     ) {
-        self.routes.clear();
+        self.routes.iter_mut().for_each(|r| *r = None);
         for &n in symmetric.keys() {
-            self.routes.insert(n, (n, 1));
+            self.set(n, (n, 1));
         }
         for &(via, z) in two_hop {
             let willing = symmetric.get(&via).is_some_and(|w| *w != WILL_NEVER);
-            if z != me && willing && !self.routes.contains_key(&z) {
-                self.routes.insert(z, (via, 2));
+            if z != me && willing && self.get(z).is_none() {
+                self.set(z, (via, 2));
             }
         }
         let mut h = 2;
         loop {
             let mut added = false;
             for &(dest, last) in topology {
-                if dest == me || self.routes.contains_key(&dest) {
+                if dest == me || self.get(dest).is_some() {
                     continue;
                 }
-                if let Some(&(next, hops)) = self.routes.get(&last) {
+                if let Some((next, hops)) = self.get(last) {
                     if hops == h {
-                        self.routes.insert(dest, (next, h + 1));
+                        self.set(dest, (next, h + 1));
                         added = true;
                     }
                 }
