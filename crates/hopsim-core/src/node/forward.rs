@@ -124,6 +124,9 @@ impl Node {
             // Routing overhead: every control packet transmission (each hop of a relayed one).
             self.counters.routing_sent += 1;
             self.counters.routing_bytes += ip_bytes as u64;
+            if let Some(msg) = control_of(p) {
+                msg.tally(&mut self.counters.routing_messages);
+            }
         }
         if local {
             cx.flows[flow.index()].queued_at_source -= 1;
@@ -181,10 +184,9 @@ impl Node {
         let p = cx.packets.get(packet);
         // Routing control from a neighbour (AODV's, a flooded DSR Route Request): consumed by
         // the router of this node, never forwarded as such; and ETX probes.
-        let control = match (p.aodv, p.dsr, p.route) {
-            (Some(msg), _, _) => Some(Control::Aodv(msg)),
-            (None, Some(msg), None) => Some(Control::Dsr(msg)),
-            _ => p.olsr.map(Control::Olsr),
+        let control = match p.route {
+            None => control_of(p),
+            Some(_) => p.aodv.map(Control::Aodv), // a DSR message on a source route: routed on
         };
         if p.etx_probe || control.is_some() {
             if p.etx_probe {
@@ -378,5 +380,15 @@ impl Node {
             let k = self.queue_of(cx, packet);
             cx.trace.queue(at, EventKind::Enqueue, &p, (next_hop, self.queues[k].len()));
         }
+    }
+}
+
+/// The routing message a packet carries, if any.
+fn control_of(p: &Packet) -> Option<Control> {
+    match (p.aodv, p.dsr, p.olsr) {
+        (Some(m), _, _) => Some(Control::Aodv(m)),
+        (_, Some(m), _) => Some(Control::Dsr(m)),
+        (_, _, Some(r)) => Some(Control::Olsr(r)),
+        _ => None,
     }
 }

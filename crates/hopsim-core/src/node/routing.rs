@@ -175,6 +175,7 @@ impl Node {
                     self.arm_route(cx, at, timer);
                 }
             }
+            RouteTimer::OlsrSend => self.with_router(cx, |r, rcx, _| r.send_queued(rcx)),
             RouteTimer::ControlRelease { packet } => self.release_control(cx, packet),
             RouteTimer::RouteRelease { packet, next_hop } => {
                 cx.trace_id(self.id, (Layer::Net, EventKind::Release), packet, None);
@@ -270,6 +271,11 @@ impl Node {
                         cx.trace.control((cx.now, self.id), Control::Dsr(msg), p);
                         self.route_and_enqueue(cx, packet);
                     }
+                }
+                RouteAction::SendQueued { jitter_ns } => {
+                    let delay = (self.routing_rng.uniform() * jitter_ns as f64) as u64;
+                    let at = cx.now + delay;
+                    self.arm_route(cx, at, RouteTimer::OlsrSend);
                 }
                 RouteAction::Timer { dst, at } => {
                     self.arm_route(cx, at, RouteTimer::Discovery { dst })

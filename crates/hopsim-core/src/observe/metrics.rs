@@ -27,6 +27,8 @@ pub struct NodeCounters {
     pub routing_sent: u64,
     pub routing_bytes: u64,
     pub routing_received: u64,
+    /// The routing messages sent (each hop), by kind, with their bytes.
+    pub routing_messages: crate::net::router::ControlTally,
     /// Drops of the AQM (RED early or forced, CoDel at dequeue) and its ECN marks.
     pub aqm_drops: u64,
     pub ecn_marks: u64,
@@ -327,6 +329,15 @@ pub struct LinkRateResult {
     pub airtime_s: Option<f64>,
 }
 
+/// Routing messages of one kind sent over the run (each hop of a forwarded one).
+#[derive(Debug, Clone, Serialize)]
+pub struct RoutingMessageResult {
+    pub kind: &'static str,
+    pub messages: u64,
+    /// Bytes of the messages themselves (no packet, UDP or IP header).
+    pub bytes: u64,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct EtxLinkResult {
     pub from: u32,
@@ -377,6 +388,9 @@ pub struct RunResult {
     pub false_route_failures: u64,
     pub routing_packets: u64,
     pub routing_bytes: u64,
+    /// Routing messages by kind (protocols with control messages, once one was sent).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routing_messages: Vec<RoutingMessageResult>,
     /// ETX routing: every link whose probes got through both ways.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub etx_links: Option<Vec<EtxLinkResult>>,

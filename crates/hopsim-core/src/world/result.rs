@@ -7,7 +7,7 @@ use crate::ids::{FlowId, NodeId, SeqNo};
 use crate::observe::metrics::{
     ratio, AggResult, AmsduResult, EcnResult, EngineResult, EtxLinkResult, FlowResult,
     InvariantResult, Invariants, LinkRateResult, MacTotals, NodeResult, QueueResult, RouteShare,
-    RttResult, RunResult, TcpResult,
+    RoutingMessageResult, RttResult, RunResult, TcpResult,
 };
 use crate::transport::flow::{FlowApp, FlowState, TcpFlow};
 use crate::transport::tcp::config::WindowLimit;
@@ -124,6 +124,12 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
     let (route_failures, false_route_failures) =
         (totals.route_failures, totals.false_route_failures);
     let (routing_packets, routing_bytes) = (totals.routing_packets, totals.routing_bytes);
+    let mut tally = crate::net::router::ControlTally::default();
+    world.nodes.iter().for_each(|n| tally.merge(&n.counters.routing_messages));
+    let routing_messages = tally
+        .sent()
+        .map(|(k, messages, bytes)| RoutingMessageResult { kind: k.name(), messages, bytes })
+        .collect();
     RunResult {
         hopsim_version: crate::VERSION,
         seed: world.run_info.seed,
@@ -142,6 +148,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
         false_route_failures,
         routing_packets,
         routing_bytes,
+        routing_messages,
         etx_links: world.etx.as_ref().map(|e| e.table.links()).map(|links| {
             links
                 .into_iter()

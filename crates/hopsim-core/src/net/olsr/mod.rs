@@ -88,7 +88,8 @@ pub struct OlsrNode {
     /// The advertised set last sent in a TC, its ANSN, and until when an empty one is sent.
     advertised: Vec<NodeId>,
     ansn: u16,
-    tc_until: SimTime,
+    /// Until when TCs are sent, empty, after the last selector left (None: never had one).
+    tc_until: Option<SimTime>,
     topology: Vec<Topology>,
     /// The duplicate set (section 3.4): (originator, sequence) -> (until, retransmitted).
     dups: FxHashMap<(NodeId, u16), (SimTime, bool)>,
@@ -115,7 +116,7 @@ impl OlsrNode {
             selectors: BTreeMap::new(),
             advertised: Vec::new(),
             ansn: 0,
-            tc_until: 0,
+            tc_until: None,
             topology: Vec::new(),
             dups: FxHashMap::default(),
             msg_seq: 0,
@@ -269,8 +270,8 @@ impl OlsrNode {
             self.advertised = selectors;
         }
         if !self.advertised.is_empty() {
-            self.tc_until = now + self.cfg.top_hold_ns;
-        } else if now > self.tc_until {
+            self.tc_until = Some(now + self.cfg.top_hold_ns);
+        } else if self.tc_until.is_none_or(|until| now > until) {
             return None;
         }
         let tc = Tc { ansn: self.ansn, advertised: self.advertised.clone() };

@@ -1,53 +1,83 @@
-//! Where OLSR messages live while a packet carries them. A packet is `Copy` and small, so it
-//! carries an `OlsrRef` (the message's number, its kind and size) and the message itself is
-//! here: numbered in the order sent, kept `HORIZON_NS` (a control packet goes to the head of
-//! its queue and is received, or lost, long before), then dropped, oldest first. No
-//! allocation once the ring has grown to the messages of one horizon.
+//! Where OLSR packets live while a frame carries them. A packet is `Copy` and small, so it
+//! carries an `OlsrRef` (the OLSR packet's number, its size and what it holds) and the
+//! messages themselves are here: numbered in the order sent, kept `HORIZON_NS` (a control
+//! packet goes to the head of its queue and is received, or lost, long before), then
+//! dropped, oldest first. The message vectors of dropped packets are reused.
 
 use std::collections::VecDeque;
 
 use super::msg::{Body, Message, PACKET_HEADER_BYTES};
 use crate::engine::time::SimTime;
 
-/// How long a message is kept after it was sent.
+/// How long a packet is kept after it was sent.
 pub const HORIZON_NS: SimTime = 10_000_000_000;
 
-/// A message as a packet carries it.
+/// An OLSR packet (RFC 3626 section 3.3: a header and one or more messages) as a frame
+/// carries it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OlsrRef {
     pub id: u64,
-    /// Bytes of the OLSR packet (its header and the message).
+    /// Bytes of the OLSR packet (its header and the messages).
     pub bytes: u32,
-    pub tc: bool,
+    /// HELLO and TC messages in it, and the bytes of its HELLOs.
+    pub hellos: u8,
+    pub tcs: u8,
+    pub hello_bytes: u16,
+}
+
+impl OlsrRef {
+    /// Bytes of its TC messages.
+    pub fn tc_bytes(&self) -> u32 {
+        self.bytes - PACKET_HEADER_BYTES - u32::from(self.hello_bytes)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct OlsrStore {
-    /// The number of `ring`'s first message.
+    /// The number of `ring`'s first packet.
     first: u64,
-    ring: VecDeque<(SimTime, Message)>,
+    ring: VecDeque<(SimTime, Vec<Message>)>,
+    /// Emptied message vectors, for the next packets.
+    spare: Vec<Vec<Message>>,
 }
 
 impl OlsrStore {
-    /// Keep `m`, sent at `now`; the reference a packet carries.
-    pub fn put(&mut self, now: SimTime, m: Message) -> OlsrRef {
+    /// A vector to fill with a packet's messages (a reused one when there is one).
+    pub fn packet(&mut self) -> Vec<Message> {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    /// Keep the packet of `messages`, sent at `now` (at most 255 messages of each kind, far
+    /// more than an MTU holds); the reference a frame carries.
+    pub fn put(&mut self, now: SimTime, messages: Vec<Message>) -> OlsrRef {
         while self.ring.front().is_some_and(|(at, _)| *at + HORIZON_NS < now) {
-            self.ring.pop_front();
+            if let Some((_, mut old)) = self.ring.pop_front() {
+                old.clear();
+                self.spare.push(old);
+            }
             self.first += 1;
         }
-        let tc = matches!(m.body, Body::Tc(_));
-        let bytes = PACKET_HEADER_BYTES + m.bytes();
-        self.ring.push_back((now, m));
-        OlsrRef { id: self.first + self.ring.len() as u64 - 1, bytes, tc }
+        let (mut hellos, mut tcs, mut hello_bytes, mut bytes) = (0u8, 0u8, 0u16, 0u32);
+        for m in &messages {
+            let b = m.bytes();
+            bytes += b;
+            match m.body {
+                Body::Hello(_) => (hellos, hello_bytes) = (hellos + 1, hello_bytes + b as u16),
+                Body::Tc(_) => tcs += 1,
+            }
+        }
+        self.ring.push_back((now, messages));
+        let id = self.first + self.ring.len() as u64 - 1;
+        OlsrRef { id, bytes: PACKET_HEADER_BYTES + bytes, hellos, tcs, hello_bytes }
     }
 
-    /// The message `r` names (None once it has passed the horizon).
-    pub fn get(&self, r: OlsrRef) -> Option<&Message> {
+    /// The messages of packet `r` (None once it has passed the horizon).
+    pub fn get(&self, r: OlsrRef) -> Option<&[Message]> {
         let i = r.id.checked_sub(self.first)?;
-        self.ring.get(i as usize).map(|(_, m)| m)
+        self.ring.get(i as usize).map(|(_, m)| m.as_slice())
     }
 
-    /// Messages kept now.
+    /// Packets kept now.
     pub fn len(&self) -> usize {
         self.ring.len()
     }
@@ -61,23 +91,41 @@ impl OlsrStore {
 mod tests {
     use super::*;
     use crate::ids::NodeId;
-    use crate::net::olsr::msg::{Body, Hello};
+    use crate::net::olsr::msg::{Hello, Tc};
 
     fn hello() -> Message {
         let body = Body::Hello(Hello { willingness: 3, links: vec![] });
         Message { originator: NodeId(1), seq: 1, ttl: 1, hops: 0, vtime_ns: 6, body }
     }
 
+    fn tc(n: usize) -> Message {
+        let body = Body::Tc(Tc { ansn: 1, advertised: vec![NodeId(2); n] });
+        Message { originator: NodeId(1), seq: 2, ttl: 255, hops: 0, vtime_ns: 15, body }
+    }
+
     #[test]
-    fn messages_are_kept_for_the_horizon_then_dropped_oldest_first() {
+    fn packets_are_kept_for_the_horizon_then_dropped_oldest_first() {
         let mut s = OlsrStore::default();
-        let a = s.put(0, hello());
-        let b = s.put(HORIZON_NS, hello());
-        assert_eq!((a.id, b.id, a.bytes), (0, 1, 4 + 12 + 4));
+        let a = s.put(0, vec![hello()]);
+        let b = s.put(HORIZON_NS, vec![hello()]);
+        // Section 3.3: 4 bytes of packet header, 12 of message header, a HELLO's 4.
+        assert_eq!((a.id, b.id, a.bytes, a.hellos, a.tcs), (0, 1, 4 + 12 + 4, 1, 0));
         assert!(s.get(a).is_some() && s.get(b).is_some());
-        let c = s.put(HORIZON_NS + 1, hello());
+        let c = s.put(HORIZON_NS + 1, vec![hello()]);
         assert!(s.get(a).is_none(), "past the horizon");
-        assert_eq!(s.get(b), Some(&hello()));
+        assert_eq!(s.get(b), Some(&[hello()][..]));
         assert_eq!((c.id, s.len()), (2, 2));
+        assert_eq!(s.packet().capacity(), 1, "the dropped packet's vector is reused");
+    }
+
+    #[test]
+    fn a_packet_of_several_messages_counts_each_kind() {
+        let mut s = OlsrStore::default();
+        let r = s.put(0, vec![hello(), tc(3), tc(0)]);
+        // Section 9.1: a TC is 12 + 4 + 4 per advertised address.
+        assert_eq!((r.hellos, r.tcs, r.hello_bytes), (1, 2, 16));
+        assert_eq!(r.tc_bytes(), (12 + 4 + 12) + (12 + 4));
+        assert_eq!(r.bytes, 4 + 16 + 28 + 16);
+        assert_eq!(s.get(r).map(<[Message]>::len), Some(3));
     }
 }

@@ -5,9 +5,9 @@
 //! `RouteAction`s it lists. The protocol state machines (`aodv.rs`, `dsr.rs`) keep their own
 //! action types; this file translates them into one vocabulary.
 
-use super::aodv::{AodvAction, AodvConfig, AodvMsg, AodvNode, FailedPacket};
+use super::aodv::{AodvAction, AodvConfig, AodvNode, FailedPacket};
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
-use super::olsr::{OlsrRef, OlsrStore};
+use super::olsr::OlsrStore;
 use super::packet::{Packet, PacketId, INITIAL_TTL};
 use super::routing::StaticRoutes;
 use crate::engine::time::{SimDuration, SimTime};
@@ -73,24 +73,6 @@ pub enum Failure {
     Salvage,
 }
 
-/// A routing message, as carried by a control packet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Control {
-    Aodv(AodvMsg),
-    Dsr(DsrMsg),
-    Olsr(OlsrRef),
-}
-
-impl Control {
-    pub fn bytes(&self) -> u32 {
-        match self {
-            Control::Aodv(m) => m.bytes(),
-            Control::Dsr(m) => m.bytes(),
-            Control::Olsr(r) => r.bytes,
-        }
-    }
-}
-
 /// What a router asks its node to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteAction {
@@ -99,6 +81,9 @@ pub enum RouteAction {
     Send { msg: Control, to: NodeId, jitter_ns: SimDuration },
     /// Send a DSR reply or error along `route`, which starts at this node.
     SendRouted { msg: DsrMsg, route: SrcRoute },
+    /// Call `send_queued` after a random jitter of up to `jitter_ns` (OLSR's messages go
+    /// together then).
+    SendQueued { jitter_ns: SimDuration },
     /// Call `on_timer(dst)` at `at`.
     Timer { dst: NodeId, at: SimTime },
     /// A route to `dst` exists: release the packets waiting for it; `paced`: spaced by the
@@ -128,6 +113,8 @@ pub enum RouteTimer {
     /// OLSR's periodic HELLO and TC (RFC 3626 sections 6.2 and 9.3).
     OlsrHello,
     OlsrTc,
+    /// OLSR's queued messages go out (`RouteAction::SendQueued`).
+    OlsrSend,
     /// A jittered routing control packet goes to the interface queue.
     ControlRelease {
         packet: PacketId,
@@ -282,7 +269,7 @@ impl Router {
                 d.node.release_cached(cx.now, &mut d.scratch);
                 d.flush(cx.out);
             }
-            (Router::Olsr(o), Control::Olsr(r)) => o.on_message(cx, r, from),
+            (Router::Olsr(o), Control::Olsr(r)) => o.on_packet(cx, r, from),
             _ => {} // another protocol's message: not understood here
         }
     }
@@ -309,6 +296,13 @@ impl Router {
     pub fn olsr_timer(&mut self, cx: &mut RouteCtx, tc: bool) -> Option<SimDuration> {
         let Router::Olsr(o) = self else { return None };
         Some(o.on_timer(cx, tc))
+    }
+
+    /// OLSR's jittered send of its queued messages.
+    pub fn send_queued(&mut self, cx: &mut RouteCtx) {
+        if let Router::Olsr(o) = self {
+            o.send_queued(cx);
+        }
     }
 
     /// The MAC gave up on `next_hop` for `p`.
@@ -422,8 +416,10 @@ fn table_hop(cx: &RouteCtx, dst: NodeId) -> Decision {
 }
 
 mod aodv;
+mod control;
 mod dsr;
 mod olsr;
+pub use control::{Control, ControlKind, ControlTally};
 pub use olsr::OlsrRouter;
 
 #[cfg(test)]

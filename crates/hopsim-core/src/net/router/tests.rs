@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::ids::node_ids;
+use crate::net::aodv::AodvMsg;
 use crate::net::olsr::OlsrStore;
 
 const MS: u64 = 1_000_000;
@@ -339,4 +340,45 @@ fn ns2_dsr_forwarders_of_replies_and_errors_learn_the_packets_route_not_the_repl
         assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
         assert_eq!((cached(&r1, 0), cached(&r1, 3)), (to_0, to_3), "{msg:?} ns2 {ns2}");
     }
+}
+
+fn olsr(me: u32) -> Router {
+    let cfg = crate::net::olsr::OlsrConfig::default();
+    Router::Olsr(Box::new(OlsrRouter::new(NodeId(me), cfg, false)))
+}
+
+#[test]
+fn olsr_messages_queued_within_one_jitter_leave_in_one_packet() {
+    // t=0: HELLO queued, the send armed (RFC 3626 18.3 MAXJITTER = HELLO_INTERVAL / 4);
+    // t=0.1 s: a second HELLO joins it (no second send armed); the send: one packet.
+    let (mut r, mut store, mut out) = (olsr(1), OlsrStore::default(), Vec::new());
+    let routes = chain_routes();
+    let mut cx =
+        RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out, olsr: &mut store };
+    r.olsr_timer(&mut cx, false);
+    cx.now = 100_000_000;
+    r.olsr_timer(&mut cx, false);
+    r.olsr_timer(&mut cx, true); // no selectors ever: no TC (section 9.3)
+    assert_eq!(cx.out[..], [RouteAction::SendQueued { jitter_ns: 500_000_000 }]);
+    cx.out.clear();
+    r.send_queued(&mut cx);
+    let [RouteAction::Send { msg: Control::Olsr(p), to, jitter_ns: 0 }] = cx.out[..] else {
+        panic!("one packet: {:?}", cx.out)
+    };
+    assert_eq!((to, p.hellos, p.tcs, p.bytes), (NodeId::BROADCAST, 2, 0, 4 + 2 * 16));
+    // 65 queued: 64 in the first packet (ns-3 OLSR_MAX_MSGS), one in a second.
+    cx.out.clear();
+    (0..65).for_each(|_| _ = r.olsr_timer(&mut cx, false));
+    assert_eq!(cx.out.len(), 1, "one send armed");
+    cx.out.clear();
+    r.send_queued(&mut cx);
+    let hellos: Vec<u8> = cx
+        .out
+        .iter()
+        .map(|a| match a {
+            RouteAction::Send { msg: Control::Olsr(p), .. } => p.hellos,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(hellos, [64, 1]);
 }

@@ -37,6 +37,7 @@ pub const LEVELS: &[(&str, &str)] = &[
     ("totals", "`totals`: the node counters summed over the nodes"),
     ("invariants", "`invariants`"),
     ("engine", "`engine`"),
+    ("routing_messages", "each element of `routing_messages`"),
     ("etx_links", "each element of `etx_links`"),
     ("interference", "each element of `interference`"),
     ("series", "`series`: columns of equal length, one row per flow per sample"),
@@ -97,6 +98,7 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(RUN, "false_route_failures", INT, "failures", "", "network total of false route failures (also in `totals`)"),
     f(RUN, "routing_packets", INT, "packets", "", "routing control packets sent (also in `totals`)"),
     f(RUN, "routing_bytes", INT, "bytes", "", "IP bytes of the routing control packets sent (also in `totals`)"),
+    f(RUN, "routing_messages", "list[object]", "", "", "routing messages sent, by kind (each hop of a forwarded one)").when("routing = aodv, dsr or olsr, once a message was sent"),
     f(RUN, "etx_links", "list[object]", "", "", "every link whose ETX probes got through both ways").when("routing = etx"),
     f(RUN, "interference", "list[object]", "", "", "every outside interferer, in the order of the scenario's").when("[[interference]]"),
     f(RUN, "series", OBJECT, "", "", "per-flow time series").when("run option series_interval_s"),
@@ -206,6 +208,10 @@ pub const RESULT_SCHEMA: &[Field] = &[
 
     f("engine", "events", INT, "events", "", "events the engine processed"),
     f("engine", "sim_time_s", FLOAT, "s", "", "simulated time the engine reached"),
+
+    f("routing_messages", "kind", TEXT, "", "", "the message kind: aodv_rreq, aodv_rrep, aodv_rerr, aodv_hello (an RREP for the sender itself, RFC 3561 6.9), dsr_rreq, dsr_rrep, dsr_rerr, olsr_hello, olsr_tc"),
+    f("routing_messages", "messages", INT, "messages", "", "messages of the kind sent (OLSR packs several in one packet)"),
+    f("routing_messages", "bytes", INT, "bytes", "", "bytes of those messages (without packet, UDP or IP headers)"),
 
     f("etx_links", "from", INT, "", "", "sending node"),
     f("etx_links", "to", INT, "", "", "receiving node"),

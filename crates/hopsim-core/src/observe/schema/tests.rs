@@ -108,6 +108,7 @@ fn full_result() -> RunResult {
         false_route_failures: 0,
         routing_packets: 0,
         routing_bytes: 0,
+        routing_messages: vec![RoutingMessageResult { kind: "olsr_tc", messages: 1, bytes: 16 }],
         etx_links: Some(vec![EtxLinkResult {
             from: 0,
             to: 1,
@@ -173,6 +174,7 @@ fn the_table_lists_every_serialised_key_and_no_other() {
         ("totals", totals),
         ("invariants", keys(object(&doc, &["invariants"]), &[])),
         ("engine", keys(object(&doc, &["engine"]), &[])),
+        ("routing_messages", keys(object(&doc, &["routing_messages"]), &[])),
         ("etx_links", keys(object(&doc, &["etx_links"]), &[])),
         ("interference", keys(object(&doc, &["interference"]), &[])),
         ("series", keys(object(&doc, &["series"]), &[])),
