@@ -59,15 +59,6 @@ struct Link {
     until: SimTime,
 }
 
-/// A topology tuple (section 4.4): `dest` is reached through `last`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Topology {
-    dest: NodeId,
-    last: NodeId,
-    seq: u16,
-    until: SimTime,
-}
-
 /// RFC 3626 section 19: is sequence number `a` newer than `b` (with wrap-around)?
 pub fn seq_newer(a: u16, b: u16) -> bool {
     (a > b && a - b <= u16::MAX / 2) || (b > a && b - a > u16::MAX / 2)
@@ -90,7 +81,10 @@ pub struct OlsrNode {
     ansn: u16,
     /// Until when TCs are sent, empty, after the last selector left (None: never had one).
     tc_until: Option<SimTime>,
-    topology: Vec<Topology>,
+    /// The topology set by last hop (indexed by node id).
+    topology: Vec<table::Advertised>,
+    /// Symmetric neighbours with their willingness (scratch for the route computation).
+    symmetric: Vec<(NodeId, u8)>,
     /// The duplicate set (section 3.4): (originator, sequence) -> (until, retransmitted).
     dups: FxHashMap<(NodeId, u16), (SimTime, bool)>,
     msg_seq: u16,
@@ -118,6 +112,7 @@ impl OlsrNode {
             ansn: 0,
             tc_until: None,
             topology: Vec::new(),
+            symmetric: Vec::new(),
             dups: FxHashMap::default(),
             msg_seq: 0,
             table: table::RouteTable::default(),
@@ -141,8 +136,7 @@ impl OlsrNode {
         if now <= self.next_expiry {
             return; // every tuple holds at `now`: nothing to drop
         }
-        let before =
-            (self.links.len(), self.two_hop.len(), self.selectors.len(), self.topology.len());
+        let before = (self.links.len(), self.two_hop.len(), self.selectors.len(), self.tuples());
         let lost_sym: Vec<NodeId> = self
             .links
             .iter()
@@ -154,10 +148,9 @@ impl OlsrNode {
         self.willingness.retain(|n, _| links.contains_key(n));
         self.two_hop.retain(|_, until| *until >= now);
         self.selectors.retain(|_, until| *until >= now);
-        self.topology.retain(|t| t.until >= now);
+        self.topology.iter_mut().for_each(|a| a.dests.retain(|d| d.1 >= now));
         self.dups.retain(|_, (until, _)| *until >= now);
-        let after =
-            (self.links.len(), self.two_hop.len(), self.selectors.len(), self.topology.len());
+        let after = (self.links.len(), self.two_hop.len(), self.selectors.len(), self.tuples());
         if before != after || !lost_sym.is_empty() {
             (self.dirty, self.mpr_dirty) = (true, true);
         }
@@ -176,10 +169,15 @@ impl OlsrNode {
         self.next_expiry = links
             .chain(self.two_hop.values().copied())
             .chain(self.selectors.values().copied())
-            .chain(self.topology.iter().map(|t| t.until))
+            .chain(self.topology.iter().flat_map(|a| a.dests.iter().map(|d| d.1)))
             .chain(self.dups.values().map(|d| d.0))
             .min()
             .unwrap_or(SimTime::MAX);
+    }
+
+    /// Topology tuples held.
+    fn tuples(&self) -> usize {
+        self.topology.iter().map(|a| a.dests.len()).sum()
     }
 
     /// A tuple holding until `until` was added or refreshed.
@@ -191,13 +189,18 @@ impl OlsrNode {
         self.links.get(&n).is_some_and(|l| l.sym_until >= now && l.sym_until != 0)
     }
 
-    /// Symmetric neighbours and their willingness.
-    fn symmetric_set(&self, now: SimTime) -> BTreeMap<NodeId, u8> {
-        self.links
-            .keys()
-            .filter(|n| self.symmetric(**n, now))
-            .map(|n| (*n, self.willingness.get(n).copied().unwrap_or(WILL_DEFAULT)))
-            .collect()
+    /// Symmetric neighbours and their willingness, in id order (in the scratch vector, which
+    /// the caller gives back).
+    fn symmetric_set(&mut self, now: SimTime) -> Vec<(NodeId, u8)> {
+        let mut sym = std::mem::take(&mut self.symmetric);
+        sym.clear();
+        sym.extend(
+            self.links
+                .keys()
+                .filter(|n| self.symmetric(**n, now))
+                .map(|n| (*n, self.willingness.get(n).copied().unwrap_or(WILL_DEFAULT))),
+        );
+        sym
     }
 
     /// Recompute the routes if anything they depend on changed.
@@ -207,9 +210,9 @@ impl OlsrNode {
             return;
         }
         let sym = self.symmetric_set(now);
-        let pairs: BTreeSet<(NodeId, NodeId)> = self.two_hop.keys().copied().collect();
-        let topo: Vec<(NodeId, NodeId)> = self.topology.iter().map(|t| (t.dest, t.last)).collect();
-        self.table.compute(self.me, &sym, &pairs, &topo);
+        let pairs = self.two_hop.keys().copied();
+        self.table.compute(self.me, &sym, pairs, &self.topology);
+        self.symmetric = sym;
         self.dirty = false;
     }
 
@@ -220,16 +223,17 @@ impl OlsrNode {
             return;
         }
         let sym = self.symmetric_set(now);
-        let pairs: BTreeSet<(NodeId, NodeId)> = self.two_hop.keys().copied().collect();
-        self.mprs = mpr::select(self.me, &sym, &pairs);
+        self.mprs = mpr::select(self.me, &sym, &self.two_hop);
+        self.symmetric = sym;
         self.mpr_dirty = false;
     }
 
     /// This node's HELLO at `now` (section 6.2): every link not yet expired, with its link
-    /// type and the neighbour's type.
+    /// type and the neighbour's type. (The routes are not recomputed here: they are when a
+    /// packet is routed and at each TC timer, so a table read without routing, `route`, is at
+    /// most one TC interval old.)
     pub fn hello(&mut self, now: SimTime) -> Message {
         self.refresh_mprs(now);
-        self.refresh(now); // the table is read (`route`) between uses, too
         let links = self
             .links
             .iter()
@@ -361,22 +365,25 @@ impl OlsrNode {
     /// Section 9.5.
     fn on_tc(&mut self, now: SimTime, orig: NodeId, vtime: u64, tc: &Tc) {
         self.holds_until(now + vtime);
-        if self.topology.iter().any(|t| t.last == orig && seq_newer(t.seq, tc.ansn)) {
+        if orig.index() >= self.topology.len() {
+            self.topology.resize_with(orig.index() + 1, Default::default);
+        }
+        let adv = &mut self.topology[orig.index()];
+        let held = !adv.dests.is_empty();
+        if held && seq_newer(adv.ansn, tc.ansn) {
             return; // out of order: an older TC
         }
-        let before = self.topology.len();
-        self.topology.retain(|t| !(t.last == orig && seq_newer(tc.ansn, t.seq)));
-        let mut changed = self.topology.len() != before;
+        let mut changed = false;
+        if held && seq_newer(tc.ansn, adv.ansn) {
+            adv.dests.clear(); // the tuples of an older ANSN go
+            changed = true;
+        }
+        adv.ansn = tc.ansn;
         for &dest in &tc.advertised {
-            match self.topology.iter_mut().find(|t| t.last == orig && t.dest == dest) {
-                Some(t) => t.until = now + vtime,
+            match adv.dests.iter_mut().find(|d| d.0 == dest) {
+                Some(d) => d.1 = now + vtime,
                 None => {
-                    self.topology.push(Topology {
-                        dest,
-                        last: orig,
-                        seq: tc.ansn,
-                        until: now + vtime,
-                    });
+                    adv.dests.push((dest, now + vtime));
                     changed = true;
                 }
             }
@@ -423,7 +430,8 @@ impl OlsrNode {
 
     /// Symmetric one-hop neighbours now.
     pub fn neighbors(&self, now: SimTime) -> Vec<NodeId> {
-        self.symmetric_set(now).into_keys().collect()
+        let links = self.links.keys().filter(|n| self.symmetric(**n, now));
+        links.copied().collect()
     }
 }
 

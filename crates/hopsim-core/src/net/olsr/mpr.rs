@@ -4,19 +4,22 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::engine::time::SimTime;
+
 use super::msg::{WILL_ALWAYS, WILL_NEVER};
 use crate::ids::NodeId;
 
-/// The MPR set of `me` from its symmetric neighbours (with their willingness) and its two-hop
-/// tuples (neighbour, two-hop node).
+/// The MPR set of `me` from its symmetric neighbours with their willingness (in id order)
+/// and its two-hop tuples (neighbour, two-hop node).
 pub fn select(
     me: NodeId,
-    symmetric: &BTreeMap<NodeId, u8>,
-    two_hop: &BTreeSet<(NodeId, NodeId)>,
+    symmetric: &[(NodeId, u8)],
+    two_hop: &BTreeMap<(NodeId, NodeId), SimTime>,
 ) -> BTreeSet<NodeId> {
     // N: symmetric neighbours willing to forward, in id order, with their willingness.
     let n: Vec<(NodeId, u8)> =
-        symmetric.iter().filter(|(_, w)| **w != WILL_NEVER).map(|(id, w)| (*id, *w)).collect();
+        symmetric.iter().filter(|(_, w)| *w != WILL_NEVER).copied().collect();
+    let is_sym = |z: &NodeId| symmetric.binary_search_by_key(z, |e| e.0).is_ok();
     let in_n = |z: &NodeId| n.binary_search_by_key(z, |e| e.0).is_ok();
     // N2: two-hop nodes reached through N, not this node, not a symmetric neighbour; each
     // neighbour's reach as indices into N2; D(y): its neighbours outside N and not this node.
@@ -24,9 +27,9 @@ pub fn select(
     let mut reach: Vec<Vec<NodeId>> = Vec::with_capacity(n.len());
     let mut degree: Vec<usize> = Vec::with_capacity(n.len());
     for &(y, _) in &n {
-        let of_y = two_hop.range((y, NodeId(0))..=(y, NodeId(u32::MAX))).map(|&(_, z)| z);
+        let of_y = two_hop.range((y, NodeId(0))..=(y, NodeId(u32::MAX))).map(|(&(_, z), _)| z);
         degree.push(of_y.clone().filter(|z| *z != me && !in_n(z)).count());
-        let strict: Vec<NodeId> = of_y.filter(|z| *z != me && !symmetric.contains_key(z)).collect();
+        let strict: Vec<NodeId> = of_y.filter(|z| *z != me && !is_sym(z)).collect();
         n2.extend(&strict);
         reach.push(strict);
     }
