@@ -156,10 +156,12 @@ def test_crossing_flows_on_a_grid_beside_ns3(hopsim_mod, mesh_binary, flows):
 
 
 def test_olsr_attributes_are_hopsims_keys_and_the_rest_refused(hopsim_mod):
-    routing = hopsim_mod.validate(_grid(hopsim_mod, FLOWS[:1], routing={"protocol": "olsr"}))
+    olsr = {"protocol": "olsr", "olsr_spread_start": False}
+    routing = hopsim_mod.validate(_grid(hopsim_mod, FLOWS[:1], routing=olsr))
     attrs = m.olsr_attributes(routing["routing"])
     assert attrs == {"HelloInterval": "2.0s", "TcInterval": "5.0s", "Willingness": "default"}
-    for key, value in (("olsr_willingness", 2), ("olsr_link_layer_feedback", True)):
+    refused = [("olsr_willingness", 2), ("olsr_link_layer_feedback", True)]
+    for key, value in [*refused, ("olsr_spread_start", True)]:
         with pytest.raises(Ns3Untranslatable, match=f"routing.{key}"):
             m.olsr_attributes(dict(routing["routing"], **{key: value}))
 
@@ -167,13 +169,19 @@ def test_olsr_attributes_are_hopsims_keys_and_the_rest_refused(hopsim_mod):
 @pytest.mark.slow
 def test_olsr_goodput_beside_ns3(hopsim_mod, mesh_binary):
     # The crossing flows over OLSR (issue 36), started once the routes are there: hopsim's
-    # SINR side within ±20% of ns-3's total goodput or overlapping. Control packets differ
-    # by ns-3's piggybacking of several messages in one packet (docs/validation.md).
+    # SINR side within ±20% of ns-3's total goodput or overlapping, and the control traffic
+    # (HELLOs, TCs, packets) within ±25% of ns-3's (docs/validation.md).
     scenario, seeds = m.load_scenario(SETS / "grid-crossing-4flows-olsr.toml", quick=True)
     report = m.side_by_side(scenario, range(1, seeds + 1), {"sinr": {"radio.reception": "sinr"}})
     totals = {side: [m.total_kbps(r) for r in runs] for side, runs in report.items()}
     assert all(t > 0 for t in totals["ns-3"]), m.markdown_table(report)
     assert _agrees(totals["ns-3"], totals["hopsim/sinr"]), m.markdown_table(report)
+    for key in ("olsr_hello", "olsr_tc", "routing_packets"):
+        ns3, ours = (
+            sum(m.messages(r, key) if key != "routing_packets" else r[key] for r in report[side])
+            for side in ("ns-3", "hopsim/sinr")
+        )
+        assert abs(ours / ns3 - 1) <= 0.25, (key, ours, ns3, m.markdown_table(report))
 
 
 @pytest.mark.parametrize(

@@ -255,6 +255,9 @@ pub fn routing(u: &mut Unstructured) -> AResult<Value> {
         if chance(u, 20)? {
             m.insert("olsr_link_layer_feedback".into(), json!(chance(u, 50)?));
         }
+        if chance(u, 20)? {
+            m.insert("olsr_spread_start".into(), json!(chance(u, 50)?));
+        }
     }
     Ok(Value::Object(m))
 }

@@ -115,6 +115,7 @@ _ROUTING = {
     "olsr_tc_interval_s",
     "olsr_willingness",
     "olsr_link_layer_feedback",
+    "olsr_spread_start",
 }
 _FLOW = {
     "src",

@@ -16,7 +16,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +131,12 @@ def olsr_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
         raise Ns3Untranslatable(
             "routing.olsr_link_layer_feedback", True, "false: ns-3's OLSR has no such notification"
         )
+    if routing["olsr_spread_start"]:
+        raise Ns3Untranslatable(
+            "routing.olsr_spread_start",
+            True,
+            "false: ns-3 starts every node's OLSR (its first HELLO and TC) at 0 s",
+        )
     return {
         "HelloInterval": f"{float(routing['olsr_hello_interval_s'])!r}s",
         "TcInterval": f"{float(routing['olsr_tc_interval_s'])!r}s",
@@ -215,6 +221,7 @@ def run_hopsim(
         "retry_limit_drops": r.totals.retry_limit_drops,
         "queue_drops": r.totals.queue_drops,
         "routing_packets": r.raw.get("routing_packets", 0),
+        "routing_messages": r.raw.get("routing_messages", []),
         "events": r.raw["engine"]["events"],
         "wall_s": r.wall_time_s,
     }
@@ -262,7 +269,21 @@ def summaries(runs: Sequence[Mapping[str, Any]]) -> dict[str, Summary]:
     out["timeouts"] = summarize_values(
         [float(sum(f["timeouts"] for f in r["flows"])) for r in runs]
     )
+    for kind in message_kinds([runs]):
+        out[kind] = summarize_values([float(messages(r, kind)) for r in runs])
     return out
+
+
+def messages(run: Mapping[str, Any], kind: str) -> int:
+    """Routing messages of ``kind`` (``olsr_hello``, ...) a run sent (0 if none)."""
+    return sum(m["messages"] for m in run.get("routing_messages", []) if m["kind"] == kind)
+
+
+def message_kinds(sides: Iterable[Sequence[Mapping[str, Any]]]) -> list[str]:
+    """Every routing message kind any run of ``sides`` counted, sorted."""
+    return sorted(
+        {m["kind"] for runs in sides for r in runs for m in r.get("routing_messages", [])}
+    )
 
 
 def markdown_table(report: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
@@ -271,7 +292,9 @@ def markdown_table(report: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     sums = {name: summaries(runs) for name, runs in report.items()}
     first = next(iter(report.values()))[0]
     flows = [f"{f['src']}→{f['dst']}" for f in first["flows"]]
+    kinds = message_kinds(report.values())
     head = ["side", "total", "vs ns-3", *flows, "timeouts", "retry-limit drops", "routing pkts"]
+    head += [f"{k} msgs" for k in kinds]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     base = sums.get("ns-3", {}).get("total")
     for name, s in sums.items():
@@ -281,6 +304,7 @@ def markdown_table(report: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
         cells = [name, _cell(s["total"]), diff]
         cells += [_cell(s[f"flow {i}"]) for i in range(len(flows))]
         cells += [f"{s[k].mean:.0f}" for k in ("timeouts", "retry_limit_drops", "routing_packets")]
+        cells += [f"{s[k].mean:.0f}" if k in s else "—" for k in kinds]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
 

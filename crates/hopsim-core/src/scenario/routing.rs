@@ -46,11 +46,15 @@ pub struct Routing {
     /// RFC 3626 section 13: a failed transmission breaks the OLSR link at once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub olsr_link_layer_feedback: Option<bool>,
+    /// Each node's first HELLO and TC at a uniform time within one interval (true), or every
+    /// node's at 0 s (false: as in ns-3, where every node's OLSR starts with the run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub olsr_spread_start: Option<bool>,
 }
 
 /// RFC 3626 section 18's HELLO_INTERVAL, TC_INTERVAL and WILL_DEFAULT; link-layer
-/// notification off, as in ns-3's OLSR.
-pub const OLSR_DEFAULTS: (f64, f64, u8, bool) = (2.0, 5.0, 3, false);
+/// notification off, as in ns-3's OLSR; first messages spread over an interval.
+pub const OLSR_DEFAULTS: (f64, f64, u8, bool, bool) = (2.0, 5.0, 3, false, true);
 
 impl Default for Routing {
     fn default() -> Self {
@@ -67,6 +71,7 @@ impl Default for Routing {
             olsr_tc_interval_s: None,
             olsr_willingness: None,
             olsr_link_layer_feedback: None,
+            olsr_spread_start: None,
         }
     }
 }
@@ -75,11 +80,12 @@ impl Routing {
     /// OLSR's keys with their defaults, where the protocol is OLSR.
     pub(super) fn resolve(&mut self) {
         if self.protocol == RoutingProtocol::Olsr {
-            let (hello, tc, will, feedback) = OLSR_DEFAULTS;
+            let (hello, tc, will, feedback, spread) = OLSR_DEFAULTS;
             self.olsr_hello_interval_s.get_or_insert(hello);
             self.olsr_tc_interval_s.get_or_insert(tc);
             self.olsr_willingness.get_or_insert(will);
             self.olsr_link_layer_feedback.get_or_insert(feedback);
+            self.olsr_spread_start.get_or_insert(spread);
         }
     }
 
@@ -99,13 +105,14 @@ impl Routing {
             ("olsr_tc_interval_s", self.olsr_tc_interval_s),
             ("olsr_willingness", self.olsr_willingness.map(f64::from)),
             ("olsr_link_layer_feedback", self.olsr_link_layer_feedback.map(f64::from)),
+            ("olsr_spread_start", self.olsr_spread_start.map(f64::from)),
         ];
         for (name, v) in olsr {
             let Some(v) = v else { continue };
             if self.protocol != RoutingProtocol::Olsr {
                 return Err(at.field(name).refuse("is OLSR's: use it with protocol = \"olsr\""));
             }
-            if name != "olsr_link_layer_feedback" {
+            if !matches!(name, "olsr_link_layer_feedback" | "olsr_spread_start") {
                 ranges::check(&at.field(name), v)?;
             }
         }

@@ -17,7 +17,7 @@ use super::event::Event;
 /// MAXJITTER a quarter HELLO interval, DUP_HOLD_TIME 30 s).
 pub(super) fn olsr_config(s: &Scenario) -> OlsrConfig {
     let r = &s.routing;
-    let (hello_s, tc_s, will, _) = OLSR_DEFAULTS;
+    let (hello_s, tc_s, will, _, _) = OLSR_DEFAULTS;
     let hello = secs_to_ns(r.olsr_hello_interval_s.unwrap_or(hello_s));
     let tc = secs_to_ns(r.olsr_tc_interval_s.unwrap_or(tc_s));
     OlsrConfig {
@@ -54,7 +54,8 @@ pub(super) fn router(s: &Scenario, id: NodeId) -> Router {
     }
 }
 
-/// The first periodic timers: spread over one interval, each node from its own stream.
+/// The first periodic timers: spread over one interval, each node from its own stream (OLSR
+/// with `olsr_spread_start = false`: all at 0 s, the draws made all the same).
 pub(super) fn first_timers(s: &Scenario, nodes: &mut [Node], sched: &mut Scheduler<Event>) {
     let mut spread = |interval_s: f64, timer: RouteTimer| {
         let interval = secs_to_ns(interval_s) as f64;
@@ -69,8 +70,12 @@ pub(super) fn first_timers(s: &Scenario, nodes: &mut [Node], sched: &mut Schedul
         }
         RoutingProtocol::Olsr => {
             let cfg = olsr_config(s);
-            spread(cfg.hello_interval_ns as f64 * 1e-9, RouteTimer::OlsrHello);
-            spread(cfg.tc_interval_ns as f64 * 1e-9, RouteTimer::OlsrTc);
+            let over = match s.routing.olsr_spread_start.unwrap_or(OLSR_DEFAULTS.4) {
+                true => 1e-9,
+                false => 0.0,
+            };
+            spread(cfg.hello_interval_ns as f64 * over, RouteTimer::OlsrHello);
+            spread(cfg.tc_interval_ns as f64 * over, RouteTimer::OlsrTc);
         }
         _ => {}
     }

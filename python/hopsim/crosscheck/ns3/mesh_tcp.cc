@@ -66,6 +66,8 @@ struct Totals
     uint64_t tcDrops = 0;
     uint64_t routingPackets = 0; // AODV or OLSR packets sent, each hop of a relayed one counted
     uint64_t routingBytes = 0;   // their IP bytes
+    // OLSR messages sent by kind (olsr_hello, olsr_tc, ...): count and bytes with headers.
+    std::map<std::string, std::pair<uint64_t, uint64_t>> routingMessages;
     std::map<std::string, uint64_t> ipDrops;
     std::map<std::string, uint64_t> phyRxDrops;
     double warmupS = 0.0;
@@ -213,6 +215,21 @@ OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t)
     {
         tot.routingPackets++;
         tot.routingBytes += p->GetSize();
+    }
+}
+
+// An OLSR packet sent (ns3::olsr::RoutingProtocol "Tx"): its messages counted by kind.
+void
+OnOlsrTx(const olsr::PacketHeader&, const olsr::MessageList& messages)
+{
+    for (const auto& m : messages)
+    {
+        const char* kind = m.GetMessageType() == olsr::MessageHeader::HELLO_MESSAGE ? "olsr_hello"
+                           : m.GetMessageType() == olsr::MessageHeader::TC_MESSAGE  ? "olsr_tc"
+                                                                                    : "olsr_other";
+        auto& e = tot.routingMessages[kind];
+        e.first++;
+        e.second += m.GetSerializedSize();
     }
 }
 
@@ -476,6 +493,8 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(!Config::ConnectWithoutContextFailSafe("/NodeList/*/$ns3::Ipv4L3Protocol/Drop",
                                                            MakeCallback(&OnIpDrop)),
                     "no Ipv4L3Protocol Drop trace source");
+    Config::ConnectWithoutContextFailSafe("/NodeList/*/$ns3::olsr::RoutingProtocol/Tx",
+                                          MakeCallback(&OnOlsrTx)); // absent without OLSR
     ConnectAll("Mac/MacTx", MakeCallback(&OnMacTx));
     ConnectAll("Phy/PhyRxDrop", MakeCallback(&OnPhyRxDrop));
     ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
@@ -518,6 +537,15 @@ main(int argc, char* argv[])
       << ", \"expired_drops\": " << tot.expiredDrops
       << ", \"queue_drops\": " << tot.tcDrops + tot.macTx - tot.enqueued
       << ", \"routing_packets\": " << tot.routingPackets << ", \"routing_bytes\": " << tot.routingBytes
+      << ", \"routing_messages\": [";
+    const char* sep = "";
+    for (const auto& [kind, e] : tot.routingMessages)
+    {
+        o << sep << "{\"kind\": \"" << kind << "\", \"messages\": " << e.first
+          << ", \"bytes\": " << e.second << "}";
+        sep = ", ";
+    }
+    o << "]"
       << ", \"ip_drops\": " << JsonCounts(tot.ipDrops)
       << ", \"phy_rx_drops\": " << JsonCounts(tot.phyRxDrops) << ", \"events\": " << events
       << ", \"wall_s\": " << wallS << "}";
