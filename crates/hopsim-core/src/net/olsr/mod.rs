@@ -81,12 +81,17 @@ pub struct OlsrNode {
     ansn: u16,
     /// Until when TCs are sent, empty, after the last selector left (None: never had one).
     tc_until: Option<SimTime>,
-    /// The topology set by last hop (indexed by node id).
+    /// The topology set by last hop (indexed by node id), and the number the next new tuple
+    /// takes in the set's order.
     topology: Vec<table::Advertised>,
+    tuple_order: u64,
     /// Symmetric neighbours with their willingness (scratch for the route computation).
     symmetric: Vec<(NodeId, u8)>,
     /// The duplicate set (section 3.4): (originator, sequence) -> (until, retransmitted).
+    /// Expired entries count as absent; they are purged every DUP_HOLD_TIME (`dups_purge`),
+    /// apart from the other sets' expiry, which they would otherwise run at every message.
     dups: FxHashMap<(NodeId, u16), (SimTime, bool)>,
+    dups_purge: SimTime,
     msg_seq: u16,
     table: table::RouteTable,
     /// The neighbourhood or topology changed since the routes were computed, and the
@@ -112,8 +117,11 @@ impl OlsrNode {
             ansn: 0,
             tc_until: None,
             topology: Vec::new(),
+            tuple_order: 0,
+
             symmetric: Vec::new(),
             dups: FxHashMap::default(),
+            dups_purge: 0,
             msg_seq: 0,
             table: table::RouteTable::default(),
             dirty: false,
@@ -148,8 +156,7 @@ impl OlsrNode {
         self.willingness.retain(|n, _| links.contains_key(n));
         self.two_hop.retain(|_, until| *until >= now);
         self.selectors.retain(|_, until| *until >= now);
-        self.topology.iter_mut().for_each(|a| a.dests.retain(|d| d.1 >= now));
-        self.dups.retain(|_, (until, _)| *until >= now);
+        self.topology.iter_mut().for_each(|a| a.dests.retain(|t| t.until >= now));
         let after = (self.links.len(), self.two_hop.len(), self.selectors.len(), self.tuples());
         if before != after || !lost_sym.is_empty() {
             (self.dirty, self.mpr_dirty) = (true, true);
@@ -169,8 +176,7 @@ impl OlsrNode {
         self.next_expiry = links
             .chain(self.two_hop.values().copied())
             .chain(self.selectors.values().copied())
-            .chain(self.topology.iter().flat_map(|a| a.dests.iter().map(|d| d.1)))
-            .chain(self.dups.values().map(|d| d.0))
+            .chain(self.topology.iter().flat_map(|a| a.dests.iter().map(|t| t.until)))
             .min()
             .unwrap_or(SimTime::MAX);
     }
@@ -297,7 +303,11 @@ impl OlsrNode {
             return None;
         }
         let key = (m.originator, m.seq);
-        if self.dups.contains_key(&key) {
+        if now > self.dups_purge {
+            self.dups.retain(|_, (until, _)| *until >= now);
+            self.dups_purge = now + self.cfg.dup_hold_ns;
+        }
+        if self.dups.get(&key).is_some_and(|d| d.0 >= now) {
             return None; // processed (and, if so, forwarded) already
         }
         // Section 3.4 step 3 and 9.5 step 1: only from the symmetric neighbourhood.
@@ -310,7 +320,6 @@ impl OlsrNode {
         // Section 3.4.1: forward if the sender selected this node as an MPR.
         let forward = self.selectors.contains_key(&from) && m.ttl > 1;
         self.dups.insert(key, (now + self.cfg.dup_hold_ns, forward));
-        self.holds_until(now + self.cfg.dup_hold_ns);
         forward.then(|| Message { ttl: m.ttl - 1, hops: m.hops + 1, ..m.clone() })
     }
 
@@ -380,10 +389,12 @@ impl OlsrNode {
         }
         adv.ansn = tc.ansn;
         for &dest in &tc.advertised {
-            match adv.dests.iter_mut().find(|d| d.0 == dest) {
-                Some(d) => d.1 = now + vtime,
+            match adv.dests.iter_mut().find(|t| t.dest == dest) {
+                Some(t) => t.until = now + vtime,
                 None => {
-                    adv.dests.push((dest, now + vtime));
+                    let order = self.tuple_order;
+                    self.tuple_order += 1;
+                    adv.dests.push(table::Tuple { dest, until: now + vtime, order });
                     changed = true;
                 }
             }

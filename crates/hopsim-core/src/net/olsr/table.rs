@@ -1,29 +1,41 @@
 //! The routing table (RFC 3626 section 10): symmetric neighbours at one hop, strict two-hop
 //! neighbours at two, then the topology set, hop by hop from h = 2, each destination through
-//! the first node found at the hop before it (breadth first: the order nodes were reached,
-//! neighbours and two-hop tuples in id order). Recomputed whenever the neighbourhood or the
-//! topology changes (`OlsrNode::refresh`). Indexed by node id (ids are dense) and kept
-//! between computations, with the topology set by last hop, so that steady state allocates
-//! nothing.
+//! the first tuple found whose last hop is at the hop before it, the tuples in the order they
+//! entered the set (as ns-3's `RoutingTableComputation` walks its topology set). Recomputed
+//! whenever the neighbourhood or the topology changes (`OlsrNode::refresh`). Indexed by node
+//! id (ids are dense) and kept between computations, with the topology set by last hop, so
+//! that steady state allocates nothing.
 
 use super::msg::WILL_NEVER;
 use crate::engine::time::SimTime;
 use crate::ids::NodeId;
 
 /// The topology tuples (section 4.4) of one last hop: the ANSN of its last TC and the
-/// destinations it advertised, each until when it holds. No destinations: no tuples.
+/// destinations it advertised, each with until when it holds and its place in the set's
+/// order (a number from `OlsrNode`'s counter, given when the tuple is made). No
+/// destinations: no tuples.
 #[derive(Debug, Clone, Default)]
 pub struct Advertised {
     pub ansn: u16,
-    pub dests: Vec<(NodeId, SimTime)>,
+    pub dests: Vec<Tuple>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuple {
+    pub dest: NodeId,
+    pub until: SimTime,
+    pub order: u64,
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct RouteTable {
     /// By destination id: (next hop, hops).
     routes: Vec<Option<(NodeId, u32)>>,
-    /// Nodes in the order they were reached (scratch).
-    reached: Vec<NodeId>,
+    /// The nodes at the current level and the next, and the current level's tuples as
+    /// (order, destination, next hop) (scratch).
+    level: Vec<NodeId>,
+    next_level: Vec<NodeId>,
+    tuples: Vec<(u64, NodeId, NodeId)>,
 }
 
 impl RouteTable {
@@ -40,7 +52,6 @@ impl RouteTable {
             self.routes.resize(dst.index() + 1, None);
         }
         self.routes[dst.index()] = Some(route);
-        self.reached.push(dst);
     }
 
     /// Section 10 from the symmetric neighbours with their willingness (in id order), the
@@ -53,7 +64,6 @@ impl RouteTable {
         topology: &[Advertised],
     ) {
         self.routes.iter_mut().for_each(|r| *r = None);
-        self.reached.clear();
         for &(n, _) in symmetric {
             self.set(n, (n, 1));
         }
@@ -61,22 +71,41 @@ impl RouteTable {
             let i = symmetric.binary_search_by_key(&via, |s| s.0);
             i.is_ok_and(|i| symmetric[i].1 != WILL_NEVER)
         };
+        let (mut level, mut next_level, mut tuples) = (
+            std::mem::take(&mut self.level),
+            std::mem::take(&mut self.next_level),
+            std::mem::take(&mut self.tuples),
+        );
+        level.clear();
         for (via, z) in two_hop {
             if z != me && willing(via) && self.get(z).is_none() {
                 self.set(z, (via, 2));
+                level.push(z);
             }
         }
-        // Step 3: destinations advertised by a node at h hops are at h + 1, from h = 2.
-        let mut i = 0;
-        while let Some(&last) = self.reached.get(i) {
-            i += 1;
-            let Some((next, h)) = self.get(last).filter(|r| r.1 >= 2) else { continue };
-            let Some(adv) = topology.get(last.index()) else { continue };
-            for &(dest, _) in &adv.dests {
+        // Step 3, level by level from h = 2: the tuples whose last hop is at h, in the set's
+        // order (the order in which section 10's loop over the whole set meets them).
+        let mut h = 2;
+        while !level.is_empty() {
+            tuples.clear();
+            for &last in &level {
+                let (Some(adv), Some((next, _))) = (topology.get(last.index()), self.get(last))
+                else {
+                    continue;
+                };
+                tuples.extend(adv.dests.iter().map(|t| (t.order, t.dest, next)));
+            }
+            tuples.sort_by_key(|t| t.0); // stable: each last hop's tuples are in order already
+            next_level.clear();
+            for &(_, dest, next) in &tuples {
                 if dest != me && self.get(dest).is_none() {
                     self.set(dest, (next, h + 1));
+                    next_level.push(dest);
                 }
             }
+            std::mem::swap(&mut level, &mut next_level);
+            h += 1;
         }
+        (self.level, self.next_level, self.tuples) = (level, next_level, tuples);
     }
 }
