@@ -228,6 +228,7 @@ bench-run: $(EXT_STAMP)
 	  $(if $(BENCH_JSON),--json $(BENCH_JSON))
 	$(BIN)/python benches/gym_speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick)
 	$(BIN)/python benches/sweep_warmup.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick)
+	$(BIN)/python benches/routing_speed.py $(if $(filter-out 0,$(BENCH_QUICK)),--quick)
 
 ## ---------------------------------------------------------------- wheel and docs site
 

@@ -31,11 +31,11 @@ pub struct Tuple {
 pub struct RouteTable {
     /// By destination id: (next hop, hops).
     routes: Vec<Option<(NodeId, u32)>>,
-    /// The nodes at the current level and the next, and the current level's tuples as
-    /// (order, destination, next hop) (scratch).
+    /// The nodes at the current level and the next (scratch), and per destination id the
+    /// earliest tuple's (order, next hop) at the current level.
     level: Vec<NodeId>,
     next_level: Vec<NodeId>,
-    tuples: Vec<(u64, NodeId, NodeId)>,
+    best: Vec<(u64, NodeId)>,
 }
 
 impl RouteTable {
@@ -71,11 +71,8 @@ impl RouteTable {
             let i = symmetric.binary_search_by_key(&via, |s| s.0);
             i.is_ok_and(|i| symmetric[i].1 != WILL_NEVER)
         };
-        let (mut level, mut next_level, mut tuples) = (
-            std::mem::take(&mut self.level),
-            std::mem::take(&mut self.next_level),
-            std::mem::take(&mut self.tuples),
-        );
+        let (mut level, mut next_level) =
+            (std::mem::take(&mut self.level), std::mem::take(&mut self.next_level));
         level.clear();
         for (via, z) in two_hop {
             if z != me && willing(via) && self.get(z).is_none() {
@@ -83,29 +80,44 @@ impl RouteTable {
                 level.push(z);
             }
         }
-        // Step 3, level by level from h = 2: the tuples whose last hop is at h, in the set's
-        // order (the order in which section 10's loop over the whole set meets them).
+        // Step 3, level by level from h = 2: a destination not yet routed takes, of the
+        // tuples whose last hop is at h, the one that comes first in the set's order (the
+        // one section 10's loop over the whole set meets first).
+        if self.best.len() < self.routes.len() {
+            self.best.resize(self.routes.len(), (u64::MAX, NodeId(0)));
+        }
         let mut h = 2;
         while !level.is_empty() {
-            tuples.clear();
+            next_level.clear();
             for &last in &level {
                 let (Some(adv), Some((next, _))) = (topology.get(last.index()), self.get(last))
                 else {
                     continue;
                 };
-                tuples.extend(adv.dests.iter().map(|t| (t.order, t.dest, next)));
-            }
-            tuples.sort_by_key(|t| t.0); // stable: each last hop's tuples are in order already
-            next_level.clear();
-            for &(_, dest, next) in &tuples {
-                if dest != me && self.get(dest).is_none() {
-                    self.set(dest, (next, h + 1));
-                    next_level.push(dest);
+                for t in &adv.dests {
+                    if t.dest == me || self.get(t.dest).is_some() {
+                        continue;
+                    }
+                    if t.dest.index() >= self.best.len() {
+                        self.best.resize(t.dest.index() + 1, (u64::MAX, NodeId(0)));
+                    }
+                    let b = &mut self.best[t.dest.index()];
+                    if b.0 == u64::MAX {
+                        next_level.push(t.dest);
+                    }
+                    if t.order < b.0 {
+                        *b = (t.order, next);
+                    }
                 }
+            }
+            for &dest in &next_level {
+                let (_, next) =
+                    std::mem::replace(&mut self.best[dest.index()], (u64::MAX, NodeId(0)));
+                self.set(dest, (next, h + 1));
             }
             std::mem::swap(&mut level, &mut next_level);
             h += 1;
         }
-        (self.level, self.next_level, self.tuples) = (level, next_level, tuples);
+        (self.level, self.next_level) = (level, next_level);
     }
 }
