@@ -161,7 +161,8 @@ impl HwmpNode {
         }
     }
 
-    /// 13.10.9.2: no PREP in time: a new PREQ, or after maxPREQretries, unreachable.
+    /// 13.10.9.2: no PREP in time: a new PREQ, or after maxPREQretries, unreachable. A path
+    /// refresh nothing waits for is not retried.
     fn discovery_timeout(&mut self, dst: NodeId, now: SimTime, out: &mut Vec<HwmpAction>) {
         let Some(d) = self.pending.get(&dst).copied() else { return };
         if d.deadline != now {
@@ -169,7 +170,7 @@ impl HwmpNode {
         }
         if self.table.active(dst, now).is_some() {
             self.resolved(dst, out);
-        } else if d.retries < self.cfg.max_preq_retries {
+        } else if d.waiting && d.retries < self.cfg.max_preq_retries {
             self.pending.insert(dst, Discovery { retries: d.retries + 1, deadline: 0, ..d });
             self.request_preq(dst, false, now, out);
         } else {

@@ -2,7 +2,10 @@
 //! their precursors, which do the same for theirs. At most one PERR per perrMinInterval: what
 //! comes meanwhile is gathered into the next.
 
-use super::msg::{HwmpMsg, Perr, PerrDest, PERR_MAX_DESTS, REASON_DESTINATION_UNREACHABLE};
+use super::msg::{
+    HwmpMsg, Perr, PerrDest, PERR_MAX_DESTS, REASON_DESTINATION_UNREACHABLE,
+    REASON_NO_FORWARDING_INFO,
+};
 use super::*;
 
 impl HwmpNode {
@@ -26,6 +29,25 @@ impl HwmpNode {
         self.perr_ready(now, out);
     }
 
+    /// A data frame from neighbour `prev_hop` to be forwarded to `dst` found no active path
+    /// (13.10.11.2 case B): a PERR (reason no forwarding information) tells `prev_hop`.
+    pub fn no_forwarding_info(
+        &mut self,
+        dst: NodeId,
+        prev_hop: NodeId,
+        now: SimTime,
+        out: &mut Vec<HwmpAction>,
+    ) {
+        if dst == self.me || dst.is_broadcast() || prev_hop.is_broadcast() {
+            return;
+        }
+        let seq = self.dest_seq(dst).unwrap_or(0);
+        let d = PerrDest { addr: dst, seq, reason: REASON_NO_FORWARDING_INFO };
+        gather(&mut self.perr_dests, &mut self.perr_to, d, &[prev_hop], self.me);
+        self.perr_ttl = self.perr_ttl.max(self.cfg.max_ttl);
+        self.perr_ready(now, out);
+    }
+
     /// 13.10.11.3: a destination whose path goes through the PERR's transmitter, with an SN
     /// not newer than the PERR's, is invalidated (SN taken from the PERR) and passed on to
     /// the path's precursors while the element TTL lasts.
@@ -39,11 +61,16 @@ impl HwmpNode {
         let forward = perr.ttl > 1;
         for d in &perr.dests {
             let Some(p) = self.table.get_mut(d.addr) else { continue };
-            if !p.valid || p.next_hop != from || (p.seq_known && seq_newer(p.seq, d.seq)) {
+            // The next hop saying it has no path at all is believed whatever the SN.
+            let stale =
+                d.reason != REASON_NO_FORWARDING_INFO && p.seq_known && seq_newer(p.seq, d.seq);
+            if !p.valid || p.next_hop != from || stale {
                 continue;
             }
             p.valid = false;
-            (p.seq, p.seq_known) = (d.seq, true);
+            if !p.seq_known || seq_newer(d.seq, p.seq) {
+                (p.seq, p.seq_known) = (d.seq, true);
+            }
             if forward {
                 gather(&mut self.perr_dests, &mut self.perr_to, *d, &p.precursors, from);
             }

@@ -6,7 +6,8 @@ use super::*;
 
 impl HwmpNode {
     /// A path selection element arrived from neighbour `from`; `link_metric` is the airtime
-    /// metric of the link from `from` to this STA (`metric::airtime_metric`).
+    /// metric (`metric::airtime_metric`) of this STA's link with `from`: its current rate and
+    /// frame error rate toward `from` (as ns-3 and Linux take it).
     pub fn receive(
         &mut self,
         msg: &HwmpMsg,
@@ -66,7 +67,9 @@ impl HwmpNode {
             let fresh = self
                 .table
                 .active(t.addr, now)
-                .filter(|q| q.seq_known && (t.unknown_seq || !seq_newer(t.seq, q.seq)));
+                // Not through the transmitter: that reply would make a loop.
+                .filter(|q| q.seq_known && q.next_hop != from)
+                .filter(|q| t.unknown_seq || !seq_newer(t.seq, q.seq));
             if let Some(q) = fresh {
                 let prep = Prep {
                     hop_count: q.hops,

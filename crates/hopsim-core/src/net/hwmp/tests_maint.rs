@@ -106,6 +106,30 @@ fn a_perr_invalidates_the_paths_of_the_precursors_and_increments_the_sn() {
 }
 
 #[test]
+fn a_node_without_forwarding_information_tells_the_transmitter() {
+    let mut net = chain();
+    net.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
+    // 0 and 1 keep using the path; 2 does not, and its path to 3 expires (5.12 s).
+    assert_eq!(net.nodes[0].next_hop(NodeId(3), 4 * S), Some(NodeId(1)));
+    assert_eq!(net.nodes[1].next_hop(NodeId(3), 4 * S), Some(NodeId(2)));
+    assert_eq!(net.nodes[2].next_hop(NodeId(3), 6 * S), None);
+    net.sent.clear();
+    // 13.10.11.2: a data frame from 1 for 3 finds no path at 2.
+    net.act(2, 6 * S, |n, out| n.no_forwarding_info(NodeId(3), NodeId(1), 6 * S, out));
+    let perrs: Vec<_> = net
+        .sent
+        .iter()
+        .map(|s| match &s.1 {
+            HwmpMsg::Perr(p) => (s.0, s.2 .0, p.dests[0].addr.0, p.dests[0].reason),
+            m => panic!("{m:?}"),
+        })
+        .collect();
+    let r = REASON_NO_FORWARDING_INFO;
+    assert_eq!(perrs, vec![(2, 1, 3, r), (1, 0, 3, r)]);
+    assert_eq!((net.route(1, 3, 6 * S), net.route(0, 3, 6 * S)), (None, None));
+}
+
+#[test]
 fn perrs_keep_the_minimum_interval() {
     let mut net = chain();
     net.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
