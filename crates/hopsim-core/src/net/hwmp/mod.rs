@@ -4,10 +4,12 @@
 //!   hop by hop, forwarding information updated when (HWMP SN, metric) is newer or better
 //!   (13.10.8.4), PREP from the target or, with TO clear, from an intermediate STA holding a
 //!   fresh path (which forwards the PREQ with TO set when RF is set); PREQs rate limited by
-//!   dot11MeshHWMPpreqMinInterval and retried up to dot11MeshHWMPmaxPREQretries times;
+//!   dot11MeshHWMPpreqMinInterval and retried up to dot11MeshHWMPmaxPREQretries times
+//!   (waiting 2 x netDiameterTraversalTime, doubled per retry: the binary backoff of Linux
+//!   and RFC 3561; ns-3 waits 2(n + 1) x, growing linearly);
 //! - HWMP sequence numbers (13.10.8.2), path lifetimes, path refresh by the source;
-//! - PERR (13.10.11) on a link failure and on receipt, to precursors, rate limited by
-//!   dot11MeshHWMPperrMinInterval;
+//! - PERR (13.10.11) on a link failure, for a data frame without forwarding information, and
+//!   on receipt, to precursors, rate limited by dot11MeshHWMPperrMinInterval;
 //! - proactive tree building (13.10.4.2): proactive PREQ with or without proactive PREP, and
 //!   RANN (13.10.12) answered by an individually addressed PREQ to the root.
 //!
@@ -64,9 +66,10 @@ pub enum RootMode {
     Rann,
 }
 
-/// The dot11MeshHWMP* attributes (13.10, Annex C). Defaults are ns-3's
-/// `ns3::dot11s::HwmpProtocol` attribute defaults except `max_ttl` (31, Linux mac80211's
-/// element TTL) and `path_refresh_ns` (Linux's path_refresh_time); see the report.
+/// The dot11MeshHWMP* attributes (13.10, Annex C). Defaults: ns-3's `HwmpProtocol`
+/// attribute defaults (the standard's text is not at hand), except `max_ttl` (31, Linux
+/// mac80211's element TTL; ns-3 has 32) and `path_refresh_ns` (Linux's path_refresh_time;
+/// ns-3 does not refresh).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HwmpConfig {
     pub max_preq_retries: u32,
@@ -96,19 +99,19 @@ pub struct HwmpConfig {
 impl Default for HwmpConfig {
     fn default() -> Self {
         HwmpConfig {
-            max_preq_retries: 3,
-            net_diameter_traversal_ns: tu_to_ns(100), // 102.4 ms
-            preq_min_interval_ns: tu_to_ns(100),
-            perr_min_interval_ns: tu_to_ns(100),
-            active_path_timeout_ns: tu_to_ns(5000), // 5.12 s
-            active_root_timeout_ns: tu_to_ns(5000),
-            root_interval_ns: tu_to_ns(2000), // 2.048 s
-            rann_interval_ns: tu_to_ns(5000),
-            max_ttl: 31,
+            max_preq_retries: 3,                      // ns-3 (Linux 4)
+            net_diameter_traversal_ns: tu_to_ns(100), // 102.4 ms, ns-3 (Linux 50 TU)
+            preq_min_interval_ns: tu_to_ns(100),      // ns-3 (Linux 10 TU)
+            perr_min_interval_ns: tu_to_ns(100),      // ns-3, Linux
+            active_path_timeout_ns: tu_to_ns(5000),   // 5.12 s, ns-3, Linux
+            active_root_timeout_ns: tu_to_ns(5000),   // ns-3 (Linux 6000 TU)
+            root_interval_ns: tu_to_ns(2000),         // 2.048 s, ns-3 (Linux 5000 TU)
+            rann_interval_ns: tu_to_ns(5000),         // ns-3, Linux
+            max_ttl: 31,                              // Linux (ns-3 32)
             root_mode: RootMode::Off,
-            target_only: false,
-            reply_and_forward: true,
-            path_refresh_ns: tu_to_ns(977), // ~1 s
+            target_only: false,             // ns-3 DoFlag
+            reply_and_forward: true,        // ns-3 RfFlag attribute
+            path_refresh_ns: 1_000_000_000, // Linux path_refresh_time 1000 ms
             extend_on_use: true,
         }
     }

@@ -130,6 +130,32 @@ fn a_node_without_forwarding_information_tells_the_transmitter() {
 }
 
 #[test]
+fn a_perr_to_several_precursors_is_broadcast() {
+    // 0 and 2 both reach 3 through 1.
+    let mut net = Net::new(4, &[(0, 1, 10), (2, 1, 10), (1, 3, 10)], |_| HwmpConfig::default());
+    net.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
+    net.act(2, 0, |n, out| n.discover(NodeId(3), 0, out));
+    assert!(net.route(0, 3, MS).is_some() && net.route(2, 3, MS).is_some());
+    net.sent.clear();
+    net.act(1, S, |n, out| n.link_failed(NodeId(3), S, out));
+    assert_eq!(net.sent_by(1).map(|s| s.2).collect::<Vec<_>>(), vec![NodeId::BROADCAST]);
+    assert_eq!((net.route(0, 3, S), net.route(2, 3, S)), (None, None));
+    assert!(net.route(0, 2, S).is_some(), "paths not through 3 stand");
+}
+
+#[test]
+fn the_element_ttl_bounds_the_flood() {
+    let mut net =
+        Net::chain(&[10, 10, 10, 10], |_| HwmpConfig { max_ttl: 2, ..HwmpConfig::default() });
+    net.act(0, 0, |n, out| n.discover(NodeId(4), 0, out));
+    // TTL 2 at 1, forwarded with 1 to 2, which does not forward it.
+    let forwarders: Vec<u32> = net.sent.iter().map(|s| s.0).collect();
+    assert_eq!(forwarders, vec![0, 1]);
+    assert_eq!(net.route(2, 0, MS), Some((1, 2, 20)));
+    assert_eq!(net.route(3, 0, MS), None);
+}
+
+#[test]
 fn perrs_keep_the_minimum_interval() {
     let mut net = chain();
     net.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
@@ -194,7 +220,7 @@ fn paths_expire_unless_used_and_the_source_refreshes_them() {
     assert_eq!(net.route(0, 3, 4 * S + timeout), None);
     // The source refreshes it with a PREQ once it is path_refresh_ns short of the timeout.
     let mut out = vec![];
-    let early = timeout - tu_to_ns(977) - 1;
+    let early = timeout - HwmpConfig::default().path_refresh_ns - 1;
     assert_eq!(net.nodes[0].originate(NodeId(3), early, &mut out), Some(NodeId(1)));
     assert!(out.is_empty());
     assert_eq!(net.nodes[0].originate(NodeId(3), early + 1, &mut out), Some(NodeId(1)));
