@@ -121,7 +121,8 @@ impl HwmpNode {
         }
         if let Some(d) = self.pending.get_mut(&target) {
             // Wait 2 x netDiameterTraversalTime, doubled per retry.
-            let wait = (2 * self.cfg.net_diameter_traversal_ns) << d.retries.min(16);
+            let wait =
+                (2 * self.cfg.net_diameter_traversal_ns).saturating_mul(1 << d.retries.min(16));
             d.deadline = now.saturating_add(wait);
             out.push(HwmpAction::Timer { timer: HwmpTimer::Discovery(target), at: d.deadline });
         }
@@ -156,7 +157,10 @@ impl HwmpNode {
                     return;
                 }
                 let every = self.announce_root(now, out);
-                out.push(HwmpAction::Timer { timer: HwmpTimer::Root, at: now + every });
+                out.push(HwmpAction::Timer {
+                    timer: HwmpTimer::Root,
+                    at: now.saturating_add(every),
+                });
             }
         }
     }

@@ -2,7 +2,7 @@
 //! the airtime link metric of 13.9 (`metric.rs`), one interface per mesh STA. Implemented:
 //! - on-demand path discovery (13.10.9, 13.10.10): PREQ flooded with the metric accumulated
 //!   hop by hop, forwarding information updated when (HWMP SN, metric) is newer or better
-//!   (13.10.8.4), PREP from the target or, with TO clear, from an intermediate STA holding a
+//!   (13.10.8.3), PREP from the target or, with TO clear, from an intermediate STA holding a
 //!   fresh path (which forwards the PREQ with TO set when RF is set); PREQs rate limited by
 //!   dot11MeshHWMPpreqMinInterval and retried up to dot11MeshHWMPmaxPREQretries times
 //!   (waiting 2 x netDiameterTraversalTime, doubled per retry: the binary backoff of Linux
@@ -20,7 +20,9 @@
 //!
 //! Pure protocol logic, as `aodv/` and `olsr/`: the caller hands it elements, timer firings
 //! and link failures and carries out the actions it returns. No randomness: the caller
-//! jitters broadcasts. Defaults: `HwmpConfig::default`.
+//! jitters broadcasts. Defaults: `HwmpConfig::default`. Sub-clause numbers are 802.11-2012's
+//! as far as known without the text at hand; element formats checked against implementations
+//! that cite them.
 
 mod discovery;
 pub mod metric;
@@ -280,7 +282,7 @@ impl HwmpNode {
         }
     }
 
-    /// Create or update the forwarding information for `dst` (13.10.8.4): with an SN, if it
+    /// Create or update the forwarding information for `dst` (13.10.8.3): with an SN, if it
     /// is newer, or equal with a better metric (or the path is no longer active); without
     /// (a neighbour heard), if better or no active path. True if it changed.
     #[allow(clippy::too_many_arguments)]

@@ -9,7 +9,7 @@ use super::msg::{
 use super::*;
 
 impl HwmpNode {
-    /// The link layer gave up on `neighbour` (13.10.11.2 case A): every path through it is
+    /// The link layer gave up on `neighbour` (13.10.11.2): every path through it is
     /// invalidated with its destination's SN incremented, and a PERR goes to their
     /// precursors (unicast if one, broadcast if several).
     pub fn link_failed(&mut self, neighbour: NodeId, now: SimTime, out: &mut Vec<HwmpAction>) {
@@ -30,7 +30,7 @@ impl HwmpNode {
     }
 
     /// A data frame from neighbour `prev_hop` to be forwarded to `dst` found no active path
-    /// (13.10.11.2 case B): a PERR (reason no forwarding information) tells `prev_hop`.
+    /// (13.10.11.2): a PERR (reason no forwarding information) tells `prev_hop`.
     pub fn no_forwarding_info(
         &mut self,
         dst: NodeId,

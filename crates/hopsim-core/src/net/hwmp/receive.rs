@@ -49,7 +49,7 @@ impl HwmpNode {
         let t = p.target;
         let mut fwd = Preq { hop_count: hops, metric, ttl: p.ttl.saturating_sub(1), ..*p };
         if t.addr.is_broadcast() {
-            // Proactive PREQ (13.10.9.3 case E): a path to the root; a PREP if asked for.
+            // Proactive PREQ (13.10.9.3): a path to the root; a PREP if asked for.
             self.root = Some(p.orig);
             if p.proactive_prep {
                 self.send_prep(p, from, out);
@@ -62,7 +62,7 @@ impl HwmpNode {
             self.send_prep(p, from, out);
             return;
         } else if !t.target_only {
-            // 13.10.9.3 case C: an intermediate STA with fresh enough forwarding information
+            // 13.10.9.3: an intermediate STA with fresh enough forwarding information
             // answers, then forwards with TO set (RF) or not at all.
             let fresh = self
                 .table

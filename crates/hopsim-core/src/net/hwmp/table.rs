@@ -1,4 +1,4 @@
-//! The forwarding information of one mesh STA (IEEE 802.11-2012 13.10.8.4): per destination
+//! The forwarding information of one mesh STA (IEEE 802.11-2012 13.10.8.3): per destination
 //! next hop, metric, hop count, the destination's HWMP sequence number, lifetime and the
 //! precursors to tell in a PERR. Indexed by node id (ids are dense), as `olsr/table.rs`.
 

@@ -231,7 +231,7 @@ fn a_preq_is_accepted_when_newer_or_better_and_forwarded_with_its_metric() {
         n.route(NodeId(0), 0).map(|r| (r.next_hop, r.hops, r.metric)),
         Some((NodeId(2), 3, 110))
     );
-    // 13.10.8.4: an older SN is ignored, even with a better metric.
+    // 13.10.8.3: an older SN is ignored, even with a better metric.
     out.clear();
     n.receive(&preq_from(0, 4, 0, 9), NodeId(3), 10, MS, &mut out);
     assert!(preqs(&out).is_empty());

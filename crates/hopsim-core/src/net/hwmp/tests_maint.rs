@@ -18,7 +18,7 @@ fn an_intermediate_node_with_a_fresh_path_replies_and_forwards_with_to_set() {
     assert_eq!(net.route(1, 3, MS), Some((2, 2, 50)));
     net.sent.clear();
     net.act(0, MS, |n, out| n.discover(NodeId(3), MS, out));
-    // 13.10.9.3 case C: TO clear and a fresh path: 1 answers with its path's SN, hop count
+    // 13.10.9.3: TO clear and a fresh path: 1 answers with its path's SN, hop count
     // and metric ...
     let reply = Prep {
         hop_count: 2,
