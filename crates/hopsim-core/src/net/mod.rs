@@ -3,6 +3,7 @@
 pub mod aodv;
 pub mod dsr;
 pub mod etx;
+pub mod hwmp;
 pub mod olsr;
 pub mod packet;
 pub mod router;
