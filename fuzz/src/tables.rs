@@ -226,7 +226,7 @@ pub fn queue(u: &mut Unstructured) -> AResult<Value> {
 
 pub fn routing(u: &mut Unstructured) -> AResult<Value> {
     let mut m = Map::new();
-    let protocol = pick(u, &["static", "aodv", "dsr", "etx", "olsr"])?;
+    let protocol = pick(u, &["static", "aodv", "dsr", "etx", "olsr", "hwmp"])?;
     m.insert("protocol".into(), json!(protocol));
     if chance(u, 20)? && (protocol == "aodv" || wild(u)?) {
         m.insert("hello".into(), json!(chance(u, 50)?));
@@ -257,6 +257,25 @@ pub fn routing(u: &mut Unstructured) -> AResult<Value> {
         }
         if chance(u, 20)? {
             m.insert("olsr_spread_start".into(), json!(chance(u, 50)?));
+        }
+    }
+    // HWMP's keys: refused with another protocol; a root mode needs a root (node 0 or a
+    // wild one).
+    if protocol == "hwmp" || wild(u)? {
+        if chance(u, 40)? {
+            let mode = pick(u, &["off", "proactive_preq", "proactive_preq_prep", "rann"])?;
+            m.insert("hwmp_root_mode".into(), json!(mode));
+            if mode != "off" || wild(u)? {
+                let root = if wild(u)? { json!(1000) } else { json!(0) };
+                m.insert("hwmp_root".into(), root);
+            }
+        }
+        put(u, &mut m, "hwmp_active_path_timeout_s", "routing", (0.5, 10.0), false)?;
+        put(u, &mut m, "hwmp_max_preq_retries", "routing", (0.0, 5.0), true)?;
+        for key in ["hwmp_target_only", "hwmp_reply_and_forward"] {
+            if chance(u, 20)? {
+                m.insert(key.into(), json!(chance(u, 50)?));
+            }
         }
     }
     Ok(Value::Object(m))

@@ -38,7 +38,7 @@ NS2_DROP = {
 #: ns-2's packet type names.
 _TYPE = {
     "tcp": "tcp", "ack": "ack", "udp": "cbr", "aodv": "AODV", "dsr": "DSR", "etx": "ETX",
-    "olsr": "OLSR",
+    "olsr": "OLSR", "hwmp": "HWMP",
 }  # fmt: skip
 _CONTROL = {"rts": "RTS", "cts": "CTS", "ack": "ACK"}
 _ROUTING_MSG = {
@@ -87,7 +87,7 @@ class _Writer:
                 del self.messages[next(iter(self.messages))]
             return self._ip("s", t, node, "RTR", "---", r, mac=None)
         if layer == "ifq" and event == "enqueue":
-            routing = r["packet_kind"] in ("aodv", "dsr", "etx", "olsr")
+            routing = r["packet_kind"] in ("aodv", "dsr", "etx", "olsr", "hwmp")
             if routing and node == r["src"]:
                 return None  # its routing layer's send line came first
             ev = "s" if node == r["src"] else "f"
@@ -146,7 +146,7 @@ class _Writer:
         kind = r["packet_kind"] or "cbr"
         ptype = _TYPE.get(kind, kind)
         uid = r["packet"] or 0
-        port = _RT_PORT if kind in ("aodv", "dsr", "etx", "olsr") else 0
+        port = _RT_PORT if kind in ("aodv", "dsr", "etx", "olsr", "hwmp") else 0
         if mac is None:
             mac_field = "[0 0 0 0]"
         else:

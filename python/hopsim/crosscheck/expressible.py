@@ -116,6 +116,13 @@ _ROUTING = {
     "olsr_willingness",
     "olsr_link_layer_feedback",
     "olsr_spread_start",
+    # HWMP's (resolved only with protocol = "hwmp", which ns-2.35 refuses below).
+    "hwmp_root_mode",
+    "hwmp_root",
+    "hwmp_active_path_timeout_s",
+    "hwmp_max_preq_retries",
+    "hwmp_target_only",
+    "hwmp_reply_and_forward",
 }
 _FLOW = {
     "src",

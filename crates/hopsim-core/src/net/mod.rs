@@ -8,3 +8,4 @@ pub mod olsr;
 pub mod packet;
 pub mod router;
 pub mod routing;
+pub mod store;

@@ -81,6 +81,8 @@ pub struct Packet {
     pub aodv: Option<crate::net::aodv::AodvMsg>,
     pub dsr: Option<crate::net::dsr::DsrMsg>,
     pub olsr: Option<crate::net::olsr::OlsrRef>,
+    /// An HWMP element in a mesh action frame (no IP, UDP or LLC header).
+    pub hwmp: Option<crate::net::hwmp::msg::HwmpRef>,
     /// DSR source route and the position of the node holding the packet.
     pub route: Option<(crate::net::dsr::SrcRoute, u8)>,
     /// Bytes of network-layer options (the DSR header).
@@ -154,6 +156,7 @@ impl Packet {
             aodv: None,
             dsr: None,
             olsr: None,
+            hwmp: None,
             route: None,
             option_bytes: 0,
             delay_total_ns: 0,

@@ -48,6 +48,10 @@ pub struct GlueConfig {
     /// The measurement window [warmup, end) and the end of the run.
     pub warmup_ns: SimTime,
     pub end_ns: SimTime,
+    /// HWMP: the 802.11s bytes every data MSDU carries on a mesh link (0 otherwise), and the
+    /// PHY's overhead O of the airtime metric (IEEE 802.11-2012 13.9).
+    pub mesh_header_bytes: u32,
+    pub airtime_overhead_us: f64,
 }
 
 /// Buffers reused from call to call (taken while in use, so a nested call gets its own).
@@ -102,8 +106,9 @@ pub struct NodeCtx<T: ?Sized = dyn NodeTimers> {
     pub cfg: GlueConfig,
     /// What the node of the current call reported.
     pub out: Vec<NodeOutput>,
-    /// The OLSR messages in flight (`net/olsr/store.rs`).
+    /// The OLSR messages and HWMP elements in flight (`net/store.rs`).
     pub olsr: crate::net::olsr::OlsrStore,
+    pub hwmp: crate::net::store::MessageStore<crate::net::hwmp::msg::HwmpMsg>,
     pub sched: T,
 }
 

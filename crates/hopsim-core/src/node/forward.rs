@@ -131,7 +131,10 @@ impl Node {
         if local {
             cx.flows[flow.index()].queued_at_source -= 1;
         }
-        LLC_SNAP_BYTES + ip_bytes
+        match cx.packets.get(item.packet).hwmp {
+            Some(_) => ip_bytes, // a mesh action frame: its body alone
+            None => LLC_SNAP_BYTES + ip_bytes + cx.cfg.mesh_header_bytes,
+        }
     }
 
     /// The MAC accepted a data packet from neighbour `from` (of an A-MSDU, each of its
@@ -385,10 +388,11 @@ impl Node {
 
 /// The routing message a packet carries, if any.
 fn control_of(p: &Packet) -> Option<Control> {
-    match (p.aodv, p.dsr, p.olsr) {
-        (Some(m), _, _) => Some(Control::Aodv(m)),
-        (_, Some(m), _) => Some(Control::Dsr(m)),
-        (_, _, Some(r)) => Some(Control::Olsr(r)),
+    match (p.aodv, p.dsr, p.olsr, p.hwmp) {
+        (Some(m), ..) => Some(Control::Aodv(m)),
+        (_, Some(m), ..) => Some(Control::Dsr(m)),
+        (_, _, Some(r), _) => Some(Control::Olsr(r)),
+        (.., Some(r)) => Some(Control::Hwmp(r)),
         _ => None,
     }
 }

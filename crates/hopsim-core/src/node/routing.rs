@@ -30,6 +30,7 @@ impl Node {
             routes: &cx.routes,
             out: &mut out,
             olsr: &mut cx.olsr,
+            hwmp: &mut cx.hwmp,
         };
         let result = f(&mut self.router, rcx, &mut cx.packets);
         (result, out)
@@ -98,7 +99,18 @@ impl Node {
     /// A routing message from neighbour `from` arrived.
     pub(super) fn control_received(&mut self, cx: &mut NodeCtx, msg: Control, from: NodeId) {
         self.counters.routing_received += 1;
-        self.with_router(cx, |r, rcx, _| r.on_control(rcx, msg, from));
+        let link_metric = match msg {
+            Control::Hwmp(_) => self.airtime_metric(cx, from),
+            _ => 0,
+        };
+        self.with_router(cx, |r, rcx, _| r.on_control(rcx, msg, from, link_metric));
+    }
+
+    /// The airtime metric of this node's link with `from` (IEEE 802.11-2012 13.9): the rate
+    /// control's current rate toward it and its measured frame error rate.
+    fn airtime_metric(&self, cx: &NodeCtx, from: NodeId) -> u32 {
+        let (rate, fer) = self.mac.rates.link_estimate(from);
+        crate::net::hwmp::metric::airtime_metric(cx.cfg.airtime_overhead_us, rate.mbps(), fer)
     }
 
     /// Drop every packet queued here for `next_hop` (ns-2 AODV `ifqueue->filter`).
@@ -176,6 +188,7 @@ impl Node {
                 }
             }
             RouteTimer::OlsrSend => self.with_router(cx, |r, rcx, _| r.send_queued(rcx)),
+            RouteTimer::Hwmp(t) => self.with_router(cx, |r, rcx, _| r.hwmp_timer(rcx, t)),
             RouteTimer::ControlRelease { packet } => self.release_control(cx, packet),
             RouteTimer::RouteRelease { packet, next_hop } => {
                 cx.trace_id(self.id, (Layer::Net, EventKind::Release), packet, None);
@@ -238,18 +251,23 @@ impl Node {
     pub(super) fn apply_routing(&mut self, cx: &mut NodeCtx, out: &mut Vec<RouteAction>) {
         for action in out.drain(..) {
             match action {
-                RouteAction::Send { msg, to, jitter_ns } => {
+                RouteAction::Send { msg, to, delay_ns, jitter_ns } => {
                     // The jitter of a control packet: uniform up to `jitter_ns` (0: none).
-                    let delay = match jitter_ns {
-                        0 => 0,
-                        max => (self.routing_rng.uniform() * max as f64) as u64,
-                    };
+                    let delay = delay_ns
+                        + match jitter_ns {
+                            0 => 0,
+                            max => (self.routing_rng.uniform() * max as f64) as u64,
+                        };
                     let packet = self.control_packet(cx, to, msg.bytes());
                     let p = cx.packets.get_mut(packet);
                     match msg {
                         Control::Aodv(m) => p.aodv = Some(m),
                         Control::Dsr(m) => p.dsr = Some(m),
                         Control::Olsr(r) => p.olsr = Some(r),
+                        Control::Hwmp(r) => {
+                            // A mesh action frame: its body alone, no IP, UDP or LLC header.
+                            (p.hwmp, p.headerless) = (Some(r), true);
+                        }
                     }
                     cx.trace.control((cx.now, self.id), msg, cx.packets.get(packet));
                     if delay == 0 {
@@ -272,6 +290,7 @@ impl Node {
                         self.route_and_enqueue(cx, packet);
                     }
                 }
+                RouteAction::Arm { timer, at } => self.arm_route(cx, at, timer),
                 RouteAction::SendQueued { jitter_ns } => {
                     let delay = (self.routing_rng.uniform() * jitter_ns as f64) as u64;
                     let at = cx.now + delay;

@@ -179,6 +179,7 @@ impl Trace {
     fn control_cold(&mut self, now: SimTime, node: NodeId, msg: Control, p: &Packet) {
         use crate::net::aodv::AodvMsg;
         use crate::net::dsr::DsrMsg;
+        use crate::net::hwmp::msg::HwmpKind;
         let event = match msg {
             Control::Aodv(AodvMsg::Rreq { .. }) | Control::Dsr(DsrMsg::Rreq { .. }) => {
                 EventKind::RouteRequest
@@ -193,8 +194,14 @@ impl Trace {
             Control::Aodv(AodvMsg::Rerr { .. }) | Control::Dsr(DsrMsg::Rerr { .. }) => {
                 EventKind::RouteError
             }
-            // OLSR's HELLOs and TCs are periodic announcements.
+            // OLSR's HELLOs and TCs are periodic announcements, as is HWMP's RANN.
             Control::Olsr(_) => EventKind::RouteBeacon,
+            Control::Hwmp(r) => match r.kind {
+                HwmpKind::Preq => EventKind::RouteRequest,
+                HwmpKind::Prep => EventKind::RouteReply,
+                HwmpKind::Perr => EventKind::RouteError,
+                HwmpKind::Rann => EventKind::RouteBeacon,
+            },
         };
         self.packet_cold(now, node, (Layer::Net, event), p, None, Some(p.dst));
     }
@@ -246,6 +253,7 @@ fn packet_tag(p: &Packet) -> PacketTag {
         (_, _, Some(_), _) => PacketTag::Dsr,
         (.., true) => PacketTag::Etx,
         _ if p.olsr.is_some() => PacketTag::Olsr,
+        _ if p.hwmp.is_some() => PacketTag::Hwmp,
         _ => PacketTag::Udp,
     }
 }

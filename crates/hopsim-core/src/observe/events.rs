@@ -145,6 +145,7 @@ pub enum PacketTag {
     Dsr,
     Etx,
     Olsr,
+    Hwmp,
 }
 
 impl Row {
@@ -349,6 +350,7 @@ pub fn packet_name(k: PacketTag) -> &'static str {
         PacketTag::Dsr => "dsr",
         PacketTag::Etx => "etx",
         PacketTag::Olsr => "olsr",
+        PacketTag::Hwmp => "hwmp",
     }
 }
 

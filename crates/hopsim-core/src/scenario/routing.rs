@@ -15,6 +15,8 @@ pub enum RoutingProtocol {
     Etx,
     /// Proactive link-state routing (RFC 3626, `net/olsr/`).
     Olsr,
+    /// IEEE 802.11s HWMP with the airtime metric (802.11-2012 13.9-13.10, `net/hwmp/`).
+    Hwmp,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,7 +52,38 @@ pub struct Routing {
     /// node's at 0 s (false: as in ns-3, where every node's OLSR starts with the run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub olsr_spread_start: Option<bool>,
+    /// HWMP (802.11s, IEEE 802.11-2012 13.10): the root's announcements and which node is
+    /// root; dot11MeshHWMPactivePathTimeout and maxPREQretries; the Target Only and Reply
+    /// and Forward flags of a source's PREQs. Filled in (`resolve`) only for HWMP, refused
+    /// with another protocol (`hwmp_root` only with a root mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_root_mode: Option<HwmpRootMode>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_root: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_active_path_timeout_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_max_preq_retries: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_target_only: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_reply_and_forward: Option<bool>,
 }
+
+/// dot11MeshHWMPRootMode: what the root announces (13.10.4.2, 13.10.12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HwmpRootMode {
+    Off,
+    ProactivePreq,
+    ProactivePreqPrep,
+    Rann,
+}
+
+/// HWMP's defaults, ns-3's `HwmpProtocol` attributes (`net/hwmp/mod.rs`): no root,
+/// activePathTimeout 5000 TU, 3 PREQ retries, TO off, RF on.
+pub const HWMP_DEFAULTS: (HwmpRootMode, f64, u32, bool, bool) =
+    (HwmpRootMode::Off, 5.12, 3, false, true);
 
 /// RFC 3626 section 18's HELLO_INTERVAL, TC_INTERVAL and WILL_DEFAULT; link-layer
 /// notification off, as in ns-3's OLSR; first messages spread over an interval.
@@ -72,6 +105,12 @@ impl Default for Routing {
             olsr_willingness: None,
             olsr_link_layer_feedback: None,
             olsr_spread_start: None,
+            hwmp_root_mode: None,
+            hwmp_root: None,
+            hwmp_active_path_timeout_s: None,
+            hwmp_max_preq_retries: None,
+            hwmp_target_only: None,
+            hwmp_reply_and_forward: None,
         }
     }
 }
@@ -86,6 +125,14 @@ impl Routing {
             self.olsr_willingness.get_or_insert(will);
             self.olsr_link_layer_feedback.get_or_insert(feedback);
             self.olsr_spread_start.get_or_insert(spread);
+        }
+        if self.protocol == RoutingProtocol::Hwmp {
+            let (mode, timeout, retries, to, rf) = HWMP_DEFAULTS;
+            self.hwmp_root_mode.get_or_insert(mode);
+            self.hwmp_active_path_timeout_s.get_or_insert(timeout);
+            self.hwmp_max_preq_retries.get_or_insert(retries);
+            self.hwmp_target_only.get_or_insert(to);
+            self.hwmp_reply_and_forward.get_or_insert(rf);
         }
     }
 
@@ -116,6 +163,7 @@ impl Routing {
                 ranges::check(&at.field(name), v)?;
             }
         }
+        self.check_hwmp(at, run)?;
         let protocol = self.protocol;
         if protocol == RoutingProtocol::Etx
             && !(self.etx_warmup_s >= self.etx_probe_interval_s
@@ -142,5 +190,45 @@ impl Routing {
             ));
         }
         Ok(())
+    }
+
+    /// HWMP's keys: only with HWMP, in range, a root named exactly when a root mode is on.
+    fn check_hwmp(&self, at: &KeyPath, run: &Context) -> Check {
+        let hwmp = [
+            ("hwmp_root_mode", self.hwmp_root_mode.is_some()),
+            ("hwmp_root", self.hwmp_root.is_some()),
+            ("hwmp_active_path_timeout_s", self.hwmp_active_path_timeout_s.is_some()),
+            ("hwmp_max_preq_retries", self.hwmp_max_preq_retries.is_some()),
+            ("hwmp_target_only", self.hwmp_target_only.is_some()),
+            ("hwmp_reply_and_forward", self.hwmp_reply_and_forward.is_some()),
+        ];
+        if self.protocol != RoutingProtocol::Hwmp {
+            if let Some((name, _)) = hwmp.iter().find(|(_, set)| *set) {
+                return Err(at.field(name).refuse("is HWMP's: use it with protocol = \"hwmp\""));
+            }
+            return Ok(());
+        }
+        if let Some(v) = self.hwmp_active_path_timeout_s {
+            ranges::check(&at.field("hwmp_active_path_timeout_s"), v)?;
+        }
+        if let Some(v) = self.hwmp_max_preq_retries {
+            ranges::check(&at.field("hwmp_max_preq_retries"), f64::from(v))?;
+        }
+        let mode = self.hwmp_root_mode.unwrap_or(HWMP_DEFAULTS.0);
+        match (mode, self.hwmp_root) {
+            (HwmpRootMode::Off, Some(root)) => Err(at.field("hwmp_root").invalid(
+                root,
+                "names the root of a root mode: set hwmp_root_mode too, or leave it out",
+            )),
+            (HwmpRootMode::Off, None) => Ok(()),
+            (_, None) => Err(at
+                .field("hwmp_root")
+                .invalid("nothing", "is needed with a root mode: the id of the root node")),
+            (_, Some(root)) if root as usize >= run.nodes => Err(at.field("hwmp_root").invalid(
+                root,
+                &format!("must be a node id, 0 to {}", run.nodes.saturating_sub(1)),
+            )),
+            _ => Ok(()),
+        }
     }
 }

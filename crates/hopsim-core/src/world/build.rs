@@ -196,6 +196,16 @@ impl World {
             ns2,
             warmup_ns: secs_to_ns(s.warmup_s),
             end_ns,
+            mesh_header_bytes: match s.routing.protocol {
+                RoutingProtocol::Hwmp => crate::net::hwmp::msg::MESH_DATA_HEADER_BYTES,
+                _ => 0,
+            },
+            // 13.9's O: the 802.11s drafts' DSSS value for 802.11b (and the ns-2 radio),
+            // the OFDM (802.11a) value for the OFDM standards.
+            airtime_overhead_us: match standard {
+                crate::phy::standard::Standard::B => crate::net::hwmp::metric::OVERHEAD_80211B_US,
+                _ => crate::net::hwmp::metric::OVERHEAD_80211A_US,
+            },
         };
         let mut world = World {
             nodes,
@@ -212,6 +222,7 @@ impl World {
                 cfg: glue,
                 out: Vec::with_capacity(4),
                 olsr: Default::default(),
+                hwmp: Default::default(),
                 sched,
             },
             channel,

@@ -1,5 +1,6 @@
 //! Each node's router at the start of a run (`net/router/`) and the first timers of the
-//! protocols that send periodically (AODV's HELLOs, OLSR's HELLOs and TCs).
+//! protocols that send periodically (AODV's HELLOs, OLSR's HELLOs and TCs, an HWMP root's
+//! announcements).
 
 use super::Node;
 use crate::engine::sched::{Scheduler, TimerSink};
@@ -7,9 +8,15 @@ use crate::engine::time::secs_to_ns;
 use crate::ids::NodeId;
 use crate::net::aodv::AodvConfig;
 use crate::net::dsr::DsrConfig;
+use crate::net::hwmp::{HwmpConfig, HwmpTimer, RootMode};
 use crate::net::olsr::OlsrConfig;
-use crate::net::router::{OlsrRouter, RouteTimer, Router};
-use crate::scenario::{Profile, RoutingProtocol, Scenario, OLSR_DEFAULTS};
+use crate::net::router::{HwmpRouter, OlsrRouter, RouteTimer, Router};
+use crate::scenario::{
+    HwmpRootMode, Profile, RoutingProtocol, Scenario, HWMP_DEFAULTS, OLSR_DEFAULTS,
+};
+
+/// ns-3's `HwmpProtocol::RandomStart`: a root's first announcement within this of the start.
+const HWMP_RANDOM_START_NS: u64 = 100_000_000;
 
 use super::event::Event;
 
@@ -28,6 +35,26 @@ pub(super) fn olsr_config(s: &Scenario) -> OlsrConfig {
         willingness: r.olsr_willingness.unwrap_or(will),
         max_jitter_ns: hello / 4,
         ..OlsrConfig::default()
+    }
+}
+
+/// HWMP's attributes at node `id` from the scenario (the root mode at the root only).
+fn hwmp_config(s: &Scenario, id: NodeId) -> HwmpConfig {
+    let r = &s.routing;
+    let (mode, timeout_s, retries, to, rf) = HWMP_DEFAULTS;
+    let root_mode = match (r.hwmp_root == Some(id.0), r.hwmp_root_mode.unwrap_or(mode)) {
+        (false, _) | (_, HwmpRootMode::Off) => RootMode::Off,
+        (true, HwmpRootMode::ProactivePreq) => RootMode::ProactivePreq,
+        (true, HwmpRootMode::ProactivePreqPrep) => RootMode::ProactivePreqWithPrep,
+        (true, HwmpRootMode::Rann) => RootMode::Rann,
+    };
+    HwmpConfig {
+        root_mode,
+        active_path_timeout_ns: secs_to_ns(r.hwmp_active_path_timeout_s.unwrap_or(timeout_s)),
+        max_preq_retries: r.hwmp_max_preq_retries.unwrap_or(retries),
+        target_only: r.hwmp_target_only.unwrap_or(to),
+        reply_and_forward: r.hwmp_reply_and_forward.unwrap_or(rf),
+        ..HwmpConfig::default()
     }
 }
 
@@ -51,6 +78,7 @@ pub(super) fn router(s: &Scenario, id: NodeId) -> Router {
             olsr_config(s),
             r.olsr_link_layer_feedback.unwrap_or(OLSR_DEFAULTS.3),
         ))),
+        RoutingProtocol::Hwmp => Router::Hwmp(Box::new(HwmpRouter::new(id, hwmp_config(s, id)))),
     }
 }
 
@@ -76,6 +104,15 @@ pub(super) fn first_timers(s: &Scenario, nodes: &mut [Node], sched: &mut Schedul
             };
             spread(cfg.hello_interval_ns as f64 * over, RouteTimer::OlsrHello);
             spread(cfg.tc_interval_ns as f64 * over, RouteTimer::OlsrTc);
+        }
+        RoutingProtocol::Hwmp => {
+            let mode = s.routing.hwmp_root_mode.unwrap_or(HWMP_DEFAULTS.0);
+            if let (Some(root), false) = (s.routing.hwmp_root, mode == HwmpRootMode::Off) {
+                if let Some(n) = nodes.get_mut(root as usize) {
+                    let at = (n.routing_rng.uniform() * HWMP_RANDOM_START_NS as f64) as u64;
+                    sched.arm(at, n.id, RouteTimer::Hwmp(HwmpTimer::Root), 0);
+                }
+            }
         }
         _ => {}
     }

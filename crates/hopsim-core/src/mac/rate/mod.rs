@@ -23,6 +23,7 @@
 //! these rates.
 
 mod chain;
+mod estimate;
 pub mod ideal;
 pub mod minstrel_ht;
 
@@ -94,6 +95,9 @@ struct Peer {
     /// DATA attempts and acknowledged DATA frames per rate used (the metrics), in the order
     /// first used; a rate joins once, so this stops growing.
     counts: Vec<RateCount>,
+    /// The rate of the last DATA attempt and the moving average of failures (estimate.rs).
+    last_rate: Option<Rate>,
+    fail_avg: f64,
 }
 
 /// DATA attempts at one rate to one peer, and how many were acknowledged.
@@ -192,6 +196,8 @@ impl RateControl {
                     snr_cdb: None,
                     mrr: None,
                     counts: Vec::new(),
+                    last_rate: None,
+                    fail_avg: 0.0,
                 };
                 self.peers.insert(i, p);
                 i
@@ -337,6 +343,8 @@ impl RateControl {
         p.counts[k].attempts += 1;
         p.counts[k].airtime_ns += airtime_ns;
         p.counts[k].acked += u64::from(acked);
+        p.last_rate = Some(rate);
+        p.fail_avg += estimate::FAIL_WEIGHT * (f64::from(u8::from(!acked)) - p.fail_avg);
     }
 
     /// The algorithm's reaction to one transmission's outcome.

@@ -13,6 +13,11 @@ pub const MGMT_HEADER_BYTES: u32 = 24;
 pub const FCS_BYTES: u32 = 4;
 /// Category and Mesh Action octets of a HWMP Mesh Path Selection frame (8.5.17.3).
 pub const MESH_ACTION_BYTES: u32 = 2;
+/// What an individually addressed mesh data frame carries beyond a three-address data
+/// frame's header: the fourth address (8.2.4.1.4, To DS and From DS set, 6 octets) and the
+/// Mesh Control field without address extension (8.2.4.7.3: Mesh Flags 1, Mesh TTL 1, Mesh
+/// Sequence Number 4).
+pub const MESH_DATA_HEADER_BYTES: u32 = 6 + 6;
 /// Everything of an HWMP Mesh Path Selection action frame but its elements.
 pub const ACTION_FRAME_OVERHEAD_BYTES: u32 = MGMT_HEADER_BYTES + FCS_BYTES + MESH_ACTION_BYTES;
 
@@ -136,5 +141,40 @@ impl HwmpMsg {
     /// Bytes of the action frame carrying this element alone (MAC header and FCS included).
     pub fn frame_bytes(&self) -> u32 {
         ACTION_FRAME_OVERHEAD_BYTES + self.element_bytes()
+    }
+}
+
+/// The kinds of element, for counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HwmpKind {
+    Preq,
+    Prep,
+    Perr,
+    Rann,
+}
+
+/// An element as a frame carries it: its number in the node context's message store, its
+/// kind and the bytes of the action frame's body (category, action and the element; the MAC
+/// adds its header and FCS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HwmpRef {
+    pub id: u64,
+    pub kind: HwmpKind,
+    pub body_bytes: u32,
+}
+
+impl HwmpMsg {
+    pub fn kind(&self) -> HwmpKind {
+        match self {
+            HwmpMsg::Preq(_) => HwmpKind::Preq,
+            HwmpMsg::Prep(_) => HwmpKind::Prep,
+            HwmpMsg::Perr(_) => HwmpKind::Perr,
+            HwmpMsg::Rann(_) => HwmpKind::Rann,
+        }
+    }
+
+    /// Bytes of the action frame's body: category and mesh action octets and the element.
+    pub fn body_bytes(&self) -> u32 {
+        MESH_ACTION_BYTES + self.element_bytes()
     }
 }

@@ -1,16 +1,10 @@
-//! Where OLSR packets live while a frame carries them. A packet is `Copy` and small, so it
-//! carries an `OlsrRef` (the OLSR packet's number, its size and what it holds) and the
-//! messages themselves are here: numbered in the order sent, kept `HORIZON_NS` (a control
-//! packet goes to the head of its queue and is received, or lost, long before), then
-//! dropped, oldest first. The message vectors of dropped packets are reused.
-
-use std::collections::VecDeque;
+//! Where OLSR packets live while a frame carries them (`net/store.rs`): a frame carries an
+//! `OlsrRef` (the OLSR packet's number, its size and what it holds). The message vectors of
+//! dropped packets are reused.
 
 use super::msg::{Body, Message, PACKET_HEADER_BYTES};
 use crate::engine::time::SimTime;
-
-/// How long a packet is kept after it was sent.
-pub const HORIZON_NS: SimTime = 10_000_000_000;
+use crate::net::store::MessageStore;
 
 /// An OLSR packet (RFC 3626 section 3.3: a header and one or more messages) as a frame
 /// carries it.
@@ -34,9 +28,7 @@ impl OlsrRef {
 
 #[derive(Debug, Clone, Default)]
 pub struct OlsrStore {
-    /// The number of `ring`'s first packet.
-    first: u64,
-    ring: VecDeque<(SimTime, Vec<Message>)>,
+    packets: MessageStore<Vec<Message>>,
     /// Emptied message vectors, for the next packets.
     spare: Vec<Vec<Message>>,
 }
@@ -50,13 +42,6 @@ impl OlsrStore {
     /// Keep the packet of `messages`, sent at `now` (at most 255 messages of each kind, far
     /// more than an MTU holds); the reference a frame carries.
     pub fn put(&mut self, now: SimTime, messages: Vec<Message>) -> OlsrRef {
-        while self.ring.front().is_some_and(|(at, _)| *at + HORIZON_NS < now) {
-            if let Some((_, mut old)) = self.ring.pop_front() {
-                old.clear();
-                self.spare.push(old);
-            }
-            self.first += 1;
-        }
         let (mut hellos, mut tcs, mut hello_bytes, mut bytes) = (0u8, 0u8, 0u16, 0u32);
         for m in &messages {
             let b = m.bytes();
@@ -66,24 +51,26 @@ impl OlsrStore {
                 Body::Tc(_) => tcs += 1,
             }
         }
-        self.ring.push_back((now, messages));
-        let id = self.first + self.ring.len() as u64 - 1;
+        let spare = &mut self.spare;
+        let id = self.packets.put(now, messages, |mut old| {
+            old.clear();
+            spare.push(old);
+        });
         OlsrRef { id, bytes: PACKET_HEADER_BYTES + bytes, hellos, tcs, hello_bytes }
     }
 
     /// The messages of packet `r` (None once it has passed the horizon).
     pub fn get(&self, r: OlsrRef) -> Option<&[Message]> {
-        let i = r.id.checked_sub(self.first)?;
-        self.ring.get(i as usize).map(|(_, m)| m.as_slice())
+        self.packets.get(r.id).map(Vec::as_slice)
     }
 
     /// Packets kept now.
     pub fn len(&self) -> usize {
-        self.ring.len()
+        self.packets.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ring.is_empty()
+        self.packets.is_empty()
     }
 }
 
@@ -92,6 +79,7 @@ mod tests {
     use super::*;
     use crate::ids::NodeId;
     use crate::net::olsr::msg::{Hello, Tc};
+    use crate::net::store::HORIZON_NS;
 
     fn hello() -> Message {
         let body = Body::Hello(Hello { willingness: 3, links: vec![] });

@@ -27,7 +27,7 @@ impl AodvRouter {
     pub(super) fn flush(&mut self, out: &mut Vec<RouteAction>) {
         out.extend(self.scratch.drain(..).map(|a| match a {
             AodvAction::Send { msg, to, delay_ns } => {
-                RouteAction::Send { msg: Control::Aodv(msg), to, jitter_ns: delay_ns }
+                RouteAction::Send { msg: Control::Aodv(msg), to, delay_ns: 0, jitter_ns: delay_ns }
             }
             AodvAction::RouteFound { dst } => RouteAction::RouteFound { dst, paced: true },
             AodvAction::ReverseRoute { dst } => RouteAction::RouteFound { dst, paced: false },

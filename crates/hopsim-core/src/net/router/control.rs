@@ -3,6 +3,7 @@
 
 use crate::net::aodv::AodvMsg;
 use crate::net::dsr::DsrMsg;
+use crate::net::hwmp::msg::{HwmpKind, HwmpRef};
 use crate::net::olsr::OlsrRef;
 
 /// A routing message (an OLSR packet of one or more messages), as carried by a control
@@ -12,15 +13,19 @@ pub enum Control {
     Aodv(AodvMsg),
     Dsr(DsrMsg),
     Olsr(OlsrRef),
+    /// An HWMP element, in a mesh action frame rather than an IP packet.
+    Hwmp(HwmpRef),
 }
 
 impl Control {
-    /// Bytes of the routing payload (above UDP/IP, or DSR's options).
+    /// Bytes of the routing payload (above UDP/IP, or DSR's options; HWMP: the action frame's
+    /// body).
     pub fn bytes(&self) -> u32 {
         match self {
             Control::Aodv(m) => m.bytes(),
             Control::Dsr(m) => m.bytes(),
             Control::Olsr(r) => r.bytes,
+            Control::Hwmp(r) => r.body_bytes,
         }
     }
 
@@ -51,6 +56,15 @@ impl Control {
                 t.add(ControlKind::OlsrHello, r.hellos.into(), r.hello_bytes.into());
                 t.add(ControlKind::OlsrTc, r.tcs.into(), r.tc_bytes());
             }
+            Control::Hwmp(r) => {
+                let kind = match r.kind {
+                    HwmpKind::Preq => ControlKind::HwmpPreq,
+                    HwmpKind::Prep => ControlKind::HwmpPrep,
+                    HwmpKind::Perr => ControlKind::HwmpPerr,
+                    HwmpKind::Rann => ControlKind::HwmpRann,
+                };
+                t.add(kind, 1, r.body_bytes);
+            }
         }
     }
 }
@@ -67,10 +81,14 @@ pub enum ControlKind {
     DsrRerr,
     OlsrHello,
     OlsrTc,
+    HwmpPreq,
+    HwmpPrep,
+    HwmpPerr,
+    HwmpRann,
 }
 
 impl ControlKind {
-    pub const ALL: [ControlKind; 9] = [
+    pub const ALL: [ControlKind; 13] = [
         ControlKind::AodvRreq,
         ControlKind::AodvRrep,
         ControlKind::AodvRerr,
@@ -80,6 +98,10 @@ impl ControlKind {
         ControlKind::DsrRerr,
         ControlKind::OlsrHello,
         ControlKind::OlsrTc,
+        ControlKind::HwmpPreq,
+        ControlKind::HwmpPrep,
+        ControlKind::HwmpPerr,
+        ControlKind::HwmpRann,
     ];
 
     pub fn name(self) -> &'static str {
@@ -93,6 +115,10 @@ impl ControlKind {
             ControlKind::DsrRerr => "dsr_rerr",
             ControlKind::OlsrHello => "olsr_hello",
             ControlKind::OlsrTc => "olsr_tc",
+            ControlKind::HwmpPreq => "hwmp_preq",
+            ControlKind::HwmpPrep => "hwmp_prep",
+            ControlKind::HwmpPerr => "hwmp_perr",
+            ControlKind::HwmpRann => "hwmp_rann",
         }
     }
 }

@@ -53,9 +53,12 @@ impl DsrRouter {
 
     pub(super) fn flush(&mut self, out: &mut Vec<RouteAction>) {
         out.extend(self.scratch.drain(..).map(|a| match a {
-            DsrAction::Flood { msg, jitter_ns } => {
-                RouteAction::Send { msg: Control::Dsr(msg), to: NodeId::BROADCAST, jitter_ns }
-            }
+            DsrAction::Flood { msg, jitter_ns } => RouteAction::Send {
+                msg: Control::Dsr(msg),
+                to: NodeId::BROADCAST,
+                delay_ns: 0,
+                jitter_ns,
+            },
             DsrAction::Unicast { msg, route } => RouteAction::SendRouted { msg, route },
             DsrAction::RouteFound { dst, reply } => RouteAction::RouteFound { dst, paced: reply },
             DsrAction::Unreachable { dst } => RouteAction::Unreachable { dst },

@@ -7,9 +7,12 @@
 
 use super::aodv::{AodvAction, AodvConfig, AodvNode, FailedPacket};
 use super::dsr::{DsrAction, DsrConfig, DsrMsg, DsrNode, SrcRoute};
+use super::hwmp::msg::HwmpMsg;
+use super::hwmp::HwmpTimer;
 use super::olsr::OlsrStore;
 use super::packet::{Packet, PacketId, INITIAL_TTL};
 use super::routing::StaticRoutes;
+use super::store::MessageStore;
 use crate::engine::time::{SimDuration, SimTime};
 use crate::ids::NodeId;
 
@@ -20,8 +23,9 @@ pub struct RouteCtx<'a> {
     pub me: NodeId,
     pub routes: &'a StaticRoutes,
     pub out: &'a mut Vec<RouteAction>,
-    /// The OLSR messages the packets in flight carry (`net/olsr/store.rs`).
+    /// The OLSR messages and HWMP elements the packets in flight carry.
     pub olsr: &'a mut OlsrStore,
+    pub hwmp: &'a mut MessageStore<HwmpMsg>,
 }
 
 /// The fate of a packet at a node.
@@ -76,14 +80,16 @@ pub enum Failure {
 /// What a router asks its node to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteAction {
-    /// Send `msg` to neighbour `to` (NodeId::BROADCAST for floods) after a random jitter of up to
-    /// `jitter_ns` (0: at once).
-    Send { msg: Control, to: NodeId, jitter_ns: SimDuration },
+    /// Send `msg` to neighbour `to` (NodeId::BROADCAST for floods) after `delay_ns` and a
+    /// random jitter of up to `jitter_ns` (both 0: at once).
+    Send { msg: Control, to: NodeId, delay_ns: SimDuration, jitter_ns: SimDuration },
     /// Send a DSR reply or error along `route`, which starts at this node.
     SendRouted { msg: DsrMsg, route: SrcRoute },
     /// Call `send_queued` after a random jitter of up to `jitter_ns` (OLSR's messages go
     /// together then).
     SendQueued { jitter_ns: SimDuration },
+    /// Arm routing timer `timer` at `at` (HWMP's).
+    Arm { timer: RouteTimer, at: SimTime },
     /// Call `on_timer(dst)` at `at`.
     Timer { dst: NodeId, at: SimTime },
     /// A route to `dst` exists: release the packets waiting for it; `paced`: spaced by the
@@ -115,6 +121,8 @@ pub enum RouteTimer {
     OlsrTc,
     /// OLSR's queued messages go out (`RouteAction::SendQueued`).
     OlsrSend,
+    /// One of HWMP's timers (`RouteAction::Arm`).
+    Hwmp(HwmpTimer),
     /// A jittered routing control packet goes to the interface queue.
     ControlRelease {
         packet: PacketId,
@@ -166,6 +174,7 @@ pub enum Router {
     Aodv(AodvRouter),
     Dsr(DsrRouter),
     Olsr(Box<OlsrRouter>),
+    Hwmp(Box<HwmpRouter>),
 }
 
 impl Router {
@@ -205,6 +214,7 @@ impl Router {
                 decision
             }
             Router::Olsr(o) => o.route(cx, p.dst),
+            Router::Hwmp(h) => h.route(cx, p.dst, own),
         }
     }
 
@@ -257,8 +267,10 @@ impl Router {
         d.flush(cx.out);
     }
 
-    /// A routing message from neighbour `from` (AODV's, or a flooded DSR Route Request).
-    pub fn on_control(&mut self, cx: &mut RouteCtx, msg: Control, from: NodeId) {
+    /// A routing message from neighbour `from` (AODV's, or a flooded DSR Route Request);
+    /// `link_metric`: the airtime metric of the link with `from` (IEEE 802.11-2012 13.9, the
+    /// glue's from the MAC), which HWMP accumulates and the others ignore.
+    pub fn on_control(&mut self, cx: &mut RouteCtx, msg: Control, from: NodeId, link_metric: u32) {
         match (self, msg) {
             (Router::Aodv(a), Control::Aodv(m)) => {
                 a.node.receive(m, from, cx.now, &mut a.scratch);
@@ -270,16 +282,25 @@ impl Router {
                 d.flush(cx.out);
             }
             (Router::Olsr(o), Control::Olsr(r)) => o.on_packet(cx, r, from),
+            (Router::Hwmp(h), Control::Hwmp(r)) => h.on_element(cx, r, from, link_metric),
             _ => {} // another protocol's message: not understood here
         }
     }
 
-    /// Any frame from `from` was received (AODV HELLO's neighbour liveness, RFC 3561 6.9).
+    /// Any frame from `from` was received (AODV HELLO's neighbour liveness, RFC 3561 6.9;
+    /// HWMP: the previous hop of a packet to forward).
     pub fn heard(&mut self, from: NodeId, now: SimTime) {
-        if let Router::Aodv(a) = self {
-            if a.hello.is_some() {
-                a.node.heard(from, now);
-            }
+        match self {
+            Router::Aodv(a) if a.hello.is_some() => a.node.heard(from, now),
+            Router::Hwmp(h) => h.heard(from),
+            _ => {}
+        }
+    }
+
+    /// One of HWMP's timers fired.
+    pub fn hwmp_timer(&mut self, cx: &mut RouteCtx, timer: HwmpTimer) {
+        if let Router::Hwmp(h) = self {
+            h.on_timer(cx, timer);
         }
     }
 
@@ -311,6 +332,10 @@ impl Router {
             Router::Static | Router::Etx { .. } => Failure::Lost, // the routes stay
             Router::Olsr(o) => {
                 o.link_failed(cx, next_hop);
+                Failure::Lost
+            }
+            Router::Hwmp(h) => {
+                h.link_failed(cx, next_hop);
                 Failure::Lost
             }
             Router::Aodv(a) => {
@@ -361,7 +386,7 @@ impl Router {
                 d.node.on_timer(dst, cx.now, waiting, &mut d.scratch);
                 d.flush(cx.out);
             }
-            Router::Static | Router::Etx { .. } | Router::Olsr(_) => {}
+            Router::Static | Router::Etx { .. } | Router::Olsr(_) | Router::Hwmp(_) => {}
         }
     }
 
@@ -403,6 +428,9 @@ impl Router {
             Router::Olsr(o) => {
                 o.node.route(dst).map_or(RouteView::None, |r| RouteView::NextHop(r.0))
             }
+            Router::Hwmp(h) => {
+                h.node.route(dst, now).map_or(RouteView::None, |r| RouteView::NextHop(r.next_hop))
+            }
         }
     }
 }
@@ -418,8 +446,10 @@ fn table_hop(cx: &RouteCtx, dst: NodeId) -> Decision {
 mod aodv;
 mod control;
 mod dsr;
+mod hwmp;
 mod olsr;
 pub use control::{Control, ControlKind, ControlTally};
+pub use hwmp::HwmpRouter;
 pub use olsr::OlsrRouter;
 
 #[cfg(test)]

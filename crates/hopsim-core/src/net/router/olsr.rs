@@ -115,5 +115,5 @@ impl OlsrRouter {
 
 fn send(cx: &mut RouteCtx, r: OlsrRef) {
     let msg = Control::Olsr(r);
-    cx.out.push(RouteAction::Send { msg, to: NodeId::BROADCAST, jitter_ns: 0 });
+    cx.out.push(RouteAction::Send { msg, to: NodeId::BROADCAST, delay_ns: 0, jitter_ns: 0 });
 }

@@ -36,6 +36,7 @@ fn route(r: &mut Router, me: u32, p: &mut Packet) -> (Decision, Vec<RouteAction>
             routes: &routes,
             out: &mut out,
             olsr: &mut OlsrStore::default(),
+            hwmp: &mut Default::default(),
         },
         p,
     );
@@ -58,7 +59,8 @@ fn ctx_none() -> RouteCtx<'static> {
     let routes: &'static StaticRoutes = Box::leak(Box::new(chain_routes()));
     let out: &'static mut Vec<RouteAction> = Box::leak(Box::new(Vec::new()));
     let olsr: &'static mut OlsrStore = Box::leak(Box::default());
-    RouteCtx { now: 0, me: NodeId(1), routes, out, olsr }
+    let hwmp = Box::leak(Box::default());
+    RouteCtx { now: 0, me: NodeId(1), routes, out, olsr, hwmp }
 }
 
 #[test]
@@ -120,6 +122,7 @@ fn aodv_reply_makes_a_route_that_packets_then_follow_behind_the_waiting_ones() {
         routes: &routes,
         out: &mut out,
         olsr: &mut OlsrStore::default(),
+        hwmp: &mut Default::default(),
     };
     r.route(cx, &mut data(0, 3));
     cx.out.clear();
@@ -132,7 +135,7 @@ fn aodv_reply_makes_a_route_that_packets_then_follow_behind_the_waiting_ones() {
         lifetime_ns: 3_000 * MS,
     };
     cx.now = MS;
-    r.on_control(cx, Control::Aodv(rrep), NodeId(1));
+    r.on_control(cx, Control::Aodv(rrep), NodeId(1), 0);
     assert!(
         cx.out.contains(&RouteAction::RouteFound { dst: NodeId(3), paced: true }),
         "{:?}",
@@ -209,6 +212,7 @@ fn dsr_arrival_moves_along_the_route_and_consumes_a_reply_at_its_end() {
         routes: &routes,
         out: &mut out,
         olsr: &mut OlsrStore::default(),
+        hwmp: &mut Default::default(),
     };
     assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
     assert_eq!(p.route.unwrap().1, 2, "position moved to this node");
@@ -219,6 +223,7 @@ fn dsr_arrival_moves_along_the_route_and_consumes_a_reply_at_its_end() {
         routes: &routes,
         out: &mut out,
         olsr: &mut OlsrStore::default(),
+        hwmp: &mut Default::default(),
     };
     assert_eq!(r0.on_arrival(cx, &mut p), Arrival::Consumed, "the reply ends at its requester");
     // RFC 4728 8.1.3: the requester caches the route the reply carries.
@@ -246,6 +251,7 @@ fn dsr_link_failure_reports_to_the_source_and_ns2_salvages() {
         routes: &routes,
         out: &mut out,
         olsr: &mut OlsrStore::default(),
+        hwmp: &mut Default::default(),
     };
     assert_eq!(dsr(1, false).on_link_failure(cx, NodeId(2), &p), Failure::Lost);
     assert!(
@@ -282,6 +288,7 @@ fn ns2_dsr_flow_only_packets_teach_neither_forwarders_nor_listeners() {
                 routes: &routes,
                 out: &mut out,
                 olsr: &mut OlsrStore::default(),
+                hwmp: &mut Default::default(),
             },
             &p,
             NodeId(0),
@@ -292,6 +299,7 @@ fn ns2_dsr_flow_only_packets_teach_neither_forwarders_nor_listeners() {
             routes: &routes,
             out: &mut out,
             olsr: &mut OlsrStore::default(),
+            hwmp: &mut Default::default(),
         };
         assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: false });
         let (at_1, at_9) = (learned(&r1, 1), learned(&r9, 9));
@@ -336,6 +344,7 @@ fn ns2_dsr_forwarders_of_replies_and_errors_learn_the_packets_route_not_the_repl
             routes: &routes,
             out: &mut out,
             olsr: &mut OlsrStore::default(),
+            hwmp: &mut Default::default(),
         };
         assert_eq!(r1.on_arrival(cx, &mut p), Arrival::Continue { control: true });
         assert_eq!((cached(&r1, 0), cached(&r1, 3)), (to_0, to_3), "{msg:?} ns2 {ns2}");
@@ -353,8 +362,9 @@ fn olsr_messages_queued_within_one_jitter_leave_in_one_packet() {
     // t=0.1 s: a second HELLO joins it (no second send armed); the send: one packet.
     let (mut r, mut store, mut out) = (olsr(1), OlsrStore::default(), Vec::new());
     let routes = chain_routes();
+    let hwmp = &mut Default::default();
     let mut cx =
-        RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out, olsr: &mut store };
+        RouteCtx { now: 0, me: NodeId(1), routes: &routes, out: &mut out, olsr: &mut store, hwmp };
     r.olsr_timer(&mut cx, false);
     cx.now = 100_000_000;
     r.olsr_timer(&mut cx, false);
@@ -362,7 +372,7 @@ fn olsr_messages_queued_within_one_jitter_leave_in_one_packet() {
     assert_eq!(cx.out[..], [RouteAction::SendQueued { jitter_ns: 500_000_000 }]);
     cx.out.clear();
     r.send_queued(&mut cx);
-    let [RouteAction::Send { msg: Control::Olsr(p), to, jitter_ns: 0 }] = cx.out[..] else {
+    let [RouteAction::Send { msg: Control::Olsr(p), to, jitter_ns: 0, .. }] = cx.out[..] else {
         panic!("one packet: {:?}", cx.out)
     };
     assert_eq!((to, p.hellos, p.tcs, p.bytes), (NodeId::BROADCAST, 2, 0, 4 + 2 * 16));

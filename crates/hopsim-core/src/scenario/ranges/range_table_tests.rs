@@ -41,6 +41,7 @@ fn bases() -> Vec<Value> {
         full(json!({"kind": "positions", "positions": [[0.0, 0.0], [100.0, 0.0]]}), "dsr"),
         full(json!({"kind": "random", "nodes": 4, "area_m": [300.0, 300.0]}), "aodv"),
         full(json!({"kind": "chain", "hops": 3, "spacing_m": 200.0}), "olsr"),
+        full(json!({"kind": "chain", "hops": 3, "spacing_m": 200.0}), "hwmp"),
         testbed,
     ]
 }
