@@ -98,7 +98,7 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f(RUN, "false_route_failures", INT, "failures", "", "network total of false route failures (also in `totals`)"),
     f(RUN, "routing_packets", INT, "packets", "", "routing control packets sent (also in `totals`)"),
     f(RUN, "routing_bytes", INT, "bytes", "", "IP bytes of the routing control packets sent (also in `totals`)"),
-    f(RUN, "routing_messages", "list[object]", "", "", "routing messages sent, by kind (each hop of a forwarded one)").when("routing = aodv, dsr or olsr, once a message was sent"),
+    f(RUN, "routing_messages", "list[object]", "", "", "routing messages sent, by kind (each hop of a forwarded one)").when("routing = aodv, dsr, olsr or hwmp, once a message was sent"),
     f(RUN, "etx_links", "list[object]", "", "", "every link whose ETX probes got through both ways").when("routing = etx"),
     f(RUN, "interference", "list[object]", "", "", "every outside interferer, in the order of the scenario's").when("[[interference]]"),
     f(RUN, "series", OBJECT, "", "", "per-flow time series").when("run option series_interval_s"),
@@ -209,9 +209,9 @@ pub const RESULT_SCHEMA: &[Field] = &[
     f("engine", "events", INT, "events", "", "events the engine processed"),
     f("engine", "sim_time_s", FLOAT, "s", "", "simulated time the engine reached"),
 
-    f("routing_messages", "kind", TEXT, "", "", "the message kind: aodv_rreq, aodv_rrep, aodv_rerr, aodv_hello (an RREP for the sender itself, RFC 3561 6.9), dsr_rreq, dsr_rrep, dsr_rerr, olsr_hello, olsr_tc"),
+    f("routing_messages", "kind", TEXT, "", "", "the message kind: aodv_rreq, aodv_rrep, aodv_rerr, aodv_hello (an RREP for the sender itself, RFC 3561 6.9), dsr_rreq, dsr_rrep, dsr_rerr, olsr_hello, olsr_tc, hwmp_preq, hwmp_prep, hwmp_perr, hwmp_rann"),
     f("routing_messages", "messages", INT, "messages", "", "messages of the kind sent (OLSR packs several in one packet)"),
-    f("routing_messages", "bytes", INT, "bytes", "", "bytes of those messages (without packet, UDP or IP headers)"),
+    f("routing_messages", "bytes", INT, "bytes", "", "bytes of those messages (without packet, UDP or IP headers; HWMP: the action frame's body)"),
 
     f("etx_links", "from", INT, "", "", "sending node"),
     f("etx_links", "to", INT, "", "", "receiving node"),
