@@ -143,6 +143,8 @@ class FlowResult(Record):
     false_route_failures: int
     path: list[int]  # the route, node by node (absent without one)
     paths: list[dict[str, Any]]  # every route taken, with its share of the window
+    route_changes: int  # times the route the source sampled changed
+    first_route_s: float | None  # when the source first held a complete route
     # TCP flows only.
     variant: str
     throughput_pps: float

@@ -81,6 +81,10 @@ pub struct FlowResult {
     /// use, the largest first; an empty `nodes` is the time without a complete route.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<RouteShare>,
+    /// Times the route the source sampled changed over the run (the first is no change),
+    /// and when the source first held a complete route as it sent (None: never).
+    pub route_changes: u64,
+    pub first_route_s: Option<f64>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub tcp: Option<TcpResult>,
 }
@@ -388,6 +392,9 @@ pub struct RunResult {
     pub false_route_failures: u64,
     pub routing_packets: u64,
     pub routing_bytes: u64,
+    /// When every flow's source had first held a complete route (the latest `first_route_s`;
+    /// None if a flow never had one).
+    pub convergence_s: Option<f64>,
     /// Routing messages by kind (protocols with control messages, once one was sent).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub routing_messages: Vec<RoutingMessageResult>,

@@ -28,8 +28,10 @@ pub(crate) struct PathLog {
     since_ns: Option<SimTime>,
     held: Vec<Held>,
     scratch: Vec<NodeId>,
-    /// Times the route in use changed (the first route is not a change).
+    /// Times the route in use changed (the first route is not a change), and when a
+    /// complete route was first sampled.
     changes: u64,
+    first_route_ns: Option<SimTime>,
 }
 
 impl PathLog {
@@ -40,6 +42,9 @@ impl PathLog {
         }
         self.close(now, window);
         self.changes += u64::from(self.since_ns.is_some());
+        if !self.scratch.is_empty() && self.first_route_ns.is_none() {
+            self.first_route_ns = Some(now);
+        }
         std::mem::swap(&mut self.current, &mut self.scratch);
         self.since_ns = Some(now);
     }
@@ -98,6 +103,11 @@ impl World {
     /// Times the route of `flow`'s data changed, as its source sampled it.
     pub(crate) fn route_changes(&self, flow: FlowId) -> u64 {
         self.path_logs[flow.index()].changes
+    }
+
+    /// When `flow`'s source first held a complete route as it sent.
+    pub(crate) fn first_route_ns(&self, flow: FlowId) -> Option<SimTime> {
+        self.path_logs[flow.index()].first_route_ns
     }
 
     /// The route from `src` to `dst` as the routing tables hold it now, into `out` (left

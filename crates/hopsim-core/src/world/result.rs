@@ -40,6 +40,8 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
                 .into_iter()
                 .map(|(nodes, time_share)| RouteShare { nodes: numbers(&nodes), time_share })
                 .collect();
+            r.route_changes = world.route_changes(FlowId(i as u32));
+            r.first_route_s = world.first_route_ns(FlowId(i as u32)).map(ns_to_secs);
             if r.packets_sent != r.packets_delivered + r.packets_dropped + r.packets_in_flight {
                 invariants.violate(format!(
                     "flow {i}: packets not conserved: sent {} != delivered {} + dropped {} + in flight {}",
@@ -124,6 +126,8 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
     let (route_failures, false_route_failures) =
         (totals.route_failures, totals.false_route_failures);
     let (routing_packets, routing_bytes) = (totals.routing_packets, totals.routing_bytes);
+    let first_routes: Option<Vec<f64>> = flows.iter().map(|f| f.first_route_s).collect();
+    let convergence_s = first_routes.and_then(|t| t.into_iter().reduce(f64::max));
     let mut tally = crate::net::router::ControlTally::default();
     world.nodes.iter().for_each(|n| tally.merge(&n.counters.routing_messages));
     let routing_messages = tally
@@ -148,6 +152,7 @@ pub(crate) fn collect(world: &World, scenario: Box<serde_json::value::RawValue>)
         false_route_failures,
         routing_packets,
         routing_bytes,
+        convergence_s,
         routing_messages,
         etx_links: world.etx.as_ref().map(|e| e.table.links()).map(|links| {
             links
@@ -186,6 +191,8 @@ fn flow_result(id: u32, f: &FlowState, in_flight: u64, window_s: f64, now: SimTi
         false_route_failures: f.false_route_failures,
         path: None,
         paths: Vec::new(),
+        route_changes: 0,
+        first_route_s: None,
         tcp: None,
     };
     match &f.app {

@@ -56,6 +56,8 @@ fn full_result() -> RunResult {
         false_route_failures: 0,
         path: Some(vec![0, 1, 2]),
         paths: vec![RouteShare { nodes: vec![0, 1, 2], time_share: 1.0 }],
+        route_changes: 0,
+        first_route_s: Some(0.5),
         tcp: Some(tcp),
     };
     let node = NodeResult {
@@ -108,6 +110,7 @@ fn full_result() -> RunResult {
         false_route_failures: 0,
         routing_packets: 0,
         routing_bytes: 0,
+        convergence_s: Some(1.0),
         routing_messages: vec![RoutingMessageResult { kind: "olsr_tc", messages: 1, bytes: 16 }],
         etx_links: Some(vec![EtxLinkResult {
             from: 0,
