@@ -123,6 +123,7 @@ _ROUTING = {
     "hwmp_max_preq_retries",
     "hwmp_target_only",
     "hwmp_reply_and_forward",
+    "hwmp_path_refresh_s",
 }
 _FLOW = {
     "src",

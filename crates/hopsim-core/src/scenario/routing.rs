@@ -68,6 +68,11 @@ pub struct Routing {
     pub hwmp_target_only: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hwmp_reply_and_forward: Option<bool>,
+    /// A source using a path sends a refreshing PREQ this long before the path expires
+    /// (Linux mac80211's path_refresh_time, 1 s; 0: never, as ns-3, whose paths expire and
+    /// are discovered anew).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_path_refresh_s: Option<f64>,
 }
 
 /// dot11MeshHWMPRootMode: what the root announces (13.10.4.2, 13.10.12).
@@ -81,9 +86,10 @@ pub enum HwmpRootMode {
 }
 
 /// HWMP's defaults, ns-3's `HwmpProtocol` attributes (`net/hwmp/mod.rs`): no root,
-/// activePathTimeout 5000 TU, 3 PREQ retries, TO off, RF on.
-pub const HWMP_DEFAULTS: (HwmpRootMode, f64, u32, bool, bool) =
-    (HwmpRootMode::Off, 5.12, 3, false, true);
+/// activePathTimeout 5000 TU, 3 PREQ retries, TO off, RF on; and Linux's path refresh 1 s
+/// ahead.
+pub const HWMP_DEFAULTS: (HwmpRootMode, f64, u32, bool, bool, f64) =
+    (HwmpRootMode::Off, 5.12, 3, false, true, 1.0);
 
 /// RFC 3626 section 18's HELLO_INTERVAL, TC_INTERVAL and WILL_DEFAULT; link-layer
 /// notification off, as in ns-3's OLSR; first messages spread over an interval.
@@ -111,6 +117,7 @@ impl Default for Routing {
             hwmp_max_preq_retries: None,
             hwmp_target_only: None,
             hwmp_reply_and_forward: None,
+            hwmp_path_refresh_s: None,
         }
     }
 }
@@ -127,12 +134,13 @@ impl Routing {
             self.olsr_spread_start.get_or_insert(spread);
         }
         if self.protocol == RoutingProtocol::Hwmp {
-            let (mode, timeout, retries, to, rf) = HWMP_DEFAULTS;
+            let (mode, timeout, retries, to, rf, refresh) = HWMP_DEFAULTS;
             self.hwmp_root_mode.get_or_insert(mode);
             self.hwmp_active_path_timeout_s.get_or_insert(timeout);
             self.hwmp_max_preq_retries.get_or_insert(retries);
             self.hwmp_target_only.get_or_insert(to);
             self.hwmp_reply_and_forward.get_or_insert(rf);
+            self.hwmp_path_refresh_s.get_or_insert(refresh);
         }
     }
 
@@ -201,6 +209,7 @@ impl Routing {
             ("hwmp_max_preq_retries", self.hwmp_max_preq_retries.is_some()),
             ("hwmp_target_only", self.hwmp_target_only.is_some()),
             ("hwmp_reply_and_forward", self.hwmp_reply_and_forward.is_some()),
+            ("hwmp_path_refresh_s", self.hwmp_path_refresh_s.is_some()),
         ];
         if self.protocol != RoutingProtocol::Hwmp {
             if let Some((name, _)) = hwmp.iter().find(|(_, set)| *set) {
@@ -210,6 +219,9 @@ impl Routing {
         }
         if let Some(v) = self.hwmp_active_path_timeout_s {
             ranges::check(&at.field("hwmp_active_path_timeout_s"), v)?;
+        }
+        if let Some(v) = self.hwmp_path_refresh_s {
+            ranges::check(&at.field("hwmp_path_refresh_s"), v)?;
         }
         if let Some(v) = self.hwmp_max_preq_retries {
             ranges::check(&at.field("hwmp_max_preq_retries"), f64::from(v))?;

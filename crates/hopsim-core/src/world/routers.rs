@@ -41,7 +41,7 @@ pub(super) fn olsr_config(s: &Scenario) -> OlsrConfig {
 /// HWMP's attributes at node `id` from the scenario (the root mode at the root only).
 fn hwmp_config(s: &Scenario, id: NodeId) -> HwmpConfig {
     let r = &s.routing;
-    let (mode, timeout_s, retries, to, rf) = HWMP_DEFAULTS;
+    let (mode, timeout_s, retries, to, rf, refresh_s) = HWMP_DEFAULTS;
     let root_mode = match (r.hwmp_root == Some(id.0), r.hwmp_root_mode.unwrap_or(mode)) {
         (false, _) | (_, HwmpRootMode::Off) => RootMode::Off,
         (true, HwmpRootMode::ProactivePreq) => RootMode::ProactivePreq,
@@ -54,6 +54,7 @@ fn hwmp_config(s: &Scenario, id: NodeId) -> HwmpConfig {
         max_preq_retries: r.hwmp_max_preq_retries.unwrap_or(retries),
         target_only: r.hwmp_target_only.unwrap_or(to),
         reply_and_forward: r.hwmp_reply_and_forward.unwrap_or(rf),
+        path_refresh_ns: secs_to_ns(r.hwmp_path_refresh_s.unwrap_or(refresh_s)),
         ..HwmpConfig::default()
     }
 }

@@ -17,7 +17,9 @@ impl HwmpNode {
             self.discover(dst, now, out);
             return None;
         };
-        let (timeout, margin) = (self.cfg.active_path_timeout_ns, self.cfg.path_refresh_ns);
+        // At most a quarter of the timeout ahead: a short timeout must not refresh at once.
+        let timeout = self.cfg.active_path_timeout_ns;
+        let margin = self.cfg.path_refresh_ns.min(timeout / 4);
         let due = self.table.get(dst).is_some_and(|p| {
             margin > 0
                 && p.seq_known

@@ -6,7 +6,7 @@
 //!   fresh path (which forwards the PREQ with TO set when RF is set); PREQs rate limited by
 //!   dot11MeshHWMPpreqMinInterval and retried up to dot11MeshHWMPmaxPREQretries times
 //!   (waiting 2 x netDiameterTraversalTime, doubled per retry: the binary backoff of Linux
-//!   and RFC 3561; ns-3 waits 2(n + 1) x, growing linearly);
+//!   and RFC 3561; ns-3's waits grow linearly);
 //! - HWMP sequence numbers (13.10.8.2), path lifetimes, path refresh by the source;
 //! - PERR (13.10.11) on a link failure, for a data frame without forwarding information, and
 //!   on receipt, to precursors, rate limited by dot11MeshHWMPperrMinInterval;
@@ -114,7 +114,7 @@ impl Default for HwmpConfig {
             target_only: false,             // ns-3 DoFlag
             reply_and_forward: true,        // ns-3 RfFlag attribute
             path_refresh_ns: 1_000_000_000, // Linux path_refresh_time 1000 ms
-            extend_on_use: true,
+            extend_on_use: false, // neither Linux nor ns-3 extends a path by forwarding on it
         }
     }
 }
@@ -319,6 +319,11 @@ impl HwmpNode {
                     p.seq = s;
                     p.seq_known = true;
                     p.set_ns = now;
+                } else if !active {
+                    // Revalidated without an SN (a neighbour heard): the SN kept (raised by a
+                    // link failure, 13.10.11.2) says nothing of the destination's own, and
+                    // would make its next PREQ or PREP look stale.
+                    p.seq_known = false;
                 }
                 let same = active && p.next_hop == next_hop;
                 p.expires_ns = if same { p.expires_ns.max(expires_ns) } else { expires_ns };

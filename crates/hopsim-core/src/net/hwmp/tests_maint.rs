@@ -208,16 +208,22 @@ fn preqs_keep_the_minimum_interval() {
 }
 
 #[test]
-fn paths_expire_unless_used_and_the_source_refreshes_them() {
+fn paths_expire_unless_the_source_refreshes_them() {
     let mut net = chain();
     net.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
     let timeout = tu_to_ns(5000);
     assert!(net.route(0, 3, timeout - 1).is_some());
     assert_eq!(net.route(0, 3, timeout), None, "activePathTimeout after it was set");
-    // Using it extends it (from the use on).
+    // Forwarding on it does not extend it (by default, as Linux and ns-3) ...
     assert_eq!(net.nodes[0].next_hop(NodeId(3), 4 * S), Some(NodeId(1)));
-    assert!(net.route(0, 3, 4 * S + timeout - 1).is_some());
-    assert_eq!(net.route(0, 3, 4 * S + timeout), None);
+    assert_eq!(net.route(0, 3, timeout), None);
+    // ... unless configured so (then from the use on).
+    let mut ext =
+        Net::chain(&[10, 20, 30], |_| HwmpConfig { extend_on_use: true, ..HwmpConfig::default() });
+    ext.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
+    assert_eq!(ext.nodes[0].next_hop(NodeId(3), 4 * S), Some(NodeId(1)));
+    assert!(ext.route(0, 3, 4 * S + timeout - 1).is_some());
+    assert_eq!(ext.route(0, 3, 4 * S + timeout), None);
     // The source refreshes it with a PREQ once it is path_refresh_ns short of the timeout.
     let mut out = vec![];
     let early = timeout - HwmpConfig::default().path_refresh_ns - 1;
@@ -285,4 +291,57 @@ fn bad_elements_change_nothing_and_do_not_panic() {
 
 fn preqs_sent(out: &[HwmpAction]) -> usize {
     out.iter().filter(|a| matches!(a, HwmpAction::Send { msg: HwmpMsg::Preq(_), .. })).count()
+}
+
+#[test]
+fn a_link_failure_does_not_make_the_neighbours_next_preq_look_stale() {
+    // 13.10.11.2 raises the SN of the paths through a failed neighbour, its own path too;
+    // when the neighbour is heard again that raised SN is no SN of its own, so its next PREQ
+    // (a new discovery, its SN one up) is accepted and forwarded (13.10.9.3).
+    let preq = |orig_seq: u32| {
+        HwmpMsg::Preq(Preq {
+            individual: false,
+            proactive_prep: false,
+            hop_count: 0,
+            ttl: 31,
+            discovery_id: orig_seq,
+            orig: NodeId(0),
+            orig_seq,
+            lifetime_tu: 5000,
+            metric: 0,
+            target: PreqTarget {
+                addr: NodeId(5),
+                target_only: false,
+                reply_and_forward: true,
+                unknown_seq: true,
+                seq: 0,
+            },
+        })
+    };
+    let forwarded = |out: &[HwmpAction]| {
+        out.iter().filter(|a| matches!(a, HwmpAction::Send { msg: HwmpMsg::Preq(_), .. })).count()
+    };
+    let (mut b, mut out) = (HwmpNode::new(NodeId(1), HwmpConfig::default()), Vec::new());
+    b.receive(&preq(1), NodeId(0), 10, 0, &mut out);
+    assert_eq!(forwarded(&out), 1);
+    out.clear();
+    b.link_failed(NodeId(0), S, &mut out);
+    out.clear();
+    b.receive(&preq(2), NodeId(0), 10, 2 * S, &mut out);
+    assert_eq!(forwarded(&out), 1, "the new discovery goes on");
+    assert_eq!(b.dest_seq(NodeId(0)), Some(2));
+}
+
+#[test]
+fn a_short_timeout_refreshes_a_quarter_ahead_not_at_once() {
+    // activePathTimeout 1 s with a 1 s refresh margin: refreshing at once would flood a PREQ
+    // per packet; the margin is at most a quarter of the timeout (0.25 s).
+    let cfg = HwmpConfig { active_path_timeout_ns: S, ..HwmpConfig::default() };
+    let mut net = Net::chain(&[10, 20, 30], |_| cfg);
+    net.act(0, 0, |n, out| n.discover(NodeId(3), 0, out));
+    let mut out = vec![];
+    assert_eq!(net.nodes[0].originate(NodeId(3), 3 * S / 4 - 1, &mut out), Some(NodeId(1)));
+    assert!(out.is_empty(), "not yet: {out:?}");
+    assert_eq!(net.nodes[0].originate(NodeId(3), 3 * S / 4, &mut out), Some(NodeId(1)));
+    assert!(matches!(out[..], [HwmpAction::Send { msg: HwmpMsg::Preq(_), .. }, ..]), "{out:?}");
 }

@@ -122,6 +122,7 @@ pub const RANGES: &[KeyRange] = &[
     closed("routing.olsr_willingness", 0.0, 7.0, "RFC 3626 willingness: 0 never .. 7 always"),
     closed("routing.hwmp_active_path_timeout_s", 1e-2, 1e4, "seconds"),
     closed("routing.hwmp_max_preq_retries", 0.0, 100.0, "PREQ retries"),
+    closed("routing.hwmp_path_refresh_s", 0.0, 1e4, "seconds before expiry (0 = never)"),
     // tcp
     closed("tcp.max_window", 0.0, 1e6, "segments (0 = no limit)"),
     open("tcp.hop_k", 0.0, 1.0, "(Chen et al.: 1/8 < k < 1/4)"),
