@@ -119,6 +119,12 @@ impl Node {
         }
         let p = cx.packets.get(item.packet);
         let (ip_bytes, control, flow) = (p.ip_bytes(), p.control, p.flow);
+        // A mesh action frame carries its body alone; other MSDUs an LLC/SNAP header (and,
+        // on a mesh link, the mesh header).
+        let msdu_bytes = match p.hwmp {
+            Some(_) => ip_bytes,
+            None => LLC_SNAP_BYTES + ip_bytes + cx.cfg.mesh_header_bytes,
+        };
         let local = p.is_own_datagram(self.id);
         if control {
             // Routing overhead: every control packet transmission (each hop of a relayed one).
@@ -131,10 +137,7 @@ impl Node {
         if local {
             cx.flows[flow.index()].queued_at_source -= 1;
         }
-        match cx.packets.get(item.packet).hwmp {
-            Some(_) => ip_bytes, // a mesh action frame: its body alone
-            None => LLC_SNAP_BYTES + ip_bytes + cx.cfg.mesh_header_bytes,
-        }
+        msdu_bytes
     }
 
     /// The MAC accepted a data packet from neighbour `from` (of an A-MSDU, each of its
@@ -388,11 +391,14 @@ impl Node {
 
 /// The routing message a packet carries, if any.
 fn control_of(p: &Packet) -> Option<Control> {
-    match (p.aodv, p.dsr, p.olsr, p.hwmp) {
-        (Some(m), ..) => Some(Control::Aodv(m)),
-        (_, Some(m), ..) => Some(Control::Dsr(m)),
-        (_, _, Some(r), _) => Some(Control::Olsr(r)),
-        (.., Some(r)) => Some(Control::Hwmp(r)),
-        _ => None,
+    // One field at a time: a tuple of the four would copy a DSR message for every packet.
+    if let Some(m) = p.aodv {
+        Some(Control::Aodv(m))
+    } else if let Some(m) = p.dsr {
+        Some(Control::Dsr(m))
+    } else if let Some(r) = p.olsr {
+        Some(Control::Olsr(r))
+    } else {
+        p.hwmp.map(Control::Hwmp)
     }
 }
