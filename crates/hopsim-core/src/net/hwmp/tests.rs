@@ -197,7 +197,8 @@ fn sequence_numbers_compare_across_wrap_around() {
     assert!(!seq_newer(u32::MAX, 0));
 }
 
-fn preq_from(orig: u32, seq: u32, metric: u32, target: u32) -> HwmpMsg {
+/// A flooded PREQ from `orig` (SN `seq`) for `target` with `metric` so far.
+pub(super) fn preq_from(orig: u32, seq: u32, metric: u32, target: u32) -> HwmpMsg {
     HwmpMsg::Preq(Preq {
         individual: false,
         proactive_prep: false,

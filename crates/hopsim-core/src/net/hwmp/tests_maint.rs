@@ -2,7 +2,7 @@
 //! retries and rate limits, lifetimes and refresh, and bad elements.
 
 use super::msg::*;
-use super::tests::{Net, MS};
+use super::tests::{preq_from, Net, MS};
 use super::*;
 
 const S: u64 = 1_000_000_000;
@@ -298,26 +298,7 @@ fn a_link_failure_does_not_make_the_neighbours_next_preq_look_stale() {
     // 13.10.11.2 raises the SN of the paths through a failed neighbour, its own path too;
     // when the neighbour is heard again that raised SN is no SN of its own, so its next PREQ
     // (a new discovery, its SN one up) is accepted and forwarded (13.10.9.3).
-    let preq = |orig_seq: u32| {
-        HwmpMsg::Preq(Preq {
-            individual: false,
-            proactive_prep: false,
-            hop_count: 0,
-            ttl: 31,
-            discovery_id: orig_seq,
-            orig: NodeId(0),
-            orig_seq,
-            lifetime_tu: 5000,
-            metric: 0,
-            target: PreqTarget {
-                addr: NodeId(5),
-                target_only: false,
-                reply_and_forward: true,
-                unknown_seq: true,
-                seq: 0,
-            },
-        })
-    };
+    let preq = |orig_seq: u32| preq_from(0, orig_seq, 0, 5);
     let forwarded = |out: &[HwmpAction]| {
         out.iter().filter(|a| matches!(a, HwmpAction::Send { msg: HwmpMsg::Preq(_), .. })).count()
     };

@@ -43,6 +43,10 @@ impl OlsrRouter {
     /// (section 18.3), that takes every message queued by then.
     fn queue(&mut self, cx: &mut RouteCtx, m: Message) {
         self.queued.push(m);
+        self.arm_send(cx);
+    }
+
+    fn arm_send(&mut self, cx: &mut RouteCtx) {
         if !self.flush_armed {
             self.flush_armed = true;
             let jitter_ns = self.node.config().max_jitter_ns;
@@ -84,9 +88,8 @@ impl OlsrRouter {
                 self.queued.push(forward);
             }
         }
-        if self.queued.len() > before && !self.flush_armed {
-            let m = self.queued.pop().expect("a message was queued");
-            self.queue(cx, m);
+        if self.queued.len() > before {
+            self.arm_send(cx);
         }
     }
 
