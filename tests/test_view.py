@@ -3,9 +3,10 @@ writes one self-contained page, and headless Chromium (Debian's ``chromium``, dr
 selenium through ``chromedriver``) opens it from disk and shows what a user sees: one node
 per node of the scenario, the air timeline drawn with every frame of the window, one chart per
 flow, no console error; a click on a drop opens its packet's journey, hop by hop, ending
-where the trace says; zooming narrows the timeline. The page needs no network: it is loaded
-with every request other than the file itself blocked. Skipped, saying why, when Chromium,
-chromedriver or selenium is missing (``make test`` installs them).
+where the trace says; zooming narrows the timeline; each flow's route lane (issue 36) holds
+valid routes and routing control frames are named by message. The page needs no network: it
+is loaded with every request other than the file itself blocked. Skipped, saying why, when
+Chromium, chromedriver or selenium is missing (``make test`` installs them).
 """
 
 from __future__ import annotations
@@ -211,3 +212,115 @@ def test_view_of_a_sweep_links_every_point_to_its_regenerated_run(browser, store
     assert "point 1 (tcp.variant = vegas), replication 0" in body
     assert "the same result, bit for bit" in body
     assert int(status.get_attribute("data-nodes")) == 5
+
+
+# ---------------------------------------------------------------- routes over time (issue 36)
+
+
+def _assert_valid_routes(data: dict) -> None:
+    """Every route of the lanes starts at its flow's source, ends at its destination, visits
+    no node twice and hops only over links that decode (the nodes do not move); each flow's
+    spans follow one another without overlapping. (A transient routing loop would show as a
+    repeated node: the OLSR grid has one at 19.9 s, after the runs below end.)"""
+    links = {frozenset(link) for link in data["decode_links"]}
+    flows, starts, ends, routes = data["route_spans"]
+    paths = list(data["route_changes"][2]) + [r for r in routes if r]
+    owners = list(data["route_changes"][0]) + [f for f, r in zip(flows, routes, strict=True) if r]
+    for fi, path in zip(owners, paths, strict=True):
+        flow = data["flows"][fi]
+        assert path[0] == flow["src"] and path[-1] == flow["dst"], (fi, path)
+        assert len(set(path)) == len(path), f"a route visits a node twice: {path}"
+        assert all(frozenset(hop) in links for hop in zip(path, path[1:], strict=False)), path
+    for fi in set(flows):
+        mine = [(a, b) for f, a, b in zip(flows, starts, ends, strict=True) if f == fi]
+        assert all(a <= b for a, b in mine)
+        assert all(b0 <= a1 for (_, b0), (a1, _) in zip(mine, mine[1:], strict=False)), (
+            "spans overlap"
+        )
+    # A route change is where a span with a new route begins.
+    begun = {(f, a) for f, a, r in zip(flows, starts, routes, strict=True) if r}
+    assert set(zip(*data["route_changes"][:2], strict=True)) <= begun
+
+
+@pytest.mark.parametrize(
+    ("protocol", "messages"),
+    [
+        ("hwmp", {"HWMP PREQ", "HWMP PREP", "HWMP RANN"}),
+        ("olsr", {"OLSR HELLO/TC"}),
+    ],
+)
+def test_route_lanes_follow_proactive_routes_on_a_grid(protocol: str, messages: set) -> None:
+    from hopsim.view import page_data
+
+    data = page_data(GOLDEN / f"routing-{protocol}-grid.toml", ["duration_s=16"])
+    _assert_valid_routes(data)
+    changes = data["route_changes"][0]
+    assert set(changes) == {0, 1}, "both flows found a route"
+    assert max(changes.count(f) for f in (0, 1)) > 1, "a route changes on this grid"
+    flows, starts, _, routes = data["route_spans"]
+    # Before its first delivery each flow waited for a route (HWMP: held while its path is
+    # discovered; OLSR: dropped for want of a route while the first HELLOs and TCs go out).
+    for fi in (0, 1):
+        first = next(i for i, f in enumerate(flows) if f == fi)
+        assert routes[first] == [] and starts[first] < 1e6, (protocol, fi)
+    names = {name for name, _ in data["control_kinds"]}
+    assert messages <= names, names
+    assert all(not n.endswith(" control") for n in names), "every message is named"
+    # Control frames are DATA frames (the packets ride in them) and carry a packet.
+    frames = data["frames"]
+    for i in data["control_frames"][0]:
+        assert frames[3][i] == 0 and frames[5][i] > 0
+
+
+def test_aodv_and_dsr_control_frames_are_named(page) -> None:
+    from hopsim.view import page_data
+
+    _, aodv = page
+    assert {"AODV RREQ", "AODV RREP"} <= {n for n, _ in aodv["control_kinds"]}
+    dsr = page_data(GOLDEN / "routing-dsr-chain.toml", ["duration_s=3", "warmup_s=1"])
+    assert {"DSR RREQ", "DSR RREP"} <= {n for n, _ in dsr["control_kinds"]}
+    _assert_valid_routes(dsr)
+
+
+def test_a_static_chain_has_one_route_per_flow() -> None:
+    from hopsim.view import page_data
+
+    data = page_data(GOLDEN / "tcp-newreno.toml")
+    flows, _, _, routes = data["route_spans"]
+    assert data["route_changes"][0] == [0] and data["route_changes"][2] == [[0, 1, 2, 3, 4]]
+    assert set(flows) == {0} and all(r == [0, 1, 2, 3, 4] for r in routes), routes
+    assert data["control_frames"] == [[], []] and data["control_kinds"] == []
+    _assert_valid_routes(data)
+
+
+def test_the_page_draws_route_lanes_and_control_frames(browser, tmp_path: Path) -> None:
+    from hopsim.view import write_view
+
+    out = tmp_path / "hwmp.html"
+    data = write_view(GOLDEN / "routing-hwmp-grid.toml", out, ["duration_s=6", "warmup_s=1"])
+    status = _open(browser, out)
+    routes = data["route_spans"][3]
+    assert int(status.get_attribute("data-routes")) == sum(1 for r in routes if r) > 0
+    assert int(status.get_attribute("data-no-route")) == sum(1 for r in routes if not r) > 0
+    assert int(status.get_attribute("data-changes")) == len(data["route_changes"][0])
+    legend = browser.find_element(By.CLASS_NAME, "legend").text
+    assert "HWMP PREQ" in legend and "no route" in legend
+    # Control frames are not drawn in DATA's colour.
+    colours = browser.execute_script(
+        "return [frameColour(D.control_frames[0][0]), frameColour(D.frames[0].findIndex("
+        "(_, i) => !CONTROL.has(i) && D.frames[3][i] === 0))];"
+    )
+    assert colours[0] != colours[1] == "#1f77b4"
+    # Hovering over a route's span names its nodes and hops.
+    i = next(k for k, r in enumerate(routes) if r)
+    x, y, w, h = browser.execute_script(
+        "const c=document.getElementById('air'), sp=D.route_spans;"
+        f"return [xOf((sp[1][{i}] + sp[2][{i}]) / 2, c.width), (D.nodes.length + sp[0][{i}])"
+        "*ROW_PX + 8, c.getBoundingClientRect().width, c.getBoundingClientRect().height];"
+    )
+    air = browser.find_element(By.ID, "air")
+    browser.execute_script("arguments[0].scrollIntoView()", air)
+    ActionChains(browser).move_to_element_with_offset(air, x - w / 2, y - h / 2).perform()
+    title = air.get_attribute("title")
+    assert "\u2192".join(map(str, routes[i])) in title, title
+    assert re.search(rf"\b{len(routes[i]) - 1} hops?\b", title), title

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from .routes import CONTROL_ROLES, Controls, RouteLanes, gap_s
 
 __all__ = ["MAX_ITEMS", "page_data"]
 
@@ -57,7 +58,8 @@ def page_data(
         pic = network_picture(doc, result=result, name=_name(scenario))
         duration_s = float(result.raw["scenario"]["duration_s"])
         lo, hi = _window(window_s, duration_s)
-        events = _reduce(csv, lo, hi)
+        gaps = [gap_s(f) for f in result.raw["scenario"]["flows"]]
+        events = _reduce(csv, lo, hi, gaps)
     series = result.raw.get("series") or {}
     flows = result.raw["flows"]
     return {
@@ -100,8 +102,9 @@ def _window(window_s: tuple[float, float] | None, duration_s: float) -> tuple[fl
     return lo, min(hi, duration_s)
 
 
-def _reduce(csv: Path, lo_s: float, hi_s: float) -> dict[str, Any]:
-    """The trace reduced to columns of numbers (times in microseconds)."""
+def _reduce(csv: Path, lo_s: float, hi_s: float, gaps_s: list[float]) -> dict[str, Any]:
+    """The trace reduced to columns of numbers (times in microseconds); ``gaps_s``: per
+    flow, see :func:`.routes.gap_s`."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -133,13 +136,18 @@ def _reduce(csv: Path, lo_s: float, hi_s: float) -> dict[str, Any]:
         "rtt": [[], [], []],
         # Each flow's route as its data packets took it, when it changes: flow, time, nodes.
         "route_changes": [[], [], []],
+        # Spans of each flow's route in use: flow, from, to, nodes ([]: no route). .routes
+        "route_spans": [[], [], [], []],
+        # Routing control frames: index in frames, index in control_kinds ([name, role]).
+        "control_frames": [[], []],
+        "control_kinds": [],
         # Journeys: packet id -> [[time, node, text], ...].
         "journeys": {},
         "step_count": 0,
     }
     open_frames: dict[int, int] = {}  # frame id -> index in frames
     receiver: dict[int, int] = {}
-    track = _Tracks()
+    track, lanes, controls = _Tracks(), RouteLanes(gaps_s, lo_ns), Controls()
     cut = False
     kept = ("frames", "losses", "queue", "nav", "drops", "backoff")
     until_ns = hi_ns
@@ -157,12 +165,16 @@ def _reduce(csv: Path, lo_s: float, hi_s: float) -> dict[str, Any]:
                 break
             _take(r, out, open_frames, receiver, lo_ns)
             track.take(r, out, lo_ns)
+            lanes.take(r, out)
+            controls.take(r, out)
         else:
             continue
         break
     # Frames still on the air at the end of the window end there.
     for i in open_frames.values():
         out["frames"][2][i] = (until_ns - lo_ns) // 1000
+    lanes.finish(out, until_ns)
+    out["control_roles"] = CONTROL_ROLES
     out["cut"] = cut
     out["until_s"] = until_ns / 1e9
     out["layers"] = _LAYERS
@@ -245,13 +257,11 @@ def _take(
 
 
 class _Tracks:
-    """What needs state across rows: RTT samples and each flow's route. Holds only the
-    segments and packets in flight, so it stays small."""
+    """RTT samples (state across rows). Holds only the segments in flight, so it stays
+    small."""
 
     def __init__(self) -> None:
         self.sent: dict[int, dict[int, tuple[int, bool]]] = {}  # flow -> seq -> (ns, resent)
-        self.paths: dict[int, list[int]] = {}  # data packet id -> nodes so far
-        self.route: dict[int, list[int]] = {}  # flow -> its latest route
 
     def take(self, r: Mapping[str, Any], out: dict[str, Any], lo_ns: int) -> None:
         ev, layer, kind = r["event"], r["layer"], r["packet_kind"]
@@ -268,23 +278,6 @@ class _Tracks:
                         out["rtt"], (flow, (t - lo_ns) // 1000, (t - at) / 1e6), strict=True
                     ):
                         col.append(v)
-        if kind not in ("tcp", "udp") or not r["packet"]:
-            return
-        packet = r["packet"]
-        if ev == "enqueue":
-            path = self.paths.setdefault(packet, [])
-            if not path or path[-1] != r["node"]:  # re-queued at the same node: one hop
-                path.append(r["node"])
-        elif ev == "receive" and packet in self.paths:
-            path = self.paths.pop(packet) + [r["node"]]
-            if self.route.get(flow) != path:
-                self.route[flow] = path
-                for col, v in zip(
-                    out["route_changes"], (flow, (t - lo_ns) // 1000, path), strict=True
-                ):
-                    col.append(v)
-        elif ev == "drop" and layer != "mac":
-            self.paths.pop(packet, None)
 
 
 def to_json(data: Mapping[str, Any]) -> str:

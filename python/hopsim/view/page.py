@@ -22,6 +22,29 @@ _LEGEND = (
     '<span><i style="background:#d00;width:3px"></i>lost reception</span>'
     "<span>&#9660; drop (click: its packet's journey)</span>"
 )
+#: Routing control frames by role (viewer.js ROLE_COLOUR).
+_ROLE_COLOUR = {
+    "request": "#17becf", "reply": "#bcbd22", "error": "#8b0000", "beacon": "#c49c94",
+    "other": "#555",
+}  # fmt: skip
+_ROUTE_LEGEND = (
+    '<span><i style="background:#d62728;opacity:.55"></i>route in use (per flow, '
+    "hover: its nodes)</span>"
+    '<span><i style="background:#000;width:2px"></i>route change</span>'
+    '<span><i style="background:repeating-linear-gradient(135deg,#999 0 1px,#fff 1px 4px)">'
+    "</i>no route</span>"
+)
+
+
+def _legend(data: Mapping[str, Any]) -> str:
+    """The legend: frame kinds, the routing control messages of this run, the route lanes."""
+    roles = data.get("control_roles", [])
+    controls = "".join(
+        f'<span class="control"><i style="background:{_ROLE_COLOUR[roles[role]]}"></i>'
+        f"{html.escape(name)}</span>"
+        for name, role in data.get("control_kinds", [])
+    )
+    return _LEGEND + controls + (_ROUTE_LEGEND if data["flows"] else "")
 
 
 def render(data: Mapping[str, Any]) -> str:
@@ -54,7 +77,7 @@ drag to pan, double-click to see it all; click a frame or a drop for its packet'
 <div><button id="play" type="button">play</button>
 <input id="t" type="range" min="0" value="0" style="width:80%;max-width:820px">
 <span id="tlabel"></span></div>
-<div class="legend">{_LEGEND}</div>
+<div class="legend">{_legend(data)}</div>
 <canvas id="air"></canvas>
 <div id="status"></div>
 <div id="details"></div>

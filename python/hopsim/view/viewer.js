@@ -1,6 +1,7 @@
 // hopsim run explorer: draws one run from the data embedded in the page (no server, no
 // library). The network with a time scrubber, each node's air and queue on a zoomable
-// timeline, each flow's window and goodput, drops with their reasons; a click on a frame or
+// timeline (routing control frames by message), each flow's route lane under it, each flow's
+// window and goodput, drops with their reasons; a click on a frame or
 // a drop shows its packet's journey hop by hop. `#packet=ID` or `#t=SECONDS` in the URL open
 // a journey or a time at load.
 "use strict";
@@ -10,13 +11,20 @@ const KIND_COLOUR = {
   data: "#1f77b4", rts: "#ff7f0e", cts: "#2ca02c", ack: "#9467bd", bar: "#8c564b", ba: "#e377c2",
   action: "#7f7f7f",
 };
+// Routing control frames (DATA frames carrying AODV, DSR, OLSR, HWMP or ETX packets) by role.
+const ROLE_COLOUR = { request: "#17becf", reply: "#bcbd22", error: "#8b0000", beacon: "#c49c94", other: "#555" };
+const CONTROL = new Map(D.control_frames[0].map((f, i) => [f, D.control_frames[1][i]]));
+function controlName(i) { return D.control_kinds[CONTROL.get(i)][0]; }
+function frameColour(i) {
+  return CONTROL.has(i) ? ROLE_COLOUR[D.control_roles[D.control_kinds[CONTROL.get(i)][1]]] : KIND_COLOUR[KINDS[D.frames[3][i]]];
+}
 const FLOW_COLOUR = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
   "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 const ROW_PX = 16, LABEL_PX = 44;
 const SVG_NS = "http://www.w3.org/2000/svg";
 const spanUs = Math.max(1, Math.round((D.window[1] - D.window[0]) * 1e6));
 const view = { t0: 0, t1: spanUs, cursor: 0 };
-const drawn = { frames: 0, drops: 0, losses: 0 };
+const drawn = { frames: 0, drops: 0, losses: 0, routes: 0, noRoute: 0, changes: 0 };
 
 function el(tag, attrs, parent) {
   const e = document.createElementNS(SVG_NS, tag);
@@ -96,8 +104,8 @@ const air = document.getElementById("air");
 function xOf(us, w) { return LABEL_PX + (us - view.t0) / (view.t1 - view.t0) * (w - LABEL_PX); }
 function usOf(x, w) { return view.t0 + (x - LABEL_PX) / (w - LABEL_PX) * (view.t1 - view.t0); }
 function drawAir() {
-  const n = D.nodes.length, w = air.clientWidth || 1000;
-  air.width = w; air.height = n * ROW_PX + 20;
+  const n = D.nodes.length, w = air.clientWidth || 1000, rows = n + D.flows.length;
+  air.width = w; air.height = rows * ROW_PX + 20;
   const c = air.getContext("2d");
   c.clearRect(0, 0, w, air.height);
   c.font = "10px sans-serif"; c.fillStyle = "#444";
@@ -115,7 +123,7 @@ function drawAir() {
   for (let i = 0; i < f[0].length; i++) {
     if (f[2][i] < view.t0 || f[1][i] > view.t1) continue;
     const x0 = Math.max(LABEL_PX, xOf(f[1][i], w)), x1 = xOf(f[2][i], w);
-    c.fillStyle = KIND_COLOUR[KINDS[f[3][i]]];
+    c.fillStyle = frameColour(i);
     c.fillRect(x0, f[0][i] * ROW_PX + 3, Math.max(1, x1 - x0), ROW_PX - 6);
     drawn.frames++;
   }
@@ -151,13 +159,58 @@ function drawAir() {
     const x = xOf(d[1][i], w), y = d[0][i] * ROW_PX + 1;
     c.beginPath(); c.moveTo(x - 4, y); c.lineTo(x + 4, y); c.lineTo(x, y + 7); c.fill(); drawn.drops++;
   }
+  drawRouteLanes(c, w, n);
   // Cursor and time axis.
-  c.strokeStyle = "#888"; c.beginPath(); c.moveTo(xOf(view.cursor, w), 0); c.lineTo(xOf(view.cursor, w), n * ROW_PX); c.stroke();
+  c.strokeStyle = "#888"; c.beginPath(); c.moveTo(xOf(view.cursor, w), 0); c.lineTo(xOf(view.cursor, w), rows * ROW_PX); c.stroke();
   c.fillStyle = "#444";
   for (let k = 0; k <= 5; k++) {
     const us = view.t0 + k / 5 * (view.t1 - view.t0), x = xOf(us, w);
-    c.fillText(`${fmtS(us)} s`, Math.min(x, w - 60), n * ROW_PX + 14);
+    c.fillText(`${fmtS(us)} s`, Math.min(x, w - 60), rows * ROW_PX + 14);
   }
+}
+
+// Route lanes, one row per flow under the nodes: each span of the flow's route in use (its
+// data delivered along one path, no long gap) in the flow's colour with its hop count, a black
+// tick where the route changes, and grey hatching while it has no route (data held for a
+// route or dropped for want of one, until the next delivery).
+function drawRouteLanes(c, w, n) {
+  const sp = D.route_spans, rc = D.route_changes, minPx = 2;
+  drawn.routes = 0; drawn.noRoute = 0; drawn.changes = 0;
+  c.strokeStyle = "#ccc"; c.beginPath(); c.moveTo(0, n * ROW_PX + 0.5); c.lineTo(w, n * ROW_PX + 0.5); c.stroke();
+  D.flows.forEach((f, fi) => { c.fillStyle = flowColour(fi); c.fillText(`route ${fi}`, 2, (n + fi) * ROW_PX + 11); });
+  const hatch = document.createElement("canvas"); hatch.width = hatch.height = 6;
+  const hc = hatch.getContext("2d"); hc.strokeStyle = "#999"; hc.beginPath(); hc.moveTo(0, 6); hc.lineTo(6, 0); hc.stroke();
+  const grey = c.createPattern(hatch, "repeat");
+  for (let i = 0; i < sp[0].length; i++) {
+    if (sp[2][i] < view.t0 || sp[1][i] > view.t1) continue;
+    const y = (n + sp[0][i]) * ROW_PX, x0 = Math.max(LABEL_PX, xOf(sp[1][i], w)), x1 = Math.max(x0 + minPx, xOf(sp[2][i], w));
+    if (sp[3][i].length) {
+      c.fillStyle = flowColour(sp[0][i]); c.globalAlpha = 0.55;
+      c.fillRect(x0, y + 3, x1 - x0, ROW_PX - 6); c.globalAlpha = 1; drawn.routes++;
+      if (x1 - x0 > 40) { c.fillStyle = "#000"; c.fillText(hops(sp[3][i]), x0 + 3, y + 11); }
+    } else {
+      c.fillStyle = grey; c.fillRect(x0, y + 2, x1 - x0, ROW_PX - 4); drawn.noRoute++;
+    }
+  }
+  c.fillStyle = "#000";
+  for (let i = 0; i < rc[0].length; i++) {
+    if (rc[1][i] < view.t0 || rc[1][i] > view.t1) continue;
+    c.fillRect(xOf(rc[1][i], w) - 1, (n + rc[0][i]) * ROW_PX + 1, 2, ROW_PX - 2); drawn.changes++;
+  }
+}
+function hops(nodes) { return nodes.length === 2 ? "1 hop" : `${nodes.length - 1} hops`; }
+// The route span of flow `fi` under time `us` (within `tol`), as text; null if none.
+function routeText(fi, us, tol) {
+  const sp = D.route_spans, f = D.flows[fi];
+  let best = null;
+  for (let i = 0; i < sp[0].length; i++) {
+    if (sp[0][i] !== fi || sp[1][i] - tol > us || us > sp[2][i] + tol) continue;
+    if (best === null || sp[3][i].length) best = i;  // a route over a no-route sliver
+  }
+  if (best === null) return null;
+  const when = `${fmtS(sp[1][best])}\u2013${fmtS(sp[2][best])} s`, nodes = sp[3][best];
+  return nodes.length ? `flow ${fi} (${f.src}\u2192${f.dst}): route ${nodes.join("\u2192")}, ${hops(nodes)}, ${when}`
+    : `flow ${fi} (${f.src}\u2192${f.dst}): no route, ${when} (data held for a route or dropped for want of one)`;
 }
 
 // ---------------------------------------------------------------- the flows
@@ -249,6 +302,11 @@ function pick(ev) {
   const rect = air.getBoundingClientRect(), w = air.width;
   const x = (ev.clientX - rect.left) * (w / rect.width), y = ev.clientY - rect.top;
   const node = Math.floor(y / ROW_PX), us = usOf(x, w), tol = 4 / (w - LABEL_PX) * (view.t1 - view.t0);
+  const text = node >= D.nodes.length ? routeText(node - D.nodes.length, us, tol) : null;
+  if (text) {
+    const det = document.getElementById("details"), h = document.createElement("h3");
+    h.textContent = text; det.replaceChildren(h); journeyNodes = [];
+  }
   const d = D.drops;
   for (let i = 0; i < d[0].length; i++) {
     if (d[0][i] === node && Math.abs(d[1][i] - us) <= tol) {
@@ -260,7 +318,8 @@ function pick(ev) {
   for (let i = 0; i < f[0].length; i++) {
     if (f[0][i] === node && f[1][i] - tol <= us && us <= f[2][i] + tol) {
       const to = f[4][i] < 0 ? "broadcast" : `to ${f[4][i]}`;
-      showJourney(f[5][i] || 0, `${KINDS[f[3][i]].toUpperCase()} from ${node} ${to}, ${fmtS(f[1][i])}\u2013${fmtS(f[2][i])} s` + (f[5][i] ? `, packet ${f[5][i]}` : ""));
+      const kind = CONTROL.has(i) ? `${controlName(i)} (DATA)` : KINDS[f[3][i]].toUpperCase();
+      showJourney(f[5][i] || 0, `${kind} from ${node} ${to}, ${fmtS(f[1][i])}\u2013${fmtS(f[2][i])} s` + (f[5][i] ? `, packet ${f[5][i]}` : ""));
       return;
     }
   }
@@ -277,6 +336,7 @@ function updateStatus() {
   st.dataset.frames = drawn.frames; st.dataset.drops = drawn.drops; st.dataset.losses = drawn.losses;
   st.dataset.flows = document.querySelectorAll("svg.flowchart").length;
   st.dataset.view = `${view.t0},${view.t1}`;
+  st.dataset.routes = drawn.routes; st.dataset.noRoute = drawn.noRoute; st.dataset.changes = drawn.changes;
   st.textContent = `showing ${fmtS(view.t0)}\u2013${fmtS(view.t1)} s: ${drawn.frames} frames, ${drawn.losses} lost receptions, ${drawn.drops} drops`;
 }
 air.addEventListener("wheel", ev => {
@@ -289,6 +349,14 @@ air.addEventListener("wheel", ev => {
 }, { passive: false });
 let drag = null;
 air.addEventListener("mousedown", ev => { drag = { x: ev.clientX, t0: view.t0, t1: view.t1, moved: false }; });
+// Hover on a route lane: the route (or its absence) as the canvas's tooltip.
+air.addEventListener("mousemove", ev => {
+  if (drag) return;
+  const rect = air.getBoundingClientRect(), w = air.width, row = Math.floor((ev.clientY - rect.top) / ROW_PX) - D.nodes.length;
+  const tol = 4 / (w - LABEL_PX) * (view.t1 - view.t0);
+  const text = row >= 0 && row < D.flows.length ? routeText(row, usOf((ev.clientX - rect.left) * (w / rect.width), w), tol) : null;
+  air.title = text || "";
+});
 window.addEventListener("mouseup", ev => { if (drag && !drag.moved) pick(ev); drag = null; });
 window.addEventListener("mousemove", ev => {
   if (!drag) return;
