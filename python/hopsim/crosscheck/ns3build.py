@@ -59,6 +59,7 @@ NS3_MODULES = (
     "wifi",
     "aodv",
     "olsr",
+    "mesh",
     "internet",
     "applications",
     "traffic-control",

@@ -27,7 +27,9 @@ from .ns3translate import Ns3Untranslatable, command_line, decodes, wifi_tcp_arg
 
 __all__ = [
     "HOPSIM_AODV",
+    "HOPSIM_PEERING",
     "aodv_attributes",
+    "hwmp_attributes",
     "load_scenario",
     "main",
     "markdown_table",
@@ -144,15 +146,47 @@ def olsr_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def hwmp_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
+    """ns3::dot11s::HwmpProtocol attributes for hopsim's HWMP keys. Refuses what ns-3's HWMP
+    does not do: a root (translated only as on-demand discovery) and path refresh."""
+    if routing["hwmp_root_mode"] != "off":
+        raise Ns3Untranslatable(
+            "routing.hwmp_root_mode",
+            routing["hwmp_root_mode"],
+            '"off": the translation builds on-demand HWMP (no root)',
+        )
+    if float(routing["hwmp_path_refresh_s"]) != 0.0:
+        raise Ns3Untranslatable(
+            "routing.hwmp_path_refresh_s",
+            routing["hwmp_path_refresh_s"],
+            "0: ns-3's HWMP never refreshes a path before it expires",
+        )
+    us = round(float(routing["hwmp_active_path_timeout_s"]) * 1e6)
+    return {
+        "Dot11MeshHWMPactivePathTimeout": f"{us}us",
+        "Dot11MeshHWMPmaxPREQretries": str(int(routing["hwmp_max_preq_retries"])),
+        "DoFlag": "true" if routing["hwmp_target_only"] else "false",
+        "RfFlag": "true" if routing["hwmp_reply_and_forward"] else "false",
+    }
+
+
+#: ns-3 attribute defaults that make its mesh peerings stand as hopsim's do (they are taken as
+#: established at start, docs/models.md 15.2): a peer link is closed by failed frames
+#: (PeerLink MaxPacketFailure, as hopsim's link failures), never by lost beacons (ns-3 closes
+#: it after MaxBeaconLoss = 2 beacons missed, then sends PERRs and peers anew).
+HOPSIM_PEERING = {"ns3::dot11s::PeerLink::MaxBeaconLoss": "65535"}
+
+
 def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") -> list[str]:
     """mesh_tcp.cc's command line for the resolved scenario ``s`` and ns-3 run ``run``: AODV
-    with ``constants`` (:func:`aodv_attributes`), or hopsim's static routes as host routes.
-    Raises :class:`Ns3Untranslatable`."""
+    with ``constants`` (:func:`aodv_attributes`), OLSR, HWMP (with ``constants = "hopsim"``,
+    peerings as hopsim's: :data:`HOPSIM_PEERING`; ``"ns3"``: ns-3's), or hopsim's static
+    routes as host routes. Raises :class:`Ns3Untranslatable`."""
     positions = positions_m(s["topology"])
     routing = s["routing"]
     protocol = routing["protocol"]
-    if protocol not in ("static", "aodv", "olsr"):
-        raise Ns3Untranslatable("routing.protocol", protocol, '"static", "aodv" or "olsr"')
+    if protocol not in ("static", "aodv", "olsr", "hwmp"):
+        raise Ns3Untranslatable("routing.protocol", protocol, '"static", "aodv", "olsr" or "hwmp"')
     flows = s["flows"]
     args: dict[str, Any] = {
         "positions": ";".join(f"{x!r},{y!r}" for x, y in positions),
@@ -169,6 +203,10 @@ def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") ->
         args["aodv"] = ";".join(f"{k}={v}" for k, v in aodv_attributes(routing, constants).items())
     elif protocol == "olsr":
         args["olsr"] = ";".join(f"{k}={v}" for k, v in olsr_attributes(routing).items())
+    elif protocol == "hwmp":
+        args["hwmp"] = ";".join(f"{k}={v}" for k, v in hwmp_attributes(routing).items())
+        if constants == "hopsim":
+            args["defaults"] = ";".join(f"{k}={v}" for k, v in HOPSIM_PEERING.items())
     else:
         ends = [int(f[k]) for f in flows for k in ("src", "dst")]
         rows = static_routes(positions, s["radio"], ends)
@@ -361,7 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nargs="+",
         default=["hopsim"],
         choices=["hopsim", "ns3"],
-        help="AODV constants in ns-3: hopsim's (models.md 10) and/or ns-3's defaults",
+        help="AODV constants in ns-3: hopsim's (models.md 10) and/or ns-3's defaults; HWMP: "
+        "peerings as hopsim's (never closed by lost beacons) and/or ns-3's",
     )
     p.add_argument("--json", type=Path, help="write every run here")
     a = p.parse_args(argv)

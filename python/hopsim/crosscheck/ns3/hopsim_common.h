@@ -11,7 +11,10 @@
 #include "ns3/wifi-module.h"
 
 #include <cmath>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace hopsim
 {
@@ -199,10 +202,10 @@ ConfigureTcp(const TcpArgs& a)
     Config::SetDefault("ns3::TcpSocketBase::ReTxThreshold", UintegerValue(a.dupackThreshold));
 }
 
-// Installs the channel, PHY and MAC on `nodes` (placed already); `durationS` bounds the
+// The channel and PHY of every node (the queue's defaults too); `durationS` bounds the
 // queue's deadline when the scenario has none.
-inline NetDeviceContainer
-InstallWifi(NodeContainer& nodes, const WifiArgs& a, double durationS)
+inline YansWifiPhyHelper
+MakePhy(const WifiArgs& a, double durationS)
 {
     Config::SetDefault("ns3::WifiMacQueue::MaxSize",
                        QueueSizeValue(QueueSize(std::to_string(a.queuePackets) + "p")));
@@ -275,14 +278,40 @@ InstallWifi(NodeContainer& nodes, const WifiArgs& a, double durationS)
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel",
                                   "MinimumRssi", DoubleValue(rxDbm),
                                   "Threshold", DoubleValue(a.preambleSnrDb));
+    return phy;
+}
 
+// The driver writes 80211b, 80211a, 80211g, 80211n or 80211ac.
+inline WifiStandard
+StandardOf(const WifiArgs& a)
+{
+    return a.standard == "80211a"    ? WIFI_STANDARD_80211a
+           : a.standard == "80211g"  ? WIFI_STANDARD_80211g
+           : a.standard == "80211ac" ? WIFI_STANDARD_80211ac
+           : a.Ht()                  ? WIFI_STANDARD_80211n
+                                     : WIFI_STANDARD_80211b;
+}
+
+// The fixed rates of every node (hopsim's scenarios fix them for a side by side).
+inline ObjectFactory
+StationManagerOf(const WifiArgs& a)
+{
+    ObjectFactory f("ns3::ConstantRateWifiManager");
+    f.Set("DataMode", StringValue(a.dataMode));
+    f.Set("ControlMode", StringValue(a.controlMode));
+    f.Set("NonUnicastMode", StringValue(a.controlMode));
+    f.Set("RtsCtsThreshold", UintegerValue(a.rtsThresholdBytes));
+    return f;
+}
+
+// Installs the channel, PHY and MAC on `nodes` (placed already).
+inline NetDeviceContainer
+InstallWifi(NodeContainer& nodes, const WifiArgs& a, double durationS)
+{
+    YansWifiPhyHelper phy = MakePhy(a, durationS);
+    const bool ht = a.Ht();
     WifiHelper wifi;
-    // The driver writes 80211b, 80211a, 80211g, 80211n or 80211ac.
-    wifi.SetStandard(a.standard == "80211a"   ? WIFI_STANDARD_80211a
-                     : a.standard == "80211g" ? WIFI_STANDARD_80211g
-                     : vht                    ? WIFI_STANDARD_80211ac
-                     : ht                     ? WIFI_STANDARD_80211n
-                                              : WIFI_STANDARD_80211b);
+    wifi.SetStandard(StandardOf(a));
     wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager",
                                  "DataMode", StringValue(a.dataMode),
                                  "ControlMode", StringValue(a.controlMode),
@@ -299,6 +328,66 @@ InstallWifi(NodeContainer& nodes, const WifiArgs& a, double durationS)
         wifi.ConfigHtOptions("ShortGuardIntervalSupported", BooleanValue(a.shortGi));
     }
     return wifi.Install(phy, mac, nodes);
+}
+
+// "a,b,c;d,e,f" as rows of numbers.
+inline std::vector<std::vector<double>>
+ParseRows(const std::string& text, size_t width, const std::string& what)
+{
+    std::vector<std::vector<double>> rows;
+    std::stringstream all(text);
+    std::string row;
+    while (std::getline(all, row, ';'))
+    {
+        if (row.empty())
+        {
+            continue;
+        }
+        std::vector<double> values;
+        std::stringstream cells(row);
+        std::string cell;
+        while (std::getline(cells, cell, ','))
+        {
+            values.push_back(std::stod(cell));
+        }
+        NS_ABORT_MSG_IF(values.size() != width,
+                        what << ": \"" << row << "\" has " << values.size() << " values, not "
+                             << width);
+        rows.push_back(values);
+    }
+    return rows;
+}
+
+// "Name=value;Name=value" as pairs.
+inline std::vector<std::pair<std::string, std::string>>
+ParsePairs(const std::string& text, const std::string& what)
+{
+    std::vector<std::pair<std::string, std::string>> pairs;
+    std::stringstream all(text);
+    std::string pair;
+    while (std::getline(all, pair, ';'))
+    {
+        const auto eq = pair.find('=');
+        NS_ABORT_MSG_IF(eq == std::string::npos, what << ": \"" << pair << "\" is not Name=value");
+        pairs.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
+    }
+    return pairs;
+}
+
+// {"a": 1, ...}
+inline std::string
+JsonCounts(const std::map<std::string, uint64_t>& m)
+{
+    std::ostringstream o;
+    o << "{";
+    bool first = true;
+    for (const auto& [k, v] : m)
+    {
+        o << (first ? "" : ", ") << "\"" << k << "\": " << v;
+        first = false;
+    }
+    o << "}";
+    return o.str();
 }
 
 } // namespace hopsim

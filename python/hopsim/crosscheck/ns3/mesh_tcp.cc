@@ -1,10 +1,13 @@
-// Bulk TCP flows over static 802.11 nodes placed anywhere (a grid, say), routed by ns-3's AODV
-// or by host routes the driver gives: the scenario `python -m hopsim.crosscheck.ns3mesh` sets
-// beside hopsim's. Every setting comes from the command line, written by the driver from a
-// resolved hopsim scenario (the radio, MAC and TCP as chain_tcp.cc's, hopsim_common.h). Prints
-// one JSON object on stdout: per flow, and totals over all nodes.
+// Bulk TCP flows over static 802.11 nodes placed anywhere (a grid, say), routed by ns-3's AODV,
+// OLSR or 802.11s HWMP (hopsim_mesh.h) or by host routes the driver gives: the scenario
+// `python -m hopsim.crosscheck.ns3mesh` sets beside hopsim's. Every setting comes from the
+// command line, written by the driver from a resolved hopsim scenario (the radio, MAC and TCP
+// as chain_tcp.cc's, hopsim_common.h). Prints one JSON object on stdout: per flow, and totals
+// over all nodes (mesh_counters.h).
 
 #include "hopsim_common.h"
+#include "hopsim_mesh.h"
+#include "mesh_counters.h"
 
 #include "ns3/aodv-module.h"
 #include "ns3/olsr-module.h"
@@ -26,265 +29,12 @@
 
 using namespace ns3;
 using hopsim::ConnectAll;
+using hopsim::JsonCounts;
+using hopsim::ParseRows;
+using namespace hopsim::mesh;
 
 namespace
 {
-
-// AODV's UDP port (RFC 3561 section 4).
-constexpr uint16_t AODV_PORT = 654;
-constexpr uint16_t OLSR_PORT = 698; // RFC 3626 section 3.1
-constexpr uint16_t FIRST_PORT = 5000;
-
-// What one flow's sender socket and sink record.
-struct FlowCounters
-{
-    uint32_t src = 0;
-    uint32_t dst = 0;
-    double startS = 0.0;
-    uint64_t segmentsSent = 0;    // data segments handed to IP, retransmissions included
-    uint64_t retransmissions = 0; // data segments starting below the highest byte sent so far
-    uint32_t highestSentEnd = 0;  // one past the highest sequence sent (relative to the ISN)
-    bool anySent = false;
-    uint32_t isn = 0;
-    uint64_t fastRecoveries = 0; // entries into CA_RECOVERY
-    uint64_t timeouts = 0;       // entries into CA_LOSS
-    double rttSumMs = 0.0;
-    uint64_t rttSamples = 0;
-    uint64_t bytesInWindow = 0; // bytes the sink received in [warmup, duration]
-    uint64_t bytesTotal = 0;
-    std::map<uint32_t, uint64_t> sentBy; // data segments each node sent (originated or relayed)
-};
-
-// Totals over all nodes.
-struct Totals
-{
-    uint64_t retryLimitDrops = 0;
-    uint64_t expiredDrops = 0; // MPDUs past the queue's MaxDelay (msduLifetimeS)
-    uint64_t macTx = 0;
-    uint64_t enqueued = 0;
-    uint64_t macRetries = 0;
-    uint64_t tcDrops = 0;
-    uint64_t routingPackets = 0; // AODV or OLSR packets sent, each hop of a relayed one counted
-    uint64_t routingBytes = 0;   // their IP bytes
-    // OLSR messages sent by kind (olsr_hello, olsr_tc, ...): count and bytes with headers.
-    std::map<std::string, std::pair<uint64_t, uint64_t>> routingMessages;
-    std::map<std::string, uint64_t> ipDrops;
-    std::map<std::string, uint64_t> phyRxDrops;
-    double warmupS = 0.0;
-};
-
-std::vector<FlowCounters> flows;
-Totals tot;
-
-void
-OnTx(size_t f, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
-{
-    FlowCounters& c = flows[f];
-    const uint32_t len = p->GetSize();
-    if (len == 0)
-    {
-        return; // SYN, pure ACK, FIN: not data
-    }
-    const uint32_t seq = h.GetSequenceNumber().GetValue();
-    if (!c.anySent)
-    {
-        c.anySent = true;
-        c.isn = seq;
-    }
-    const uint32_t rel = seq - c.isn;
-    c.segmentsSent++;
-    if (rel < c.highestSentEnd)
-    {
-        c.retransmissions++;
-    }
-    if (rel + len > c.highestSentEnd)
-    {
-        c.highestSentEnd = rel + len;
-    }
-}
-
-void
-OnCongState(size_t f, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
-{
-    if (now == TcpSocketState::CA_RECOVERY)
-    {
-        flows[f].fastRecoveries++;
-    }
-    else if (now == TcpSocketState::CA_LOSS)
-    {
-        flows[f].timeouts++;
-    }
-}
-
-void
-OnLastRtt(size_t f, Time, Time now)
-{
-    if (now.IsStrictlyPositive())
-    {
-        flows[f].rttSumMs += now.GetSeconds() * 1e3;
-        flows[f].rttSamples++;
-    }
-}
-
-void
-OnSinkRx(size_t f, Ptr<const Packet> p, const Address&)
-{
-    flows[f].bytesTotal += p->GetSize();
-    if (Simulator::Now().GetSeconds() >= tot.warmupS)
-    {
-        flows[f].bytesInWindow += p->GetSize();
-    }
-}
-
-void
-HookSocket(size_t f, Ptr<BulkSendApplication> app)
-{
-    Ptr<TcpSocketBase> s = DynamicCast<TcpSocketBase>(app->GetSocket());
-    NS_ABORT_MSG_IF(!s, "the bulk sender of flow " << f << " has no TCP socket");
-    s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnTx, f));
-    s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, f));
-    s->TraceConnectWithoutContext("LastRTT", MakeBoundCallback(&OnLastRtt, f));
-}
-
-void
-OnMacDrop(WifiMacDropReason reason, Ptr<const WifiMpdu>)
-{
-    if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT)
-    {
-        tot.retryLimitDrops++;
-    }
-    else if (reason == WIFI_MAC_DROP_EXPIRED_LIFETIME)
-    {
-        tot.expiredDrops++;
-    }
-}
-
-void
-OnMacTx(Ptr<const Packet>)
-{
-    tot.macTx++;
-}
-
-void
-OnMacTxFailed(Mac48Address)
-{
-    tot.macRetries++;
-}
-
-void
-OnTcDrop(Ptr<const Packet>)
-{
-    tot.tcDrops++;
-}
-
-void
-OnEnqueue(Ptr<const WifiMpdu> mpdu)
-{
-    if (mpdu->GetHeader().IsData())
-    {
-        tot.enqueued++;
-    }
-}
-
-// Every IP packet a node sends (originated or forwarded): AODV's messages counted, and which
-// nodes carry each flow's data segments (its routes).
-void
-OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t)
-{
-    Ptr<Packet> copy = p->Copy();
-    Ipv4Header ip;
-    copy->RemoveHeader(ip);
-    if (ip.GetProtocol() == TcpL4Protocol::PROT_NUMBER)
-    {
-        TcpHeader tcp;
-        copy->RemoveHeader(tcp);
-        const uint32_t f = tcp.GetDestinationPort() - FIRST_PORT;
-        if (copy->GetSize() > 0 && tcp.GetDestinationPort() >= FIRST_PORT && f < flows.size())
-        {
-            flows[f].sentBy[ipv4->GetObject<Node>()->GetId()]++;
-        }
-        return;
-    }
-    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER)
-    {
-        return;
-    }
-    UdpHeader udp;
-    copy->PeekHeader(udp);
-    if (udp.GetDestinationPort() == AODV_PORT || udp.GetDestinationPort() == OLSR_PORT)
-    {
-        tot.routingPackets++;
-        tot.routingBytes += p->GetSize();
-    }
-}
-
-// An OLSR packet sent (ns3::olsr::RoutingProtocol "Tx"): its messages counted by kind.
-void
-OnOlsrTx(const olsr::PacketHeader&, const olsr::MessageList& messages)
-{
-    for (const auto& m : messages)
-    {
-        const char* kind = m.GetMessageType() == olsr::MessageHeader::HELLO_MESSAGE ? "olsr_hello"
-                           : m.GetMessageType() == olsr::MessageHeader::TC_MESSAGE  ? "olsr_tc"
-                                                                                    : "olsr_other";
-        auto& e = tot.routingMessages[kind];
-        e.first++;
-        e.second += m.GetSerializedSize();
-    }
-}
-
-void
-OnIpDrop(const Ipv4Header&, Ptr<const Packet>, Ipv4L3Protocol::DropReason reason, Ptr<Ipv4>,
-         uint32_t)
-{
-    static const std::map<int, std::string> names = {
-        {Ipv4L3Protocol::DROP_TTL_EXPIRED, "ttl_expired"},
-        {Ipv4L3Protocol::DROP_NO_ROUTE, "no_route"},
-        {Ipv4L3Protocol::DROP_BAD_CHECKSUM, "bad_checksum"},
-        {Ipv4L3Protocol::DROP_INTERFACE_DOWN, "interface_down"},
-        {Ipv4L3Protocol::DROP_ROUTE_ERROR, "route_error"},
-        {Ipv4L3Protocol::DROP_FRAGMENT_TIMEOUT, "fragment_timeout"},
-        {Ipv4L3Protocol::DROP_DUPLICATE, "duplicate"},
-    };
-    auto it = names.find(reason);
-    tot.ipDrops[it == names.end() ? "other" : it->second]++;
-}
-
-void
-OnPhyRxDrop(Ptr<const Packet>, WifiPhyRxfailureReason reason)
-{
-    std::ostringstream name;
-    name << reason;
-    tot.phyRxDrops[name.str()]++;
-}
-
-// "a,b,c;d,e,f" as rows of numbers.
-std::vector<std::vector<double>>
-ParseRows(const std::string& text, size_t width, const std::string& what)
-{
-    std::vector<std::vector<double>> rows;
-    std::stringstream all(text);
-    std::string row;
-    while (std::getline(all, row, ';'))
-    {
-        if (row.empty())
-        {
-            continue;
-        }
-        std::vector<double> values;
-        std::stringstream cells(row);
-        std::string cell;
-        while (std::getline(cells, cell, ','))
-        {
-            values.push_back(std::stod(cell));
-        }
-        NS_ABORT_MSG_IF(values.size() != width,
-                        what << ": \"" << row << "\" has " << values.size() << " values, not "
-                             << width);
-        rows.push_back(values);
-    }
-    return rows;
-}
 
 // Every node's ARP cache holds every other node, as permanent entries. Not
 // NeighborCacheHelper's: its entries are "auto-generated", which ns-3's AODV does not accept
@@ -310,21 +60,6 @@ FillArpCaches(NodeContainer& nodes, NetDeviceContainer& devices, Ipv4InterfaceCo
     }
 }
 
-std::string
-JsonCounts(const std::map<std::string, uint64_t>& m)
-{
-    std::ostringstream o;
-    o << "{";
-    bool first = true;
-    for (const auto& [k, v] : m)
-    {
-        o << (first ? "" : ", ") << "\"" << k << "\": " << v;
-        first = false;
-    }
-    o << "}";
-    return o.str();
-}
-
 } // namespace
 
 int
@@ -332,8 +67,10 @@ main(int argc, char* argv[])
 {
     std::string positions = "0,0;200,0";
     std::string flowList = "0,1,0";
-    std::string routing = "aodv"; // aodv | olsr | static
+    std::string routing = "aodv"; // aodv | olsr | hwmp | static
     std::string olsrAttributes;   // "Name=value;...": attributes of ns3::olsr::RoutingProtocol
+    std::string hwmpAttributes;   // "Name=value;...": attributes of ns3::dot11s::HwmpProtocol
+    std::string defaults;         // "ns3::Type::Name=value;...": any other attribute defaults
     std::string routes;           // static: "node,destination,next hop;..."
     std::string aodvAttributes; // "Name=value;...": attributes of ns3::aodv::RoutingProtocol
     bool arp = false;       // ARP exchanges (hopsim has none)
@@ -347,9 +84,13 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("positions", "node positions, \"x,y;x,y;...\" (m)", positions);
     cmd.AddValue("flows", "bulk TCP flows, \"src,dst,startS;...\"", flowList);
-    cmd.AddValue("routing", "aodv or olsr (ns-3's) or static (the routes given)", routing);
+    cmd.AddValue("routing", "aodv, olsr or hwmp (ns-3's) or static (the routes given)", routing);
+    cmd.AddValue("hwmp", "hwmp: \"Name=value;...\" attributes of ns3::dot11s::HwmpProtocol",
+                 hwmpAttributes);
     cmd.AddValue("olsr", "olsr: \"Name=value;...\" attributes of ns3::olsr::RoutingProtocol",
                  olsrAttributes);
+    cmd.AddValue("defaults", "\"ns3::Type::Name=value;...\": attribute defaults (diagnostics)",
+                 defaults);
     cmd.AddValue("routes", "static: host routes \"node,destination,nextHop;...\"", routes);
     cmd.AddValue("aodv", "aodv: \"Name=value;...\" attributes of ns3::aodv::RoutingProtocol "
                  "(the rest at ns-3's defaults)", aodvAttributes);
@@ -364,9 +105,14 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(warmupS >= durationS, "warmupS must be below durationS");
-    NS_ABORT_MSG_IF(routing != "aodv" && routing != "olsr" && routing != "static",
-                    "routing must be aodv, olsr or static, not " << routing);
+    const bool mesh = routing == "hwmp";
+    NS_ABORT_MSG_IF(routing != "aodv" && routing != "olsr" && !mesh && routing != "static",
+                    "routing must be aodv, olsr, hwmp or static, not " << routing);
     tot.warmupS = warmupS;
+    for (const auto& [name, value] : hopsim::ParsePairs(defaults, "defaults"))
+    {
+        Config::SetDefault(name, StringValue(value));
+    }
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(run);
     hopsim::ConfigureTcp(t);
@@ -386,7 +132,9 @@ main(int argc, char* argv[])
     mobility.SetPositionAllocator(pos);
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
     mobility.Install(nodes);
-    NetDeviceContainer devices = hopsim::InstallWifi(nodes, w, durationS);
+    // HWMP routes below IP, on mesh points: IP sees one link (static routing, one subnet).
+    NetDeviceContainer devices = mesh ? hopsim::InstallMesh(nodes, w, durationS, hwmpAttributes)
+                                      : hopsim::InstallWifi(nodes, w, durationS);
 
     // ---------------------------------------------------------------- IP and routing
     InternetStackHelper internet;
@@ -395,25 +143,17 @@ main(int argc, char* argv[])
     OlsrHelper olsr;
     if (routing == "aodv")
     {
-        std::stringstream all(aodvAttributes);
-        std::string pair;
-        while (std::getline(all, pair, ';'))
+        for (const auto& [name, value] : hopsim::ParsePairs(aodvAttributes, "aodv"))
         {
-            const auto eq = pair.find('=');
-            NS_ABORT_MSG_IF(eq == std::string::npos, "aodv: \"" << pair << "\" is not Name=value");
-            aodv.Set(pair.substr(0, eq), StringValue(pair.substr(eq + 1)));
+            aodv.Set(name, StringValue(value));
         }
         internet.SetRoutingHelper(aodv);
     }
     else if (routing == "olsr")
     {
-        std::stringstream all(olsrAttributes);
-        std::string pair;
-        while (std::getline(all, pair, ';'))
+        for (const auto& [name, value] : hopsim::ParsePairs(olsrAttributes, "olsr"))
         {
-            const auto eq = pair.find('=');
-            NS_ABORT_MSG_IF(eq == std::string::npos, "olsr: \"" << pair << "\" is not Name=value");
-            olsr.Set(pair.substr(0, eq), StringValue(pair.substr(eq + 1)));
+            olsr.Set(name, StringValue(value));
         }
         internet.SetRoutingHelper(olsr);
     }
@@ -426,7 +166,8 @@ main(int argc, char* argv[])
     addresses.SetBase("10.0.0.0", "255.255.0.0");
     Ipv4InterfaceContainer ifs = addresses.Assign(devices);
     // The MAC queue is the interface queue (as hopsim's): no queue disc above it.
-    if (!queueDisc)
+    // (A mesh point has no queue disc: it is not a queue-aware device.)
+    if (!queueDisc && !mesh)
     {
         TrafficControlHelper tch;
         tch.Uninstall(devices);
@@ -499,8 +240,12 @@ main(int argc, char* argv[])
     ConnectAll("Phy/PhyRxDrop", MakeCallback(&OnPhyRxDrop));
     ConnectAll("RemoteStationManager/MacTxRtsFailed", MakeCallback(&OnMacTxFailed));
     ConnectAll("RemoteStationManager/MacTxDataFailed", MakeCallback(&OnMacTxFailed));
-    ConnectAll(w.Ht() ? "Mac/BE_Txop/Queue/Enqueue" : "Mac/Txop/Queue/Enqueue",
+    ConnectAll(w.Ht() || mesh ? "Mac/BE_Txop/Queue/Enqueue" : "Mac/Txop/Queue/Enqueue",
                MakeCallback(&OnEnqueue));
+    if (mesh)
+    {
+        ConnectAll("Phy/PhyTxPsduBegin", MakeCallback(&hopsim::OnMeshPhyTx));
+    }
 
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Stop(Seconds(durationS));
@@ -508,6 +253,17 @@ main(int argc, char* argv[])
     const double wallS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const uint64_t events = Simulator::GetEventCount();
+    if (mesh)
+    {
+        const hopsim::HwmpSent sent = hopsim::CountHwmp(devices);
+        for (const auto& [kind, frames] : sent.frames)
+        {
+            tot.routingMessages[kind].first += frames; // bytes: only their sum is counted
+            tot.routingPackets += frames;
+        }
+        tot.routingBytes = sent.bodyBytes;
+        tot.hwmpReport = sent.report;
+    }
     Simulator::Destroy();
 
     const double windowS = durationS - warmupS;
@@ -546,6 +302,8 @@ main(int argc, char* argv[])
         sep = ", ";
     }
     o << "]"
+      << ", \"mesh_upkeep\": " << JsonCounts(hopsim::MeshUpkeep())
+      << ", \"hwmp_report\": " << JsonCounts(tot.hwmpReport)
       << ", \"ip_drops\": " << JsonCounts(tot.ipDrops)
       << ", \"phy_rx_drops\": " << JsonCounts(tot.phyRxDrops) << ", \"events\": " << events
       << ", \"wall_s\": " << wallS << "}";
