@@ -38,6 +38,7 @@ FOLDERS = [
     "window-80211n",
     "crosscheck-ns2",
     "gym-window",
+    "mesh-routing",
 ]
 SKIP_MARK = "<!-- test: skip"
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -294,6 +295,38 @@ def check_gym_window(ran: list[Ran], cwd: Path) -> None:
     assert_figure(cwd / "results/gym-window/cem-quick.png")
 
 
+def check_mesh_routing(ran: list[Ran], cwd: Path) -> None:
+    for net in ("grid", "manet"):
+        sweep = output_of(ran, f"hopsim sweep examples/mesh-routing/{net}-sweep.toml")
+        assert f"mesh-routing-{net}: 32 runs, 0 already stored, 32 run now, 0 failed" in sweep
+    table = output_of(ran, "python examples/mesh-routing/study.py")
+    rows = re.findall(
+        r"^\| (grid|manet) \| (AODV|DSR|OLSR|HWMP) \| (newreno|vegas) \| (none|hop_based) "
+        r"\| [^|]+ \| ([\d,.]+) [^|]*\| ([\d,.]+) [^|]*\|",
+        table,
+        re.M,
+    )
+    assert len(rows) == 32, table  # 2 networks x 4 protocols x 2 variants x 2 limits
+    delay = {r[:4]: float(r[4].replace(",", "")) for r in rows}
+    control = {r[:4]: float(r[5].replace(",", "")) for r in rows}
+    for net in ("grid", "manet"):
+        for variant in ("newreno", "vegas"):
+            for limit in ("none", "hop_based"):
+                # DSR answers from its route caches: the fewest control packets everywhere.
+                dsr = control[(net, "DSR", variant, limit)]
+                others = [control[(net, p, variant, limit)] for p in ("AODV", "OLSR", "HWMP")]
+                assert dsr < min(others), (net, variant, limit, table)
+        # OLSR's HELLOs and TCs are periodic: the same overhead whatever TCP does.
+        olsr = [v for k, v in control.items() if k[:2] == (net, "OLSR")]
+        assert max(olsr) < 1.1 * min(olsr), (net, olsr)
+        # NewReno fills its 20-segment window into the relays' queues; the hop-based limit
+        # (1-2 segments on these routes) takes that delay off under every protocol.
+        for p in ("AODV", "DSR", "OLSR", "HWMP"):
+            none, hop = delay[(net, p, "newreno", "none")], delay[(net, p, "newreno", "hop_based")]
+            assert hop < none, (net, p, none, hop)
+    assert_figure(cwd / "results/mesh-routing-quick/mesh-routing.png")
+
+
 CHECKS = {
     "grid-aodv": check_grid_aodv,
     "manet-dsr": check_manet_dsr,
@@ -302,6 +335,7 @@ CHECKS = {
     "window-80211n": check_window_80211n,
     "crosscheck-ns2": check_crosscheck_ns2,
     "gym-window": check_gym_window,
+    "mesh-routing": check_mesh_routing,
 }
 
 
