@@ -5,6 +5,7 @@
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/mesh-module.h"
 #include "ns3/network-module.h"
 #include "ns3/olsr-module.h"
 #include "ns3/wifi-module.h"
@@ -64,6 +65,8 @@ struct Totals
 };
 
 inline std::vector<FlowCounters> flows;
+// Mesh points relay below IP: each flow's carriers are then counted on the air (OnMeshDataTx).
+inline bool carriersOnAir = false;
 inline Totals tot;
 
 inline void
@@ -189,7 +192,8 @@ OnIpTx(Ptr<const Packet> p, Ptr<Ipv4> ipv4, uint32_t)
         TcpHeader tcp;
         copy->RemoveHeader(tcp);
         const uint32_t f = tcp.GetDestinationPort() - FIRST_PORT;
-        if (copy->GetSize() > 0 && tcp.GetDestinationPort() >= FIRST_PORT && f < flows.size())
+        if (!carriersOnAir && copy->GetSize() > 0 && tcp.GetDestinationPort() >= FIRST_PORT &&
+            f < flows.size())
         {
             flows[f].sentBy[ipv4->GetObject<Node>()->GetId()]++;
         }
@@ -246,6 +250,47 @@ OnPhyRxDrop(Ptr<const Packet>, WifiPhyRxfailureReason reason)
     std::ostringstream name;
     name << reason;
     tot.phyRxDrops[name.str()]++;
+}
+
+// A mesh data frame node `node` puts on the air for the first time (retries not counted): the
+// TCP data segment inside it (Mesh Control, LLC/SNAP, IP, TCP) counted for its flow's
+// carriers, as OnIpTx counts them where IP forwards.
+inline void
+OnMeshDataTx(uint32_t node, WifiConstPsduMap psdus, WifiTxVector, double)
+{
+    for (const auto& [id, psdu] : psdus)
+    {
+        for (auto it = psdu->begin(); it != psdu->end(); ++it)
+        {
+            const WifiMacHeader& h = (*it)->GetHeader();
+            if (!h.IsData() || h.IsRetry())
+            {
+                continue;
+            }
+            Ptr<Packet> copy = (*it)->GetPacket()->Copy();
+            dot11s::MeshHeader mesh;
+            LlcSnapHeader llc;
+            Ipv4Header ip;
+            copy->RemoveHeader(mesh);
+            copy->RemoveHeader(llc);
+            if (llc.GetType() != Ipv4L3Protocol::PROT_NUMBER)
+            {
+                continue;
+            }
+            copy->RemoveHeader(ip);
+            if (ip.GetProtocol() != TcpL4Protocol::PROT_NUMBER)
+            {
+                continue;
+            }
+            TcpHeader tcp;
+            copy->RemoveHeader(tcp);
+            const uint32_t f = tcp.GetDestinationPort() - FIRST_PORT;
+            if (copy->GetSize() > 0 && tcp.GetDestinationPort() >= FIRST_PORT && f < flows.size())
+            {
+                flows[f].sentBy[node]++;
+            }
+        }
+    }
 }
 
 } // namespace hopsim::mesh

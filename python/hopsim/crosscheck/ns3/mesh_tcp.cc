@@ -245,6 +245,13 @@ main(int argc, char* argv[])
     if (mesh)
     {
         ConnectAll("Phy/PhyTxPsduBegin", MakeCallback(&hopsim::OnMeshPhyTx));
+        carriersOnAir = true;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const std::string path = "/NodeList/" + std::to_string(i) +
+                                     "/DeviceList/*/$ns3::WifiNetDevice/Phy/PhyTxPsduBegin";
+            Config::ConnectWithoutContext(path, MakeBoundCallback(&OnMeshDataTx, i));
+        }
     }
 
     const auto t0 = std::chrono::steady_clock::now();
