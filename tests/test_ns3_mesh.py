@@ -205,7 +205,7 @@ def test_hwmp_goodput_beside_ns3(hopsim_mod, mesh_binary):
 
 
 def test_hwmp_attributes_are_hopsims_keys_and_the_rest_refused(hopsim_mod):
-    hwmp = {"protocol": "hwmp", "hwmp_path_refresh_s": 0.0}
+    hwmp = {"protocol": "hwmp", "hwmp_path_refresh_s": 0.0, "hwmp_fail_average": "time"}
     routing = hopsim_mod.validate(_grid(hopsim_mod, FLOWS[:1], routing=hwmp))["routing"]
     assert m.hwmp_attributes(routing) == {
         "Dot11MeshHWMPactivePathTimeout": "5120000us",  # 5000 TU, ns-3's default too
@@ -216,7 +216,8 @@ def test_hwmp_attributes_are_hopsims_keys_and_the_rest_refused(hopsim_mod):
     changed = dict(routing, hwmp_active_path_timeout_s=2.0, hwmp_target_only=True)
     assert m.hwmp_attributes(changed)["Dot11MeshHWMPactivePathTimeout"] == "2000000us"
     assert m.hwmp_attributes(changed)["DoFlag"] == "true"
-    for key, value in [("hwmp_path_refresh_s", 1.0), ("hwmp_root_mode", "rann")]:
+    refused = [("hwmp_path_refresh_s", 1.0), ("hwmp_root_mode", "rann")]
+    for key, value in [*refused, ("hwmp_fail_average", "attempts")]:
         with pytest.raises(Ns3Untranslatable, match=f"routing.{key}"):
             m.hwmp_attributes(dict(routing, **{key: value}))
     resolved = hopsim_mod.validate(_grid(hopsim_mod, FLOWS[:1], routing=hwmp))

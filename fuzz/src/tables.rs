@@ -273,6 +273,10 @@ pub fn routing(u: &mut Unstructured) -> AResult<Value> {
         put(u, &mut m, "hwmp_active_path_timeout_s", "routing", (0.5, 10.0), false)?;
         put(u, &mut m, "hwmp_max_preq_retries", "routing", (0.0, 5.0), true)?;
         put(u, &mut m, "hwmp_path_refresh_s", "routing", (0.0, 2.0), false)?;
+        if chance(u, 20)? {
+            let how = if wild(u)? { "frames" } else { pick(u, &["attempts", "time"])? };
+            m.insert("hwmp_fail_average".into(), json!(how));
+        }
         for key in ["hwmp_target_only", "hwmp_reply_and_forward"] {
             if chance(u, 20)? {
                 m.insert(key.into(), json!(chance(u, 50)?));

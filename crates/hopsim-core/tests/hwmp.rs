@@ -85,10 +85,14 @@ fn hwmp_keys_are_refused_by_name_where_they_do_not_apply() {
             "protocol = \"hwmp\"\nhwmp_active_path_timeout_s = 0.0",
             "routing.hwmp_active_path_timeout_s",
         ),
+        ("protocol = \"olsr\"\nhwmp_fail_average = \"time\"", "routing.hwmp_fail_average"),
+        ("protocol = \"hwmp\"\nhwmp_fail_average = \"frames\"", "routing.hwmp_fail_average"),
     ];
     for (routing, key) in cases {
         let toml = format!("[topology]\n{CHAIN4}\n[routing]\n{routing}\n[[flows]]\n{flow}\n");
-        let e = hopsim_core::scenario::validate(&parse_toml(&toml).unwrap()).unwrap_err();
+        let e = parse_toml(&toml)
+            .and_then(|v| hopsim_core::scenario::validate(&v))
+            .expect_err("refused");
         assert_eq!(e.key, key, "{routing}: {e}");
     }
 }

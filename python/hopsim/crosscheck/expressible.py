@@ -124,6 +124,7 @@ _ROUTING = {
     "hwmp_target_only",
     "hwmp_reply_and_forward",
     "hwmp_path_refresh_s",
+    "hwmp_fail_average",
 }
 _FLOW = {
     "src",

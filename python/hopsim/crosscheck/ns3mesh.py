@@ -148,7 +148,8 @@ def olsr_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
 
 def hwmp_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
     """ns3::dot11s::HwmpProtocol attributes for hopsim's HWMP keys. Refuses what ns-3's HWMP
-    does not do: a root (translated only as on-demand discovery) and path refresh."""
+    does not do: a root (translated only as on-demand discovery), path refresh, and failures
+    averaged over attempts."""
     if routing["hwmp_root_mode"] != "off":
         raise Ns3Untranslatable(
             "routing.hwmp_root_mode",
@@ -160,6 +161,12 @@ def hwmp_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
             "routing.hwmp_path_refresh_s",
             routing["hwmp_path_refresh_s"],
             "0: ns-3's HWMP never refreshes a path before it expires",
+        )
+    if routing["hwmp_fail_average"] != "time":
+        raise Ns3Untranslatable(
+            "routing.hwmp_fail_average",
+            routing["hwmp_fail_average"],
+            '"time": ns-3 averages a link\'s failures over time (WifiRemoteStationInfo)',
         )
     us = round(float(routing["hwmp_active_path_timeout_s"]) * 1e6)
     return {

@@ -43,7 +43,9 @@ pub use parse::{parse_json, parse_toml};
 pub use positions::{clusters, positions_m};
 pub use queue::{QueueDiscipline, QueueSpec};
 pub use ranges::{KeyRange, MAX_TIME_S, RANGES};
-pub use routing::{HwmpRootMode, Routing, RoutingProtocol, HWMP_DEFAULTS, OLSR_DEFAULTS};
+pub use routing::{
+    HwmpFailAverage, HwmpRootMode, Routing, RoutingProtocol, HWMP_DEFAULTS, OLSR_DEFAULTS,
+};
 pub use testbed::TestbedLayout;
 pub use topology::{node_count, Connectivity, Topology, TopologyKind};
 pub use validate::validate;

@@ -73,6 +73,18 @@ pub struct Routing {
     /// are discovered anew).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hwmp_path_refresh_s: Option<f64>,
+    /// How the airtime metric's frame error rate is averaged (mac/rate/estimate.rs):
+    /// over DATA attempts (1/8 each), or over time as ns-3's WifiRemoteStationInfo.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hwmp_fail_average: Option<HwmpFailAverage>,
+}
+
+/// `routing.hwmp_fail_average` (mac/rate/estimate.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HwmpFailAverage {
+    Attempts,
+    Time,
 }
 
 /// dot11MeshHWMPRootMode: what the root announces (13.10.4.2, 13.10.12).
@@ -118,6 +130,7 @@ impl Default for Routing {
             hwmp_target_only: None,
             hwmp_reply_and_forward: None,
             hwmp_path_refresh_s: None,
+            hwmp_fail_average: None,
         }
     }
 }
@@ -141,6 +154,7 @@ impl Routing {
             self.hwmp_target_only.get_or_insert(to);
             self.hwmp_reply_and_forward.get_or_insert(rf);
             self.hwmp_path_refresh_s.get_or_insert(refresh);
+            self.hwmp_fail_average.get_or_insert(HwmpFailAverage::Attempts);
         }
     }
 
@@ -210,6 +224,7 @@ impl Routing {
             ("hwmp_target_only", self.hwmp_target_only.is_some()),
             ("hwmp_reply_and_forward", self.hwmp_reply_and_forward.is_some()),
             ("hwmp_path_refresh_s", self.hwmp_path_refresh_s.is_some()),
+            ("hwmp_fail_average", self.hwmp_fail_average.is_some()),
         ];
         if self.protocol != RoutingProtocol::Hwmp {
             if let Some((name, _)) = hwmp.iter().find(|(_, set)| *set) {

@@ -8,10 +8,10 @@ use crate::mac::dcf::{AggConfig, DcfConfig};
 use crate::mac::edca::{Ac, EdcaParams};
 use crate::mac::rate::ideal::IdealConfig;
 use crate::mac::rate::minstrel_ht::{MinstrelConfig, LINUX_OVERHEAD_NS, LINUX_OVERHEAD_RTSCTS_NS};
-use crate::mac::rate::RateAlgo;
+use crate::mac::rate::{FailAverage, RateAlgo};
 use crate::mac::timing::{Rate, Timing};
 use crate::phy::mcs::McsMode;
-use crate::scenario::{DataRate, Profile, RateControlAlgo, Scenario};
+use crate::scenario::{DataRate, HwmpFailAverage, Profile, RateControlAlgo, Scenario};
 
 /// The DCF configuration of every node; `max_delay_ns`: the largest propagation delay.
 pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
@@ -55,6 +55,11 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
             s.mac.edca.apply(defaults)
         }),
         erp_protection: s.mac.erp_protection,
+        // HWMP's airtime metric reads the average (routing.hwmp_fail_average).
+        fail_average: match s.routing.hwmp_fail_average {
+            Some(HwmpFailAverage::Time) => FailAverage::Time,
+            _ => FailAverage::Attempts,
+        },
         agg: (s.mac.ampdu_max_bytes > 0).then(|| AggConfig {
             max_bytes: s.mac.ampdu_max_bytes,
             max_mpdus: s.mac.ampdu_max_mpdus as u16,

@@ -72,6 +72,7 @@ impl Bench {
             amsdu: None,
             edca: None,
             erp_protection: Default::default(),
+            fail_average: Default::default(),
         };
         Bench::with_config(cfg)
     }

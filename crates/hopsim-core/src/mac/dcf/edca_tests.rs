@@ -25,6 +25,7 @@ fn bench() -> Bench {
         amsdu: None,
         edca: Some(edca),
         erp_protection: Default::default(),
+        fail_average: Default::default(),
     };
     let mut b = Bench::with_config(cfg);
     b.answer_data = true;

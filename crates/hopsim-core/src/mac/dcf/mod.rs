@@ -7,7 +7,7 @@
 
 use super::edca::{Ac, EdcaParams};
 use super::frame::{Frame, FrameKind};
-use super::rate::{RateAlgo, RateControl};
+use super::rate::{FailAverage, RateAlgo, RateControl};
 use super::timing::Timing;
 use crate::engine::rng::Rng;
 use crate::engine::sched::Timer;
@@ -43,6 +43,8 @@ pub struct DcfConfig {
     pub edca: Option<[EdcaParams; 4]>,
     /// 802.11g: the frame before each ERP-OFDM frame (dcf/protection.rs).
     pub erp_protection: ErpProtection,
+    /// How the rate control averages each link's failures (mac/rate/estimate.rs).
+    pub fail_average: FailAverage,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +149,8 @@ impl Dcf {
             rx_snr_cdb: Frame::NO_SNR,
             nav_reset: None,
             nav_reset_timer: Timer::default(),
-            rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng),
+            rates: RateControl::new(cfg.rate_algo, t, cfg.cw_min, rate_rng)
+                .with_fail_average(cfg.fail_average),
             agg: cfg.agg.map(|a| Box::new(Agg::new(a))),
         }
     }

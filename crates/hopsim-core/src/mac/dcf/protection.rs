@@ -83,6 +83,7 @@ mod tests {
             amsdu: None,
             edca: None,
             erp_protection: protection,
+            fail_average: Default::default(),
         };
         let mut b = Bench::with_config(cfg);
         b.answer_rts = true;

@@ -24,6 +24,7 @@
 
 mod chain;
 mod estimate;
+pub use estimate::FailAverage;
 pub mod ideal;
 pub mod minstrel_ht;
 
@@ -96,8 +97,7 @@ struct Peer {
     /// first used; a rate joins once, so this stops growing.
     counts: Vec<RateCount>,
     /// The rate of the last DATA attempt and the moving average of failures (estimate.rs).
-    last_rate: Option<Rate>,
-    fail_avg: f64,
+    est: estimate::LinkEstimate,
 }
 
 /// DATA attempts at one rate to one peer, and how many were acknowledged.
@@ -127,6 +127,7 @@ pub struct RateControl {
     /// The candidates and thresholds of SNR-ideal control.
     ideal: Option<Box<Ideal>>,
     rng: Rng,
+    fail_average: estimate::FailAverage,
 }
 
 impl RateControl {
@@ -155,6 +156,7 @@ impl RateControl {
                 _ => None,
             },
             rng,
+            fail_average: estimate::FailAverage::Attempts,
         }
     }
 
@@ -196,8 +198,7 @@ impl RateControl {
                     snr_cdb: None,
                     mrr: None,
                     counts: Vec::new(),
-                    last_rate: None,
-                    fail_avg: 0.0,
+                    est: estimate::LinkEstimate::default(),
                 };
                 self.peers.insert(i, p);
                 i
@@ -310,6 +311,8 @@ impl RateControl {
     ) {
         debug_assert!(acked <= mpdus);
         self.count(dst, rate, acked > 0, airtime_ns);
+        let how = self.fail_average;
+        self.peer(dst).est.ampdu_done(how, mpdus, acked, now);
         if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
             return self.mrr_ampdu(dst, (mpdus, acked), now);
         }
@@ -332,6 +335,7 @@ impl RateControl {
 
     /// The results' count of one transmission at `rate`.
     fn count(&mut self, dst: NodeId, rate: Rate, acked: bool, airtime_ns: u64) {
+        let how = self.fail_average;
         let p = self.peer(dst);
         let k = match p.counts.iter().position(|c| c.rate == rate) {
             Some(k) => k,
@@ -343,8 +347,7 @@ impl RateControl {
         p.counts[k].attempts += 1;
         p.counts[k].airtime_ns += airtime_ns;
         p.counts[k].acked += u64::from(acked);
-        p.last_rate = Some(rate);
-        p.fail_avg += estimate::FAIL_WEIGHT * (f64::from(u8::from(!acked)) - p.fail_avg);
+        p.est.attempt(how, rate, acked);
     }
 
     /// The algorithm's reaction to one transmission's outcome.
@@ -414,6 +417,8 @@ impl RateControl {
         delivered: bool,
         now: SimTime,
     ) {
+        let how = self.fail_average;
+        self.peer(dst).est.frame_done(how, delivered, now);
         if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
             return self.mrr_finish(dst, delivered, now);
         }

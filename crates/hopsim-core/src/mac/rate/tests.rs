@@ -142,3 +142,46 @@ fn a_failed_sample_is_retried_at_the_best_rate() {
     }
     assert!(retried_at_best > 0, "samples happened");
 }
+
+/// One frame to `dst` at `t_ns`: `failures` failed attempts, then delivered or dropped.
+fn frame(rc: &mut RateControl, dst: u32, failures: u32, delivered: bool, t_ns: u64) {
+    let r = Rate(20);
+    for _ in 0..failures {
+        rc.report_attempt(NodeId(dst), r, false, 1000, t_ns);
+    }
+    if delivered {
+        rc.report_attempt(NodeId(dst), r, true, 1000, t_ns);
+    }
+    rc.finish_packet(NodeId(dst), 1000, false, delivered, t_ns);
+}
+
+#[test]
+fn failures_averaged_over_attempts_weigh_an_eighth_each() {
+    let mut rc = control(RateAlgo::Constant(Rate(20)));
+    assert_eq!(rc.link_estimate(NodeId(4)), (Rate(20), 0.0), "nothing sent: no failures");
+    frame(&mut rc, 4, 1, true, 0);
+    // 0 -> 1/8 (the failure) -> 7/64 (the success).
+    let (_, fer) = rc.link_estimate(NodeId(4));
+    assert!((fer - 7.0 / 64.0).abs() < 1e-12, "{fer}");
+}
+
+#[test]
+fn failures_averaged_over_time_follow_ns3s_station_info() {
+    // ns-3 WifiRemoteStationInfo: at each frame's end, failAvg = x (1 - c) + c failAvg with
+    // c = exp(-dt / 1 s); x = r / (r + 1) after r retries, 1 when dropped.
+    let mut rc = control(RateAlgo::Constant(Rate(20))).with_fail_average(FailAverage::Time);
+    let sec = 1_000_000_000;
+    frame(&mut rc, 4, 1, true, sec); // one retry, 1 s after the start: x = 1/2
+    let mut want = 0.5 * (1.0 - (-1.0f64).exp());
+    let fer = |rc: &RateControl| rc.link_estimate(NodeId(4)).1;
+    assert!((fer(&rc) - want).abs() < 1e-12, "{} vs {want}", fer(&rc));
+    frame(&mut rc, 4, 0, true, sec + sec / 1000); // 1 ms later, clean: barely moves
+    want *= (-0.001f64).exp();
+    assert!((fer(&rc) - want).abs() < 1e-12, "{} vs {want}", fer(&rc));
+    frame(&mut rc, 4, 7, false, 3 * sec + sec / 1000); // dropped 2 s later: x = 1
+    want = (1.0 - (-2.0f64).exp()) + (-2.0f64).exp() * want;
+    assert!((fer(&rc) - want).abs() < 1e-12, "{} vs {want}", fer(&rc));
+    // Attempts alone (no frame ended) change nothing in this average.
+    rc.report_attempt(NodeId(4), Rate(20), false, 1000, 4 * sec);
+    assert!((fer(&rc) - want).abs() < 1e-12);
+}

@@ -1,6 +1,6 @@
 //! The airtime link metric (IEEE 802.11-2012 13.9): ca = [O + Bt/r] * 1/(1 - ef), in units
 //! of 0.01 TU (10.24 us), unsigned 32 bits. The rate r and the frame error rate ef come from
-//! the caller (the rate control's current rate and a measured error rate, e.g. `FerEstimator`).
+//! the caller (the rate control's current rate and failure average, mac/rate/estimate.rs).
 //!
 //! Table 13-5 fixes Bt = 8192 bits and says O "varies depending on PHY". The per-PHY O here
 //! are the 802.11s drafts' table (channel access overhead Oca plus protocol overhead Op):
@@ -31,39 +31,5 @@ pub fn airtime_metric(overhead_us: f64, rate_mbps: f64, frame_error_rate: f64) -
         MAX_METRIC
     } else {
         units as u32
-    }
-}
-
-/// An exponentially weighted frame error rate per link, fed with each frame's outcome
-/// (acknowledged or not). 13.9 leaves the estimate of ef to the implementation; the weight
-/// 1/8 per frame is Linux mac80211's (its mesh `fail_avg`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FerEstimator {
-    rate: f64,
-    weight: f64,
-}
-
-impl Default for FerEstimator {
-    fn default() -> Self {
-        FerEstimator::new(0.125)
-    }
-}
-
-impl FerEstimator {
-    /// `weight`: the share of the newest frame in the estimate (clamped to 0..=1).
-    pub fn new(weight: f64) -> FerEstimator {
-        let weight = if weight.is_nan() { 0.125 } else { weight.clamp(0.0, 1.0) };
-        FerEstimator { rate: 0.0, weight }
-    }
-
-    /// A frame was sent: `delivered` if acknowledged.
-    pub fn record(&mut self, delivered: bool) {
-        let sample = if delivered { 0.0 } else { 1.0 };
-        self.rate += self.weight * (sample - self.rate);
-    }
-
-    /// The current estimate of ef, 0..=1.
-    pub fn rate(&self) -> f64 {
-        self.rate
     }
 }

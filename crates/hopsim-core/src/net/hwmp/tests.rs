@@ -128,20 +128,6 @@ fn airtime_metric_from_the_formula() {
 }
 
 #[test]
-fn frame_error_rate_weighs_the_newest_frame_one_eighth() {
-    let mut fer = FerEstimator::default();
-    assert_eq!(fer.rate(), 0.0);
-    fer.record(false);
-    assert_eq!(fer.rate(), 0.125);
-    fer.record(true);
-    assert_eq!(fer.rate(), 0.125 * 0.875);
-    for _ in 0..200 {
-        fer.record(false);
-    }
-    assert!(fer.rate() > 0.999 && fer.rate() <= 1.0);
-}
-
-#[test]
 fn element_sizes_follow_the_element_formats() {
     let t = PreqTarget {
         addr: NodeId(1),
