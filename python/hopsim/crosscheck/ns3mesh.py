@@ -195,17 +195,33 @@ def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") ->
     if protocol not in ("static", "aodv", "olsr", "hwmp"):
         raise Ns3Untranslatable("routing.protocol", protocol, '"static", "aodv", "olsr" or "hwmp"')
     flows = s["flows"]
+    tcp = [f for f in flows if f["transport"] != "udp"]
+    udp = [f for f in flows if f["transport"] == "udp"]
+    for i, f in enumerate(flows):
+        if f["transport"] == "udp" and f.get("interval_s") is None:
+            raise Ns3Untranslatable(f"flows.{i}.interval_s", None, "a paced UDP flow's interval")
+    if udp and tcp and flows.index(udp[0]) < len(tcp):
+        raise Ns3Untranslatable(
+            "flows", "UDP before TCP", "the TCP flows first, then the UDP ones (ns-3's order)"
+        )
     args: dict[str, Any] = {
         "positions": ";".join(f"{x!r},{y!r}" for x, y in positions),
         "flows": ";".join(
-            f"{int(f['src'])},{int(f['dst'])},{float(f.get('start_s', 0.0))!r}" for f in flows
+            f"{int(f['src'])},{int(f['dst'])},{float(f.get('start_s', 0.0))!r}" for f in tcp
+        ),
+        "udpFlows": ";".join(
+            f"{int(f['src'])},{int(f['dst'])},{float(f.get('start_s', 0.0))!r},"
+            f"{float(f['interval_s'])!r},{int(f['payload_bytes'])}"
+            for f in udp
         ),
         "routing": protocol,
         "durationS": float(s["duration_s"]),
         "warmupS": float(s["warmup_s"]),
         "run": int(run),
-        **wifi_tcp_arguments(s),
+        **wifi_tcp_arguments(s, udp=True),
     }
+    # ns-3's command line refuses an empty value: a kind of flow without any is left out.
+    args = {k: v for k, v in args.items() if v != ""}
     if protocol == "aodv":
         args["aodv"] = ";".join(f"{k}={v}" for k, v in aodv_attributes(routing, constants).items())
     elif protocol == "olsr":
@@ -248,20 +264,7 @@ def run_hopsim(
     r = hopsim_run(dict(scenario), dict(overrides or {}), seed=seed)
     return {
         "simulator": "hopsim",
-        "flows": [
-            {
-                "src": f.src,
-                "dst": f.dst,
-                "goodput_kbps": f.goodput_kbps,
-                "bytes_delivered": f.bytes_delivered,
-                "segments_sent": f.segments_sent,
-                "retransmissions": f.retransmissions,
-                "fast_retransmits": f.fast_retransmits,
-                "timeouts": f.timeouts,
-                "rtt_ms_mean": f.rtt_ms.mean,
-            }
-            for f in r.flows
-        ],
+        "flows": [_flow_fields(raw) for raw in r.raw["flows"]],
         "mac_retries": r.totals.mac_retries,
         "retry_limit_drops": r.totals.retry_limit_drops,
         "queue_drops": r.totals.queue_drops,
@@ -270,6 +273,19 @@ def run_hopsim(
         "events": r.raw["engine"]["events"],
         "wall_s": r.wall_time_s,
     }
+
+
+def _flow_fields(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A hopsim result's flow in the fields of mesh_tcp.cc's (a UDP flow: its packets)."""
+    out = {k: raw[k] for k in ("src", "dst", "goodput_kbps")}
+    if raw["transport"] == "udp":
+        out.update(transport="udp", packets_sent=raw["packets_sent"])
+        out["packets_delivered"] = raw["packets_delivered"]
+        return out
+    out.update({k: raw[k] for k in ("bytes_delivered", "segments_sent", "retransmissions")})
+    out.update({k: raw[k] for k in ("fast_retransmits", "timeouts")})
+    out["rtt_ms_mean"] = raw["rtt_ms"]["mean"]
+    return out
 
 
 def side_by_side(

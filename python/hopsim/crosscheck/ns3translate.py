@@ -232,12 +232,14 @@ def command_line(args: Mapping[str, Any]) -> list[str]:
     return [f"--{k}={v!r}" if isinstance(v, float) else f"--{k}={v}" for k, v in args.items()]
 
 
-def wifi_tcp_arguments(s: Mapping[str, Any]) -> dict[str, Any]:
+def wifi_tcp_arguments(s: Mapping[str, Any], udp: bool = False) -> dict[str, Any]:
     """The radio, MAC and TCP options both ns-3 TCP programs take (``hopsim_common.h``), from
     the resolved scenario ``s`` whose flows are all bulk TCP transfers with one TCP
-    configuration and segment size. Raises :class:`Ns3Untranslatable`."""
+    configuration and segment size (``udp``: paced UDP flows may be among them; the TCP
+    options then come from the TCP flows, none without any). Raises
+    :class:`Ns3Untranslatable`."""
     require("profile", s["profile"], "standard", 'only the "standard" profile is translated')
-    radio, mac = s["radio"], s["mac"]
+    radio = s["radio"]
     propagation = radio["propagation"]
     if propagation not in ("two_ray_ground", "log_distance"):
         raise Ns3Untranslatable(
@@ -249,14 +251,18 @@ def wifi_tcp_arguments(s: Mapping[str, Any]) -> dict[str, Any]:
         for key in ("rx_range_m", "cs_range_m"):
             require(f"radio.{key}", radio.get(key), None, "unset with log_distance")
     standard, modes = static_phy(s)
-    flows = s["flows"]
-    for i, f in enumerate(flows):
-        require(f"flows.{i}.transport", f["transport"], "tcp", '"tcp" only')
-        require(f"flows.{i}.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
+    flows = []
+    for i, f in enumerate(s["flows"]):
         stop = f.get("stop_s")
         if stop is not None and float(stop) < float(s["duration_s"]):
             raise Ns3Untranslatable(f"flows.{i}.stop_s", stop, "the end of the run only")
-        if i > 0:
+        if udp and f["transport"] == "udp":
+            continue  # paced: its interval and datagram size go as they are
+        require(
+            f"flows.{i}.transport", f["transport"], "tcp", '"tcp" or "udp"' if udp else '"tcp" only'
+        )
+        require(f"flows.{i}.bytes", f["bytes"], 0, "0 only (a bulk transfer)")
+        if flows:
             require(f"flows.{i}.tcp", f["tcp"], flows[0]["tcp"], "the first flow's TCP settings")
             require(
                 f"flows.{i}.payload_bytes",
@@ -264,7 +270,16 @@ def wifi_tcp_arguments(s: Mapping[str, Any]) -> dict[str, Any]:
                 flows[0]["payload_bytes"],
                 "the first flow's segment size",
             )
-    tcp = flows[0]["tcp"]
+        flows.append(f)
+    args = _radio_mac_arguments(s, standard, modes, propagation)
+    if flows:
+        args.update(_tcp_arguments(flows[0]))
+    return args
+
+
+def _tcp_arguments(first: Mapping[str, Any]) -> dict[str, Any]:
+    """The TCP options of the first TCP flow ``first`` (all TCP flows have them)."""
+    tcp = first["tcp"]
     variant = tcp["variant"]
     if variant not in NS3_VARIANTS:
         raise Ns3Untranslatable(
@@ -282,11 +297,29 @@ def wifi_tcp_arguments(s: Mapping[str, Any]) -> dict[str, Any]:
     iw = float(tcp["initial_window"])
     if not iw.is_integer():
         raise Ns3Untranslatable("tcp.initial_window", iw, "a whole number of segments")
-    mss = int(flows[0]["payload_bytes"])
-    args = {
+    mss = int(first["payload_bytes"])
+    return {
         "variant": variant,
         "recovery": ns3.recovery,
         "sack": str(ns3.sack).lower(),
+        "mssBytes": mss,
+        "initialWindow": int(iw),
+        "delAckCount": 2 if tcp["delayed_ack"] else 1,
+        "delAckTimeoutS": float(tcp["delayed_ack_timeout_s"]),
+        "minRtoS": float(tcp["min_rto_s"]),
+        "initialRtoS": float(tcp["initial_rto_s"]),
+        "clockGranularityS": float(tcp["clock_granularity_s"]),
+        "receiverWindowBytes": int(tcp["receiver_window"]) * mss,
+        "dupackThreshold": int(tcp["dupack_threshold"]),
+    }
+
+
+def _radio_mac_arguments(
+    s: Mapping[str, Any], standard: str, modes: Mapping[str, str], propagation: str
+) -> dict[str, Any]:
+    """The radio and MAC options of the resolved scenario ``s``."""
+    radio, mac = s["radio"], s["mac"]
+    args = {
         "standard": standard,
         "propagation": propagation,
         "exponent": float(radio["path_loss_exponent"]),
@@ -309,15 +342,6 @@ def wifi_tcp_arguments(s: Mapping[str, Any]) -> dict[str, Any]:
         "csThresholdW": _threshold_w(radio, "cs"),
         "preambleSnrDb": float(radio["preamble_snr_db"]),
         "noiseFigureDb": float(radio["noise_figure_db"]),
-        "mssBytes": mss,
-        "initialWindow": int(iw),
-        "delAckCount": 2 if tcp["delayed_ack"] else 1,
-        "delAckTimeoutS": float(tcp["delayed_ack_timeout_s"]),
-        "minRtoS": float(tcp["min_rto_s"]),
-        "initialRtoS": float(tcp["initial_rto_s"]),
-        "clockGranularityS": float(tcp["clock_granularity_s"]),
-        "receiverWindowBytes": int(tcp["receiver_window"]) * mss,
-        "dupackThreshold": int(tcp["dupack_threshold"]),
     }
     args.update(ht_arguments(radio, mac) if standard in ("80211n", "80211ac") else {})
     if mac.get("edca"):

@@ -43,6 +43,11 @@ struct FlowCounters
     uint64_t bytesInWindow = 0; // bytes the sink received in [warmup, duration]
     uint64_t bytesTotal = 0;
     std::map<uint32_t, uint64_t> sentBy; // data segments each node sent (originated or relayed)
+    // A paced UDP flow (intervalS > 0): a datagram of `datagramBytes` every intervalS.
+    double intervalS = 0.0;
+    uint32_t datagramBytes = 0;
+    uint64_t packetsReceived = 0;
+    Ptr<UdpClient> udpSource;
 };
 
 // Totals over all nodes.
@@ -123,6 +128,7 @@ inline void
 OnSinkRx(size_t f, Ptr<const Packet> p, const Address&)
 {
     flows[f].bytesTotal += p->GetSize();
+    flows[f].packetsReceived++;
     if (Simulator::Now().GetSeconds() >= tot.warmupS)
     {
         flows[f].bytesInWindow += p->GetSize();

@@ -66,7 +66,8 @@ int
 main(int argc, char* argv[])
 {
     std::string positions = "0,0;200,0";
-    std::string flowList = "0,1,0";
+    std::string flowList;    // "src,dst,startS;...": bulk TCP flows
+    std::string udpFlowList; // "src,dst,startS,intervalS,bytes;...": paced UDP flows
     std::string routing = "aodv"; // aodv | olsr | hwmp | static
     std::string olsrAttributes;   // "Name=value;...": attributes of ns3::olsr::RoutingProtocol
     std::string hwmpAttributes;   // "Name=value;...": attributes of ns3::dot11s::HwmpProtocol
@@ -84,6 +85,8 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("positions", "node positions, \"x,y;x,y;...\" (m)", positions);
     cmd.AddValue("flows", "bulk TCP flows, \"src,dst,startS;...\"", flowList);
+    cmd.AddValue("udpFlows", "paced UDP flows after them, \"src,dst,startS,intervalS,bytes;...\"",
+                 udpFlowList);
     cmd.AddValue("routing", "aodv, olsr or hwmp (ns-3's) or static (the routes given)", routing);
     cmd.AddValue("hwmp", "hwmp: \"Name=value;...\" attributes of ns3::dot11s::HwmpProtocol",
                  hwmpAttributes);
@@ -191,34 +194,61 @@ main(int argc, char* argv[])
     }
 
     // ---------------------------------------------------------------- the flows
-    const auto flowRows = ParseRows(flowList, 3, "flows");
-    NS_ABORT_MSG_IF(flowRows.empty(), "at least one flow");
-    ApplicationContainer sources;
-    for (size_t f = 0; f < flowRows.size(); ++f)
+    auto rows = ParseRows(flowList, 3, "flows");
+    for (auto& r : ParseRows(udpFlowList, 5, "udpFlows"))
+    {
+        rows.push_back(r);
+    }
+    NS_ABORT_MSG_IF(rows.empty(), "at least one flow");
+    for (const auto& r : rows)
     {
         FlowCounters c;
-        c.src = static_cast<uint32_t>(flowRows[f][0]);
-        c.dst = static_cast<uint32_t>(flowRows[f][1]);
-        c.startS = flowRows[f][2];
+        c.src = static_cast<uint32_t>(r[0]);
+        c.dst = static_cast<uint32_t>(r[1]);
+        c.startS = r[2];
+        if (r.size() == 5)
+        {
+            c.intervalS = r[3];
+            c.datagramBytes = static_cast<uint32_t>(r[4]);
+            NS_ABORT_MSG_IF(c.intervalS <= 0 || c.datagramBytes < 12, "udpFlows: bad pacing");
+        }
         NS_ABORT_MSG_IF(c.src >= n || c.dst >= n || c.src == c.dst, "flows: bad node");
         flows.push_back(c);
     }
+    // Flow f's receiver: a sink on its port, counted by OnSinkRx.
+    auto installSink = [&](const std::string& factory, size_t f) {
+        PacketSinkHelper sinkHelper(factory, InetSocketAddress(Ipv4Address::GetAny(),
+                                                               FIRST_PORT + f));
+        ApplicationContainer sink = sinkHelper.Install(nodes.Get(flows[f].dst));
+        sink.Start(Seconds(0.0));
+        sink.Stop(Seconds(durationS));
+        sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSinkRx, f));
+    };
     for (size_t f = 0; f < flows.size(); ++f)
     {
-        const FlowCounters& c = flows[f];
+        FlowCounters& c = flows[f];
         const uint16_t port = FIRST_PORT + f;
+        if (c.intervalS > 0)
+        {
+            // UdpClient's datagrams carry its 12-byte sequence header inside the payload.
+            UdpClientHelper paced(ifs.GetAddress(c.dst), port);
+            paced.SetAttribute("MaxPackets", UintegerValue(0)); // no limit
+            paced.SetAttribute("Interval", TimeValue(Seconds(c.intervalS)));
+            paced.SetAttribute("PacketSize", UintegerValue(c.datagramBytes));
+            ApplicationContainer src = paced.Install(nodes.Get(c.src));
+            src.Start(Seconds(c.startS));
+            src.Stop(Seconds(durationS));
+            c.udpSource = DynamicCast<UdpClient>(src.Get(0));
+            installSink("ns3::UdpSocketFactory", f);
+            continue;
+        }
         BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(ifs.GetAddress(c.dst), port));
         bulk.SetAttribute("MaxBytes", UintegerValue(0));
         bulk.SetAttribute("SendSize", UintegerValue(t.mssBytes));
         ApplicationContainer src = bulk.Install(nodes.Get(c.src));
         src.Start(Seconds(c.startS));
         src.Stop(Seconds(durationS));
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
-                                    InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sink = sinkHelper.Install(nodes.Get(c.dst));
-        sink.Start(Seconds(0.0));
-        sink.Stop(Seconds(durationS));
-        sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSinkRx, f));
+        installSink("ns3::TcpSocketFactory", f);
         Simulator::Schedule(Seconds(c.startS) + NanoSeconds(1), &HookSocket, f,
                             DynamicCast<BulkSendApplication>(src.Get(0)));
     }
@@ -289,6 +319,12 @@ main(int argc, char* argv[])
           << ", \"fast_retransmits\": " << c.fastRecoveries << ", \"timeouts\": " << c.timeouts
           << ", \"rtt_ms_mean\": "
           << (c.rttSamples ? std::to_string(c.rttSumMs / c.rttSamples) : std::string("null"));
+        if (c.udpSource)
+        {
+            o << ", \"transport\": \"udp\", \"packets_sent\": "
+              << c.udpSource->GetTotalTx() / c.datagramBytes
+              << ", \"packets_delivered\": " << c.packetsReceived;
+        }
         std::map<std::string, uint64_t> by;
         for (const auto& [node, count] : c.sentBy)
         {
