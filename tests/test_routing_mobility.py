@@ -93,3 +93,41 @@ def test_aodv_messages_decode_in_tshark(tmp_path):
         ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
     ).stdout
     assert bad == ""
+
+
+def test_hwmp_elements_decode_in_tshark(tmp_path):
+    # HWMP's elements travel in 802.11s Mesh action frames (IEEE 802.11-2012 8.5.17.3,
+    # 8.4.2.115-116): tshark reads the PREQ from node 0 for node 3 and the PREP back, the
+    # frames well-formed and their FCS good.
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark is not installed (make test installs it)")
+    path = tmp_path / "hwmp.toml"
+    path.write_text(chain_text("hwmp", hops=3))
+    proc = run_cli("run", str(path), "--pcap", str(tmp_path / "pcap"))
+    assert proc.returncode == 0, proc.stderr
+    trace = str(tmp_path / "pcap" / "node-1.pcap")
+    fields = ["-T", "fields", "-e", "wlan.tag.number", "-e", "wlan.hwmp.orig_sta"]
+    fields += ["-e", "wlan.hwmp.targ_sta", "-e", "wlan.fcs.status"]
+    out = subprocess.run(
+        ["tshark", "-r", trace, "-o", "wlan.check_checksum:TRUE", "-Y", "wlan.hwmp.orig_sta"]
+        + fields,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    rows = [line.split("\t") for line in out if line]
+    node0, node3 = "02:00:00:00:00:01", "02:00:00:00:00:04"
+    preqs = [r for r in rows if r[0] == "130"]
+    preps = [r for r in rows if r[0] == "131"]
+    assert any(r[1] == node0 and r[2] == node3 for r in preqs), rows
+    assert any(r[1] == node0 and r[2] == node3 for r in preps), rows
+    assert all(r[3] == "1" for r in rows), rows  # FCS status 1 = good
+    bad = subprocess.run(
+        ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
+    ).stdout
+    assert bad == ""

@@ -86,6 +86,7 @@ impl Script {
             TraceKind::BlockAckReq => 24,
             TraceKind::BlockAck => 32,
             TraceKind::AddbaRequest | TraceKind::AddbaResponse => 37,
+            TraceKind::MeshAction => panic!("the scripts send no mesh action frames"),
             TraceKind::Data => {
                 let ip_len = f.ip.as_ref().map_or(0, |ip| {
                     encode_ipv4(&mut self.scratch, ip);
@@ -96,10 +97,10 @@ impl Script {
         };
         let end = self.t + air_us(bytes, f.rate_500kbps) * US;
         f.time_ns = self.t;
-        self.tracer.frame(f.ta, &f, &[]);
+        self.tracer.frame(f.ta, &f, &[], &[]);
         for &n in to {
             f.time_ns = end + PROP_NS;
-            self.tracer.frame(NodeId(n), &f, &[]);
+            self.tracer.frame(NodeId(n), &f, &[], &[]);
         }
         self.t = end;
         end

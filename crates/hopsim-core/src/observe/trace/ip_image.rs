@@ -8,7 +8,9 @@ use crate::ids::NodeId;
 use crate::ids::PacketId;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
+use crate::net::hwmp::msg::HwmpMsg;
 use crate::net::packet::{Packet, PacketArena, SeqNo};
+use crate::net::store::MessageStore;
 use crate::observe::trace::pcap::node_ipv4;
 use crate::transport::flow::{FlowApp, FlowState};
 
@@ -21,21 +23,18 @@ const TCP_SYN: u8 = 0x02;
 const TCP_ECE: u8 = 0x40;
 const TCP_CWR: u8 = 0x80;
 
+/// What a frame's packets are read from: the packets, the flows and the HWMP elements.
+pub type Shared<'a> = (&'a PacketArena, &'a [FlowState], &'a MessageStore<HwmpMsg>);
+
 impl PcapTracer {
     /// A frame `node` sent or received at `time_ns` (a DATA frame's packet in `packets`).
     #[cold]
     #[inline(never)]
-    pub fn frame_of(
-        &mut self,
-        (packets, flows): (&PacketArena, &[FlowState]),
-        node: NodeId,
-        time_ns: u64,
-        frame: &Frame,
-    ) {
+    pub fn frame_of(&mut self, shared: Shared<'_>, node: NodeId, time_ns: u64, frame: &Frame) {
         if !self.traces_frames() {
             return;
         }
-        self.record_frame((packets, flows), node, time_ns, frame, None);
+        self.record_frame(shared, node, time_ns, frame, None);
     }
 
     /// An A-MPDU `node` sent or received at `time_ns`: one record per MPDU (its sequence number
@@ -45,7 +44,7 @@ impl PcapTracer {
     #[inline(never)]
     pub fn ampdu_of(
         &mut self,
-        (packets, flows): (&PacketArena, &[FlowState]),
+        shared: Shared<'_>,
         (node, time_ns): (NodeId, u64),
         frame: &Frame,
         (mpdus, decoded, reference): (&[(u16, PacketId)], u64, u32),
@@ -58,21 +57,33 @@ impl PcapTracer {
             if decoded & (1 << i) != 0 {
                 let mpdu = Frame { seq, packet: Some(packet), ..*frame };
                 let status = Some((reference, i == last));
-                self.record_frame((packets, flows), node, time_ns, &mpdu, status);
+                self.record_frame(shared, node, time_ns, &mpdu, status);
             }
         }
     }
 
     fn record_frame(
         &mut self,
-        (packets, flows): (&PacketArena, &[FlowState]),
+        (packets, flows, hwmp): Shared<'_>,
         node: NodeId,
         time_ns: u64,
         frame: &Frame,
         ampdu: Option<(u32, bool)>,
     ) {
+        // An HWMP element travels in a Mesh action frame, not as an IP packet.
+        let mut action = std::mem::take(&mut self.action);
+        action.clear();
+        let element = match (frame.kind, frame.packet) {
+            (FrameKind::Data, Some(p)) => packets.get(p).hwmp.and_then(|r| hwmp.get(r.id)),
+            _ => None,
+        };
+        if let Some(msg) = element {
+            super::mesh_action::hwmp_action_body(&mut action, msg);
+        }
         let ip = match (frame.kind, frame.packet) {
-            (FrameKind::Data, Some(p)) => Some(ip_image(packets.get(p), flows)),
+            (FrameKind::Data, Some(p)) if element.is_none() => {
+                Some(ip_image(packets.get(p), flows))
+            }
             _ => None,
         };
         // An A-MSDU: every packet of the chain (mac/amsdu.rs).
@@ -99,6 +110,7 @@ impl PcapTracer {
             kind: match frame.kind {
                 FrameKind::Rts => TraceKind::Rts,
                 FrameKind::Cts => TraceKind::Cts,
+                FrameKind::Data if element.is_some() => TraceKind::MeshAction,
                 FrameKind::Data => TraceKind::Data,
                 FrameKind::Ack => TraceKind::Ack,
                 FrameKind::BlockAckReq => TraceKind::BlockAckReq,
@@ -119,8 +131,9 @@ impl PcapTracer {
             channel_mhz: self.channel_mhz(),
             ip,
         };
-        self.frame(node, &record, &amsdu);
+        self.frame(node, &record, &amsdu, &action);
         self.amsdu = amsdu;
+        self.action = action;
     }
 
     /// An endpoint of a flow at `node` sends or receives an IP packet.

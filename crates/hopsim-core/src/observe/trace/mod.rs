@@ -6,6 +6,7 @@
 
 use crate::ids::NodeId;
 pub mod ip_image;
+pub mod mesh_action;
 pub mod pcap;
 pub mod writer;
 
@@ -23,6 +24,8 @@ pub enum TraceKind {
     /// ADDBA Request (`seq`: its Starting Sequence Number) and ADDBA Response.
     AddbaRequest,
     AddbaResponse,
+    /// An 802.11s Mesh action frame carrying an HWMP element (its body: mesh_action.rs).
+    MeshAction,
 }
 
 /// TCP header fields as on the wire (sequence numbers in bytes).

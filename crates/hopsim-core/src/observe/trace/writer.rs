@@ -34,6 +34,8 @@ pub struct PcapTracer {
     scratch: Vec<u8>,
     /// The packets of an A-MSDU being written (ip_image.rs).
     pub(super) amsdu: Vec<TraceIp>,
+    /// The body of the Mesh action frame being recorded (mesh_action.rs).
+    pub(super) action: Vec<u8>,
     error: Option<io::Error>,
     channel_mhz: u16,
     qos: bool,
@@ -50,6 +52,7 @@ impl Clone for PcapTracer {
             flows: BTreeMap::new(),
             scratch: Vec::new(),
             amsdu: Vec::new(),
+            action: Vec::new(),
             error: None,
             channel_mhz: self.channel_mhz,
             qos: self.qos,
@@ -75,6 +78,7 @@ impl PcapTracer {
             flows: BTreeMap::new(),
             scratch: Vec::with_capacity(2400),
             amsdu: Vec::new(),
+            action: Vec::new(),
             error: None,
             channel_mhz: 2412,
             qos: false,
@@ -116,8 +120,9 @@ impl PcapTracer {
 
     /// Records a frame `node` transmitted (`f.time_ns` = start of transmission) or received
     /// correctly (`f.time_ns` = end of reception).
-    /// A data frame's A-MSDU, if it carries one: `amsdu`, its packets in order.
-    pub fn frame(&mut self, node: NodeId, f: &TraceFrame, amsdu: &[TraceIp]) {
+    /// A data frame's A-MSDU, if it carries one: `amsdu`, its packets in order; a Mesh
+    /// action frame's body: `action`.
+    pub fn frame(&mut self, node: NodeId, f: &TraceFrame, amsdu: &[TraceIp], action: &[u8]) {
         let Some(dir) = &self.node_dir else { return };
         if self.error.is_some() {
             return;
@@ -138,7 +143,7 @@ impl PcapTracer {
             }
         }
         let w = slot.as_mut().expect("opened above");
-        encode_radiotap_80211(&mut self.scratch, f, amsdu);
+        encode_radiotap_80211(&mut self.scratch, f, amsdu, action);
         if let Err(e) = w.write_record(f.time_ns, &self.scratch, self.scratch.len() as u32) {
             self.error = Some(e);
         }
@@ -247,8 +252,8 @@ mod tests {
         let (nd, fd) = (base.join("nodes"), base.join("flows"));
         let mut t = PcapTracer::new(Some(nd.clone()), Some(fd.clone())).unwrap();
         assert!(nd.is_dir() && fd.is_dir());
-        t.frame(NodeId(3), &ack(), &[]);
-        t.frame(NodeId(3), &ack(), &[]);
+        t.frame(NodeId(3), &ack(), &[], &[]);
+        t.frame(NodeId(3), &ack(), &[], &[]);
         t.ip_packet(FlowId(2), NodeId(1), 5, &ip());
         t.finish().unwrap();
         let node3 = fs::read(nd.join("node-3.pcap")).unwrap();
@@ -263,7 +268,7 @@ mod tests {
     fn disabled_outputs_write_nothing() {
         let mut t = PcapTracer::new(None, None).unwrap();
         assert!(!t.traces_frames() && !t.traces_ip());
-        t.frame(NodeId(0), &ack(), &[]);
+        t.frame(NodeId(0), &ack(), &[], &[]);
         t.ip_packet(FlowId(0), NodeId(0), 0, &ip());
         t.finish().unwrap();
     }

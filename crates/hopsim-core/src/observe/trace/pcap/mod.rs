@@ -305,8 +305,10 @@ pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
 /// A data frame with two or more packets in `amsdu` carries them as an A-MSDU (9.3.2.2.2):
 /// the QoS Control field's A-MSDU Present bit, then per MSDU a subframe header (DA and SA:
 /// the frame's receiver and transmitter; the length, big-endian), LLC/SNAP + IPv4, and
-/// padding to 4 octets but after the last.
-pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp]) {
+/// padding to 4 octets but after the last. A Mesh action frame (`TraceKind::MeshAction`)
+/// is a management frame with `action` as its body (receiver, transmitter, and the
+/// transmitter again as the third address, as mesh STAs send them).
+pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp], action: &[u8]) {
     out.clear();
     const FLAGS: u32 = 1 << 1;
     const RATE: u32 = 1 << 2;
@@ -438,6 +440,15 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp
                 out.extend_from_slice(&params.to_le_bytes());
                 out.extend_from_slice(&0u16.to_le_bytes());
             }
+        }
+        TraceKind::MeshAction => {
+            let flags = if f.retry { 0x08 } else { 0x00 };
+            out.extend_from_slice(&[0xd0, flags, duration[0], duration[1]]);
+            out.extend_from_slice(&node_mac(f.ra));
+            out.extend_from_slice(&node_mac(f.ta));
+            out.extend_from_slice(&node_mac(f.ta));
+            out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
+            out.extend_from_slice(action);
         }
         TraceKind::Data => {
             let flags = if f.retry { 0x08 } else { 0x00 };

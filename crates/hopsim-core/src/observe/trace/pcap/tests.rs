@@ -218,17 +218,17 @@ fn mac_frame(out: &[u8]) -> &[u8] {
 #[test]
 fn control_frame_lengths_and_fields() {
     let mut out = Vec::new();
-    encode_radiotap_80211(&mut out, &frame(TraceKind::Rts, None), &[]);
+    encode_radiotap_80211(&mut out, &frame(TraceKind::Rts, None), &[], &[]);
     assert_eq!(out.len() - RADIOTAP_LEN, 20);
     let m = mac_frame(&out);
     assert_eq!(&m[..4], &[0xb4, 0, 0x3a, 0x01]);
     assert_eq!(&m[4..10], &node_mac(NodeId(1)));
     assert_eq!(&m[10..16], &node_mac(NodeId(0)));
 
-    encode_radiotap_80211(&mut out, &frame(TraceKind::Cts, None), &[]);
+    encode_radiotap_80211(&mut out, &frame(TraceKind::Cts, None), &[], &[]);
     assert_eq!(out.len() - RADIOTAP_LEN, 14);
     assert_eq!(mac_frame(&out)[0], 0xc4);
-    encode_radiotap_80211(&mut out, &frame(TraceKind::Ack, None), &[]);
+    encode_radiotap_80211(&mut out, &frame(TraceKind::Ack, None), &[], &[]);
     assert_eq!(out.len() - RADIOTAP_LEN, 14);
     assert_eq!(mac_frame(&out)[0], 0xd4);
     // Radiotap fields: flags (FCS at end), rate, channel 2412 MHz CCK 2 GHz.
@@ -240,7 +240,7 @@ fn data_frame_layout() {
     let mut f = frame(TraceKind::Data, Some(tcp(1460)));
     f.retry = true;
     let mut out = Vec::new();
-    encode_radiotap_80211(&mut out, &f, &[]);
+    encode_radiotap_80211(&mut out, &f, &[], &[]);
     assert_eq!(out.len() - RADIOTAP_LEN, 24 + 8 + 20 + 20 + 1460 + 4);
     let m = mac_frame(&out);
     assert_eq!(&m[..2], &[0x08, 0x08]);
@@ -258,7 +258,7 @@ fn data_frame_layout() {
 
     f.retry = false;
     f.seq = 0xfff5; // 12-bit sequence number
-    encode_radiotap_80211(&mut out, &f, &[]);
+    encode_radiotap_80211(&mut out, &f, &[], &[]);
     let m = mac_frame(&out);
     assert_eq!(m[1], 0);
     assert_eq!(u16::from_le_bytes([m[22], m[23]]), 0xff50);
