@@ -231,19 +231,24 @@ def test_a_paced_udp_flow_is_sent_and_delivered_alike(hopsim_mod, mesh_binary):
 @pytest.mark.slow
 def test_hwmp_goodput_beside_ns3(hopsim_mod, mesh_binary):
     # The crossing flows over 802.11s HWMP (issue 36), ns-3's mesh points built on the ns-2
-    # radio with peerings that stand as hopsim's (HOPSIM_PEERING): hopsim's SINR side within
-    # ±20% of ns-3's total goodput or overlapping, and the PREQs, PREPs and all HWMP frames
+    # radio with peerings that stand and PREQs that contend as voice, as hopsim's
+    # (HOPSIM_PEERING, HOPSIM_MESH_OPTIONS): hopsim's SINR side within ±20% of ns-3's
+    # goodput or overlapping, in total and per flow, and the PREQs, PREPs and all HWMP frames
     # within ±25% (PERRs are not compared: ns-3 sends each forwarded PERR twice and as one
     # unicast per precursor; docs/validation.md).
     scenario, seeds = m.load_scenario(SETS / "grid-crossing-4flows-hwmp.toml", quick=True)
     report = m.side_by_side(scenario, range(1, seeds + 1), {"sinr": {"radio.reception": "sinr"}})
+    sides = ("ns-3", "hopsim/sinr")
     totals = {side: [m.total_kbps(r) for r in runs] for side, runs in report.items()}
     assert all(t > 0 for t in totals["ns-3"]), m.markdown_table(report)
     assert _agrees(totals["ns-3"], totals["hopsim/sinr"]), m.markdown_table(report)
+    for i in range(4):
+        ns3, ours = ([r["flows"][i]["goodput_kbps"] for r in report[s]] for s in sides)
+        assert _agrees(ns3, ours), (i, m.markdown_table(report))
     for key in ("hwmp_preq", "hwmp_prep", "routing_packets"):
         ns3, ours = (
             sum(m.messages(r, key) if key != "routing_packets" else r[key] for r in report[side])
-            for side in ("ns-3", "hopsim/sinr")
+            for side in sides
         )
         assert abs(ours / ns3 - 1) <= 0.25, (key, ours, ns3, m.markdown_table(report))
 
@@ -268,9 +273,11 @@ def test_hwmp_attributes_are_hopsims_keys_and_the_rest_refused(hopsim_mod):
     args = m.mesh_arguments(resolved, 1)
     assert "--routing=hwmp" in args
     assert any(a.startswith("--hwmp=Dot11MeshHWMPactivePathTimeout=") for a in args)
-    # Peerings stand as hopsim's unless ns-3's own are asked for.
+    # Peerings stand and PREQs contend as voice, as hopsim's, unless ns-3's own are asked for.
     assert "--defaults=ns3::dot11s::PeerLink::MaxBeaconLoss=65535" in args
-    assert not any(a.startswith("--defaults") for a in m.mesh_arguments(resolved, 1, "ns3"))
+    assert "--groupMgmtAsVo=true" in args
+    own = m.mesh_arguments(resolved, 1, "ns3")
+    assert not any(a.startswith(("--defaults", "--groupMgmtAsVo")) for a in own)
 
 
 @pytest.mark.parametrize(

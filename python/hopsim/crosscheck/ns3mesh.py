@@ -27,6 +27,7 @@ from .ns3translate import Ns3Untranslatable, command_line, decodes, wifi_tcp_arg
 
 __all__ = [
     "HOPSIM_AODV",
+    "HOPSIM_MESH_OPTIONS",
     "HOPSIM_PEERING",
     "aodv_attributes",
     "hwmp_attributes",
@@ -182,13 +183,18 @@ def hwmp_attributes(routing: Mapping[str, Any]) -> dict[str, str]:
 #: (PeerLink MaxPacketFailure, as hopsim's link failures), never by lost beacons (ns-3 closes
 #: it after MaxBeaconLoss = 2 beacons missed, then sends PERRs and peers anew).
 HOPSIM_PEERING = {"ns3::dot11s::PeerLink::MaxBeaconLoss": "65535"}
+#: With them, group-addressed management frames (PREQs) contend as voice, as the standard
+#: sends management frames (AC_VO) and Linux mac80211 does, where ns-3's mesh MAC queues them
+#: as background (mesh_tcp.cc --groupMgmtAsVo); hopsim's routing control goes first too.
+HOPSIM_MESH_OPTIONS = {"groupMgmtAsVo": "true"}
 
 
 def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") -> list[str]:
     """mesh_tcp.cc's command line for the resolved scenario ``s`` and ns-3 run ``run``: AODV
     with ``constants`` (:func:`aodv_attributes`), OLSR, HWMP (with ``constants = "hopsim"``,
-    peerings as hopsim's: :data:`HOPSIM_PEERING`; ``"ns3"``: ns-3's), or hopsim's static
-    routes as host routes. Raises :class:`Ns3Untranslatable`."""
+    peerings and PREQs' access category as hopsim's: :data:`HOPSIM_PEERING`,
+    :data:`HOPSIM_MESH_OPTIONS`; ``"ns3"``: ns-3's), or hopsim's static routes as host
+    routes. Raises :class:`Ns3Untranslatable`."""
     positions = positions_m(s["topology"])
     routing = s["routing"]
     protocol = routing["protocol"]
@@ -230,6 +236,7 @@ def mesh_arguments(s: Mapping[str, Any], run: int, constants: str = "hopsim") ->
         args["hwmp"] = ";".join(f"{k}={v}" for k, v in hwmp_attributes(routing).items())
         if constants == "hopsim":
             args["defaults"] = ";".join(f"{k}={v}" for k, v in HOPSIM_PEERING.items())
+            args.update(HOPSIM_MESH_OPTIONS)
     else:
         ends = [int(f[k]) for f in flows for k in ("src", "dst")]
         rows = static_routes(positions, s["radio"], ends)
@@ -423,7 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=["hopsim"],
         choices=["hopsim", "ns3"],
         help="AODV constants in ns-3: hopsim's (models.md 10) and/or ns-3's defaults; HWMP: "
-        "peerings as hopsim's (never closed by lost beacons) and/or ns-3's",
+        "peerings never closed by lost beacons and PREQs sent as voice (as hopsim's) and/or "
+        "ns-3's own",
     )
     p.add_argument("--json", type=Path, help="write every run here")
     a = p.parse_args(argv)

@@ -22,9 +22,15 @@ namespace hopsim
 
 using namespace ns3;
 
-// One mesh interface of `node` on `phyHelper`'s channel.
+// One mesh interface of `node` on `phyHelper`'s channel. `groupMgmtAsVo` (a diagnostic): the
+// background access category, where ns-3's mesh MAC queues group-addressed management frames
+// (PREQs; MeshWifiInterfaceMac::SendManagementFrame), gets voice's parameters (Table 9-155:
+// AIFSN 2, CW (aCWmin + 1) / 4 - 1 to (aCWmin + 1) / 2 - 1), as if they were sent in voice.
 inline Ptr<WifiNetDevice>
-MakeMeshInterface(Ptr<Node> node, const WifiPhyHelper& phyHelper, const WifiArgs& a)
+MakeMeshInterface(Ptr<Node> node,
+                  const WifiPhyHelper& phyHelper,
+                  const WifiArgs& a,
+                  bool groupMgmtAsVo)
 {
     const WifiStandard standard = StandardOf(a);
     Ptr<WifiNetDevice> device = CreateObject<WifiNetDevice>();
@@ -33,8 +39,15 @@ MakeMeshInterface(Ptr<Node> node, const WifiPhyHelper& phyHelper, const WifiArgs
     macFactory.Set("FrameRetryLimit", UintegerValue(a.retryLimit));
     for (const std::string ac : {"BE", "BK", "VI", "VO"})
     {
-        macFactory.Set(ac + "_Txop", PointerValue(CreateObjectWithAttributes<QosTxop>(
-                                         "AcIndex", StringValue("AC_" + ac))));
+        auto txop = CreateObjectWithAttributes<QosTxop>("AcIndex", StringValue("AC_" + ac));
+        if (groupMgmtAsVo && ac == "BK")
+        {
+            const uint32_t cwMin = standard == WIFI_STANDARD_80211b ? 31 : 15; // aCWmin
+            txop->SetMinCws({(cwMin + 1) / 4 - 1});
+            txop->SetMaxCws({(cwMin + 1) / 2 - 1});
+            txop->SetAifsns({2});
+        }
+        macFactory.Set(ac + "_Txop", PointerValue(txop));
     }
     std::vector<Ptr<WifiPhy>> phys = phyHelper.Create(node, device);
     NS_ABORT_MSG_IF(phys.size() != 1, "a mesh interface has one PHY");
@@ -67,8 +80,11 @@ MakeMeshInterface(Ptr<Node> node, const WifiPhyHelper& phyHelper, const WifiArgs
 // ns3::dot11s::HwmpProtocol's defaults first. Returns the mesh point devices (IP goes on
 // them).
 inline NetDeviceContainer
-InstallMesh(NodeContainer& nodes, const WifiArgs& a, double durationS,
-            const std::string& hwmpAttributes)
+InstallMesh(NodeContainer& nodes,
+            const WifiArgs& a,
+            double durationS,
+            const std::string& hwmpAttributes,
+            bool groupMgmtAsVo)
 {
     NS_ABORT_MSG_IF(a.Ht(), "hwmp: 802.11n/ac mesh interfaces are not translated");
     for (const auto& [name, value] : ParsePairs(hwmpAttributes, "hwmp"))
@@ -82,7 +98,7 @@ InstallMesh(NodeContainer& nodes, const WifiArgs& a, double durationS,
         Ptr<Node> node = nodes.Get(i);
         Ptr<MeshPointDevice> mp = CreateObject<MeshPointDevice>();
         node->AddDevice(mp);
-        mp->AddInterface(MakeMeshInterface(node, phy, a));
+        mp->AddInterface(MakeMeshInterface(node, phy, a, groupMgmtAsVo));
         Dot11sStack stack;
         NS_ABORT_MSG_IF(!stack.InstallStack(mp), "the dot11s stack did not install");
         points.Add(mp);

@@ -75,6 +75,7 @@ main(int argc, char* argv[])
     std::string routes;           // static: "node,destination,next hop;..."
     std::string aodvAttributes; // "Name=value;...": attributes of ns3::aodv::RoutingProtocol
     bool arp = false;       // ARP exchanges (hopsim has none)
+    bool groupMgmtAsVo = false; // hwmp diagnostic: PREQs contend as voice (hopsim_mesh.h)
     bool queueDisc = false; // ns-3's default queue disc above the MAC queue (hopsim has none)
     double durationS = 100.0;
     double warmupS = 10.0;
@@ -97,6 +98,8 @@ main(int argc, char* argv[])
     cmd.AddValue("routes", "static: host routes \"node,destination,nextHop;...\"", routes);
     cmd.AddValue("aodv", "aodv: \"Name=value;...\" attributes of ns3::aodv::RoutingProtocol "
                  "(the rest at ns-3's defaults)", aodvAttributes);
+    cmd.AddValue("groupMgmtAsVo", "hwmp, a diagnostic: group-addressed management frames contend "
+                 "with voice's EDCA parameters (ns-3 queues them as background)", groupMgmtAsVo);
     cmd.AddValue("arp", "resolve neighbours by ARP (false: caches filled beforehand)", arp);
     cmd.AddValue("queueDisc", "keep ns-3's default queue disc (FqCoDel) above the MAC queue",
                  queueDisc);
@@ -136,8 +139,9 @@ main(int argc, char* argv[])
     mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
     mobility.Install(nodes);
     // HWMP routes below IP, on mesh points: IP sees one link (static routing, one subnet).
-    NetDeviceContainer devices = mesh ? hopsim::InstallMesh(nodes, w, durationS, hwmpAttributes)
-                                      : hopsim::InstallWifi(nodes, w, durationS);
+    NetDeviceContainer devices =
+        mesh ? hopsim::InstallMesh(nodes, w, durationS, hwmpAttributes, groupMgmtAsVo)
+             : hopsim::InstallWifi(nodes, w, durationS);
 
     // ---------------------------------------------------------------- IP and routing
     InternetStackHelper internet;
