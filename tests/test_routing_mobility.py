@@ -131,3 +131,43 @@ def test_hwmp_elements_decode_in_tshark(tmp_path):
         ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
     ).stdout
     assert bad == ""
+
+
+def test_olsr_packets_decode_in_tshark(tmp_path):
+    # OLSR's packets travel on UDP port 698 with their messages (RFC 3626 3.3, 6.1, 9.1):
+    # tshark reads HELLOs and TCs from the chain's nodes, each HELLO with Vtime 6 s and
+    # Htime 2 s and each TC with Vtime 15 s (the RFC's defaults), lengths and checksums right.
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark is not installed (make test installs it)")
+    path = tmp_path / "olsr.toml"
+    path.write_text(chain_text("olsr", hops=3))
+    proc = run_cli("run", str(path), "--pcap", str(tmp_path / "pcap"))
+    assert proc.returncode == 0, proc.stderr
+    trace = str(tmp_path / "pcap" / "node-1.pcap")
+    fields = ["-T", "fields", "-e", "olsr.message_type", "-e", "olsr.vtime"]
+    fields += ["-e", "olsr.htime", "-e", "udp.checksum.status", "-e", "olsr.packet_len"]
+    fields += ["-e", "udp.length", "-e", "olsr.origin_addr"]
+    out = subprocess.run(
+        ["tshark", "-r", trace, "-o", "udp.check_checksum:TRUE", "-Y", "olsr", *fields],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    rows = [line.split("\t") for line in out if line]
+    hellos = [r for r in rows if r[0] == "1"]
+    tcs = [r for r in rows if r[0] == "2"]
+    assert hellos and tcs, rows
+    assert all(r[1] == "6" and r[2] == "2" for r in hellos), hellos
+    assert all(r[1] == "15" for r in tcs), tcs
+    assert all(r[3] == "1" and int(r[4]) + 8 == int(r[5]) for r in rows), rows
+    senders = {a for r in rows for a in r[6].split(",")}
+    assert {"10.0.0.1", "10.0.0.2", "10.0.0.3"} <= senders, senders  # nodes 0-2 heard
+    bad = subprocess.run(
+        ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
+    ).stdout
+    assert bad == ""

@@ -432,7 +432,7 @@ impl World {
     #[inline(never)]
     fn trace_parts_cold(&mut self, node: NodeId, time_ns: SimTime, frame: &Frame, parts: u64) {
         let Some(t) = self.cx.pcap.as_mut() else { return };
-        let shared = (&self.cx.packets, &self.cx.flows[..], &self.cx.hwmp);
+        let shared = (&self.cx.packets, &self.cx.flows[..], &self.cx.hwmp, &self.cx.olsr);
         if frame.mpdus > 1 {
             let tx = &self.nodes[frame.src.index()];
             let mpdus = &mut self.ampdu.traced;

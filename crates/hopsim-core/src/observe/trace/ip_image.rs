@@ -9,6 +9,7 @@ use crate::ids::PacketId;
 use crate::mac::frame::{Frame, FrameKind};
 use crate::net::aodv::AodvMsg;
 use crate::net::hwmp::msg::HwmpMsg;
+use crate::net::olsr::OlsrStore;
 use crate::net::packet::{Packet, PacketArena, SeqNo};
 use crate::net::store::MessageStore;
 use crate::observe::trace::pcap::node_ipv4;
@@ -23,8 +24,9 @@ const TCP_SYN: u8 = 0x02;
 const TCP_ECE: u8 = 0x40;
 const TCP_CWR: u8 = 0x80;
 
-/// What a frame's packets are read from: the packets, the flows and the HWMP elements.
-pub type Shared<'a> = (&'a PacketArena, &'a [FlowState], &'a MessageStore<HwmpMsg>);
+/// What a frame's packets are read from: the packets, the flows, the HWMP elements and the
+/// OLSR messages.
+pub type Shared<'a> = (&'a PacketArena, &'a [FlowState], &'a MessageStore<HwmpMsg>, &'a OlsrStore);
 
 impl PcapTracer {
     /// A frame `node` sent or received at `time_ns` (a DATA frame's packet in `packets`).
@@ -64,7 +66,7 @@ impl PcapTracer {
 
     fn record_frame(
         &mut self,
-        (packets, flows, hwmp): Shared<'_>,
+        (packets, flows, hwmp, olsr): Shared<'_>,
         node: NodeId,
         time_ns: u64,
         frame: &Frame,
@@ -79,6 +81,11 @@ impl PcapTracer {
         };
         if let Some(msg) = element {
             super::mesh_action::hwmp_action_body(&mut action, msg);
+        } else if let (FrameKind::Data, Some(p)) = (frame.kind, frame.packet) {
+            // An OLSR packet: its messages are the UDP payload.
+            if let Some((r, messages)) = packets.get(p).olsr.and_then(|r| Some((r, olsr.get(r)?))) {
+                super::olsr_packet::olsr_packet(&mut action, r.id, messages);
+            }
         }
         let ip = match (frame.kind, frame.packet) {
             (FrameKind::Data, Some(p)) if element.is_none() => {
@@ -150,9 +157,14 @@ impl PcapTracer {
 pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
     if p.flow.is_none() {
         // Routing control: AODV on UDP port 654 with its real message (RFC 3561 section 5);
-        // DSR options travel on a port no dissector claims, payload zeroed.
+        // OLSR on 698 (RFC 3626 section 3.1; the frame's record writes its packet); DSR
+        // options travel on a port no dissector claims, payload zeroed.
         let (head, head_len) = p.aodv.map_or(([0; 24], 0), |m| aodv_bytes(&m));
-        let port = if p.aodv.is_some() { 654 } else { 65048 };
+        let port = match (p.aodv, p.olsr) {
+            (Some(_), _) => 654,
+            (None, Some(_)) => 698,
+            _ => 65048,
+        };
         return TraceIp {
             src_node: p.src,
             dst_node: p.dst,

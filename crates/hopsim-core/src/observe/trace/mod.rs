@@ -7,6 +7,7 @@
 use crate::ids::NodeId;
 pub mod ip_image;
 pub mod mesh_action;
+pub mod olsr_packet;
 pub mod pcap;
 pub mod writer;
 

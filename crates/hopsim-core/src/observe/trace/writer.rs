@@ -34,7 +34,7 @@ pub struct PcapTracer {
     scratch: Vec<u8>,
     /// The packets of an A-MSDU being written (ip_image.rs).
     pub(super) amsdu: Vec<TraceIp>,
-    /// The body of the Mesh action frame being recorded (mesh_action.rs).
+    /// The body of the Mesh action frame, or the OLSR packet, being recorded.
     pub(super) action: Vec<u8>,
     error: Option<io::Error>,
     channel_mhz: u16,
@@ -121,8 +121,8 @@ impl PcapTracer {
     /// Records a frame `node` transmitted (`f.time_ns` = start of transmission) or received
     /// correctly (`f.time_ns` = end of reception).
     /// A data frame's A-MSDU, if it carries one: `amsdu`, its packets in order; a Mesh
-    /// action frame's body: `action`.
-    pub fn frame(&mut self, node: NodeId, f: &TraceFrame, amsdu: &[TraceIp], action: &[u8]) {
+    /// action frame's body, or the UDP payload of a data frame's packet: `body`.
+    pub fn frame(&mut self, node: NodeId, f: &TraceFrame, amsdu: &[TraceIp], body: &[u8]) {
         let Some(dir) = &self.node_dir else { return };
         if self.error.is_some() {
             return;
@@ -143,7 +143,7 @@ impl PcapTracer {
             }
         }
         let w = slot.as_mut().expect("opened above");
-        encode_radiotap_80211(&mut self.scratch, f, amsdu, action);
+        encode_radiotap_80211(&mut self.scratch, f, amsdu, body);
         if let Err(e) = w.write_record(f.time_ns, &self.scratch, self.scratch.len() as u32) {
             self.error = Some(e);
         }

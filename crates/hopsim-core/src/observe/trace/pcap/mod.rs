@@ -181,7 +181,7 @@ pub fn node_ipv4(node: NodeId) -> [u8; 4] {
 // ------------------------------------------------------------------------------------ encoders
 
 /// Appends the IPv4 packet `ip` (header, transport header, zero payload) to `out`.
-fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
+fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp, body: &[u8]) {
     let src = node_ipv4(ip.src_node);
     let dst = node_ipv4(ip.dst_node);
     let start = out.len();
@@ -214,7 +214,7 @@ fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
             out.extend_from_slice(&dst_port.to_be_bytes());
             out.extend_from_slice(&seg_len.to_be_bytes());
             out.extend_from_slice(&[0, 0]);
-            push_payload(out, ip, payload);
+            push_payload(out, ip, payload, body);
             let c = transport_checksum(src, dst, PROTO_UDP, seg_len, &out[th..]);
             // A computed zero is sent as all ones (zero means "no checksum" in UDP).
             let c = if c == 0 { 0xffff } else { c };
@@ -228,14 +228,16 @@ fn push_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
         }
     }
     debug_assert_eq!(out.len() - th, th_len);
-    push_payload(out, ip, payload);
+    push_payload(out, ip, payload, body);
 }
 
-/// The payload: the message head the record carries, then zeros.
-fn push_payload(out: &mut Vec<u8>, ip: &TraceIp, payload: usize) {
-    let head = (ip.head_len as usize).min(payload).min(ip.head.len());
-    out.extend_from_slice(&ip.head[..head]);
-    out.resize(out.len() + payload - head, 0);
+/// The payload: `body` where there is one (an OLSR packet), else the message head the record
+/// carries; then zeros.
+fn push_payload(out: &mut Vec<u8>, ip: &TraceIp, payload: usize, body: &[u8]) {
+    let head: &[u8] = if body.is_empty() { &ip.head[..ip.head_len as usize] } else { body };
+    let head = &head[..head.len().min(payload)];
+    out.extend_from_slice(head);
+    out.resize(out.len() + payload - head.len(), 0);
 }
 
 /// Number of SACK blocks written (at most 3).
@@ -290,7 +292,7 @@ fn push_tcp_header(out: &mut Vec<u8>, t: &TraceTcp, th_len: usize) {
 /// Clears `out` and fills it with the IPv4 packet `ip` alone (for [`LINKTYPE_RAW`] records).
 pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
     out.clear();
-    push_ipv4(out, ip);
+    push_ipv4(out, ip, &[]);
 }
 
 /// Clears `out` and fills it with a radiotap header and the 802.11 frame `f` (for
@@ -306,9 +308,10 @@ pub fn encode_ipv4(out: &mut Vec<u8>, ip: &TraceIp) {
 /// the QoS Control field's A-MSDU Present bit, then per MSDU a subframe header (DA and SA:
 /// the frame's receiver and transmitter; the length, big-endian), LLC/SNAP + IPv4, and
 /// padding to 4 octets but after the last. A Mesh action frame (`TraceKind::MeshAction`)
-/// is a management frame with `action` as its body (receiver, transmitter, and the
-/// transmitter again as the third address, as mesh STAs send them).
-pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp], action: &[u8]) {
+/// is a management frame with `body` as its body (receiver, transmitter, and the
+/// transmitter again as the third address, as mesh STAs send them); a data frame's UDP
+/// datagram carries `body`, when there is one, as its payload (an OLSR packet).
+pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp], body: &[u8]) {
     out.clear();
     const FLAGS: u32 = 1 << 1;
     const RATE: u32 = 1 << 2;
@@ -448,7 +451,7 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp
             out.extend_from_slice(&node_mac(f.ta));
             out.extend_from_slice(&node_mac(f.ta));
             out.extend_from_slice(&((f.seq & 0x0fff) << 4).to_le_bytes());
-            out.extend_from_slice(action);
+            out.extend_from_slice(body);
         }
         TraceKind::Data => {
             let flags = if f.retry { 0x08 } else { 0x00 };
@@ -471,7 +474,7 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp
                     out.extend_from_slice(&node_mac(f.ta));
                     out.extend_from_slice(&[0, 0]);
                     out.extend_from_slice(&LLC_SNAP_IPV4);
-                    push_ipv4(out, ip);
+                    push_ipv4(out, ip, &[]);
                     let msdu_len = (out.len() - start - 14) as u16;
                     out[start + 12..start + 14].copy_from_slice(&msdu_len.to_be_bytes());
                     if i + 1 < amsdu.len() {
@@ -481,7 +484,7 @@ pub fn encode_radiotap_80211(out: &mut Vec<u8>, f: &TraceFrame, amsdu: &[TraceIp
                 }
             } else if let Some(ip) = &f.ip {
                 out.extend_from_slice(&LLC_SNAP_IPV4);
-                push_ipv4(out, ip);
+                push_ipv4(out, ip, body);
             }
         }
     }
