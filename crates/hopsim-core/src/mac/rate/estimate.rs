@@ -42,30 +42,28 @@ impl LinkEstimate {
     /// One DATA attempt (or A-MPDU exchange) at `rate`.
     pub(super) fn attempt(&mut self, how: FailAverage, rate: Rate, acked: bool) {
         self.last_rate = Some(rate);
-        self.frame_attempts = self.frame_attempts.saturating_add(1);
         if how == FailAverage::Attempts {
             self.fail_avg += FAIL_WEIGHT * (f64::from(u8::from(!acked)) - self.fail_avg);
+        } else {
+            self.frame_attempts = self.frame_attempts.saturating_add(1);
         }
     }
 
-    /// The frame in service ended, delivered or dropped.
-    pub(super) fn frame_done(&mut self, how: FailAverage, delivered: bool, now: SimTime) {
+    /// The frame in service ended, delivered or dropped (`Time` only).
+    pub(super) fn frame_done(&mut self, delivered: bool, now: SimTime) {
         let attempts = std::mem::take(&mut self.frame_attempts).max(1);
         let failed = if delivered { f64::from(attempts - 1) / f64::from(attempts) } else { 1.0 };
-        self.time_average(how, failed, now);
+        self.time_average(failed, now);
     }
 
-    /// An A-MPDU exchange ended with `acked` of its `mpdus` acknowledged.
-    pub(super) fn ampdu_done(&mut self, how: FailAverage, mpdus: u32, acked: u32, now: SimTime) {
+    /// An A-MPDU exchange ended with `acked` of its `mpdus` acknowledged (`Time` only).
+    pub(super) fn ampdu_done(&mut self, mpdus: u32, acked: u32, now: SimTime) {
         self.frame_attempts = 0;
         let failed = 1.0 - f64::from(acked) / f64::from(mpdus.max(1));
-        self.time_average(how, failed, now);
+        self.time_average(failed, now);
     }
 
-    fn time_average(&mut self, how: FailAverage, failed: f64, now: SimTime) {
-        if how != FailAverage::Time {
-            return;
-        }
+    fn time_average(&mut self, failed: f64, now: SimTime) {
         let dt_ns = now.saturating_sub(self.updated_ns);
         let keep = (-(dt_ns as f64) / FAIL_MEMORY_NS as f64).exp();
         self.fail_avg = failed * (1.0 - keep) + keep * self.fail_avg;

@@ -311,8 +311,9 @@ impl RateControl {
     ) {
         debug_assert!(acked <= mpdus);
         self.count(dst, rate, acked > 0, airtime_ns);
-        let how = self.fail_average;
-        self.peer(dst).est.ampdu_done(how, mpdus, acked, now);
+        if self.fail_average == estimate::FailAverage::Time {
+            self.peer(dst).est.ampdu_done(mpdus, acked, now);
+        }
         if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
             return self.mrr_ampdu(dst, (mpdus, acked), now);
         }
@@ -417,8 +418,9 @@ impl RateControl {
         delivered: bool,
         now: SimTime,
     ) {
-        let how = self.fail_average;
-        self.peer(dst).est.frame_done(how, delivered, now);
+        if self.fail_average == estimate::FailAverage::Time {
+            self.peer(dst).est.frame_done(delivered, now);
+        }
         if matches!(self.algo, RateAlgo::MinstrelHt(_)) {
             return self.mrr_finish(dst, delivered, now);
         }
