@@ -65,7 +65,10 @@ def test_missing_trace_file_is_bad_input(tmp_path):
     assert_no_traceback(proc)
 
 
-def test_aodv_messages_decode_in_tshark(tmp_path):
+def tshark_rows(tmp_path, protocol: str, check: str, where: str, fields: list[str]):
+    """Node 1's pcap of a 3-hop chain under ``protocol``, read by tshark with the ``check``
+    checksum on: the ``fields`` of the records ``where`` selects, one list per record; none
+    of the records malformed. Skips without tshark."""
     import shutil
     import subprocess
 
@@ -73,92 +76,50 @@ def test_aodv_messages_decode_in_tshark(tmp_path):
 
     if shutil.which("tshark") is None:
         pytest.skip("tshark is not installed (make test installs it)")
-    path = tmp_path / "aodv.toml"
-    path.write_text(chain_text("aodv", hops=3))
+    path = tmp_path / f"{protocol}.toml"
+    path.write_text(chain_text(protocol, hops=3))
     proc = run_cli("run", str(path), "--pcap", str(tmp_path / "pcap"))
     assert proc.returncode == 0, proc.stderr
     trace = str(tmp_path / "pcap" / "node-1.pcap")
-    fields = ["-T", "fields", "-e", "aodv.type", "-e", "udp.checksum.status"]
-    out = subprocess.run(
-        ["tshark", "-r", trace, "-o", "udp.check_checksum:TRUE", "-Y", "aodv", *fields],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\n")
-    rows = [line.split("\t") for line in out if line]
-    types = {r[0] for r in rows}
-    assert {"1", "2"} <= types, rows  # Route Request and Route Reply
-    assert all(r[1] == "1" for r in rows), rows  # checksum status 1 = verified good
+    cmd = ["tshark", "-r", trace, "-o", f"{check}:TRUE", "-Y", where, "-T", "fields"]
+    cmd += [x for f in fields for x in ("-e", f)]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     bad = subprocess.run(
         ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
     ).stdout
     assert bad == ""
+    return [line.split("\t") for line in out.split("\n") if line]
+
+
+def test_aodv_messages_decode_in_tshark(tmp_path):
+    fields = ["aodv.type", "udp.checksum.status"]
+    rows = tshark_rows(tmp_path, "aodv", "udp.check_checksum", "aodv", fields)
+    types = {r[0] for r in rows}
+    assert {"1", "2"} <= types, rows  # Route Request and Route Reply
+    assert all(r[1] == "1" for r in rows), rows  # checksum status 1 = verified good
 
 
 def test_hwmp_elements_decode_in_tshark(tmp_path):
     # HWMP's elements travel in 802.11s Mesh action frames (IEEE 802.11-2012 8.5.17.3,
     # 8.4.2.115-116): tshark reads the PREQ from node 0 for node 3 and the PREP back, the
     # frames well-formed and their FCS good.
-    import shutil
-    import subprocess
-
-    import pytest
-
-    if shutil.which("tshark") is None:
-        pytest.skip("tshark is not installed (make test installs it)")
-    path = tmp_path / "hwmp.toml"
-    path.write_text(chain_text("hwmp", hops=3))
-    proc = run_cli("run", str(path), "--pcap", str(tmp_path / "pcap"))
-    assert proc.returncode == 0, proc.stderr
-    trace = str(tmp_path / "pcap" / "node-1.pcap")
-    fields = ["-T", "fields", "-e", "wlan.tag.number", "-e", "wlan.hwmp.orig_sta"]
-    fields += ["-e", "wlan.hwmp.targ_sta", "-e", "wlan.fcs.status"]
-    out = subprocess.run(
-        ["tshark", "-r", trace, "-o", "wlan.check_checksum:TRUE", "-Y", "wlan.hwmp.orig_sta"]
-        + fields,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\n")
-    rows = [line.split("\t") for line in out if line]
+    fields = ["wlan.tag.number", "wlan.hwmp.orig_sta", "wlan.hwmp.targ_sta", "wlan.fcs.status"]
+    rows = tshark_rows(tmp_path, "hwmp", "wlan.check_checksum", "wlan.hwmp.orig_sta", fields)
     node0, node3 = "02:00:00:00:00:01", "02:00:00:00:00:04"
     preqs = [r for r in rows if r[0] == "130"]
     preps = [r for r in rows if r[0] == "131"]
     assert any(r[1] == node0 and r[2] == node3 for r in preqs), rows
     assert any(r[1] == node0 and r[2] == node3 for r in preps), rows
     assert all(r[3] == "1" for r in rows), rows  # FCS status 1 = good
-    bad = subprocess.run(
-        ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
-    ).stdout
-    assert bad == ""
 
 
 def test_olsr_packets_decode_in_tshark(tmp_path):
     # OLSR's packets travel on UDP port 698 with their messages (RFC 3626 3.3, 6.1, 9.1):
     # tshark reads HELLOs and TCs from the chain's nodes, each HELLO with Vtime 6 s and
     # Htime 2 s and each TC with Vtime 15 s (the RFC's defaults), lengths and checksums right.
-    import shutil
-    import subprocess
-
-    import pytest
-
-    if shutil.which("tshark") is None:
-        pytest.skip("tshark is not installed (make test installs it)")
-    path = tmp_path / "olsr.toml"
-    path.write_text(chain_text("olsr", hops=3))
-    proc = run_cli("run", str(path), "--pcap", str(tmp_path / "pcap"))
-    assert proc.returncode == 0, proc.stderr
-    trace = str(tmp_path / "pcap" / "node-1.pcap")
-    fields = ["-T", "fields", "-e", "olsr.message_type", "-e", "olsr.vtime"]
-    fields += ["-e", "olsr.htime", "-e", "udp.checksum.status", "-e", "olsr.packet_len"]
-    fields += ["-e", "udp.length", "-e", "olsr.origin_addr"]
-    out = subprocess.run(
-        ["tshark", "-r", trace, "-o", "udp.check_checksum:TRUE", "-Y", "olsr", *fields],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split("\n")
-    rows = [line.split("\t") for line in out if line]
+    fields = ["olsr.message_type", "olsr.vtime", "olsr.htime", "udp.checksum.status"]
+    fields += ["olsr.packet_len", "udp.length", "olsr.origin_addr"]
+    rows = tshark_rows(tmp_path, "olsr", "udp.check_checksum", "olsr", fields)
     hellos = [r for r in rows if r[0] == "1"]
     tcs = [r for r in rows if r[0] == "2"]
     assert hellos and tcs, rows
@@ -167,7 +128,3 @@ def test_olsr_packets_decode_in_tshark(tmp_path):
     assert all(r[3] == "1" and int(r[4]) + 8 == int(r[5]) for r in rows), rows
     senders = {a for r in rows for a in r[6].split(",")}
     assert {"10.0.0.1", "10.0.0.2", "10.0.0.3"} <= senders, senders  # nodes 0-2 heard
-    bad = subprocess.run(
-        ["tshark", "-r", trace, "-Y", "_ws.malformed"], capture_output=True, text=True, check=True
-    ).stdout
-    assert bad == ""

@@ -72,27 +72,23 @@ impl PcapTracer {
         frame: &Frame,
         ampdu: Option<(u32, bool)>,
     ) {
-        // An HWMP element travels in a Mesh action frame, not as an IP packet.
-        let mut action = std::mem::take(&mut self.action);
-        action.clear();
-        let element = match (frame.kind, frame.packet) {
-            (FrameKind::Data, Some(p)) => packets.get(p).hwmp.and_then(|r| hwmp.get(r.id)),
+        let packet = match (frame.kind, frame.packet) {
+            (FrameKind::Data, Some(p)) => Some(packets.get(p)),
             _ => None,
         };
+        // An HWMP element travels in a Mesh action frame, not as an IP packet; an OLSR
+        // packet's messages are its UDP payload.
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        let element = packet.and_then(|p| hwmp.get(p.hwmp?.id));
         if let Some(msg) = element {
-            super::mesh_action::hwmp_action_body(&mut action, msg);
-        } else if let (FrameKind::Data, Some(p)) = (frame.kind, frame.packet) {
-            // An OLSR packet: its messages are the UDP payload.
-            if let Some((r, messages)) = packets.get(p).olsr.and_then(|r| Some((r, olsr.get(r)?))) {
-                super::olsr_packet::olsr_packet(&mut action, r.id, messages);
+            super::mesh_action::hwmp_action_body(&mut body, msg);
+        } else if let Some(r) = packet.and_then(|p| p.olsr) {
+            if let Some(messages) = olsr.get(r) {
+                super::olsr_packet::olsr_packet(&mut body, r.id, messages);
             }
         }
-        let ip = match (frame.kind, frame.packet) {
-            (FrameKind::Data, Some(p)) if element.is_none() => {
-                Some(ip_image(packets.get(p), flows))
-            }
-            _ => None,
-        };
+        let ip = packet.filter(|_| element.is_none()).map(|p| ip_image(p, flows));
         // An A-MSDU: every packet of the chain (mac/amsdu.rs).
         let mut amsdu = std::mem::take(&mut self.amsdu);
         amsdu.clear();
@@ -138,9 +134,9 @@ impl PcapTracer {
             channel_mhz: self.channel_mhz(),
             ip,
         };
-        self.frame(node, &record, &amsdu, &action);
+        self.frame(node, &record, &amsdu, &body);
         self.amsdu = amsdu;
-        self.action = action;
+        self.body = body;
     }
 
     /// An endpoint of a flow at `node` sends or receives an IP packet.

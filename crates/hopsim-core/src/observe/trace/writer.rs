@@ -35,7 +35,7 @@ pub struct PcapTracer {
     /// The packets of an A-MSDU being written (ip_image.rs).
     pub(super) amsdu: Vec<TraceIp>,
     /// The body of the Mesh action frame, or the OLSR packet, being recorded.
-    pub(super) action: Vec<u8>,
+    pub(super) body: Vec<u8>,
     error: Option<io::Error>,
     channel_mhz: u16,
     qos: bool,
@@ -52,7 +52,7 @@ impl Clone for PcapTracer {
             flows: BTreeMap::new(),
             scratch: Vec::new(),
             amsdu: Vec::new(),
-            action: Vec::new(),
+            body: Vec::new(),
             error: None,
             channel_mhz: self.channel_mhz,
             qos: self.qos,
@@ -78,7 +78,7 @@ impl PcapTracer {
             flows: BTreeMap::new(),
             scratch: Vec::with_capacity(2400),
             amsdu: Vec::new(),
-            action: Vec::new(),
+            body: Vec::new(),
             error: None,
             channel_mhz: 2412,
             qos: false,
