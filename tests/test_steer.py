@@ -4,6 +4,8 @@ arithmetic of what it sets, and every other key refused by name."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import hopsim
@@ -127,11 +129,35 @@ def test_the_route_is_read_not_refreshed() -> None:
     assert sim.route(0, 3) == [], "no route before discovery"
     sim.run_until(5.0)
     assert sim.route(0, 3) == [0, 1, 2, 3]
+    assert sim.route(2, 2) == [2], "a node's route to itself, whatever the protocol"
     assert sim.state()["flows"][0]["route"] == [0, 1, 2, 3]
     fork = sim.fork()
     for _ in range(3):
         fork.route(0, 3)
     assert fork.run().flows[0].goodput_kbps == sim.run().flows[0].goodput_kbps
+
+
+def test_an_olsr_route_read_is_what_routing_would_use() -> None:
+    # A 3 x 3 grid under TCP: nodes that forward nothing for a while keep an old table; a
+    # read gives the route from the tuples that hold now, the same at every node of it (each
+    # node's own read continues the route), and every hop is one grid step.
+    grid = {"kind": "grid", "rows": 3, "cols": 3, "spacing_m": 200.0}
+    flow = {"src": 0, "dst": 8, "transport": "tcp", "start_s": 1.0}
+    sim = hopsim.Simulation(
+        dict(duration_s=30.0, topology=grid, routing={"protocol": "olsr"}, flows=[flow])
+    )
+    seen = 0
+    for t in range(6, 30, 2):
+        sim.run_until(float(t))
+        for a in range(8):
+            route = sim.route(a, 8)
+            seen += bool(route)
+            if route:
+                assert route[0] == a and route[-1] == 8
+                assert sim.route(route[1], 8) == route[1:], f"{a} at {t} s"
+                for x, y in itertools.pairwise(route):
+                    assert abs(x // 3 - y // 3) + abs(x % 3 - y % 3) == 1, route
+    assert seen > 60, seen
 
 
 @pytest.mark.parametrize(

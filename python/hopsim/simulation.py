@@ -169,8 +169,9 @@ class Simulation:
         self._core.set_queue_limit(node, float(packets))
 
     def route(self, src: int, dst: int) -> list[int]:
-        """The route from ``src`` to ``dst`` as the routing tables hold it now (node ids,
-        ``src`` first; empty when there is none). Reading it refreshes nothing."""
+        """The route from ``src`` to ``dst`` that a packet sent now would find in the routing
+        tables (node ids, ``src`` first; empty when there is none, ``[src]`` to itself).
+        Reading it changes nothing in the run."""
         _index("src", src)
         _index("dst", dst)
         return list(self._core.route(src, dst))

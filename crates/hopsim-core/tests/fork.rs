@@ -1,9 +1,11 @@
 //! Pause and fork (issue 35): on every scenario of the golden set, a run paused at a third and
 //! at two thirds of its time and resumed gives the document of an uninterrupted run, and a
-//! fork taken at the pause, continued unchanged, gives the same document as the original.
+//! fork taken at the pause, continued unchanged, gives the same document as the original; and
+//! reading routes at pauses changes nothing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use hopsim_core::ids::NodeId;
 use hopsim_core::scenario::parse_toml;
 use hopsim_core::{prepare, result_json};
 use serde_json::Value;
@@ -14,8 +16,8 @@ fn doc(world: &mut hopsim_core::world::World, scenario: &hopsim_core::scenario::
     d
 }
 
-#[test]
-fn paused_resumed_and_forked_runs_equal_the_uninterrupted_one() {
+/// The golden set's scenario files, in name order.
+fn golden() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -26,7 +28,12 @@ fn paused_resumed_and_forked_runs_equal_the_uninterrupted_one() {
         .collect();
     names.sort();
     assert!(names.len() >= 30, "the golden set");
-    for path in names {
+    names
+}
+
+#[test]
+fn paused_resumed_and_forked_runs_equal_the_uninterrupted_one() {
+    for path in golden() {
         let scenario = parse_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let end_ns = (scenario.duration_s * 1e9) as u64;
         let mut whole = prepare(&scenario).unwrap();
@@ -42,6 +49,34 @@ fn paused_resumed_and_forked_runs_equal_the_uninterrupted_one() {
         let name = path.file_name().unwrap().to_string_lossy();
         assert!(doc(&mut paused, &scenario) == want, "{name}: paused and resumed differs");
         assert!(doc(&mut fork, &scenario) == want, "{name}: the fork differs");
+    }
+}
+
+#[test]
+fn reading_routes_at_every_pause_changes_nothing() {
+    // Every route between every pair read at ten pauses (OLSR computes its table for a read
+    // when the sets changed since the last one): the document is the uninterrupted run's.
+    for path in golden() {
+        let scenario = parse_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let end_ns = (scenario.duration_s * 1e9) as u64;
+        let mut whole = prepare(&scenario).unwrap();
+        whole.run().unwrap();
+        let want = doc(&mut whole, &scenario);
+        let mut read = prepare(&scenario).unwrap();
+        let n = read.node_count() as u32;
+        for k in 1..=10 {
+            read.run_until(k * end_ns / 11).unwrap();
+            for a in 0..n {
+                assert_eq!(read.route_now(NodeId(a), NodeId(a)), [a], "to itself");
+                for b in 0..n {
+                    let route = read.route_now(NodeId(a), NodeId(b));
+                    assert!(route.is_empty() || (route[0] == a && route.last() == Some(&b)));
+                }
+            }
+        }
+        read.run().unwrap();
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert!(doc(&mut read, &scenario) == want, "{name}: reading routes changed the run");
     }
 }
 

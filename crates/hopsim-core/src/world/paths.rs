@@ -110,8 +110,8 @@ impl World {
         self.path_logs[flow.index()].first_route_ns
     }
 
-    /// The route from `src` to `dst` as the routing tables hold it now, into `out` (left
-    /// empty when no complete route exists).
+    /// The route from `src` to `dst` as a packet sent now would find it in the routing
+    /// tables, into `out` (left empty when no complete route exists; `[src]` to itself).
     pub(crate) fn current_route(
         &self,
         now: SimTime,
@@ -120,6 +120,10 @@ impl World {
         out: &mut Vec<NodeId>,
     ) {
         out.clear();
+        if src == dst {
+            out.push(src); // delivered where it is, whatever the protocol
+            return;
+        }
         let view = |node: NodeId, out: &mut Vec<NodeId>| {
             self.nodes[node.index()].router.view(now, node, dst, &self.cx.routes, out)
         };

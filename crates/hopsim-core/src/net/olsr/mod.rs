@@ -10,6 +10,7 @@
 
 mod mpr;
 pub mod msg;
+mod routes;
 mod store;
 mod table;
 
@@ -93,10 +94,12 @@ pub struct OlsrNode {
     dups: FxHashMap<(NodeId, u16), (SimTime, bool)>,
     dups_purge: SimTime,
     msg_seq: u16,
-    table: table::RouteTable,
-    /// The neighbourhood or topology changed since the routes were computed, and the
-    /// neighbourhood since the MPRs were (computed when a HELLO is made, which says them).
-    dirty: bool,
+    /// The routing table as last computed (`routes.rs`), and the number of times the sets
+    /// it is computed from changed.
+    routes: routes::Routes,
+    generation: u64,
+    /// The neighbourhood changed since the MPRs were computed (when a HELLO is made, which
+    /// says them).
     mpr_dirty: bool,
     /// No tuple expires, and no link stops being symmetric, before this time: `expire` has
     /// nothing to do until then (a lower bound, lowered by every new tuple).
@@ -123,8 +126,8 @@ impl OlsrNode {
             dups: FxHashMap::default(),
             dups_purge: 0,
             msg_seq: 0,
-            table: table::RouteTable::default(),
-            dirty: false,
+            routes: routes::Routes::default(),
+            generation: 0,
             mpr_dirty: false,
             next_expiry: SimTime::MAX,
         }
@@ -159,7 +162,7 @@ impl OlsrNode {
         self.topology.iter_mut().for_each(|a| a.dests.retain(|t| t.until >= now));
         let after = (self.links.len(), self.two_hop.len(), self.selectors.len(), self.tuples());
         if before != after || !lost_sym.is_empty() {
-            (self.dirty, self.mpr_dirty) = (true, true);
+            self.sets_changed(true);
         }
         // A neighbour whose link is no longer symmetric takes its two-hop tuples with it
         // (section 8.5: the neighbour left the symmetric neighbourhood).
@@ -181,6 +184,12 @@ impl OlsrNode {
             .unwrap_or(SimTime::MAX);
     }
 
+    /// The sets the routes (and, `mprs_too`, the MPRs) are computed from changed.
+    fn sets_changed(&mut self, mprs_too: bool) {
+        self.generation = self.generation.wrapping_add(1);
+        self.mpr_dirty |= mprs_too;
+    }
+
     /// Topology tuples held.
     fn tuples(&self) -> usize {
         self.topology.iter().map(|a| a.dests.len()).sum()
@@ -189,6 +198,7 @@ impl OlsrNode {
     /// A tuple holding until `until` was added or refreshed.
     fn holds_until(&mut self, until: SimTime) {
         self.next_expiry = self.next_expiry.min(until);
+        self.routes.holds_at_most_until(until);
     }
 
     fn symmetric(&self, n: NodeId, now: SimTime) -> bool {
@@ -209,19 +219,6 @@ impl OlsrNode {
         sym
     }
 
-    /// Recompute the routes if anything they depend on changed.
-    fn refresh(&mut self, now: SimTime) {
-        self.expire(now);
-        if !self.dirty {
-            return;
-        }
-        let sym = self.symmetric_set(now);
-        let pairs = self.two_hop.keys().copied();
-        self.table.compute(self.me, &sym, pairs, &self.topology);
-        self.symmetric = sym;
-        self.dirty = false;
-    }
-
     /// Recompute the MPR set if the neighbourhood changed.
     fn refresh_mprs(&mut self, now: SimTime) {
         self.expire(now);
@@ -235,9 +232,7 @@ impl OlsrNode {
     }
 
     /// This node's HELLO at `now` (section 6.2): every link not yet expired, with its link
-    /// type and the neighbour's type. (The routes are not recomputed here: they are when a
-    /// packet is routed and at each TC timer, so a table read without routing, `route`, is at
-    /// most one TC interval old.)
+    /// type and the neighbour's type.
     pub fn hello(&mut self, now: SimTime) -> Message {
         self.refresh_mprs(now);
         let links = self
@@ -273,7 +268,7 @@ impl OlsrNode {
     /// This node's TC at `now` (section 9.3), or None: its MPR selectors with the ANSN, sent
     /// while it has selectors and, empty, for TOP_HOLD_TIME after it had the last.
     pub fn tc(&mut self, now: SimTime) -> Option<Message> {
-        self.refresh(now);
+        self.expire(now);
         let selectors: Vec<NodeId> = self.selectors.keys().copied().collect();
         if selectors != self.advertised {
             self.ansn = self.ansn.wrapping_add(1);
@@ -346,7 +341,7 @@ impl OlsrNode {
         let is_sym = link.sym_until >= now && link.sym_until != 0;
         if self.willingness.insert(from, h.willingness) != Some(h.willingness) || was_sym != is_sym
         {
-            (self.dirty, self.mpr_dirty) = (true, true);
+            self.sets_changed(true);
         }
         if !is_sym {
             if was_sym {
@@ -363,8 +358,9 @@ impl OlsrNode {
                 NeighborType::Not => self.two_hop.remove(&(from, n)).is_some(),
                 _ => false,
             };
-            self.dirty |= changed;
-            self.mpr_dirty |= changed;
+            if changed {
+                self.sets_changed(true);
+            }
         }
         if h.links.iter().any(|&(n, _, kind)| n == self.me && kind == NeighborType::Mpr) {
             self.selectors.insert(from, now + vtime);
@@ -399,7 +395,9 @@ impl OlsrNode {
                 }
             }
         }
-        self.dirty |= changed;
+        if changed {
+            self.sets_changed(false);
+        }
     }
 
     /// The link layer could not deliver to `neighbor` (section 13): the link is lost now and
@@ -412,21 +410,15 @@ impl OlsrNode {
                 self.next_expiry = self.next_expiry.min(l.until);
                 self.two_hop.retain(|(via, _), _| *via != neighbor);
                 self.selectors.remove(&neighbor);
-                (self.dirty, self.mpr_dirty) = (true, true);
+                self.sets_changed(true);
             }
         }
     }
 
-    /// The next hop toward `dst` now, from the routing table (recomputed if stale).
+    /// The next hop toward `dst` now, from the routing table (`routes.rs`).
     pub fn next_hop(&mut self, dst: NodeId, now: SimTime) -> Option<NodeId> {
-        self.refresh(now);
-        self.table.next_hop(dst)
-    }
-
-    /// The route toward `dst` as the table holds it (next hop, hops), without recomputing or
-    /// expiring anything.
-    pub fn route(&self, dst: NodeId) -> Option<(NodeId, u32)> {
-        self.table.get(dst)
+        self.expire(now);
+        self.route(dst, now).map(|r| r.0)
     }
 
     /// The MPR set (as last computed).

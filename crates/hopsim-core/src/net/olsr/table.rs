@@ -1,10 +1,10 @@
 //! The routing table (RFC 3626 section 10): symmetric neighbours at one hop, strict two-hop
 //! neighbours at two, then the topology set, hop by hop from h = 2, each destination through
 //! the first tuple found whose last hop is at the hop before it, the tuples in the order they
-//! entered the set (as ns-3's `RoutingTableComputation` walks its topology set). Recomputed
-//! whenever the neighbourhood or the topology changes (`OlsrNode::refresh`). Indexed by node
-//! id (ids are dense) and kept between computations, with the topology set by last hop, so
-//! that steady state allocates nothing.
+//! entered the set (as ns-3's `RoutingTableComputation` walks its topology set). Computed
+//! when a route is asked for after the sets changed or a tuple expired (`routes.rs`).
+//! Indexed by node id (ids are dense) and kept between computations, with the topology set
+//! by last hop, so that steady state allocates nothing.
 
 use super::msg::WILL_NEVER;
 use crate::engine::time::SimTime;
@@ -39,10 +39,6 @@ pub struct RouteTable {
 }
 
 impl RouteTable {
-    pub fn next_hop(&self, dst: NodeId) -> Option<NodeId> {
-        self.get(dst).map(|r| r.0)
-    }
-
     pub fn get(&self, dst: NodeId) -> Option<(NodeId, u32)> {
         self.routes.get(dst.index()).copied().flatten()
     }
@@ -55,13 +51,15 @@ impl RouteTable {
     }
 
     /// Section 10 from the symmetric neighbours with their willingness (in id order), the
-    /// two-hop tuples (neighbour, node) and the topology set by last hop.
+    /// two-hop tuples (neighbour, node) and the topology set by last hop, of whose tuples
+    /// only those holding at `now` count.
     pub fn compute(
         &mut self,
         me: NodeId,
         symmetric: &[(NodeId, u8)],
         two_hop: impl Iterator<Item = (NodeId, NodeId)>,
         topology: &[Advertised],
+        now: SimTime,
     ) {
         self.routes.iter_mut().for_each(|r| *r = None);
         for &(n, _) in symmetric {
@@ -95,7 +93,7 @@ impl RouteTable {
                     continue;
                 };
                 for t in &adv.dests {
-                    if t.dest == me || self.get(t.dest).is_some() {
+                    if t.dest == me || t.until < now || self.get(t.dest).is_some() {
                         continue;
                     }
                     if t.dest.index() >= self.best.len() {

@@ -177,10 +177,10 @@ fn a_chain_routes_end_to_end_through_tcs() {
     }
     for dst in 1..6u32 {
         assert_eq!(net.nodes[0].next_hop(NodeId(dst), now), Some(NodeId(1)));
-        assert_eq!(net.nodes[0].route(NodeId(dst)).unwrap().1, dst);
+        assert_eq!(net.nodes[0].route(NodeId(dst), now).unwrap().1, dst);
     }
     assert_eq!(net.nodes[5].next_hop(NodeId(0), now), Some(NodeId(4)));
-    assert_eq!(net.nodes[5].route(NodeId(0)).unwrap(), (NodeId(4), 5));
+    assert_eq!(net.nodes[5].route(NodeId(0), now).unwrap(), (NodeId(4), 5));
 }
 
 #[test]
@@ -208,8 +208,7 @@ fn tcs_are_forwarded_only_by_mprs_and_once() {
     for i in 0..9 {
         for j in 0..9 {
             if i != j {
-                net.nodes[i].next_hop(NodeId(j as u32), now);
-                let (_, hops) = net.nodes[i].route(NodeId(j as u32)).expect("a route");
+                let (_, hops) = net.nodes[i].route(NodeId(j as u32), now).expect("a route");
                 let (ri, ci, rj, cj) = (i / 3, i % 3, j / 3, j % 3);
                 assert_eq!(hops as usize, ri.abs_diff(rj) + ci.abs_diff(cj), "{i} -> {j}");
             }
@@ -261,9 +260,8 @@ fn ansn_rules_older_tcs_are_ignored_and_newer_replace() {
     };
     let a = &mut net.nodes[0];
     a.receive(now, NodeId(1), &tc(10, 100, &[5, 6]));
-    assert_eq!(a.route(NodeId(5)), None, "route() reads the table as last computed");
+    assert_eq!(a.route(NodeId(5), now), Some((NodeId(1), 3)), "read before any routing");
     assert_eq!(a.next_hop(NodeId(5), now), Some(NodeId(1)));
-    assert_eq!(a.route(NodeId(5)), Some((NodeId(1), 3)));
     a.receive(now, NodeId(1), &tc(9, 101, &[7]));
     assert_eq!(a.next_hop(NodeId(7), now), None, "an older ANSN is ignored");
     a.receive(now, NodeId(1), &tc(11, 102, &[7]));
@@ -344,4 +342,46 @@ fn a_neighbour_that_falls_silent_takes_its_two_hop_nodes_and_routes_along() {
     assert_eq!(a.next_hop(NodeId(1), later), None);
     a.hello(later); // the MPR set is computed for the HELLO that says it
     assert!(a.mprs().is_empty(), "nothing left to cover");
+}
+
+#[test]
+fn reading_a_route_gives_what_routing_would_and_changes_nothing() {
+    // A 6-node chain converges, then the link 2-3 breaks, then it is repaired. HELLOs and TCs
+    // go on (the tuples through the break expire one by one, new ones come after the repair)
+    // but no node routes a packet. At every instant a read equals what routing a packet
+    // would find on a copy whose kept table is thrown away (computed from the sets alone),
+    // whatever was read before.
+    let edges: Vec<(u32, u32)> = (0..5).map(|i| (i, i + 1)).collect();
+    let mut net = Net::new(6, &edges);
+    let mut now = net.converge();
+    let (mut gone, mut back) = (0, 0);
+    for step in 0..80 {
+        match step {
+            0 => (net.edges.remove(&(2, 3)), net.edges.remove(&(3, 2))).0,
+            40 => (net.edges.insert((2, 3)), net.edges.insert((3, 2))).0,
+            _ => false,
+        };
+        if step % 4 == 0 {
+            net.hellos(now);
+        }
+        if step % 10 == 5 {
+            net.tcs(now);
+        }
+        for i in 0..6 {
+            for j in (0..6u32).filter(|j| *j != i) {
+                let node = &net.nodes[i as usize];
+                let read = node.route(NodeId(j), now);
+                let mut fresh = node.clone();
+                fresh.routes = routes::Routes::default();
+                assert_eq!(read.map(|r| r.0), fresh.next_hop(NodeId(j), now), "{i}->{j} at {now}");
+                assert_eq!(node.route(NodeId(j), now), read, "a second read");
+                let across = (i < 3) != (j < 3);
+                gone += usize::from(step < 40 && across && read.is_none());
+                back += usize::from(step >= 60 && across && read.is_some());
+            }
+        }
+        now += S / 2;
+    }
+    assert!(gone > 0, "routes across the break expired within the run");
+    assert!(back > 0, "and came back after the repair");
 }

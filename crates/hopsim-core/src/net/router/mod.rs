@@ -426,7 +426,7 @@ impl Router {
             },
             Router::Aodv(a) => a.node.route(dst, now).map_or(RouteView::None, RouteView::NextHop),
             Router::Olsr(o) => {
-                o.node.route(dst).map_or(RouteView::None, |r| RouteView::NextHop(r.0))
+                o.node.route(dst, now).map_or(RouteView::None, |r| RouteView::NextHop(r.0))
             }
             Router::Hwmp(h) => {
                 h.node.route(dst, now).map_or(RouteView::None, |r| RouteView::NextHop(r.next_hop))
