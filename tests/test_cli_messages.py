@@ -4,6 +4,7 @@ what to do, and flags in the help are shown as flags."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -97,3 +98,25 @@ def test_plot_help_lists_the_metrics():
     flat = "".join(run_cli("plot", "--help").stdout.split())
     for name in [*FLOW_FIELDS, *AGGREGATES, *TOTAL_FIELDS]:
         assert name in flat, name
+
+
+def test_bracketed_names_in_the_help_survive_rich_markup():
+    # Rich reads "[name]" as a markup tag and drops it unless escaped ("\\[name]"): a table
+    # name in a help text vanished that way ("Gilbert-Elliott table ()").
+    from typer.main import get_command
+
+    from hopsim.cli import app
+
+    for name, command in get_command(app).commands.items():  # type: ignore[attr-defined]
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        wanted = {m for t in texts for m in re.findall(r"\[[a-z_.\[\]]+\]", t.replace("\\", ""))}
+        proc = subprocess.run(
+            [sys.executable, "-m", "hopsim", name, "--help"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "COLUMNS": "400"},
+            check=False,
+        )
+        shown = proc.stdout
+        for w in wanted:
+            assert w in shown, f"hopsim {name} --help lost {w!r}"

@@ -53,6 +53,12 @@ KEYS = [
     "flows.0.src", "flows.0.dst", "flows.0.transport", "flows.0.interval_s",
     "flows.0.payload_bytes", "flows.0.start_s", "flows.0.stop_s", "flows.0.bytes",
     "mobility.model", "mobility.speed_max_mps", "mobility.pause_s", "traffic.random_flows",
+    "routing.olsr_hello_interval_s", "routing.olsr_tc_interval_s", "routing.olsr_willingness",
+    "routing.olsr_link_layer_feedback", "routing.olsr_spread_start", "routing.hwmp_root_mode",
+    "routing.hwmp_root", "routing.hwmp_active_path_timeout_s", "routing.hwmp_max_preq_retries",
+    "routing.hwmp_fail_average", "routing.hwmp_path_refresh_s", "mac.erp_protection",
+    "mac.edca.VO.cw_min", "radio.gauss_markov.sigma_db", "radio.gilbert_elliott.good_mean_s",
+    "radio.gilbert_elliott.drawn_from", "radio.link_trace.file", "interference",
     "nonsense", "topology.bogus", "flows.7.src",
 ]  # fmt: skip
 
@@ -61,7 +67,8 @@ VALUES = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.sampled_from(
         [0, 1, 2, 3, 0.5, 1e-9, 1e300, -1, 2**64]
-        + ["tcp", "udp", "aodv", "sinr", "80211a", "80211g", "sense"]
+        + ["tcp", "udp", "aodv", "sinr", "80211a", "80211g", "sense", "olsr", "hwmp"]
+        + ["proactive", "time", "attempts", "roofnet_1mbps", "cts_to_self"]
     ),
     st.text(max_size=8),
     st.booleans(),
@@ -156,6 +163,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (d / "bad.toml").write_text("[topology\nkind = chain\n")
     (d / "adir").mkdir()
     (d / "results.sqlite").write_bytes(b"not a database" * 10)
+    probes = [f"{s},{1 - s},{i * 0.5},{int(i % 5 != 0)}" for s in (0, 1) for i in range(40)]
+    (d / "trace.csv").write_text("src,dst,time_s,delivered\n" + "\n".join(probes) + "\n")
     return {
         "ok": str(d / "ok.toml"),
         "sweep": str(d / "sweep.toml"),
@@ -167,18 +176,19 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "missing": str(d / "missing.toml"),
         "out": str(d / "out"),
         "dev": "/proc/nonexistent/x",
+        "trace": str(d / "trace.csv"),
     }
 
 
 #: Commands drawn (advise, crosscheck and the studies of reproduce run minutes of
 #: simulations: their option checking is tested in their own files).
-COMMANDS = ["run", "validate", "sweep", "results", "plot", "reproduce"]
+COMMANDS = ["run", "validate", "sweep", "results", "plot", "reproduce", "show", "view", "fit-links"]
 TOKENS = [
     "", "0", "1", "2", "-1", "1e9", "1e300", "nan", "inf", "x", "--", "-", "1.5",
     "topology.hops=3", "topology.hops=x", "duration_s=1e-3", "nope=1", "=", "a=b=c",
     "goodput_kbps", "topology.hops", "csv", "out.png", "/proc/nonexistent/y",
 ]  # fmt: skip
-FILES = ["ok", "sweep", "empty", "garbage", "bad", "dir", "store", "missing", "dev"]
+FILES = ["ok", "sweep", "empty", "garbage", "bad", "dir", "store", "missing", "dev", "trace"]
 
 
 @st.composite

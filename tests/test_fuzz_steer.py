@@ -1,5 +1,6 @@
 """Property tests of issue 35's surfaces (issue 30, item 3): mid-run changes and forks on
-generated scenarios, and window environments given actions and calls outside their contract.
+generated scenarios (TCP, UDP, AODV, DSR, OLSR, HWMP, CoDel, ns2 profile), and window
+environments given actions and calls outside their contract.
 
 Whatever the input: a change is applied or refused with a ScenarioError naming what was
 wrong, never another exception; a fork continued unchanged gives, bit for bit, what the
@@ -55,6 +56,25 @@ SCENARIOS: list[dict[str, Any]] = [
         "flows": [
             {"src": 0, "dst": 8, "transport": "tcp", "tcp": {"variant": "vegas"}},
             {"src": 2, "dst": 6, "transport": "udp", "interval_s": 0.0},
+        ],
+    },
+    {
+        "duration_s": 4.0,
+        "topology": {"kind": "grid", "rows": 2, "cols": 3, "spacing_m": 200.0},
+        "routing": {"protocol": "olsr", "olsr_hello_interval_s": 0.5, "olsr_tc_interval_s": 1.0},
+        "flows": [
+            {"src": 0, "dst": 5, "transport": "tcp", "start_s": 1.5},
+            {"src": 3, "dst": 2, "transport": "udp", "interval_s": 0.02},
+        ],
+    },
+    {
+        "duration_s": 4.0,
+        "topology": {"kind": "grid", "rows": 2, "cols": 3, "spacing_m": 200.0},
+        "radio": {"reception": "sinr"},
+        "routing": {"protocol": "hwmp", "hwmp_fail_average": "time"},
+        "flows": [
+            {"src": 0, "dst": 5, "transport": "tcp"},
+            {"src": 5, "dst": 0, "transport": "udp", "interval_s": 0.05, "bytes": 20000},
         ],
     },
     {

@@ -19,7 +19,7 @@ _RATES = ("1", "2", "5.5", "11")
 @commands.command(
     "fit-links",
     help=(
-        "Fit each measured link's Gilbert-Elliott table ([radio.gilbert_elliott]) on the "
+        "Fit each measured link's Gilbert-Elliott table (\\[radio.gilbert_elliott]) on the "
         "first half of its probes and compare the second half with the fitted link run "
         "through hopsim: delivery ratio, loss-burst lengths, autocorrelation. TRACE is a "
         "link trace (src,dst,time_s,delivered[,snr_db]; docs/interfaces.md) or a folder of "

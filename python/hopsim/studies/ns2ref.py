@@ -28,6 +28,7 @@ from typing import Any
 
 from .._core import ScenarioError
 from ..limits import check_text_depth, read_limited
+from ..output import OutputUnwritable, reason
 from ..sweeps import ResultStore, SweepSpec
 from .ns2side import Ns2Side, resolved_tasks
 
@@ -202,11 +203,20 @@ def _save(ref: Reference, path: Path) -> None:
         },
     }
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    # mtime 0: the same runs give the same bytes.
-    tmp.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # mtime 0: the same runs give the same bytes.
+        tmp.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+        tmp.replace(path)  # all or nothing: a reader never meets half a reference
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputUnwritable(
+            exc.errno,
+            f"cannot write the ns-2.35 reference {str(path)!r}: {reason(exc)}; it is left as "
+            "it was, and the live runs stay in their store: run the same command again once "
+            "it can be written",
+        ) from exc
 
 
 #: How a run ends when ns-2.35 itself stops with an error (crosscheck/ns2run.py `run_ns2`).
