@@ -22,6 +22,7 @@ from typing import Any
 
 from .._core import ScenarioError
 from ..sweeps.stats import Summary, summarize_values
+from .args import output_file, seed_count
 from .ns3build import Ns3Missing, build_mesh_tcp, run_program
 from .ns3translate import Ns3Untranslatable, command_line, decodes, wifi_tcp_arguments
 
@@ -395,17 +396,6 @@ def load_scenario(path: Path, quick: bool = False) -> tuple[dict[str, Any], int]
     return dict(spec.base), spec.replications
 
 
-def _replications(text: str) -> int:
-    """--seeds: a whole number from 1 up."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of replications, 1 or more")
-    return n
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m hopsim.crosscheck.ns3mesh",
@@ -414,7 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("scenario", type=Path, help="a hopsim scenario file or crosscheck set")
     p.add_argument(
         "--seeds",
-        type=_replications,
+        type=seed_count,
         help="replications, seeds 1..N (default: the set's, else 1)",
     )
     p.add_argument("--quick", action="store_true", help="a set's [quick] replications")
@@ -433,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "peerings never closed by lost beacons and PREQs sent as voice (as hopsim's) and/or "
         "ns-3's own",
     )
-    p.add_argument("--json", type=Path, help="write every run here")
+    p.add_argument("--json", type=output_file, help="write every run here")
     a = p.parse_args(argv)
     try:
         scenario, replications = load_scenario(a.scenario, a.quick)

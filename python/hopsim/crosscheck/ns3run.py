@@ -20,6 +20,7 @@ from typing import Any
 
 from .._core import ScenarioError
 from ..sweeps.stats import Summary, summarize_values
+from .args import hop_count, output_file, seconds, seed_count
 from .ns3build import Ns3Missing, build_chain_tcp, run_program
 from .ns3translate import NS3_VARIANTS, chain_scenario, ns3_arguments
 
@@ -279,10 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m hopsim.crosscheck.ns3run",
         description="hopsim's static TCP chain side by side with ns-3 (the ns3 wheel).",
     )
-    p.add_argument("--hops", type=int, nargs="+", default=[1, 4, 7])
+    p.add_argument("--hops", type=hop_count, nargs="+", default=[1, 4, 7])
     p.add_argument("--variants", nargs="+", default=["newreno", "cubic", "bbr"])
-    p.add_argument("--seeds", type=int, default=3, help="replications (seeds 1..N)")
-    p.add_argument("--duration", type=float, default=100.0, help="seconds per run")
+    p.add_argument("--seeds", type=seed_count, default=3, help="replications (seeds 1..N)")
+    p.add_argument("--duration", type=seconds, default=100.0, help="seconds per run")
     p.add_argument("--warmup", type=float, default=10.0, help="goodput from this time on")
     p.add_argument(
         "--reception",
@@ -290,11 +291,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=["capture", "sinr"],
         help="hopsim's radio.reception modes to run (ns-3's PHY is SINR-based)",
     )
-    p.add_argument("--json", type=Path, help="write every run and the summaries here")
+    p.add_argument("--json", type=output_file, help="write every run and the summaries here")
     p.add_argument("--table", type=Path, help="print the table of a --json file; run nothing")
     a = p.parse_args(argv)
     if a.table:
-        print(markdown_table(SideBySide.from_json(json.loads(a.table.read_text()))), end="")
+        try:
+            table = markdown_table(SideBySide.from_json(json.loads(a.table.read_text())))
+        except OSError as e:
+            print(f"error: --table {a.table}: cannot read it ({e.strerror})", file=sys.stderr)
+            return 2
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            print(
+                f"error: --table {a.table}: not a comparison written by --json ({e!r})",
+                file=sys.stderr,
+            )
+            return 2
+        print(table, end="")
         return 0
     try:
         report = side_by_side(
@@ -313,7 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"hopsim skipped {v}: {why}", file=sys.stderr)
     print(markdown_table(report), end="")
     if a.json:
-        a.json.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+        try:
+            a.json.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+        except OSError as e:
+            print(f"error: --json {a.json}: cannot write it ({e.strerror})", file=sys.stderr)
+            return 2
     return 0
 
 
