@@ -45,6 +45,7 @@ def test_ns3run_refuses_bad_options_before_running(args: list[str], says: str) -
         ("", "not a comparison written by --json (JSONDecodeError"),
         ('{"hops": [1]}', "not a comparison written by --json (KeyError('variants')"),
         ("[1, 2]", "not a comparison written by --json (TypeError"),
+        ("[" * 5000, "line 1: not allowed, arrays and inline tables are nested deeper than 64"),
     ],
 )
 def test_ns3run_table_of_a_file_that_is_no_comparison(
@@ -57,6 +58,12 @@ def test_ns3run_table_of_a_file_that_is_no_comparison(
     assert proc.returncode == 2, proc.stderr
     assert f"error: --table {path}: {says}" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_ns3run_table_of_an_endless_file() -> None:
+    proc = _run("ns3run", "--table", "/dev/zero")
+    assert proc.returncode == 2, proc.stderr
+    assert "the comparison file is larger than 64 MiB" in proc.stderr
 
 
 def test_ns3mesh_refuses_an_unwritable_json_before_running() -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .._core import ScenarioError
+from ..limits import check_text_depth, read_limited
 from ..sweeps.stats import Summary, summarize_values
 from .args import hop_count, output_file, seconds, seed_count
 from .ns3build import Ns3Missing, build_chain_tcp, run_program
@@ -275,6 +276,10 @@ def _mean(s: Summary | None, digits: int) -> str:
     return "—" if s is None else f"{s.mean:.{digits}f}"
 
 
+#: A --json comparison (hundreds of runs' numbers: a few MB at most).
+MAX_TABLE_BYTES = 64 * 1024 * 1024
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m hopsim.crosscheck.ns3run",
@@ -296,11 +301,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.table:
         try:
-            table = markdown_table(SideBySide.from_json(json.loads(a.table.read_text())))
+            text = read_limited(a.table, "comparison file", MAX_TABLE_BYTES).decode()
+            check_text_depth(text, str(a.table))
+            table = markdown_table(SideBySide.from_json(json.loads(text)))
+        except ScenarioError as e:
+            print(f"error: --table {e}", file=sys.stderr)
+            return 2
         except OSError as e:
             print(f"error: --table {a.table}: cannot read it ({e.strerror})", file=sys.stderr)
             return 2
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, ArithmeticError) as e:
             print(
                 f"error: --table {a.table}: not a comparison written by --json ({e!r})",
                 file=sys.stderr,
