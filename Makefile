@@ -2,7 +2,7 @@
 #
 #   make demo    set everything up (venv, deps, release build of the extension) and run the main
 #                job: one chain scenario, then the DSN study's variant comparison in quick mode
-#   make test    the same set-up plus test deps; Rust tests (release and debug), a short fuzzing
+#   make test    the same set-up plus test deps; Rust tests (release and debug), the linters, a short fuzzing
 #                campaign, pytest, then wheel-check and docs
 #   make wheel   the abi3 wheel (one wheel for CPython >= 3.10, the compiled module inside) in dist/
 #   make wheel-check  make wheel, then install it into a fresh virtualenv without cargo or rustc
@@ -187,10 +187,12 @@ demo: setup
 
 # hopsim-py is a cdylib for Python; it has no Rust tests and is exercised by pytest instead.
 # The Rust tests run twice: in release (the speed users get) and in the debug profile, whose
-# debug assertions and overflow checks must hold too. A bounded fuzzing campaign follows.
+# debug assertions and overflow checks must hold too. Then the linters (cargo fmt, clippy
+# -D warnings, ruff), the cost guard and a bounded fuzzing campaign.
 test: setup-test
 	cargo test --workspace --exclude hopsim-py --release
 	cargo test --workspace --exclude hopsim-py
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory cost-guard
 	$(MAKE) --no-print-directory fuzz-smoke
 	rc=0; $(BIN)/python -m pytest -q tests || rc=$$?; \
@@ -333,13 +335,13 @@ lint: $(LINT_STAMP) $(EXT_STAMP)
 	cargo fmt --manifest-path fuzz/Cargo.toml --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy --manifest-path fuzz/Cargo.toml --release -- -D warnings
-	$(BIN)/ruff check python tests benches
-	$(BIN)/ruff format --check python tests benches
+	$(BIN)/ruff check python tests benches examples
+	$(BIN)/ruff format --check python tests benches examples
 
 fmt: $(LINT_STAMP)
 	cargo fmt --all
-	$(BIN)/ruff format python tests benches
-	$(BIN)/ruff check --fix python tests benches
+	$(BIN)/ruff format python tests benches examples
+	$(BIN)/ruff check --fix python tests benches examples
 
 clean:
 	cargo clean

@@ -65,7 +65,9 @@ def main() -> None:
         draw(args.figure, curve, rows)
 
 
-def draw(path: Path, curve: list[tuple[float, float]], rows: dict[str, dict[str, list[float]]]) -> None:
+def draw(
+    path: Path, curve: list[tuple[float, float]], rows: dict[str, dict[str, list[float]]]
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
