@@ -2,8 +2,8 @@
 #
 #   make demo    set everything up (venv, deps, release build of the extension) and run the main
 #                job: one chain scenario, then the DSN study's variant comparison in quick mode
-#   make test    the same set-up plus test deps; Rust tests (release and debug), the linters, a short fuzzing
-#                campaign, pytest, then wheel-check and docs
+#   make test    the same set-up plus test deps; Rust tests (release and debug), the linters,
+#                a short fuzzing campaign, pytest, then wheel-check and docs
 #   make wheel   the abi3 wheel (one wheel for CPython >= 3.10, the compiled module inside) in dist/
 #   make wheel-check  make wheel, then install it into a fresh virtualenv without cargo or rustc
 #                on the PATH and run hopsim from it, outside the repository
