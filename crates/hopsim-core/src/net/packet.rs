@@ -9,6 +9,11 @@ pub const UDP_HEADER_BYTES: u32 = 8;
 pub const INITIAL_TTL: u8 = 64;
 
 pub use crate::ids::{FlowId, NodeId, PacketId, SeqNo};
+use crate::net::aodv::AodvMsg;
+use crate::net::dsr::DsrMsg;
+use crate::net::hwmp::msg::HwmpRef;
+use crate::net::olsr::OlsrRef;
+use crate::net::router::Control;
 
 /// The IP header's 2-bit ECN field (RFC 3168 section 5): the codepoints by their bit values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -77,12 +82,9 @@ pub struct Packet {
     pub handed_over: bool,
     /// TCP header of TCP packets.
     pub tcp: Option<TcpHeader>,
-    /// Routing protocol message of control packets (flow = [`FlowId::NONE`]).
-    pub aodv: Option<crate::net::aodv::AodvMsg>,
-    pub dsr: Option<crate::net::dsr::DsrMsg>,
-    pub olsr: Option<crate::net::olsr::OlsrRef>,
-    /// An HWMP element in a mesh action frame (no IP, UDP or LLC header).
-    pub hwmp: Option<crate::net::hwmp::msg::HwmpRef>,
+    /// Routing protocol message of control packets (flow = [`FlowId::NONE`]): one field for
+    /// the four protocols' messages, so that every packet is as large as the largest alone.
+    pub routing_msg: Option<Control>,
     /// DSR source route and the position of the node holding the packet.
     pub route: Option<(crate::net::dsr::SrcRoute, u8)>,
     /// Bytes of network-layer options (the DSR header).
@@ -122,6 +124,42 @@ impl Packet {
         self.src == node && self.tcp.is_none() && !self.flow.is_none()
     }
 
+    /// The AODV message it carries, if any.
+    #[inline]
+    pub fn aodv(&self) -> Option<AodvMsg> {
+        match self.routing_msg {
+            Some(Control::Aodv(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The DSR message it carries, if any.
+    #[inline]
+    pub fn dsr(&self) -> Option<DsrMsg> {
+        match self.routing_msg {
+            Some(Control::Dsr(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The OLSR packet it carries, if any.
+    #[inline]
+    pub fn olsr(&self) -> Option<OlsrRef> {
+        match self.routing_msg {
+            Some(Control::Olsr(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The HWMP element it carries (in a mesh action frame), if any.
+    #[inline]
+    pub fn hwmp(&self) -> Option<HwmpRef> {
+        match self.routing_msg {
+            Some(Control::Hwmp(r)) => Some(r),
+            _ => None,
+        }
+    }
+
     /// A packet with no TCP header, routing message or options, at the initial TTL.
     pub fn new(
         flow: FlowId,
@@ -153,10 +191,7 @@ impl Packet {
             headerless: false,
             flow_only: false,
             ns2_dsr_ip: false,
-            aodv: None,
-            dsr: None,
-            olsr: None,
-            hwmp: None,
+            routing_msg: None,
             route: None,
             option_bytes: 0,
             delay_total_ns: 0,

@@ -121,7 +121,7 @@ impl Node {
         let (ip_bytes, control, flow) = (p.ip_bytes(), p.control, p.flow);
         // A mesh action frame carries its body alone; other MSDUs an LLC/SNAP header (and,
         // on a mesh link, the mesh header).
-        let msdu_bytes = match p.hwmp {
+        let msdu_bytes = match p.hwmp() {
             Some(_) => ip_bytes,
             None => LLC_SNAP_BYTES + ip_bytes + cx.cfg.mesh_header_bytes,
         };
@@ -192,7 +192,7 @@ impl Node {
         // the router of this node, never forwarded as such; and ETX probes.
         let control = match p.route {
             None => control_of(p),
-            Some(_) => p.aodv.map(Control::Aodv), // a DSR message on a source route: routed on
+            Some(_) => p.aodv().map(Control::Aodv), // a DSR message on a source route: routed on
         };
         if p.etx_probe || control.is_some() {
             if p.etx_probe {
@@ -391,14 +391,5 @@ impl Node {
 
 /// The routing message a packet carries, if any.
 fn control_of(p: &Packet) -> Option<Control> {
-    // One field at a time: a tuple of the four would copy a DSR message for every packet.
-    if let Some(m) = p.aodv {
-        Some(Control::Aodv(m))
-    } else if let Some(m) = p.dsr {
-        Some(Control::Dsr(m))
-    } else if let Some(r) = p.olsr {
-        Some(Control::Olsr(r))
-    } else {
-        p.hwmp.map(Control::Hwmp)
-    }
+    p.routing_msg
 }

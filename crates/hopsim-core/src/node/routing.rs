@@ -260,15 +260,9 @@ impl Node {
                         };
                     let packet = self.control_packet(cx, to, msg.bytes());
                     let p = cx.packets.get_mut(packet);
-                    match msg {
-                        Control::Aodv(m) => p.aodv = Some(m),
-                        Control::Dsr(m) => p.dsr = Some(m),
-                        Control::Olsr(r) => p.olsr = Some(r),
-                        Control::Hwmp(r) => {
-                            // A mesh action frame: its body alone, no IP, UDP or LLC header.
-                            (p.hwmp, p.headerless) = (Some(r), true);
-                        }
-                    }
+                    p.routing_msg = Some(msg);
+                    // A mesh action frame: its body alone, no IP, UDP or LLC header.
+                    p.headerless = matches!(msg, Control::Hwmp(_));
                     cx.trace.control((cx.now, self.id), msg, cx.packets.get(packet));
                     if delay == 0 {
                         self.release_control(cx, packet);
@@ -282,7 +276,7 @@ impl Node {
                     if route.len() >= 2 {
                         let packet = self.control_packet(cx, route.last(), msg.bytes());
                         let q = cx.packets.get_mut(packet);
-                        q.dsr = Some(msg);
+                        q.routing_msg = Some(Control::Dsr(msg));
                         q.route = Some((route, 0));
                         q.option_bytes = route.option_bytes();
                         let p = cx.packets.get(packet);

@@ -44,7 +44,7 @@ impl Node {
     /// neighbours. Routing control is not salvaged here. True when the packet lives on.
     pub(super) fn salvage(&mut self, cx: &mut NodeCtx, packet: PacketId) -> bool {
         let p = *cx.packets.get(packet);
-        if p.dsr.is_some() || p.flow.is_none() {
+        if p.dsr().is_some() || p.flow.is_none() {
             return false;
         }
         {

@@ -246,14 +246,14 @@ pub fn packet_row(
 }
 
 fn packet_tag(p: &Packet) -> PacketTag {
-    match (p.tcp, p.aodv, p.dsr, p.etx_probe) {
+    match (p.tcp, p.routing_msg, p.etx_probe) {
         (Some(h), ..) if h.is_ack => PacketTag::Ack,
         (Some(_), ..) => PacketTag::Tcp,
-        (_, Some(_), ..) => PacketTag::Aodv,
-        (_, _, Some(_), _) => PacketTag::Dsr,
+        (_, Some(Control::Aodv(_)), _) => PacketTag::Aodv,
+        (_, Some(Control::Dsr(_)), _) => PacketTag::Dsr,
         (.., true) => PacketTag::Etx,
-        _ if p.olsr.is_some() => PacketTag::Olsr,
-        _ if p.hwmp.is_some() => PacketTag::Hwmp,
+        (_, Some(Control::Olsr(_)), _) => PacketTag::Olsr,
+        (_, Some(Control::Hwmp(_)), _) => PacketTag::Hwmp,
         _ => PacketTag::Udp,
     }
 }

@@ -55,10 +55,12 @@ pub(super) fn dcf_config(s: &Scenario, max_delay_ns: SimDuration) -> DcfConfig {
             s.mac.edca.apply(defaults)
         }),
         erp_protection: s.mac.erp_protection,
-        // HWMP's airtime metric reads the average (routing.hwmp_fail_average).
+        // HWMP's airtime metric reads the average (routing.hwmp_fail_average, set for HWMP
+        // alone); no other protocol reads it.
         fail_average: match s.routing.hwmp_fail_average {
             Some(HwmpFailAverage::Time) => FailAverage::Time,
-            _ => FailAverage::Attempts,
+            Some(HwmpFailAverage::Attempts) => FailAverage::Attempts,
+            None => FailAverage::Off,
         },
         agg: (s.mac.ampdu_max_bytes > 0).then(|| AggConfig {
             max_bytes: s.mac.ampdu_max_bytes,

@@ -8,6 +8,8 @@
 //!   end its share of failed attempts, r / (r + 1) after r retries, 1 when dropped (an
 //!   A-MPDU exchange: its share of MPDUs unacknowledged), weighs 1 - e^(-dt / 1 s), dt the
 //!   time since the link's last update.
+//!
+//! Without HWMP nothing reads the estimate (`Off`), and nothing of it is kept.
 
 use super::{RateAlgo, RateControl};
 use crate::engine::time::SimTime;
@@ -25,6 +27,8 @@ pub enum FailAverage {
     #[default]
     Attempts,
     Time,
+    /// No reader (the routing protocol is not HWMP): no estimate is kept.
+    Off,
 }
 
 /// One link's estimate (kept per peer by the rate control).
@@ -41,11 +45,16 @@ pub(super) struct LinkEstimate {
 impl LinkEstimate {
     /// One DATA attempt (or A-MPDU exchange) at `rate`.
     pub(super) fn attempt(&mut self, how: FailAverage, rate: Rate, acked: bool) {
-        self.last_rate = Some(rate);
-        if how == FailAverage::Attempts {
-            self.fail_avg += FAIL_WEIGHT * (f64::from(u8::from(!acked)) - self.fail_avg);
-        } else {
-            self.frame_attempts = self.frame_attempts.saturating_add(1);
+        match how {
+            FailAverage::Off => {}
+            FailAverage::Attempts => {
+                self.last_rate = Some(rate);
+                self.fail_avg += FAIL_WEIGHT * (f64::from(u8::from(!acked)) - self.fail_avg);
+            }
+            FailAverage::Time => {
+                self.last_rate = Some(rate);
+                self.frame_attempts = self.frame_attempts.saturating_add(1);
+            }
         }
     }
 

@@ -222,6 +222,7 @@ impl Router {
     /// from it, consume a reply or error addressed here. Other routers route it on.
     pub fn on_arrival(&mut self, cx: &mut RouteCtx, p: &mut Packet) -> Arrival {
         let Router::Dsr(d) = self else { return Arrival::Continue { control: false } };
+        let carried = p.dsr();
         let Some((route, at)) = p.route.as_mut() else {
             return Arrival::Continue { control: false };
         };
@@ -230,7 +231,7 @@ impl Router {
             return Arrival::Drop(DropReason::BadSourceRoute);
         }
         let arrived = route.last() == cx.me;
-        let arrival = match p.dsr {
+        let arrival = match carried {
             Some(msg) => {
                 d.node.receive_in_transit(msg, arrived, &mut d.scratch);
                 if let (true, DsrMsg::Rerr { from, to }) = (arrived, msg) {
@@ -261,7 +262,7 @@ impl Router {
         // A flow-only packet carries no route (ns-2 `processFlowARS` then, which never
         // shortens: a flow packet's route index is 0, dsragent.cc `handleFlowForwarding`).
         let Some((route, _)) = p.route.as_ref().filter(|_| !p.flow_only) else { return };
-        let heard = super::dsr::Overheard { route, from, src: p.src, msg: p.dsr };
+        let heard = super::dsr::Overheard { route, from, src: p.src, msg: p.dsr() };
         d.node.tap(heard, cx.now, &mut d.scratch);
         d.node.release_cached(cx.now, &mut d.scratch);
         d.flush(cx.out);
@@ -339,7 +340,7 @@ impl Router {
                 Failure::Lost
             }
             Router::Aodv(a) => {
-                let data = p.aodv.is_none();
+                let data = p.aodv().is_none();
                 let forwards = (INITIAL_TTL - p.ttl.min(INITIAL_TTL)) as u32;
                 let fate =
                     a.node.packet_failed(next_hop, p.dst, data, forwards, cx.now, &mut a.scratch);

@@ -202,7 +202,7 @@ fn dsr_arrival_moves_along_the_route_and_consumes_a_reply_at_its_end() {
         route: SrcRoute::from_slice(&[NodeId(0), NodeId(1), NodeId(2), NodeId(3)]).unwrap(),
     };
     let mut p = data(3, 0);
-    p.dsr = Some(reply);
+    p.routing_msg = Some(Control::Dsr(reply));
     p.route = Some((back, 1)); // sent by node 2, arriving at node 1
     let (routes, mut out) = (chain_routes(), Vec::new());
     let mut r1 = dsr(1, false);
@@ -334,7 +334,7 @@ fn ns2_dsr_forwarders_of_replies_and_errors_learn_the_packets_route_not_the_repl
         (error, false, None, None),
     ] {
         let mut p = data(2, 0);
-        p.dsr = Some(msg);
+        p.routing_msg = Some(Control::Dsr(msg));
         p.route = Some((back, 0)); // sent by node 2, arriving at node 1
         let mut out = Vec::new();
         let mut r1 = dsr(1, ns2);

@@ -11,6 +11,7 @@ use crate::net::aodv::AodvMsg;
 use crate::net::hwmp::msg::HwmpMsg;
 use crate::net::olsr::OlsrStore;
 use crate::net::packet::{Packet, PacketArena, SeqNo};
+use crate::net::router::Control;
 use crate::net::store::MessageStore;
 use crate::observe::trace::pcap::node_ipv4;
 use crate::transport::flow::{FlowApp, FlowState};
@@ -80,10 +81,10 @@ impl PcapTracer {
         // packet's messages are its UDP payload.
         let mut body = std::mem::take(&mut self.body);
         body.clear();
-        let element = packet.and_then(|p| hwmp.get(p.hwmp?.id));
+        let element = packet.and_then(|p| hwmp.get(p.hwmp()?.id));
         if let Some(msg) = element {
             super::mesh_action::hwmp_action_body(&mut body, msg);
-        } else if let Some(r) = packet.and_then(|p| p.olsr) {
+        } else if let Some(r) = packet.and_then(|p| p.olsr()) {
             if let Some(messages) = olsr.get(r) {
                 super::olsr_packet::olsr_packet(&mut body, r.id, messages);
             }
@@ -155,10 +156,10 @@ pub fn ip_image(p: &Packet, flows: &[FlowState]) -> TraceIp {
         // Routing control: AODV on UDP port 654 with its real message (RFC 3561 section 5);
         // OLSR on 698 (RFC 3626 section 3.1; the frame's record writes its packet); DSR
         // options travel on a port no dissector claims, payload zeroed.
-        let (head, head_len) = p.aodv.map_or(([0; 24], 0), |m| aodv_bytes(&m));
-        let port = match (p.aodv, p.olsr) {
-            (Some(_), _) => 654,
-            (None, Some(_)) => 698,
+        let (head, head_len) = p.aodv().map_or(([0; 24], 0), |m| aodv_bytes(&m));
+        let port = match p.routing_msg {
+            Some(Control::Aodv(_)) => 654,
+            Some(Control::Olsr(_)) => 698,
             _ => 65048,
         };
         return TraceIp {
