@@ -31,14 +31,20 @@ fn golden() -> Vec<PathBuf> {
     names
 }
 
+/// A golden case's scenario, its end and the document of its uninterrupted run.
+fn uninterrupted(path: &Path) -> (hopsim_core::scenario::Scenario, u64, Value) {
+    let scenario = parse_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let end_ns = (scenario.duration_s * 1e9) as u64;
+    let mut whole = prepare(&scenario).unwrap();
+    whole.run().unwrap();
+    let want = doc(&mut whole, &scenario);
+    (scenario, end_ns, want)
+}
+
 #[test]
 fn paused_resumed_and_forked_runs_equal_the_uninterrupted_one() {
     for path in golden() {
-        let scenario = parse_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let end_ns = (scenario.duration_s * 1e9) as u64;
-        let mut whole = prepare(&scenario).unwrap();
-        whole.run().unwrap();
-        let want = doc(&mut whole, &scenario);
+        let (scenario, end_ns, want) = uninterrupted(&path);
 
         let mut paused = prepare(&scenario).unwrap();
         assert!(!paused.run_until(end_ns / 3).unwrap());
@@ -57,11 +63,7 @@ fn reading_routes_at_every_pause_changes_nothing() {
     // Every route between every pair read at ten pauses (OLSR computes its table for a read
     // when the sets changed since the last one): the document is the uninterrupted run's.
     for path in golden() {
-        let scenario = parse_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let end_ns = (scenario.duration_s * 1e9) as u64;
-        let mut whole = prepare(&scenario).unwrap();
-        whole.run().unwrap();
-        let want = doc(&mut whole, &scenario);
+        let (scenario, end_ns, want) = uninterrupted(&path);
         let mut read = prepare(&scenario).unwrap();
         let n = read.node_count() as u32;
         for k in 1..=10 {

@@ -12,26 +12,24 @@ from pathlib import Path
 from ..output import file_in_the_way
 
 
-def seed_count(text: str) -> int:
-    """--seeds: a whole number from 1 up."""
+def _from_one(text: str, what: str) -> int:
     try:
         n = int(text)
     except ValueError:
         n = 0
     if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of replications, 1 or more")
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of {what}, 1 or more")
     return n
+
+
+def seed_count(text: str) -> int:
+    """--seeds: a whole number from 1 up."""
+    return _from_one(text, "replications")
 
 
 def hop_count(text: str) -> int:
     """A chain's hops: a whole number from 1 up (the scenario's checks do the rest)."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of hops, 1 or more")
-    return n
+    return _from_one(text, "hops")
 
 
 def seconds(text: str) -> float:
